@@ -1,0 +1,105 @@
+// Package cli is privmap's command line (DESIGN §8): the sub-commands that
+// run headless behind the GUI. Each writes its files atomically and reports
+// errors on stderr as "privmap CMD: FILE: line N: reason" with a non-zero
+// exit status.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// A command is one sub-command: it parses its own flags from args.
+type command struct {
+	summary string
+	run     func(args []string, stdout io.Writer) error
+}
+
+var commands = map[string]command{
+	"grid": {"bin a check-in file into a grid: truth.csv and a study file", runGrid},
+}
+
+// Run runs the sub-command named by args[0] with the rest of args and
+// returns the process exit status: 0 on success, 1 on failure, 2 on a
+// usage error.
+func Run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "privmap: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	err := cmd.run(args[1:], stdout)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(stderr, "privmap %s: %v\n", args[0], err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "privmap %s: %v\n", args[0], err)
+	return 1
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: privmap                 start the GUI on the embedded default data")
+	fmt.Fprintln(w, "       privmap COMMAND [flags]  run a command; privmap COMMAND -h lists its flags")
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+}
+
+// usageError marks a mistake in the command line itself.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// newFlagSet returns a flag set that reports to stderr through Run rather
+// than printing and exiting on its own.
+func newFlagSet(name string, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("privmap "+name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	return fs
+}
+
+// parse parses args and turns flag errors into usage errors.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	return nil
+}
+
+// required returns a usage error naming the first empty flag.
+func required(fs *flag.FlagSet, names ...string) error {
+	for _, n := range names {
+		if fs.Lookup(n).Value.String() == "" {
+			return usageError{fmt.Sprintf("flag -%s is required", n)}
+		}
+	}
+	return nil
+}

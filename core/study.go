@@ -1,0 +1,105 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Alphabet kinds of a study file (DESIGN §7).
+const (
+	KindGrid        = "grid"
+	KindLinear      = "linear"
+	KindCategorical = "categorical"
+)
+
+// An Alphabet is the input alphabet X of a study as stored in its JSON
+// file. A grid alphabet carries the geometry that metric mechanisms and
+// the earth mover's distance need; its corner fields are passed through
+// for the map and never used by the mathematics.
+type Alphabet struct {
+	Kind string `json:"kind"`
+	// Size is the number of symbols of a linear or categorical alphabet.
+	Size int `json:"size,omitempty"`
+	// Labels optionally name the symbols of a categorical alphabet.
+	Labels []string `json:"labels,omitempty"`
+
+	// Cols, Rows and CellKm describe a grid of square cells of side CellKm
+	// kilometres, symbol row*Cols + col, row 0 south.
+	Cols   int     `json:"cols,omitempty"`
+	Rows   int     `json:"rows,omitempty"`
+	CellKm float64 `json:"cell_km,omitempty"`
+	// South and West are the grid's south-west corner in degrees; North and
+	// East, when present, its north-east corner, so that a reader can
+	// recover the exact cell boxes.
+	South float64 `json:"south,omitempty"`
+	West  float64 `json:"west,omitempty"`
+	North float64 `json:"north,omitempty"`
+	East  float64 `json:"east,omitempty"`
+	// CellWidthKm and CellHeightKm are the true sides of the cells when
+	// they differ from CellKm because the cells tile the box exactly.
+	CellWidthKm  float64 `json:"cell_width_km,omitempty"`
+	CellHeightKm float64 `json:"cell_height_km,omitempty"`
+}
+
+// Len returns the number of symbols K.
+func (a Alphabet) Len() int {
+	if a.Kind == KindGrid {
+		return a.Cols * a.Rows
+	}
+	return a.Size
+}
+
+// Validate reports the first problem with a.
+func (a Alphabet) Validate() error {
+	switch a.Kind {
+	case KindGrid:
+		if a.Cols < 1 || a.Rows < 1 {
+			return fmt.Errorf("core: grid alphabet needs cols and rows ≥ 1, got %d×%d", a.Cols, a.Rows)
+		}
+		if !(a.CellKm > 0) || math.IsInf(a.CellKm, 0) {
+			return fmt.Errorf("core: grid alphabet needs a positive cell_km, got %v", a.CellKm)
+		}
+	case KindLinear, KindCategorical:
+		if a.Size < 1 {
+			return fmt.Errorf("core: %s alphabet needs size ≥ 1, got %d", a.Kind, a.Size)
+		}
+		if a.Labels != nil && len(a.Labels) != a.Size {
+			return fmt.Errorf("core: %d labels for an alphabet of size %d", len(a.Labels), a.Size)
+		}
+	case "":
+		return errors.New("core: alphabet has no kind")
+	default:
+		return fmt.Errorf("core: unknown alphabet kind %q (want grid, linear or categorical)", a.Kind)
+	}
+	return nil
+}
+
+// A MechanismSpec is one mechanism users of a study may pick, as stored in
+// the study file. Fields that a kind does not use are omitted.
+type MechanismSpec struct {
+	ID          string  `json:"id"`
+	Kind        string  `json:"kind"`
+	Epsilon     float64 `json:"epsilon,omitempty"`
+	Share       float64 `json:"share,omitempty"`
+	QualityLoss float64 `json:"quality_loss,omitempty"`
+	Sensitive   []int   `json:"sensitive,omitempty"`
+}
+
+// A Study is the alphabet and the mechanisms of a study file (DESIGN §7).
+type Study struct {
+	Alphabet   Alphabet        `json:"alphabet"`
+	Mechanisms []MechanismSpec `json:"mechanisms"`
+}
+
+// WriteStudy writes s as indented JSON.
+func WriteStudy(w io.Writer, s *Study) error {
+	if s.Mechanisms == nil {
+		s = &Study{Alphabet: s.Alphabet, Mechanisms: []MechanismSpec{}}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}

@@ -1,0 +1,50 @@
+package geo
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors that a *ParseError wraps. Check them with errors.Is.
+var (
+	ErrFieldCount   = errors.New("wrong number of fields")
+	ErrBadLatitude  = errors.New("invalid latitude")
+	ErrBadLongitude = errors.New("invalid longitude")
+	ErrBadTime      = errors.New("invalid time")
+	ErrNoColumns    = errors.New("header names no latitude and longitude columns")
+	ErrEmpty        = errors.New("no data lines")
+	ErrLineTooLong  = errors.New("line too long")
+	ErrUnknownFmt   = errors.New("unknown format")
+)
+
+// A ParseError is returned for a line that cannot be read. Line and Column
+// are 1-based; Column is the field (not byte) that failed, or 0 when the
+// error concerns the whole line.
+type ParseError struct {
+	Line   int
+	Column int
+	Err    error
+}
+
+// Error implements the error interface in the style of encoding/csv.
+func (e *ParseError) Error() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("line %d, field %d: %v", e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+}
+
+// Unwrap returns the underlying reason.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// fieldError wraps a sentinel with the offending text.
+func fieldError(sentinel error, text string) error {
+	return fmt.Errorf("%q: %w", clip(text, 40), sentinel)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

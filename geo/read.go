@@ -1,0 +1,257 @@
+package geo
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// A Format names a check-in file layout.
+type Format int
+
+// The formats ReadCheckins understands.
+const (
+	// Auto detects the format from the first data line.
+	Auto Format = iota
+	// SNAP is user<TAB>time<TAB>lat<TAB>lon[<TAB>location], as in SNAP's
+	// loc-gowalla and the SNAP-style Foursquare subsets.
+	SNAP
+	// Delimited is tab- or comma-separated text with a header line that
+	// names its columns.
+	Delimited
+	// LatLon is headerless "lat,lon" (or tab-separated) lines.
+	LatLon
+)
+
+func (f Format) String() string {
+	switch f {
+	case Auto:
+		return "auto"
+	case SNAP:
+		return "snap"
+	case Delimited:
+		return "delimited"
+	case LatLon:
+		return "latlon"
+	}
+	return fmt.Sprintf("Format(%d)", int(f))
+}
+
+// ParseFormat maps a command-line format name to a Format. The names
+// gowalla and foursquare both mean SNAP; csv means a delimited file with or
+// without a header, detected from its first line; "" and auto detect
+// everything.
+func ParseFormat(name string) (Format, error) {
+	switch strings.ToLower(name) {
+	case "", "auto":
+		return Auto, nil
+	case "gowalla", "foursquare", "snap":
+		return SNAP, nil
+	case "csv", "tsv", "delimited":
+		return Delimited, nil
+	case "latlon":
+		return LatLon, nil
+	}
+	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare or csv)", ErrUnknownFmt, name)
+}
+
+// MaxKeptErrors is how many skipped-line reasons a Result keeps.
+const MaxKeptErrors = 20
+
+// Options control ReadCheckins.
+type Options struct {
+	// SkipBad skips malformed lines instead of failing. Skipped lines are
+	// counted in Result.Skipped and the first MaxKeptErrors reasons kept.
+	SkipBad bool
+}
+
+// A Result is what ReadCheckins read.
+type Result struct {
+	Checkins []Checkin
+	// Format is the format read, detected when Auto was asked.
+	Format Format
+	// Lines is the number of lines read, blank lines and header included.
+	Lines int
+	// Skipped counts malformed lines left out under Options.SkipBad.
+	Skipped int
+	// Errors holds the reasons of the first MaxKeptErrors skipped lines.
+	Errors []*ParseError
+}
+
+func (r *Result) skip(e *ParseError) {
+	r.Skipped++
+	if len(r.Errors) < MaxKeptErrors {
+		r.Errors = append(r.Errors, e)
+	}
+}
+
+// ReadCheckins reads check-ins in format f from r, streaming it once.
+// A UTF-8 byte-order mark and CRLF line ends are accepted; blank lines
+// are passed over. A malformed line gives a *ParseError unless
+// opt.SkipBad is set. A file with no data line gives ErrEmpty.
+func ReadCheckins(r io.Reader, f Format, opt Options) (*Result, error) {
+	lr := newLineReader(r)
+	res := &Result{Format: f}
+	if f == Auto {
+		first, err := lr.peekDataLine()
+		if err != nil {
+			return nil, err
+		}
+		res.Format = detect(first)
+	}
+	var err error
+	switch res.Format {
+	case SNAP:
+		err = readLines(lr, res, opt, parseSNAP)
+	case LatLon:
+		err = readLines(lr, res, opt, parseLatLon)
+	case Delimited:
+		err = readDelimited(lr, res, opt)
+	default:
+		return nil, fmt.Errorf("geo: %w %v", ErrUnknownFmt, f)
+	}
+	res.Lines = lr.line
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Checkins) == 0 && res.Skipped == 0 {
+		return nil, fmt.Errorf("geo: %w", ErrEmpty)
+	}
+	return res, nil
+}
+
+// detect guesses the format of a file from its first data line.
+func detect(line string) Format {
+	if f := strings.Split(line, "\t"); len(f) >= 4 {
+		if _, err := parseTime(f[1]); err == nil {
+			return SNAP
+		}
+	}
+	if _, err := parseLatLon(line); err == nil {
+		return LatLon
+	}
+	// A header-less delimited file is a CSV whose header we could not
+	// find; readDelimited reports that with the line number.
+	return Delimited
+}
+
+// readLines applies parse to every non-blank line.
+func readLines(lr *lineReader, res *Result, opt Options, parse func(string) (Checkin, error)) error {
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if isBlank(line) {
+			continue
+		}
+		c, err := parse(line)
+		if err != nil {
+			pe := lineError(lr.line, err)
+			if !opt.SkipBad {
+				return pe
+			}
+			res.skip(pe)
+			continue
+		}
+		res.Checkins = append(res.Checkins, c)
+	}
+}
+
+// fieldErr ties an error to a 1-based field number.
+type fieldErr struct {
+	col int
+	err error
+}
+
+func (e *fieldErr) Error() string { return e.err.Error() }
+
+// lineError makes the *ParseError of a line, taking the field number from
+// a *fieldErr.
+func lineError(line int, err error) *ParseError {
+	pe := &ParseError{Line: line, Err: err}
+	var fe *fieldErr
+	if errors.As(err, &fe) {
+		pe.Column, pe.Err = fe.col, fe.err
+	}
+	return pe
+}
+
+func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// maxLine bounds one line, so that a binary file read by mistake fails
+// fast instead of exhausting memory.
+const maxLine = 1 << 20
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// lineReader yields lines without their end (LF or CRLF), strips a leading
+// byte-order mark and counts lines from 1.
+type lineReader struct {
+	br     *bufio.Reader
+	line   int
+	peeked *string
+	buf    []byte
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if b, err := br.Peek(3); err == nil && bytes.Equal(b, bom) {
+		_, _ = br.Discard(3)
+	}
+	return &lineReader{br: br}
+}
+
+// next returns the next line, or io.EOF after the last one.
+func (lr *lineReader) next() (string, error) {
+	if lr.peeked != nil {
+		s := *lr.peeked
+		lr.peeked = nil
+		return s, nil
+	}
+	lr.buf = lr.buf[:0]
+	for {
+		frag, err := lr.br.ReadSlice('\n')
+		lr.buf = append(lr.buf, frag...)
+		if len(lr.buf) > maxLine {
+			return "", &ParseError{Line: lr.line + 1, Err: ErrLineTooLong}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && len(lr.buf) == 0 {
+			return "", io.EOF
+		}
+		if err != nil && err != io.EOF {
+			return "", err
+		}
+		lr.line++
+		b := bytes.TrimSuffix(lr.buf, []byte("\n"))
+		b = bytes.TrimSuffix(b, []byte("\r"))
+		return string(b), nil
+	}
+}
+
+// peekDataLine returns the first non-blank line without consuming it
+// (blank lines before it are consumed and counted).
+func (lr *lineReader) peekDataLine() (string, error) {
+	for {
+		s, err := lr.next()
+		if err == io.EOF {
+			return "", fmt.Errorf("geo: %w", ErrEmpty)
+		}
+		if err != nil {
+			return "", err
+		}
+		if !isBlank(s) {
+			lr.peeked = &s
+			return s, nil
+		}
+	}
+}
