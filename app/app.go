@@ -1,0 +1,39 @@
+// Package app is privmap's window: tabs that load and grid check-in data
+// and draw it as maps. It receives the fyne.App and fyne.Window from
+// main, so every screen can be tested headless with fyne.io/fyne/v2/test.
+package app
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/privmap/privmap/assets"
+)
+
+// DefaultSize is the window's initial size.
+var DefaultSize = fyne.NewSize(1200, 760)
+
+// Preference keys.
+const (
+	prefCellKm  = "grid.cellKm"
+	prefPerUser = "grid.perUser"
+	prefScale   = "map.scale"
+)
+
+// New builds privmap's content for w, loads the embedded default data and
+// returns the tabs. Work still running is cancelled when w closes.
+func New(a fyne.App, w fyne.Window) *container.AppTabs {
+	ctx, cancel := context.WithCancel(context.Background())
+	w.SetOnClosed(cancel)
+	w.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	d := newDataTab(ctx, a, w)
+	w.SetOnDropped(d.onDropped)
+	tabs := container.NewAppTabs(
+		container.NewTabItemWithIcon("Data", theme.FileIcon(), d.buildUI()),
+	)
+	d.load(bytesSource(assets.DefaultName, assets.DefaultCheckins), false)
+	return tabs
+}

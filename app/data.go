@@ -1,0 +1,456 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/data/binding"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/paulmach/orb"
+
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/geo"
+)
+
+// dataset is the loaded check-in data and its grid.
+type dataset struct {
+	src    source
+	res    *geo.Result
+	grid   *geo.Gridded
+	fitted bool // the box was fitted to the data on load
+}
+
+// Per-user choices as shown.
+const (
+	perUserFirst = "first check-in per user"
+	perUserAll   = "every check-in"
+	scaleLinear  = "linear"
+	scaleSqrt    = "square root"
+)
+
+// dataTab loads a check-in file, grids it and shows its true heat map.
+type dataTab struct {
+	ctx  context.Context
+	app  fyne.App
+	win  fyne.Window
+	data *dataset
+
+	busy     bool
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup // running loads, for tests
+	progress binding.Float
+
+	open, fit, apply, stop *widget.Button
+	perUser, scale         *widget.Select
+	south, west, north     *widget.Entry
+	east, cell             *widget.Entry
+	bar                    *widget.ProgressBar
+	busyRow                *fyne.Container
+	status                 *widget.Label
+	summary                *widget.Form
+	skipped                *widget.Button
+	hover                  *widget.Label
+	heat                   *Heatmap
+	fields                 map[string]*widget.Label
+}
+
+// summaryFields are the rows of the data summary.
+var summaryFields = []string{"File", "Read", "Records", "Data", "Cells", "Cell size"}
+
+func newDataTab(ctx context.Context, a fyne.App, w fyne.Window) *dataTab {
+	d := &dataTab{ctx: ctx, app: a, win: w, progress: binding.NewFloat()}
+	p := a.Preferences()
+	d.open = &widget.Button{Text: "Open…", Icon: theme.FolderOpenIcon(), OnTapped: d.onOpen, Importance: widget.HighImportance}
+	d.fit = &widget.Button{Text: "Fit box to data", Icon: theme.ZoomFitIcon(), OnTapped: d.onFit}
+	d.apply = &widget.Button{Text: "Grid", Icon: theme.ViewRefreshIcon(), OnTapped: d.onApply}
+	d.stop = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: d.onCancel}
+	d.stop.Disable()
+	d.perUser = widget.NewSelect([]string{perUserFirst, perUserAll}, d.onPerUser)
+	d.perUser.SetSelected(p.StringWithFallback(prefPerUser, perUserFirst))
+	d.scale = widget.NewSelect([]string{scaleLinear, scaleSqrt}, d.onScale)
+	d.scale.SetSelected(p.StringWithFallback(prefScale, scaleSqrt))
+	d.south, d.west = numberEntry(d.onSubmit), numberEntry(d.onSubmit)
+	d.north, d.east = numberEntry(d.onSubmit), numberEntry(d.onSubmit)
+	d.cell = numberEntry(d.onSubmit)
+	d.cell.SetText(strconv.FormatFloat(p.FloatWithFallback(prefCellKm, 0.5), 'g', -1, 64))
+	d.setBoxEntries(geo.FWBound)
+	d.bar = widget.NewProgressBarWithData(d.progress)
+	d.status = widget.NewLabel("")
+	d.status.Wrapping = fyne.TextWrapWord
+	d.hover = widget.NewLabel("Hover over a cell to see its place and count.")
+	d.hover.Truncation = fyne.TextTruncateEllipsis
+	d.skipped = &widget.Button{Text: "Skipped lines…", Icon: theme.WarningIcon(), OnTapped: d.onShowSkipped}
+	d.skipped.Hide()
+	d.fields = make(map[string]*widget.Label, len(summaryFields))
+	d.summary = widget.NewForm()
+	for _, f := range summaryFields {
+		l := widget.NewLabel("—")
+		l.Truncation = fyne.TextTruncateEllipsis
+		d.fields[f] = l
+		d.summary.Append(f, l)
+	}
+	d.heat = NewHeatmap(nil)
+	d.heat.OnHover = d.onHover
+	return d
+}
+
+func numberEntry(submit func(string)) *widget.Entry {
+	e := widget.NewEntry()
+	e.OnSubmitted = submit
+	e.Validator = func(s string) error {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("not a number")
+		}
+		return nil
+	}
+	return e
+}
+
+func (d *dataTab) buildUI() fyne.CanvasObject {
+	grid := container.New(layout.NewFormLayout(),
+		widget.NewLabel("Data"), d.perUser,
+		widget.NewLabel("North"), d.north,
+		widget.NewLabel("West"), d.west,
+		widget.NewLabel("East"), d.east,
+		widget.NewLabel("South"), d.south,
+		widget.NewLabel("Cell (km)"), d.cell,
+	)
+	d.busyRow = container.NewBorder(nil, nil, nil, d.stop, d.bar)
+	d.busyRow.Hide()
+	controls := container.NewVBox(
+		container.NewHBox(d.open, layout.NewSpacer()),
+		d.busyRow,
+		d.status,
+		widget.NewCard("", "Grid", container.NewVBox(grid, container.NewGridWithColumns(2, d.fit, d.apply))),
+		widget.NewCard("", "Summary", container.NewVBox(d.summary, d.skipped)),
+	)
+	left := container.NewVScroll(controls)
+	left.SetMinSize(fyne.NewSize(340, 0))
+	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(widget.NewLabel("Colour scale"), d.scale), d.hover)
+	right := container.NewBorder(nil, bottom, nil, nil, d.heat)
+	split := container.NewHSplit(left, right)
+	split.Offset = 0.3
+	return split
+}
+
+// setBusy switches the controls between idle and loading.
+func (d *dataTab) setBusy(busy bool) {
+	d.busy = busy
+	for _, b := range []*widget.Button{d.open, d.fit, d.apply} {
+		if busy {
+			b.Disable()
+		} else {
+			b.Enable()
+		}
+	}
+	if busy {
+		_ = d.progress.Set(0)
+		d.busyRow.Show()
+		d.stop.Enable()
+	} else {
+		d.busyRow.Hide()
+		d.stop.Disable()
+	}
+}
+
+// gridOptions reads the box, cell and per-user controls.
+func (d *dataTab) gridOptions() (geo.GridOptions, error) {
+	var opt geo.GridOptions
+	b, err := geo.ParseBBox(strings.Join([]string{d.south.Text, d.west.Text, d.north.Text, d.east.Text}, ","))
+	if err != nil {
+		return opt, err
+	}
+	cell, err := strconv.ParseFloat(strings.TrimSpace(d.cell.Text), 64)
+	if err != nil || !(cell > 0) || math.IsInf(cell, 0) {
+		return opt, fmt.Errorf("cell size %q must be a positive number of kilometres", d.cell.Text)
+	}
+	opt.Bound, opt.CellKm = b, cell
+	if d.perUser.Selected == perUserAll {
+		opt.PerUser = geo.All
+	}
+	return opt, nil
+}
+
+func (d *dataTab) setBoxEntries(b orb.Bound) {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	d.south.SetText(f(b.Min[1]))
+	d.west.SetText(f(b.Min[0]))
+	d.north.SetText(f(b.Max[1]))
+	d.east.SetText(f(b.Max[0]))
+}
+
+// load reads src off the UI goroutine and shows it; the current data stay
+// until the new data are ready, and stay for good if loading fails or is
+// cancelled.
+func (d *dataTab) load(src source, skipBad bool) {
+	opt, err := d.gridOptions()
+	if err != nil {
+		dialog.ShowError(err, d.win)
+		return
+	}
+	ctx, cancel := context.WithCancel(d.ctx)
+	d.cancel = cancel
+	d.setBusy(true)
+	d.status.SetText("Reading " + src.name + "…")
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		defer cancel()
+		res, gd, fitted, err := readSource(ctx, src, skipBad, opt, func(f float64) { _ = d.progress.Set(f) })
+		fyne.DoAndWait(func() {
+			d.setBusy(false)
+			if err != nil {
+				d.loadFailed(src, skipBad, err)
+				return
+			}
+			d.show(&dataset{src: src, res: res, grid: gd, fitted: fitted})
+		})
+	}()
+}
+
+func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
+	if errors.Is(err, context.Canceled) {
+		d.status.SetText("Loading " + src.name + " cancelled; the previous data stay loaded.")
+		return
+	}
+	d.status.SetText("Could not load " + src.name + "; the previous data stay loaded.")
+	var pe *geo.ParseError
+	if !skipBad && errors.As(err, &pe) {
+		msg := fmt.Sprintf("%s: %v\n\nLoad it anyway, skipping malformed lines?\nSkipped lines are counted and listed.", src.name, err)
+		dialog.ShowConfirm("Malformed line", msg, func(ok bool) {
+			if ok {
+				d.load(src, true)
+			}
+		}, d.win)
+		return
+	}
+	dialog.ShowError(fmt.Errorf("%s: %w", src.name, err), d.win)
+}
+
+// show makes ds the current data.
+func (d *dataTab) show(ds *dataset) {
+	d.data = ds
+	g := ds.grid.Grid
+	if ds.fitted {
+		d.setBoxEntries(g.Bound)
+	}
+	msg := fmt.Sprintf("Loaded %s.", ds.src.name)
+	if ds.fitted {
+		msg += " Most data lay outside the box, so the box was fitted to the data."
+	}
+	d.status.SetText(msg)
+	d.refreshSummary()
+	d.refreshMap()
+}
+
+func (d *dataTab) refreshSummary() {
+	ds := d.data
+	res, gd, g := ds.res, ds.grid, ds.grid.Grid
+	set := func(k, v string) { d.fields[k].SetText(v) }
+	set("File", ds.src.name)
+	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", res.Format, thousands(res.Lines), thousands(res.Skipped)))
+	set("Records", fmt.Sprintf("%s check-ins · %s users", thousands(gd.Records), thousands(gd.Users)))
+	set("Data", fmt.Sprintf("%s (%v per user) · %s outside box", thousands(gd.Data), gd.Rule, thousands(gd.Outside)))
+	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", g.Cols, g.Rows, thousands(g.Len()), thousands(nonEmpty(gd.Counts))))
+	set("Cell size", fmt.Sprintf("%.4f × %.4f km", g.CellWidthKm(), g.CellHeightKm()))
+	if res.Skipped > 0 {
+		d.skipped.Show()
+	} else {
+		d.skipped.Hide()
+	}
+}
+
+func (d *dataTab) refreshMap() {
+	gd := d.data.grid
+	g := gd.Grid
+	v := make([]float64, len(gd.Counts))
+	for i, c := range gd.Counts {
+		v[i] = float64(c)
+	}
+	label := "users (first check-in)"
+	if gd.Rule == geo.All {
+		label = "check-ins"
+	}
+	sc := mapplot.Linear
+	if d.scale.Selected == scaleSqrt {
+		sc = mapplot.Sqrt
+	}
+	d.heat.SetMap(&mapplot.Map{
+		Cols: g.Cols, Rows: g.Rows, Bound: g.Bound, Values: v,
+		Aspect: g.CellWidthKm() * float64(g.Cols) / (g.CellHeightKm() * float64(g.Rows)),
+		Title:  "True distribution · " + d.data.src.name, Label: label, Scale: sc,
+	})
+}
+
+// regrid grids the loaded data again with the current controls.
+func (d *dataTab) regrid() {
+	if d.data == nil || d.busy {
+		return
+	}
+	opt, err := d.gridOptions()
+	if err != nil {
+		dialog.ShowError(err, d.win)
+		return
+	}
+	gd, err := geo.GridCheckins(d.data.res.Checkins, opt)
+	if err != nil {
+		dialog.ShowError(err, d.win)
+		return
+	}
+	p := d.app.Preferences()
+	p.SetFloat(prefCellKm, opt.CellKm)
+	p.SetString(prefPerUser, d.perUser.Selected)
+	d.data = &dataset{src: d.data.src, res: d.data.res, grid: gd}
+	d.status.SetText(fmt.Sprintf("Gridded %s.", d.data.src.name))
+	d.refreshSummary()
+	d.refreshMap()
+}
+
+func (d *dataTab) onOpen() {
+	fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, d.win)
+			return
+		}
+		if rc == nil {
+			return
+		}
+		u := rc.URI()
+		_ = rc.Close()
+		d.load(uriSource(u), false)
+	}, d.win)
+	fd.Resize(fyne.NewSize(800, 560))
+	fd.Show()
+}
+
+func (d *dataTab) onDropped(_ fyne.Position, uris []fyne.URI) {
+	if len(uris) == 0 || d.busy {
+		return
+	}
+	d.load(uriSource(uris[0]), false)
+}
+
+func (d *dataTab) onCancel() {
+	if d.cancel != nil {
+		d.cancel()
+	}
+}
+
+func (d *dataTab) onFit() {
+	if d.data == nil {
+		return
+	}
+	cs := d.data.res.Checkins
+	if d.perUser.Selected != perUserAll {
+		cs = geo.FirstPerUser(cs)
+	}
+	d.setBoxEntries(geo.BoundOf(cs))
+	d.regrid()
+}
+
+func (d *dataTab) onApply()         { d.regrid() }
+func (d *dataTab) onSubmit(string)  { d.regrid() }
+func (d *dataTab) onPerUser(string) { d.regrid() }
+func (d *dataTab) onScale(sel string) {
+	d.app.Preferences().SetString(prefScale, sel)
+	d.onScaleChanged()
+}
+
+func (d *dataTab) onScaleChanged() {
+	if d.data != nil {
+		d.refreshMap()
+	}
+}
+
+func (d *dataTab) onShowSkipped() {
+	res := d.data.res
+	var b strings.Builder
+	for _, e := range res.Errors {
+		fmt.Fprintln(&b, e)
+	}
+	if more := res.Skipped - len(res.Errors); more > 0 {
+		fmt.Fprintf(&b, "… and %s more", thousands(more))
+	}
+	text := widget.NewLabel(b.String())
+	dialog.ShowCustom(fmt.Sprintf("%s malformed lines skipped", thousands(res.Skipped)), "Close",
+		container.NewVScroll(text), d.win)
+}
+
+// onHover shows the place and count of the cell under the mouse.
+func (d *dataTab) onHover(cell int) {
+	if cell < 0 || d.data == nil {
+		d.hover.SetText("Hover over a cell to see its place and count.")
+		return
+	}
+	d.hover.SetText(cellInfo(d.data.grid, cell))
+}
+
+// cellInfo describes a cell: index, row and column, its latitude and
+// longitude range, and its count and share.
+func cellInfo(gd *geo.Gridded, cell int) string {
+	g := gd.Grid
+	r, c := g.RowCol(cell)
+	b := g.CellBound(cell)
+	n := gd.Counts[cell]
+	share := 0.0
+	if gd.N() > 0 {
+		share = 100 * float64(n) / float64(gd.N())
+	}
+	noun, nouns := "user", "users"
+	if gd.Rule == geo.All {
+		noun, nouns = "check-in", "check-ins"
+	}
+	return fmt.Sprintf("cell %d (row %d, col %d) · %s–%s · %s–%s · %s (%.2f%%)",
+		cell, r, c, latString(b.Min[1]), latString(b.Max[1]), lonString(b.Min[0]), lonString(b.Max[0]),
+		plural(n, noun, nouns), share)
+}
+
+func latString(v float64) string { return hemi(v, "N", "S") }
+func lonString(v float64) string { return hemi(v, "E", "W") }
+
+func hemi(v float64, pos, neg string) string {
+	if v < 0 {
+		return fmt.Sprintf("%.4f°%s", -v, neg)
+	}
+	return fmt.Sprintf("%.4f°%s", v, pos)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}
+
+// thousands formats n with comma thousands separators.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func nonEmpty(counts []int) int {
+	n := 0
+	for _, c := range counts {
+		if c > 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,94 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"github.com/paulmach/orb"
+
+	"github.com/privmap/privmap/geo"
+)
+
+// A source is a check-in file that can be opened (again) for reading.
+type source struct {
+	name string
+	// open returns the content and its size in bytes, or −1 if unknown.
+	open func() (io.ReadCloser, int64, error)
+}
+
+// bytesSource is an in-memory file, such as the embedded default data.
+func bytesSource(name string, b []byte) source {
+	return source{name: name, open: func() (io.ReadCloser, int64, error) {
+		return io.NopCloser(bytes.NewReader(b)), int64(len(b)), nil
+	}}
+}
+
+// uriSource is a file chosen in a dialog or dropped on the window.
+func uriSource(u fyne.URI) source {
+	return source{name: u.Name(), open: func() (io.ReadCloser, int64, error) {
+		rc, err := storage.Reader(u)
+		if err != nil {
+			return nil, -1, err
+		}
+		size := int64(-1)
+		if u.Scheme() == "file" {
+			if fi, err := os.Stat(u.Path()); err == nil {
+				size = fi.Size()
+			}
+		}
+		return rc, size, nil
+	}}
+}
+
+// progressReader reports the fraction of total read and fails with the
+// context's error once it is cancelled, so that a streaming reader stops
+// at its next read.
+type progressReader struct {
+	ctx      context.Context
+	r        io.Reader
+	n, total int64
+	last     float64
+	report   func(float64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	if err := p.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if p.total > 0 && p.report != nil {
+		if f := float64(p.n) / float64(p.total); f-p.last >= 0.005 || f >= 1 {
+			p.last = f
+			p.report(f)
+		}
+	}
+	return n, err
+}
+
+// readSource reads and grids a source off the UI goroutine. If most data
+// fall outside opt.Bound, the grid is fitted to the data instead and
+// fitted is true.
+func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptions, report func(float64)) (res *geo.Result, gd *geo.Gridded, fitted bool, err error) {
+	rc, size, err := src.open()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer rc.Close()
+	pr := &progressReader{ctx: ctx, r: rc, total: size, report: report}
+	res, err = geo.ReadCheckins(pr, geo.Auto, geo.Options{SkipBad: skipBad})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	gd, err = geo.GridCheckins(res.Checkins, opt)
+	if err != nil || 2*gd.Outside > gd.Data {
+		opt.Bound = orb.Bound{}
+		fitted = true
+		gd, err = geo.GridCheckins(res.Checkins, opt)
+	}
+	return res, gd, fitted, err
+}

@@ -1,0 +1,58 @@
+package mapplot
+
+import (
+	"image/png"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/paulmach/orb"
+)
+
+func TestRectCellRoundTrip(t *testing.T) {
+	m := &Map{Cols: 24, Rows: 16, Values: make([]float64, 24*16)}
+	r := Rect{X0: 0.1, Y0: 0.05, X1: 0.8, Y1: 0.9}
+	for i := range m.Values {
+		cr := r.CellRect(m, i)
+		fx, fy := (cr.X0+cr.X1)/2, (cr.Y0+cr.Y1)/2
+		if got := r.Cell(m, fx, fy); got != i {
+			t.Fatalf("Cell(centre of %d) = %d", i, got)
+		}
+	}
+	if got := r.Cell(m, 0.05, 0.5); got != -1 {
+		t.Errorf("Cell(left of map) = %d, want -1", got)
+	}
+	// Row 0 is south: the bottom-left corner of the data area is cell 0.
+	if got := r.Cell(m, 0.1001, 0.8999); got != 0 {
+		t.Errorf("Cell(bottom left) = %d, want 0", got)
+	}
+	if got := r.Cell(m, 0.7999, 0.0501); got != 24*16-1 {
+		t.Errorf("Cell(top right) = %d, want %d", got, 24*16-1)
+	}
+}
+
+func TestImageAspect(t *testing.T) {
+	m := &Map{Cols: 24, Rows: 16, Aspect: 1.5, Label: "count",
+		Bound: orb.Bound{Min: orb.Point{-122.5153, 37.7228}, Max: orb.Point{-122.3789, 37.7946}}}
+	m.Values = make([]float64, 24*16)
+	for i := range m.Values {
+		m.Values[i] = float64(i % 7)
+	}
+	m.Values[5] = math.NaN()
+	for _, sc := range []Scale{Linear, Sqrt} {
+		m.Scale = sc
+		img, r := Image(m, 900, 600, 1)
+		if b := img.Bounds(); b.Dx() != 900 || b.Dy() != 600 {
+			t.Fatalf("image is %v, want 900×600", b)
+		}
+		w, h := (r.X1-r.X0)*900, (r.Y1-r.Y0)*600
+		if math.Abs(w/h-1.5) > 0.01 {
+			t.Errorf("scale %d: data area %.1f×%.1f px, aspect %.3f, want 1.5", sc, w, h, w/h)
+		}
+		if os.Getenv("MAPPLOT_PNG") != "" {
+			f, _ := os.Create(os.Getenv("MAPPLOT_PNG"))
+			png.Encode(f, img)
+			f.Close()
+		}
+	}
+}

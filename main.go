@@ -1,0 +1,24 @@
+// Command privmap estimates distributions from locally privatised reports.
+// With no arguments it opens the GUI on the embedded default data; with a
+// sub-command it runs headless (privmap help lists them).
+package main
+
+import (
+	"os"
+
+	fyneapp "fyne.io/fyne/v2/app"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/cli"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	a := fyneapp.NewWithID("io.github.privmap")
+	w := a.NewWindow("privmap")
+	w.SetContent(app.New(a, w))
+	w.Resize(app.DefaultSize)
+	w.ShowAndRun()
+}
