@@ -40,11 +40,11 @@ type Grid struct {
 
 // NewGrid returns the grid of cells of about cellKm kilometres over b.
 func NewGrid(b orb.Bound, cellKm float64) (*Grid, error) {
-	if err := checkBound(b); err != nil {
-		return nil, err
-	}
 	if !(cellKm > 0) || math.IsInf(cellKm, 0) {
 		return nil, fmt.Errorf("geo: cell size must be positive and finite, got %v km", cellKm)
+	}
+	if err := checkBound(b); err != nil {
+		return nil, err
 	}
 	g := &Grid{Bound: b, CellKm: cellKm}
 	g.proj = Equirectangular(b.Min, (b.Min[1]+b.Max[1])/2)

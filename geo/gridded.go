@@ -77,6 +77,9 @@ func GridCheckins(cs []Checkin, opt GridOptions) (*Gridded, error) {
 	b := opt.Bound
 	if b == (orb.Bound{}) {
 		b = BoundOf(data)
+		if !(b.Min[0] < b.Max[0] && b.Min[1] < b.Max[1]) {
+			return nil, fmt.Errorf("geo: the %d data span no area (%v to %v); give a bounding box", len(data), b.Min, b.Max)
+		}
 	}
 	g, err := NewGrid(b, opt.CellKm)
 	if err != nil {

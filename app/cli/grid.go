@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 
@@ -43,6 +44,9 @@ func runGrid(args []string, stdout io.Writer) error {
 	rule, err := geo.ParsePerUser(*perUser)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	if !(*cell > 0) || math.IsInf(*cell, 0) {
+		return usageError{fmt.Sprintf("-cell must be a positive number of km, got %v", *cell)}
 	}
 	opt := geo.GridOptions{CellKm: *cell, PerUser: rule}
 	if *bbox != "" {

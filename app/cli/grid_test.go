@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/privmap/privmap/geo"
+)
+
+// writeSynth writes a synthetic SNAP file of n users and returns its path.
+func writeSynth(t *testing.T, users int) string {
+	t.Helper()
+	opt := geo.SFSynth
+	opt.Users = users
+	cs := geo.Synthesize(rand.New(rand.NewPCG(3, 3)), geo.SanFrancisco, opt)
+	name := filepath.Join(t.TempDir(), "checkins.txt")
+	var buf bytes.Buffer
+	if err := geo.WriteSNAP(&buf, cs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+func run(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = Run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestGrid(t *testing.T) {
+	in := writeSynth(t, 319)
+	dir := t.TempDir()
+	truth, study := filepath.Join(dir, "truth.csv"), filepath.Join(dir, "study.json")
+	code, out, errs := run("grid", "-in", in, "-bbox", "37.7228,-122.5153,37.7946,-122.3789", "-cell", "0.5",
+		"-per-user", "first", "-o", truth, "-study-out", study)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "319 users") || !strings.Contains(out, "24×16 = 384 cells") {
+		t.Errorf("summary does not report 319 users and 384 cells:\n%s", out)
+	}
+	f, err := os.Open(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(recs[0], ","); got != "cell,probability,count,row,col,lat,lon" {
+		t.Errorf("header %q", got)
+	}
+	if len(recs) != 385 {
+		t.Fatalf("%d rows, want 384 cells and a header", len(recs))
+	}
+	sum, n := 0.0, 0
+	for i, r := range recs[1:] {
+		if r[0] != strconv.Itoa(i) {
+			t.Fatalf("row %d has cell %s", i, r[0])
+		}
+		p, _ := strconv.ParseFloat(r[1], 64)
+		c, _ := strconv.Atoi(r[2])
+		sum += p
+		n += c
+		if want := float64(c) / 319; p != want {
+			t.Errorf("cell %d probability %v, want %v", i, p, want)
+		}
+	}
+	if math.Abs(sum-1) > 1e-12 || n != 319 {
+		t.Errorf("probabilities sum to %v with %d data; want 1±1e-12 and 319", sum, n)
+	}
+	b, err := os.ReadFile(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Alphabet struct {
+			Kind        string
+			Cols, Rows  int
+			CellKm      float64 `json:"cell_km"`
+			South, West float64
+			North, East float64
+		}
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	a := s.Alphabet
+	if a.Kind != "grid" || a.Cols != 24 || a.Rows != 16 || a.CellKm != 0.5 || a.South != 37.7228 || a.West != -122.5153 || a.North != 37.7946 || a.East != -122.3789 {
+		t.Errorf("study alphabet %+v", a)
+	}
+}
+
+func TestGridErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	content := "0\t2010-08-19T20:51:29Z\t37.76\t-122.42\t28\n1\t2010-08-19T20:51:29Z\t37.76\t-999\t28\n"
+	if err := os.WriteFile(bad, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "truth.csv")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no input", []string{"grid", "-o", out}, 2, "flag -in is required"},
+		{"no output", []string{"grid", "-in", bad}, 2, "flag -o is required"},
+		{"bad bbox", []string{"grid", "-in", bad, "-o", out, "-bbox", "1,2,3"}, 2, "south,west,north,east"},
+		{"bad per-user", []string{"grid", "-in", bad, "-o", out, "-per-user", "last"}, 2, "want first or all"},
+		{"bad format", []string{"grid", "-in", bad, "-o", out, "-format", "kml"}, 2, "unknown format"},
+		{"bad line", []string{"grid", "-in", bad, "-o", out}, 1, "bad.txt: line 2, field 4: \"-999\": invalid longitude"},
+		{"missing file", []string{"grid", "-in", filepath.Join(dir, "none"), "-o", out}, 1, "no such file"},
+		{"bad cell", []string{"grid", "-in", bad, "-o", out, "-cell", "-1"}, 2, "-cell must be a positive number of km"},
+		{"one datum, no box", []string{"grid", "-in", bad, "-o", out, "-skip-bad"}, 1, "span no area"},
+		{"unknown command", []string{"grdi"}, 2, "unknown command"},
+	}
+	for _, tc := range tests {
+		code, _, errs := run(tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.msg) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tc.name, code, errs, tc.code, tc.msg)
+		}
+		if strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code == 1 {
+			t.Errorf("%s: error is not one line: %q", tc.name, errs)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("failed runs left %s behind", out)
+	}
+	// Skipping the bad line works, and says so.
+	code, stdout, errs := run("grid", "-in", bad, "-o", out, "-skip-bad", "-bbox", "37.7228,-122.5153,37.7946,-122.3789")
+	if code != 0 || !strings.Contains(stdout, "1 bad lines skipped") || !strings.Contains(stdout, "line 2, field 4") {
+		t.Errorf("-skip-bad: exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	// No temporary files are left in the folder.
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
