@@ -26,6 +26,12 @@ const (
 // New builds privmap's content for w, loads the embedded default data and
 // returns the tabs. Work still running is cancelled when w closes.
 func New(a fyne.App, w fyne.Window) *container.AppTabs {
+	tabs, _ := build(a, w)
+	return tabs
+}
+
+// build is New, also returning the data tab for tests.
+func build(a fyne.App, w fyne.Window) (*container.AppTabs, *dataTab) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.SetOnClosed(cancel)
 	w.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
@@ -35,5 +41,5 @@ func New(a fyne.App, w fyne.Window) *container.AppTabs {
 		container.NewTabItemWithIcon("Data", theme.FileIcon(), d.buildUI()),
 	)
 	d.load(bytesSource(assets.DefaultName, assets.DefaultCheckins), false)
-	return tabs
+	return tabs, d
 }

@@ -1,0 +1,85 @@
+# privmap: make run opens the GUI, make test runs every check.
+# Both install what is missing first (make deps).
+
+SHELL := /bin/bash
+export PATH := $(PATH):/usr/local/go/bin:$(HOME)/go/bin
+export LANG := en_US.UTF-8
+
+GO      ?= go
+BIN     ?= privmap
+SHOT    ?= screenshot.png
+# Packages tested with the race detector: everything but the GUI package.
+RACE_PKGS := ./core/... ./geo/... ./assets/... ./app/cli/... ./app/mapplot/...
+STATICCHECK := inherit,ST1000,ST1003,ST1016,ST1020,ST1021,ST1022
+
+# Debian packages: the C toolchain and X11/OpenGL headers that Fyne's cgo
+# driver builds against, and Xvfb, xdotool and ImageMagick for the GUI
+# smoke test and screenshots.
+APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev \
+	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
+	xvfb xauth libgl1-mesa-dri xdotool imagemagick
+
+.PHONY: all deps build release run test lint unit smoke screenshot bench package generate clean
+
+all: build
+
+## deps: install missing Debian packages (apt-get update first) and Go modules
+deps:
+	@command -v $(GO) >/dev/null || { echo "make deps: Go 1.24 or newer is needed on PATH (or in /usr/local/go/bin)"; exit 1; }
+	@missing=$$(for p in $(APT_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo -n "$$p "; done); \
+	if [ -n "$$missing" ]; then \
+		cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing"; \
+		if [ "$$(id -u)" = 0 ]; then echo "make deps: installing $$missing"; bash -c "$$cmd"; \
+		elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then echo "make deps: installing $$missing"; sudo bash -c "$$cmd"; \
+		else echo "make deps: missing Debian packages: $$missing"; echo "run as root:  $$cmd"; exit 1; fi; \
+	fi
+	@$(GO) mod download
+
+## build: the privmap binary (cgo, Fyne's GLFW driver)
+build: deps
+	$(GO) build -o $(BIN) .
+
+## release: a stripped build with Fyne's threading checks opted in
+release: deps
+	$(GO) build -tags migrated_fynedo -trimpath -ldflags="-s -w" -o $(BIN) .
+
+## run: open the GUI on the embedded default data
+run: build
+	./$(BIN)
+
+## test: lint, unit tests (race detector off the GUI) and the GUI smoke test
+test: deps lint unit smoke
+
+lint:
+	$(GO) vet ./...
+	$(GO) tool staticcheck -checks $(STATICCHECK) ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) tool gocyclo -over 15 -ignore '_test\.go$$' .
+
+unit:
+	$(GO) test -race -count=1 $(RACE_PKGS)
+	CGO_ENABLED=0 $(GO) test -tags ci -count=1 ./app/ .
+
+## smoke: start the real binary under its own Xvfb and check its window
+smoke: build
+	.ci/smoke ./$(BIN) $(SHOT)
+
+## screenshot: write $(SHOT), a screenshot of the GUI under Xvfb
+screenshot: smoke
+
+## bench: speed and memory benchmarks
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## package: a Linux desktop package (fyne package)
+package: deps
+	$(GO) tool fyne package -os linux -icon assets/icon.png -release
+
+## generate: rebuild the embedded default data and icon
+generate:
+	$(GO) generate ./assets
+
+clean:
+	rm -f $(BIN) $(SHOT) *.tar.xz

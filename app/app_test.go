@@ -1,0 +1,189 @@
+package app
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// newTestUI builds the window on the test driver and waits for the
+// embedded data to load.
+func newTestUI(t *testing.T) (fyne.Window, *dataTab) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	w := a.NewWindow("privmap")
+	tabs, d := build(a, w)
+	w.SetContent(tabs)
+	w.Resize(DefaultSize)
+	d.wg.Wait()
+	t.Cleanup(w.Close)
+	return w, d
+}
+
+func TestDefaultDataLoads(t *testing.T) {
+	_, d := newTestUI(t)
+	require.NotNil(t, d.data)
+	assert.Equal(t, "synthetic San Francisco check-ins (embedded)", d.fields["File"].Text)
+	assert.Equal(t, "13,779 check-ins · 2,000 users", d.fields["Records"].Text)
+	assert.Equal(t, "snap format · 13,779 lines · 0 skipped", d.fields["Read"].Text)
+	assert.Equal(t, "2,000 (first per user) · 0 outside box", d.fields["Data"].Text)
+	assert.True(t, strings.HasPrefix(d.fields["Cells"].Text, "24 × 16 = 384 · "), d.fields["Cells"].Text)
+	assert.Equal(t, "0.5002 × 0.4995 km", d.fields["Cell size"].Text)
+	m := d.heat.Map
+	require.NotNil(t, m)
+	assert.Equal(t, 384, len(m.Values))
+	sum := 0.0
+	for _, v := range m.Values {
+		sum += v
+	}
+	assert.Equal(t, 2000.0, sum)
+	assert.False(t, d.busyRow.Visible())
+	assert.False(t, d.skipped.Visible())
+}
+
+func TestHeatmapHover(t *testing.T) {
+	w, d := newTestUI(t)
+	w.Canvas().Capture() // draws the raster, placing the cells
+	h := d.heat
+	require.NotNil(t, h.img)
+	for _, cell := range []int{0, 23, 200, 383} {
+		cr := h.data.CellRect(h.Map, cell)
+		pos := fyne.NewPos(float32((cr.X0+cr.X1)/2)*h.Size().Width, float32((cr.Y0+cr.Y1)/2)*h.Size().Height)
+		h.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
+		assert.Equal(t, cellInfo(d.data.grid, cell), d.hover.Text)
+	}
+	h.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(0, 0)}})
+	assert.True(t, strings.HasPrefix(d.hover.Text, "Hover over a cell"), d.hover.Text)
+	h.MouseOut()
+	assert.Equal(t, -1, h.hovered)
+}
+
+func TestCellInfo(t *testing.T) {
+	_, d := newTestUI(t)
+	got := cellInfo(d.data.grid, 0)
+	want := "cell 0 (row 0, col 0) · 37.7228°N–37.7273°N · 122.5153°W–122.5096°W · "
+	assert.True(t, strings.HasPrefix(got, want), got)
+	assert.Equal(t, "1,234,567", thousands(1234567))
+	assert.Equal(t, "-1,000", thousands(-1000))
+	assert.Equal(t, "999", thousands(999))
+}
+
+// findButton returns the button labelled text under o, or nil.
+func findButton(o fyne.CanvasObject, text string) *widget.Button {
+	switch v := o.(type) {
+	case *widget.Button:
+		if v.Text == text {
+			return v
+		}
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if b := findButton(c, text); b != nil {
+				return b
+			}
+		}
+		return nil
+	}
+	if wd, ok := o.(fyne.Widget); ok {
+		for _, c := range test.WidgetRenderer(wd).Objects() {
+			if b := findButton(c, text); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+func TestBadFileKeepsDataThenSkips(t *testing.T) {
+	w, d := newTestUI(t)
+	before := d.data
+	bad := "u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\nv\t2010-08-19T20:51:29Z\tabc\t-122.42\t1\nw\t2010-08-19T20:51:29Z\t37.77\t-122.43\t1\n"
+	d.load(bytesSource("bad.txt", []byte(bad)), false)
+	d.wg.Wait()
+	assert.Same(t, before, d.data, "a bad file replaced the data")
+	assert.Contains(t, d.status.Text, "Could not load bad.txt")
+	top := w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "no dialog shown")
+	yes := findButton(top, "Yes")
+	require.NotNil(t, yes, "dialog has no Yes button")
+	test.Tap(yes)
+	d.wg.Wait()
+	require.NotSame(t, before, d.data)
+	assert.Equal(t, "bad.txt", d.fields["File"].Text)
+	assert.Equal(t, "snap format · 3 lines · 1 skipped", d.fields["Read"].Text)
+	assert.True(t, d.skipped.Visible())
+	assert.Equal(t, 1, len(d.data.res.Errors))
+	assert.Equal(t, 2, d.data.res.Errors[0].Line)
+}
+
+// endless is a reader of check-in lines that never ends.
+type endless struct{ line []byte }
+
+func (e *endless) Read(p []byte) (int, error) {
+	time.Sleep(time.Millisecond)
+	return copy(p, e.line), nil
+}
+
+func TestCancelKeepsData(t *testing.T) {
+	_, d := newTestUI(t)
+	before := d.data
+	src := source{name: "endless", open: func() (io.ReadCloser, int64, error) {
+		return io.NopCloser(&endless{[]byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")}), 1 << 30, nil
+	}}
+	d.load(src, false)
+	assert.True(t, d.busyRow.Visible())
+	assert.True(t, d.open.Disabled())
+	time.Sleep(20 * time.Millisecond)
+	test.Tap(d.stop)
+	d.wg.Wait()
+	assert.Same(t, before, d.data)
+	assert.Contains(t, d.status.Text, "cancelled")
+	assert.False(t, d.busyRow.Visible())
+	assert.False(t, d.open.Disabled())
+}
+
+func TestRegrid(t *testing.T) {
+	w, d := newTestUI(t)
+	d.cell.SetText("1")
+	test.Tap(d.apply)
+	assert.True(t, strings.HasPrefix(d.fields["Cells"].Text, "12 × 8 = 96 · "), d.fields["Cells"].Text)
+	assert.Equal(t, 96, len(d.heat.Map.Values))
+	assert.Equal(t, 1.0, fyne.CurrentApp().Preferences().Float(prefCellKm))
+
+	d.perUser.SetSelected(perUserAll)
+	assert.Equal(t, "13,779 (all per user) · 0 outside box", d.fields["Data"].Text)
+
+	// A bad cell size is refused with a dialog; the grid stays.
+	before := d.data
+	d.cell.SetText("abc")
+	test.Tap(d.apply)
+	assert.Same(t, before, d.data)
+	assert.NotNil(t, w.Canvas().Overlays().Top())
+}
+
+func TestDroppedFileFitsBox(t *testing.T) {
+	_, d := newTestUI(t)
+	// Three New York check-ins: far outside the San Francisco box.
+	nyc := "0\t2010-10-12T00:21:28Z\t40.6438845363\t-73.78280639649999\t23261\n" +
+		"1\t2010-10-11T20:21:20Z\t40.74137425\t-73.9881052167\t16907\n" +
+		"2\t2010-10-11T20:20:42Z\t40.741388197\t-73.98945450779999\t12973\n"
+	name := filepath.Join(t.TempDir(), "nyc.txt")
+	require.NoError(t, os.WriteFile(name, []byte(nyc), 0o644))
+	d.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(name)})
+	d.wg.Wait()
+	assert.Equal(t, "nyc.txt", d.fields["File"].Text)
+	assert.Contains(t, d.status.Text, "fitted to the data")
+	assert.Equal(t, "40.741388197", d.north.Text)
+	assert.Equal(t, "-73.78280639649999", d.east.Text)
+	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
+}
