@@ -4,6 +4,7 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -54,5 +55,20 @@ func TestImageAspect(t *testing.T) {
 			png.Encode(f, img)
 			f.Close()
 		}
+	}
+}
+
+func BenchmarkImage(b *testing.B) {
+	for _, n := range []int{24, 200} {
+		m := &Map{Cols: n, Rows: n, Aspect: 1, Bound: orb.Bound{Max: orb.Point{1, 1}}, Values: make([]float64, n*n)}
+		for i := range m.Values {
+			m.Values[i] = float64(i % 13)
+		}
+		b.Run(strconv.Itoa(n)+"x"+strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Image(m, 900, 600, 1)
+			}
+		})
 	}
 }
