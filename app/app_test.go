@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/paulmach/orb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -156,18 +157,33 @@ func TestRegrid(t *testing.T) {
 	w, d := newTestUI(t)
 	d.cell.SetText("1")
 	test.Tap(d.apply)
+	d.wg.Wait()
+	assert.Equal(t, "Gridded synthetic San Francisco check-ins (embedded).", d.status.Text)
 	assert.True(t, strings.HasPrefix(d.fields["Cells"].Text, "12 × 8 = 96 · "), d.fields["Cells"].Text)
 	assert.Equal(t, 96, len(d.heat.Map.Values))
 	assert.Equal(t, 1.0, fyne.CurrentApp().Preferences().Float(prefCellKm))
 
 	d.perUser.SetSelected(perUserAll)
+	d.wg.Wait()
 	assert.Equal(t, "13,779 (all per user) · 0 outside box", d.fields["Data"].Text)
 
 	// A bad cell size is refused with a dialog; the grid stays.
 	before := d.data
 	d.cell.SetText("abc")
 	test.Tap(d.apply)
+	d.wg.Wait()
 	assert.Same(t, before, d.data)
+	assert.NotNil(t, w.Canvas().Overlays().Top())
+
+	// A box that holds none of the data is refused; the grid stays.
+	w.Canvas().Overlays().Top().Hide()
+	w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+	d.cell.SetText("0.5")
+	d.setBoxEntries(orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{1, 1}})
+	test.Tap(d.apply)
+	d.wg.Wait()
+	assert.Same(t, before, d.data)
+	assert.Contains(t, d.status.Text, "Could not grid")
 	assert.NotNil(t, w.Canvas().Overlays().Top())
 }
 

@@ -24,10 +24,11 @@ import (
 
 // dataset is the loaded check-in data and its grid.
 type dataset struct {
-	src    source
-	res    *geo.Result
-	grid   *geo.Gridded
-	fitted bool // the box was fitted to the data on load
+	src       source
+	res       *geo.Result
+	grid      *geo.Gridded
+	fitted    bool // the box was fitted to the data on load
+	regridded bool // the data were gridded again, not loaded
 }
 
 // Per-user choices as shown.
@@ -199,22 +200,38 @@ func (d *dataTab) load(src source, skipBad bool) {
 		dialog.ShowError(err, d.win)
 		return
 	}
+	d.start("Reading "+src.name+"…", func(ctx context.Context, report func(float64)) (*dataset, error) {
+		res, gd, fitted, err := readSource(ctx, src, skipBad, opt, report)
+		if err != nil {
+			return nil, err
+		}
+		return &dataset{src: src, res: res, grid: gd, fitted: fitted}, nil
+	}, func(err error) { d.loadFailed(src, skipBad, err) })
+}
+
+// start runs work off the UI goroutine with the controls in their busy
+// state, then shows its data set, or hands its error to failed, on the UI
+// goroutine. Cancel discards the result of work that cannot stop early.
+func (d *dataTab) start(status string, work func(context.Context, func(float64)) (*dataset, error), failed func(error)) {
 	ctx, cancel := context.WithCancel(d.ctx)
 	d.cancel = cancel
 	d.setBusy(true)
-	d.status.SetText("Reading " + src.name + "…")
+	d.status.SetText(status)
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
 		defer cancel()
-		res, gd, fitted, err := readSource(ctx, src, skipBad, opt, func(f float64) { _ = d.progress.Set(f) })
+		ds, err := work(ctx, func(f float64) { _ = d.progress.Set(f) })
+		if err == nil {
+			err = ctx.Err()
+		}
 		fyne.DoAndWait(func() {
 			d.setBusy(false)
 			if err != nil {
-				d.loadFailed(src, skipBad, err)
+				failed(err)
 				return
 			}
-			d.show(&dataset{src: src, res: res, grid: gd, fitted: fitted})
+			d.show(ds)
 		})
 	}()
 }
@@ -242,12 +259,13 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 func (d *dataTab) show(ds *dataset) {
 	d.data = ds
 	g := ds.grid.Grid
-	if ds.fitted {
-		d.setBoxEntries(g.Bound)
-	}
 	msg := fmt.Sprintf("Loaded %s.", ds.src.name)
-	if ds.fitted {
+	switch {
+	case ds.fitted:
+		d.setBoxEntries(g.Bound)
 		msg += " Most data lay outside the box, so the box was fitted to the data."
+	case ds.regridded:
+		msg = fmt.Sprintf("Gridded %s.", ds.src.name)
 	}
 	d.status.SetText(msg)
 	d.refreshSummary()
@@ -293,7 +311,9 @@ func (d *dataTab) refreshMap() {
 	})
 }
 
-// regrid grids the loaded data again with the current controls.
+// regrid grids the loaded data again with the current controls, off the
+// UI goroutine, since selecting first check-ins of millions of records
+// takes a while.
 func (d *dataTab) regrid() {
 	if d.data == nil || d.busy {
 		return
@@ -303,18 +323,26 @@ func (d *dataTab) regrid() {
 		dialog.ShowError(err, d.win)
 		return
 	}
-	gd, err := geo.GridCheckins(d.data.res.Checkins, opt)
-	if err != nil {
-		dialog.ShowError(err, d.win)
-		return
-	}
 	p := d.app.Preferences()
 	p.SetFloat(prefCellKm, opt.CellKm)
 	p.SetString(prefPerUser, d.perUser.Selected)
-	d.data = &dataset{src: d.data.src, res: d.data.res, grid: gd}
-	d.status.SetText(fmt.Sprintf("Gridded %s.", d.data.src.name))
-	d.refreshSummary()
-	d.refreshMap()
+	old := d.data
+	d.start("Gridding "+old.src.name+"…", func(context.Context, func(float64)) (*dataset, error) {
+		gd, err := geo.GridCheckins(old.res.Checkins, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &dataset{src: old.src, res: old.res, grid: gd, regridded: true}, nil
+	}, d.regridFailed)
+}
+
+func (d *dataTab) regridFailed(err error) {
+	if errors.Is(err, context.Canceled) {
+		d.status.SetText("Gridding cancelled; the previous grid stays.")
+		return
+	}
+	d.status.SetText("Could not grid the data; the previous grid stays.")
+	dialog.ShowError(err, d.win)
 }
 
 func (d *dataTab) onOpen() {

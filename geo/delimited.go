@@ -147,7 +147,7 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 			res.skip(pe)
 			continue
 		}
-		res.Checkins = append(res.Checkins, c)
+		res.add(c)
 	}
 }
 

@@ -81,6 +81,20 @@ type Result struct {
 	Errors []*ParseError
 }
 
+// add appends a check-in. Its strings are copied out of the line they
+// were cut from, so that the line can be freed, and a user equal to the
+// previous record's shares its string, as SNAP files list each user's
+// check-ins together.
+func (r *Result) add(c Checkin) {
+	if n := len(r.Checkins); n > 0 && r.Checkins[n-1].User == c.User {
+		c.User = r.Checkins[n-1].User
+	} else {
+		c.User = strings.Clone(c.User)
+	}
+	c.Location = strings.Clone(c.Location)
+	r.Checkins = append(r.Checkins, c)
+}
+
 func (r *Result) skip(e *ParseError) {
 	r.Skipped++
 	if len(r.Errors) < MaxKeptErrors {
@@ -160,7 +174,7 @@ func readLines(lr *lineReader, res *Result, opt Options, parse func(string) (Che
 			res.skip(pe)
 			continue
 		}
-		res.Checkins = append(res.Checkins, c)
+		res.add(c)
 	}
 }
 
