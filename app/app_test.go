@@ -53,6 +53,21 @@ func TestDefaultDataLoads(t *testing.T) {
 	assert.False(t, d.skipped.Visible())
 }
 
+// TestStalePreferences checks that a stored choice that is no longer
+// offered falls back to the default instead of leaving a blank selection.
+func TestStalePreferences(t *testing.T) {
+	a := test.NewTempApp(t)
+	a.Preferences().SetString(prefScale, "square root")
+	a.Preferences().SetString(prefPerUser, perUserAll)
+	w := a.NewWindow("privmap")
+	tabs, d := build(a, w)
+	w.SetContent(tabs)
+	d.wg.Wait()
+	assert.Equal(t, scaleSqrt, d.scale.Selected)
+	assert.Equal(t, perUserAll, d.perUser.Selected)
+	assert.Equal(t, "13,779 (all per user) · 0 outside box", d.fields["Data"].Text)
+}
+
 func TestHeatmapHover(t *testing.T) {
 	w, d := newTestUI(t)
 	w.Canvas().Capture() // draws the raster, placing the cells

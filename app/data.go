@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,8 +36,8 @@ type dataset struct {
 const (
 	perUserFirst = "first check-in per user"
 	perUserAll   = "every check-in"
-	scaleLinear  = "linear"
-	scaleSqrt    = "square root"
+	scaleLinear  = "linear scale"
+	scaleSqrt    = "square-root scale"
 )
 
 // dataTab loads a check-in file, grids it and shows its true heat map.
@@ -77,9 +78,9 @@ func newDataTab(ctx context.Context, a fyne.App, w fyne.Window) *dataTab {
 	d.stop = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: d.onCancel}
 	d.stop.Disable()
 	d.perUser = widget.NewSelect([]string{perUserFirst, perUserAll}, d.onPerUser)
-	d.perUser.SetSelected(p.StringWithFallback(prefPerUser, perUserFirst))
+	d.perUser.SetSelected(choice(p.String(prefPerUser), d.perUser.Options, perUserFirst))
 	d.scale = widget.NewSelect([]string{scaleLinear, scaleSqrt}, d.onScale)
-	d.scale.SetSelected(p.StringWithFallback(prefScale, scaleSqrt))
+	d.scale.SetSelected(choice(p.String(prefScale), d.scale.Options, scaleSqrt))
 	d.south, d.west = numberEntry(d.onSubmit), numberEntry(d.onSubmit)
 	d.north, d.east = numberEntry(d.onSubmit), numberEntry(d.onSubmit)
 	d.cell = numberEntry(d.onSubmit)
@@ -96,13 +97,22 @@ func newDataTab(ctx context.Context, a fyne.App, w fyne.Window) *dataTab {
 	d.summary = widget.NewForm()
 	for _, f := range summaryFields {
 		l := widget.NewLabel("—")
-		l.Truncation = fyne.TextTruncateEllipsis
+		l.Wrapping = fyne.TextWrapWord
 		d.fields[f] = l
 		d.summary.Append(f, l)
 	}
 	d.heat = NewHeatmap(nil)
 	d.heat.OnHover = d.onHover
 	return d
+}
+
+// choice returns stored if it is one of options, else def, so that a
+// preference saved by another version never leaves a selection empty.
+func choice(stored string, options []string, def string) string {
+	if slices.Contains(options, stored) {
+		return stored
+	}
+	return def
 }
 
 func numberEntry(submit func(string)) *widget.Entry {
@@ -126,6 +136,7 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 		widget.NewLabel("East"), d.east,
 		widget.NewLabel("South"), d.south,
 		widget.NewLabel("Cell (km)"), d.cell,
+		widget.NewLabel("Colour"), d.scale,
 	)
 	d.busyRow = container.NewBorder(nil, nil, nil, d.stop, d.bar)
 	d.busyRow.Hide()
@@ -138,8 +149,7 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 	)
 	left := container.NewVScroll(controls)
 	left.SetMinSize(fyne.NewSize(340, 0))
-	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(widget.NewLabel("Colour scale"), d.scale), d.hover)
-	right := container.NewBorder(nil, bottom, nil, nil, d.heat)
+	right := container.NewBorder(nil, d.hover, nil, nil, d.heat)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.3
 	return split

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	stddraw "image/draw"
 	"math"
 	"strconv"
 
@@ -117,7 +118,7 @@ func Image(m *Map, w, h int, pxPerPt float64) (*image.RGBA, Rect) {
 // barWidth is the room kept right of the map for the colour bar, and
 // barMargin the room right of the bar.
 const (
-	barWidth  = 80 * vg.Length(1)
+	barWidth  = 90 * vg.Length(1)
 	barMargin = 14 * vg.Length(1)
 )
 
@@ -176,11 +177,7 @@ func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
 	p.Y.Label.Text = "latitude (°)"
 	p.X.Tick.Marker = degreeTicks{}
 	p.Y.Tick.Marker = degreeTicks{}
-	hm := plotter.NewHeatMap(grid{m}, cm.Palette(255))
-	hm.Min, hm.Max = cm.Min(), cm.Max()
-	hm.NaN = color.NRGBA{0xdd, 0xdd, 0xdd, 255}
-	hm.Rasterized = m.Cols*m.Rows > 4096
-	p.Add(hm)
+	p.Add(&cells{m: m, cm: cm})
 	p.X.Min, p.X.Max = m.Bound.Min[0], m.Bound.Max[0]
 	p.Y.Min, p.Y.Max = m.Bound.Min[1], m.Bound.Max[1]
 	return p
@@ -190,6 +187,7 @@ func colourBar(m *Map, cm palette.ColorMap) *plot.Plot {
 	p := newPlot()
 	p.HideX()
 	p.Y.Label.Text = m.Label
+	p.Y.Tick.Marker = valueTicks{}
 	if m.Scale == Sqrt {
 		// The bar spans the scaled values; ticks sit at √v labelled v.
 		p.Y.Tick.Marker = sqrtTicks{}
@@ -225,20 +223,86 @@ func (s Scale) fwd(v float64) float64 {
 	return v
 }
 
-// grid adapts a Map to plotter.GridXYZ.
-type grid struct{ m *Map }
+// nanColour fills cells with no value.
+var nanColour = color.NRGBA{0xdd, 0xdd, 0xdd, 255}
 
-func (g grid) Dims() (c, r int) { return g.m.Cols, g.m.Rows }
-func (g grid) Z(c, r int) float64 {
-	return g.m.Scale.fwd(g.m.Values[r*g.m.Cols+c])
+// cells is a plot.Plotter that draws the cells as one image at the
+// canvas's own resolution, each pixel coloured by the cell it falls in.
+// plotter.HeatMap draws one polygon per cell, which leaves seams between
+// cells and is slow on large grids, or a rasterised image that the canvas
+// then smooths into a blur; sampling at the output resolution keeps every
+// cell a crisp rectangle at any grid size.
+type cells struct {
+	m  *Map
+	cm palette.ColorMap
 }
-func (g grid) X(c int) float64 {
+
+// Plot implements plot.Plotter.
+func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
+	x, y := p.Transforms(&c)
 	b := g.m.Bound
-	return b.Min[0] + (float64(c)+0.5)*(b.Max[0]-b.Min[0])/float64(g.m.Cols)
+	rect := vg.Rectangle{Min: vg.Point{X: x(b.Min[0]), Y: y(b.Min[1])}, Max: vg.Point{X: x(b.Max[0]), Y: y(b.Max[1])}}
+	dpi := 144.0
+	if d, ok := backing(c).(interface{ DPI() float64 }); ok {
+		dpi = d.DPI()
+	}
+	w := max(1, int(math.Round(rect.Size().X.Dots(dpi))))
+	h := max(1, int(math.Round(rect.Size().Y.Dots(dpi))))
+	colours := g.colours()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for py := range h {
+		row := g.m.Rows - 1 - py*g.m.Rows/h // image rows run north to south
+		for px := range w {
+			col := px * g.m.Cols / w
+			img.SetNRGBA(px, py, colours[row*g.m.Cols+col])
+		}
+	}
+	// On an image canvas, copy the pixels in place: the image is already at
+	// the canvas's resolution, and vg's DrawImage would resample it.
+	if vc, ok := backing(c).(*vgimg.Canvas); ok {
+		if dst, ok := vc.Image().(stddraw.Image); ok {
+			x0 := int(math.Round(rect.Min.X.Dots(dpi)))
+			y0 := dst.Bounds().Dy() - int(math.Round(rect.Max.Y.Dots(dpi)))
+			stddraw.Draw(dst, image.Rect(x0, y0, x0+w, y0+h), img, image.Point{}, stddraw.Src)
+			return
+		}
+	}
+	c.DrawImage(rect, img)
 }
-func (g grid) Y(r int) float64 {
+
+// backing returns the vg.Canvas under the draw.Canvas layers that
+// draw.Crop adds.
+func backing(c draw.Canvas) vg.Canvas {
+	vc := c.Canvas
+	for {
+		dc, ok := vc.(draw.Canvas)
+		if !ok {
+			return vc
+		}
+		vc = dc.Canvas
+	}
+}
+
+// colours returns the colour of every cell.
+func (g *cells) colours() []color.NRGBA {
+	out := make([]color.NRGBA, len(g.m.Values))
+	for i, v := range g.m.Values {
+		out[i] = nanColour
+		if math.IsNaN(v) {
+			continue
+		}
+		z := math.Max(g.cm.Min(), math.Min(g.cm.Max(), g.m.Scale.fwd(v)))
+		if c, err := g.cm.At(z); err == nil {
+			out[i] = color.NRGBAModel.Convert(c).(color.NRGBA)
+		}
+	}
+	return out
+}
+
+// DataRange implements plot.DataRanger: the map's box.
+func (g *cells) DataRange() (xmin, xmax, ymin, ymax float64) {
 	b := g.m.Bound
-	return b.Min[1] + (float64(r)+0.5)*(b.Max[1]-b.Min[1])/float64(g.m.Rows)
+	return b.Min[0], b.Max[0], b.Min[1], b.Max[1]
 }
 
 // degreeTicks labels axes in degrees with enough decimals for the span.
@@ -250,6 +314,20 @@ func (degreeTicks) Ticks(lo, hi float64) []plot.Tick {
 	for i := range ts {
 		if ts[i].Label != "" {
 			ts[i].Label = fmt.Sprintf("%.*f", prec, ts[i].Value)
+		}
+	}
+	return ts
+}
+
+// valueTicks are gonum's default ticks labelled in the shortest form
+// (500, not 500.00).
+type valueTicks struct{}
+
+func (valueTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 4, 64)
 		}
 	}
 	return ts
