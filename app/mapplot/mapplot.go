@@ -249,12 +249,19 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	w := max(1, int(math.Round(rect.Size().X.Dots(dpi))))
 	h := max(1, int(math.Round(rect.Size().Y.Dots(dpi))))
 	colours := g.colours()
+	// Faint lines between cells when cells are at least 8 pixels wide.
+	lines := w >= 8*g.m.Cols && h >= 8*g.m.Rows
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	for py := range h {
 		row := g.m.Rows - 1 - py*g.m.Rows/h // image rows run north to south
+		rowEdge := py > 0 && (py-1)*g.m.Rows/h != py*g.m.Rows/h
 		for px := range w {
 			col := px * g.m.Cols / w
-			img.SetNRGBA(px, py, colours[row*g.m.Cols+col])
+			c := colours[row*g.m.Cols+col]
+			if lines && (rowEdge || px > 0 && (px-1)*g.m.Cols/w != col) {
+				c = lighten(c)
+			}
+			img.SetNRGBA(px, py, c)
 		}
 	}
 	// On an image canvas, copy the pixels in place: the image is already at
@@ -268,6 +275,12 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 	c.DrawImage(rect, img)
+}
+
+// lighten mixes c with 20% white, for the lines between cells.
+func lighten(c color.NRGBA) color.NRGBA {
+	mix := func(v uint8) uint8 { return uint8((int(v)*4 + 255) / 5) }
+	return color.NRGBA{mix(c.R), mix(c.G), mix(c.B), c.A}
 }
 
 // backing returns the vg.Canvas under the draw.Canvas layers that
