@@ -290,7 +290,7 @@ func (d *dataTab) refreshSummary() {
 	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", res.Format, thousands(res.Lines), thousands(res.Skipped)))
 	set("Records", fmt.Sprintf("%s check-ins · %s users", thousands(gd.Records), thousands(gd.Users)))
 	set("Data", fmt.Sprintf("%s (%v per user) · %s outside box", thousands(gd.Data), gd.Rule, thousands(gd.Outside)))
-	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", g.Cols, g.Rows, thousands(g.Len()), thousands(nonEmpty(gd.Counts))))
+	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", g.Cols, g.Rows, thousands(g.Len()), thousands(gd.NonEmpty())))
 	set("Cell size", fmt.Sprintf("%.4f × %.4f km", g.CellWidthKm(), g.CellHeightKm()))
 	if res.Skipped > 0 {
 		d.skipped.Show()
@@ -481,14 +481,4 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-func nonEmpty(counts []int) int {
-	n := 0
-	for _, c := range counts {
-		if c > 0 {
-			n++
-		}
-	}
-	return n
 }

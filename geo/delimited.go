@@ -17,15 +17,8 @@ func parseLatLon(line string) (Checkin, error) {
 	if len(f) != 2 {
 		return Checkin{}, ErrFieldCount
 	}
-	lat, err := parseLat(f[0])
-	if err != nil {
-		return Checkin{}, &fieldErr{1, err}
-	}
-	lon, err := parseLon(f[1])
-	if err != nil {
-		return Checkin{}, &fieldErr{2, err}
-	}
-	return Checkin{Point: [2]float64{lon, lat}}, nil
+	p, err := parsePoint(f[0], f[1], 1, 2)
+	return Checkin{Point: p}, err
 }
 
 // columns are the positions of the named columns of a delimited header,
@@ -72,15 +65,11 @@ func (c columns) row(rec []string, width int) (Checkin, error) {
 	if len(rec) != width {
 		return Checkin{}, ErrFieldCount
 	}
-	lat, err := parseLat(rec[c.lat])
+	p, err := parsePoint(rec[c.lat], rec[c.lon], c.lat+1, c.lon+1)
 	if err != nil {
-		return Checkin{}, &fieldErr{c.lat + 1, err}
+		return Checkin{}, err
 	}
-	lon, err := parseLon(rec[c.lon])
-	if err != nil {
-		return Checkin{}, &fieldErr{c.lon + 1, err}
-	}
-	ck := Checkin{Point: [2]float64{lon, lat}}
+	ck := Checkin{Point: p}
 	if c.user >= 0 {
 		ck.User = strings.TrimSpace(rec[c.user])
 	}
@@ -139,15 +128,9 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 			line, _ = cr.FieldPos(0)
 			c, err = cols.row(rec, width)
 		}
-		if err != nil {
-			pe := lineError(line+headLine-1, err)
-			if !opt.SkipBad {
-				return pe
-			}
-			res.skip(pe)
-			continue
+		if err := res.record(line+headLine-1, c, err, opt.SkipBad); err != nil {
+			return err
 		}
-		res.add(c)
 	}
 }
 

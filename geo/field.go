@@ -5,7 +5,23 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/paulmach/orb"
 )
+
+// parsePoint parses a latitude and a longitude given in fields latCol and
+// lonCol (1-based, for the error).
+func parsePoint(lat, lon string, latCol, lonCol int) (orb.Point, error) {
+	y, err := parseLat(lat)
+	if err != nil {
+		return orb.Point{}, &fieldErr{latCol, err}
+	}
+	x, err := parseLon(lon)
+	if err != nil {
+		return orb.Point{}, &fieldErr{lonCol, err}
+	}
+	return orb.Point{x, y}, nil
+}
 
 // parseLat parses a latitude in degrees, in [−90, 90].
 func parseLat(s string) (float64, error) {

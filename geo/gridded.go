@@ -95,3 +95,14 @@ func GridCheckins(cs []Checkin, opt GridOptions) (*Gridded, error) {
 		Rule: opt.PerUser,
 	}, nil
 }
+
+// NonEmpty returns the number of cells holding at least one datum.
+func (g *Gridded) NonEmpty() int {
+	n := 0
+	for _, c := range g.Counts {
+		if c > 0 {
+			n++
+		}
+	}
+	return n
+}

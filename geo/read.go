@@ -95,6 +95,21 @@ func (r *Result) add(c Checkin) {
 	r.Checkins = append(r.Checkins, c)
 }
 
+// record adds c read from a line, or, when err is not nil, returns the
+// line's *ParseError, or counts it when skipBad is set.
+func (r *Result) record(line int, c Checkin, err error, skipBad bool) error {
+	if err == nil {
+		r.add(c)
+		return nil
+	}
+	pe := lineError(line, err)
+	if !skipBad {
+		return pe
+	}
+	r.skip(pe)
+	return nil
+}
+
 func (r *Result) skip(e *ParseError) {
 	r.Skipped++
 	if len(r.Errors) < MaxKeptErrors {
@@ -166,15 +181,9 @@ func readLines(lr *lineReader, res *Result, opt Options, parse func(string) (Che
 			continue
 		}
 		c, err := parse(line)
-		if err != nil {
-			pe := lineError(lr.line, err)
-			if !opt.SkipBad {
-				return pe
-			}
-			res.skip(pe)
-			continue
+		if err := res.record(lr.line, c, err, opt.SkipBad); err != nil {
+			return err
 		}
-		res.add(c)
 	}
 }
 

@@ -18,16 +18,11 @@ func parseSNAP(line string) (Checkin, error) {
 	if err != nil {
 		return Checkin{}, &fieldErr{2, fieldError(ErrBadTime, f[1])}
 	}
-	lat, err := parseLat(f[2])
+	p, err := parsePoint(f[2], f[3], 3, 4)
 	if err != nil {
-		return Checkin{}, &fieldErr{3, err}
+		return Checkin{}, err
 	}
-	lon, err := parseLon(f[3])
-	if err != nil {
-		return Checkin{}, &fieldErr{4, err}
-	}
-	c := Checkin{User: strings.TrimSpace(f[0]), Time: t}
-	c.Point[0], c.Point[1] = lon, lat
+	c := Checkin{User: strings.TrimSpace(f[0]), Time: t, Point: p}
 	if len(f) == 5 {
 		c.Location = strings.TrimSpace(f[4])
 	}

@@ -105,21 +105,11 @@ func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 	fmt.Fprintf(w, "grid: %d×%d = %d cells of %.4f×%.4f km over %s\n",
 		g.Cols, g.Rows, g.Len(), g.CellWidthKm(), g.CellHeightKm(), boxString(g.Bound))
 	fmt.Fprintf(w, "data: %d (%s per user), %d in the grid, %d outside the box, %d non-empty cells\n",
-		gd.Data, gd.Rule, gd.N(), gd.Outside, nonZero(gd.Counts))
+		gd.Data, gd.Rule, gd.N(), gd.Outside, gd.NonEmpty())
 }
 
 func boxString(b orb.Bound) string {
 	return fmt.Sprintf("%.4f,%.4f,%.4f,%.4f (S,W,N,E)", b.Min[1], b.Min[0], b.Max[1], b.Max[0])
-}
-
-func nonZero(counts []int) int {
-	n := 0
-	for _, c := range counts {
-		if c > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // writeTruth writes the distribution file of DESIGN §7 with the extra
