@@ -267,12 +267,11 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	// On an image canvas, copy the pixels in place: the image is already at
 	// the canvas's resolution, and vg's DrawImage would resample it.
 	if vc, ok := backing(c).(*vgimg.Canvas); ok {
-		if dst, ok := vc.Image().(stddraw.Image); ok {
-			x0 := int(math.Round(rect.Min.X.Dots(dpi)))
-			y0 := dst.Bounds().Dy() - int(math.Round(rect.Max.Y.Dots(dpi)))
-			stddraw.Draw(dst, image.Rect(x0, y0, x0+w, y0+h), img, image.Point{}, stddraw.Src)
-			return
-		}
+		dst := vc.Image()
+		x0 := int(math.Round(rect.Min.X.Dots(dpi)))
+		y0 := dst.Bounds().Dy() - int(math.Round(rect.Max.Y.Dots(dpi)))
+		stddraw.Draw(dst, image.Rect(x0, y0, x0+w, y0+h), img, image.Point{}, stddraw.Src)
+		return
 	}
 	c.DrawImage(rect, img)
 }
