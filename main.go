@@ -10,6 +10,7 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/cli"
+	_ "github.com/privmap/privmap/app/clocale" // before Fyne reads the locale
 )
 
 func main() {
