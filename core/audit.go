@@ -1,0 +1,137 @@
+package core
+
+import (
+	"math"
+)
+
+// WorstLDP returns the smallest ε for which c is ε-LDP, read off its
+// channel:
+//
+//	ε = max_z max_{x,x'} ln( P(z|x) / P(z|x') )
+//
+// over the outputs z for which keep(z) is true (every output when keep
+// is nil). It is +Inf when some kept output is possible under one input
+// and impossible under another.
+func WorstLDP(c Channel, keep func(z int) bool) float64 {
+	worst := 0.0
+	for z := range c.Outputs() {
+		if keep != nil && !keep(z) {
+			continue
+		}
+		lo, hi := math.Inf(1), 0.0
+		for x := range c.Inputs() {
+			p := c.Prob(x, z)
+			lo, hi = math.Min(lo, p), math.Max(hi, p)
+		}
+		if hi == 0 {
+			continue // impossible output
+		}
+		worst = math.Max(worst, math.Log(hi/lo))
+	}
+	return worst
+}
+
+// A BitChannel has K-bit outputs whose bits are independent given the
+// input, as RAPPOR and uRAP.
+type BitChannel interface {
+	// Inputs returns the size K of the input alphabet.
+	Inputs() int
+	// Bits returns the length of a report.
+	Bits() int
+	// BitProb returns P(bit j = 1 | x).
+	BitProb(x, j int) float64
+}
+
+// WorstBitLDP returns the smallest ε for which c is ε-LDP on the outputs
+// whose bits listed in zeros are 0. As the bits are independent given x,
+// the worst ratio over all 2^K outputs factorises exactly:
+//
+//	max_v P(v|x)/P(v|x') = Π_j max_b P(b_j|x)/P(b_j|x')
+//
+// with b_j ranging over {0, 1} (only 0 for j in zeros). This is computed
+// from the bit probabilities in O(K³) without enumerating outputs.
+func WorstBitLDP(c BitChannel, zeros []int) float64 {
+	fixed := make([]bool, c.Bits())
+	for _, j := range zeros {
+		fixed[j] = true
+	}
+	worst := 0.0
+	for x := range c.Inputs() {
+		for x2 := range c.Inputs() {
+			if x == x2 {
+				continue
+			}
+			sum := 0.0
+			for j := range c.Bits() {
+				p, q := c.BitProb(x, j), c.BitProb(x2, j)
+				r := logRatio(1-p, 1-q)
+				if !fixed[j] {
+					r = math.Max(r, logRatio(p, q))
+				}
+				sum += r
+			}
+			worst = math.Max(worst, sum)
+		}
+	}
+	return worst
+}
+
+// logRatio returns ln(p/q), −Inf when p = 0 (an outcome that cannot make
+// the ratio worse) and +Inf when only q = 0.
+func logRatio(p, q float64) float64 {
+	switch {
+	case p == 0:
+		return math.Inf(-1)
+	case q == 0:
+		return math.Inf(1)
+	}
+	return math.Log(p / q)
+}
+
+// InvertibleInputs checks the invertibility condition of ULDP Def. 2 on
+// the outputs z for which invertible(z) is true: each must be possible
+// under exactly one input. It returns the first output that is not, or −1.
+func InvertibleInputs(c Channel, invertible func(z int) bool) int {
+	for z := range c.Outputs() {
+		if !invertible(z) {
+			continue
+		}
+		n := 0
+		for x := range c.Inputs() {
+			if c.Prob(x, z) > 0 {
+				n++
+			}
+		}
+		if n != 1 {
+			return z
+		}
+	}
+	return -1
+}
+
+// WorstGeoInd returns the smallest ε for which c satisfies
+// ε-geo-indistinguishability under the distance dist:
+//
+//	ε = max_z max_{x≠x'} ln( P(z|x) / P(z|x') ) / d(x, x')
+//
+// over every output. For a linear alphabet with d = |x−x'| it is ε per
+// step; on a grid with distances in km, ε per km.
+func WorstGeoInd(c Channel, dist func(x, x2 int) float64) float64 {
+	worst := 0.0
+	k := c.Inputs()
+	col := make([]float64, k)
+	for z := range c.Outputs() {
+		for x := range k {
+			col[x] = c.Prob(x, z)
+		}
+		for x := range k {
+			for x2 := range k {
+				if x == x2 || col[x] == 0 {
+					continue
+				}
+				worst = math.Max(worst, logRatio(col[x], col[x2])/dist(x, x2))
+			}
+		}
+	}
+	return worst
+}

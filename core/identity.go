@@ -1,0 +1,38 @@
+package core
+
+import "math/rand/v2"
+
+// Identity reports the datum unchanged: ε = ∞, no obfuscation (CEM §5.1).
+type Identity struct{ K int }
+
+// NewIdentity returns the identity mechanism on K symbols.
+func NewIdentity(k int) (*Identity, error) {
+	if k < 1 {
+		return nil, checkSize(k)
+	}
+	return &Identity{K: k}, nil
+}
+
+// Inputs returns K.
+func (m *Identity) Inputs() int { return m.K }
+
+// Outputs returns K.
+func (m *Identity) Outputs() int { return m.K }
+
+// Prob returns 1 if z = x, else 0.
+func (m *Identity) Prob(x, z int) float64 {
+	if x == z {
+		return 1
+	}
+	return 0
+}
+
+// Sample returns x.
+func (m *Identity) Sample(_ *rand.Rand, x int) int { return x }
+
+// Likelihood sets dst to the indicator of the reported symbol.
+func (m *Identity) Likelihood(dst []float64, r Report) ([]float64, float64) {
+	dst = fill(dst, m.K, 0)
+	dst[r.Symbol] = 1
+	return dst, 0
+}

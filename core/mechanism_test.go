@@ -1,0 +1,185 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// falseFailure is the probability that a statistical test of this package
+// fails although the code is right.
+const falseFailure = 1e-6
+
+// chiSquare checks observed counts against probabilities with Pearson's
+// test at level falseFailure. Bins of probability 0 must stay empty.
+func chiSquare(t *testing.T, name string, counts []int, probs []float64) {
+	t.Helper()
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	stat, df := 0.0, -1
+	for i, p := range probs {
+		if p == 0 {
+			if counts[i] != 0 {
+				t.Errorf("%s: %d draws of impossible output %d", name, counts[i], i)
+			}
+			continue
+		}
+		e := p * float64(n)
+		stat += (float64(counts[i]) - e) * (float64(counts[i]) - e) / e
+		df++
+	}
+	if df < 1 {
+		return
+	}
+	crit := distuv.ChiSquared{K: float64(df)}.Quantile(1 - falseFailure)
+	if stat > crit {
+		t.Errorf("%s: χ² = %.1f with %d degrees of freedom, above %.1f (P = %g)", name, stat, df, crit, falseFailure)
+	}
+}
+
+// symbolMech is what these tests need of a mechanism with symbol outputs.
+type symbolMech interface {
+	Channel
+	Sample(rng *rand.Rand, x int) int
+	Likelihood(dst []float64, r Report) ([]float64, float64)
+}
+
+func symbolMechs(t *testing.T) map[string]symbolMech {
+	t.Helper()
+	must := func(m symbolMech, err error) symbolMech {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	return map[string]symbolMech{
+		"krr K=5 ε=1":           must(NewKRR(5, 1)),
+		"krr K=100 ε=8.08":      must(NewKRR(100, 8.08)),
+		"krr K=3 ε=800":         must(NewKRR(3, 800)),
+		"geometric K=10 ε=0.5":  must(NewGeometric(10, 0.5)),
+		"geometric K=100 ε=.02": must(NewGeometric(100, 0.02)),
+		"urr K=8 S={1,4,5}":     must(NewURR(8, 1.5, []int{5, 1, 4})),
+		"urr K=6 S={2}":         must(NewURR(6, 0.7, []int{2})),
+		"identity K=4":          must(NewIdentity(4)),
+	}
+}
+
+func TestChannelRows(t *testing.T) {
+	for name, m := range symbolMechs(t) {
+		for x := range m.Inputs() {
+			sum := 0.0
+			for z := range m.Outputs() {
+				p := m.Prob(x, z)
+				if p < 0 || math.IsNaN(p) {
+					t.Fatalf("%s: P(%d|%d) = %v", name, z, x, p)
+				}
+				sum += p
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Errorf("%s: row %d sums to %.17g", name, x, sum)
+			}
+		}
+		// Likelihood columns are the channel's columns.
+		for z := range m.Outputs() {
+			col, scale := m.Likelihood(nil, SymbolReport(z))
+			for x := range col {
+				if got, want := col[x]*math.Exp(scale), m.Prob(x, z); math.Abs(got-want) > 1e-15 {
+					t.Fatalf("%s: likelihood of %d at %d = %v, want %v", name, z, x, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestSampleMatchesChannel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	const n = 200000
+	for name, m := range symbolMechs(t) {
+		if m.Outputs() > 20 {
+			continue
+		}
+		for _, x := range []int{0, m.Inputs() / 2, m.Inputs() - 1} {
+			counts := make([]int, m.Outputs())
+			probs := make([]float64, m.Outputs())
+			for z := range probs {
+				probs[z] = m.Prob(x, z)
+			}
+			for range n {
+				counts[m.Sample(rng, x)]++
+			}
+			chiSquare(t, name, counts, probs)
+		}
+	}
+}
+
+func TestAuditEpsilon(t *testing.T) {
+	krr, _ := NewKRR(7, 2.5)
+	if got := WorstLDP(krr, nil); math.Abs(got-2.5) > 1e-9 {
+		t.Errorf("k-RR audited ε = %v, want 2.5", got)
+	}
+	geo, _ := NewGeometric(50, 0.131)
+	step := func(x, x2 int) float64 { return math.Abs(float64(x - x2)) }
+	if got := WorstGeoInd(geo, step); math.Abs(got-0.131) > 1e-9 {
+		t.Errorf("geometric audited ε per step = %v, want 0.131", got)
+	}
+	// The geometric mechanism is not LDP for any ε below (K−1)ε.
+	if got := WorstLDP(geo, nil); math.Abs(got-49*0.131) > 1e-9 {
+		t.Errorf("geometric worst LDP = %v, want %v", got, 49*0.131)
+	}
+	urr, _ := NewURR(9, 1.2, []int{0, 3, 8})
+	if got := WorstLDP(urr, urr.IsSensitive); math.Abs(got-1.2) > 1e-9 {
+		t.Errorf("uRR audited ε on protected outputs = %v, want 1.2", got)
+	}
+	if z := InvertibleInputs(urr, func(z int) bool { return !urr.IsSensitive(z) }); z != -1 {
+		t.Errorf("uRR invertible output %d has more than one input", z)
+	}
+	if got := WorstLDP(urr, nil); !math.IsInf(got, 1) {
+		t.Errorf("uRR worst LDP over all outputs = %v, want +Inf", got)
+	}
+}
+
+func TestMechanismErrors(t *testing.T) {
+	for _, eps := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if _, err := NewKRR(5, eps); err == nil {
+			t.Errorf("NewKRR(5, %v) succeeded", eps)
+		}
+		if _, err := NewRAPPOR(5, eps); err == nil {
+			t.Errorf("NewRAPPOR(5, %v) succeeded", eps)
+		}
+	}
+	if _, err := NewGeometric(1, 1); err == nil {
+		t.Error("NewGeometric(1, 1) succeeded")
+	}
+	for _, s := range [][]int{nil, {5}, {-1}, {1, 1}} {
+		if _, err := NewURR(5, 1, s); err == nil {
+			t.Errorf("NewURR(5, 1, %v) succeeded", s)
+		}
+		if _, err := NewURAP(5, 1, s); err == nil {
+			t.Errorf("NewURAP(5, 1, %v) succeeded", s)
+		}
+	}
+}
+
+func TestBits(t *testing.T) {
+	b, err := ParseBits("0110000001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != 10 || b.Ones() != 3 || b.Bit(1) != 1 || b.Bit(0) != 0 || b.Bit(9) != 1 || b.String() != "0110000001" {
+		t.Errorf("ParseBits round trip: %v, %d ones", b, b.Ones())
+	}
+	c, _ := ParseBits("0110000001")
+	if b != c {
+		t.Error("equal bit strings are not equal Bits")
+	}
+	if _, err := ParseBits("01x"); err == nil {
+		t.Error(`ParseBits("01x") succeeded`)
+	}
+	if r := BitsReport(b); r.String() != "0110000001" || SymbolReport(7).String() != "7" {
+		t.Errorf("Report strings %q, %q", r, SymbolReport(7))
+	}
+}

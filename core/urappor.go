@@ -1,0 +1,129 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// URAP is the utility-optimized RAPPOR of ULDP Def. 4 (restated in
+// DESIGN §3). The datum x is one-hot encoded in K bits that are sanitised
+// independently, with θ = e^{ε/2}/(e^{ε/2}+1):
+//
+//	sensitive bit j:      P(1) = θ if x = j, else 1 − θ
+//	non-sensitive bit j:  P(1) = 1 − e^{−ε/2} if x = j, else 0
+//
+// Protected outputs are those whose non-sensitive bits are all 0; an
+// output with a non-sensitive bit j set reveals x = j. It is
+// (X_S, Y_P, ε)-ULDP.
+type URAP struct {
+	K         int
+	Epsilon   float64
+	Sensitive []int // sorted, distinct
+	sens      []bool
+}
+
+// NewURAP returns uRAP on K symbols with sensitive symbols sensitive.
+func NewURAP(k int, eps float64, sensitive []int) (*URAP, error) {
+	if err := checkSize(k); err != nil {
+		return nil, err
+	}
+	if err := checkEpsilon(eps); err != nil {
+		return nil, err
+	}
+	s, mask, err := sensitiveSet(k, sensitive)
+	if err != nil {
+		return nil, err
+	}
+	return &URAP{K: k, Epsilon: eps, Sensitive: s, sens: mask}, nil
+}
+
+// Inputs returns K.
+func (m *URAP) Inputs() int { return m.K }
+
+// Bits returns K, the length of a report.
+func (m *URAP) Bits() int { return m.K }
+
+// IsSensitive reports whether x ∈ X_S.
+func (m *URAP) IsSensitive(x int) bool { return m.sens[x] }
+
+// BitProb returns P(bit j = 1 | x).
+func (m *URAP) BitProb(x, j int) float64 {
+	theta := 1 / (1 + math.Exp(-m.Epsilon/2))
+	switch {
+	case m.sens[j] && j == x:
+		return theta
+	case m.sens[j]:
+		return 1 - theta
+	case j == x:
+		return -math.Expm1(-m.Epsilon / 2)
+	}
+	return 0
+}
+
+// SampleBits draws a report of x.
+func (m *URAP) SampleBits(rng *rand.Rand, x int) Bits {
+	bits := make([]byte, m.K)
+	for j := range bits {
+		if rng.Float64() < m.BitProb(x, j) {
+			bits[j] = 1
+		}
+	}
+	return NewBits(bits)
+}
+
+// Likelihood sets dst[x] = P(v | x)·e^{−scale} and returns the log scale.
+// The bits are independent given x, so P(v | x) is the product over bits;
+// it is computed as the product for the all-zero-datum baseline, held in
+// the scale, times the ratio of bit x's probabilities, as for RAPPOR.
+func (m *URAP) Likelihood(dst []float64, rep Report) ([]float64, float64) {
+	v := rep.Bits
+	if v.Len() != m.K {
+		panic("core: uRAP report length mismatch")
+	}
+	dst = fill(dst, m.K, 0)
+	// Baseline: every bit as if it were not the datum's.
+	scale := 0.0
+	for j := range m.K {
+		scale += math.Log(bitP(m.BitProb(-1, j), v.Bit(j)))
+	}
+	if math.IsInf(scale, -1) {
+		// A non-sensitive bit is set: only that input is possible, and at
+		// most one such bit can be set.
+		return m.revealing(dst, v)
+	}
+	for x := range m.K {
+		b := v.Bit(x)
+		dst[x] = bitP(m.BitProb(x, x), b) / bitP(m.BitProb(-1, x), b)
+	}
+	return dst, scale
+}
+
+// revealing fills dst for a report with a non-sensitive bit set.
+func (m *URAP) revealing(dst []float64, v Bits) ([]float64, float64) {
+	x := -1
+	for j := range m.K {
+		if !m.sens[j] && v.Bit(j) == 1 {
+			if x >= 0 {
+				return dst, 0 // two revealing bits: impossible under every input
+			}
+			x = j
+		}
+	}
+	scale := 0.0
+	for j := range m.K {
+		scale += math.Log(bitP(m.BitProb(x, j), v.Bit(j)))
+	}
+	if math.IsInf(scale, -1) {
+		return dst, 0
+	}
+	dst[x] = 1
+	return dst, scale
+}
+
+// bitP returns P(bit = b) for a bit that is 1 with probability p1.
+func bitP(p1 float64, b int) float64 {
+	if b == 1 {
+		return p1
+	}
+	return 1 - p1
+}

@@ -1,0 +1,124 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// URR is the utility-optimized randomized response of ULDP Def. 3
+// (formulas restated in DESIGN §3). X_S ⊆ X is the sensitive set and
+// X_N = X ∖ X_S; outputs are X, protected Y_P = X_S, invertible Y_I = X_N.
+// With D = |X_S| + e^ε − 1:
+//
+//	P(x | x) = e^ε/D        x ∈ X_S
+//	P(y | x) = 1/D          x ∈ X_S, y ∈ X_S ∖ {x}
+//	P(y | x) = 1/D          x ∈ X_N, y ∈ X_S
+//	P(x | x) = (e^ε − 1)/D  x ∈ X_N
+//	0 otherwise.
+//
+// It is (X_S, Y_P, ε)-ULDP: ε-LDP on the protected outputs, and every
+// invertible output reveals its one possible input.
+type URR struct {
+	K         int
+	Epsilon   float64
+	Sensitive []int // sorted, distinct
+	sens      []bool
+}
+
+// NewURR returns uRR on K symbols with sensitive symbols sensitive.
+func NewURR(k int, eps float64, sensitive []int) (*URR, error) {
+	if err := checkSize(k); err != nil {
+		return nil, err
+	}
+	if err := checkEpsilon(eps); err != nil {
+		return nil, err
+	}
+	s, mask, err := sensitiveSet(k, sensitive)
+	if err != nil {
+		return nil, err
+	}
+	return &URR{K: k, Epsilon: eps, Sensitive: s, sens: mask}, nil
+}
+
+// sensitiveSet validates and sorts a sensitive set and returns its mask.
+func sensitiveSet(k int, sensitive []int) ([]int, []bool, error) {
+	if len(sensitive) == 0 {
+		return nil, nil, fmt.Errorf("core: the sensitive set is empty")
+	}
+	mask := make([]bool, k)
+	for _, x := range sensitive {
+		if x < 0 || x >= k {
+			return nil, nil, fmt.Errorf("core: sensitive symbol %d out of range 0..%d", x, k-1)
+		}
+		if mask[x] {
+			return nil, nil, fmt.Errorf("core: sensitive symbol %d listed twice", x)
+		}
+		mask[x] = true
+	}
+	s := slices.Clone(sensitive)
+	slices.Sort(s)
+	return s, mask, nil
+}
+
+// Inputs returns K.
+func (m *URR) Inputs() int { return m.K }
+
+// Outputs returns K.
+func (m *URR) Outputs() int { return m.K }
+
+// IsSensitive reports whether x ∈ X_S (and so whether output x is protected).
+func (m *URR) IsSensitive(x int) bool { return m.sens[x] }
+
+// probs returns e^ε/D, 1/D and (e^ε−1)/D.
+func (m *URR) probs() (keepS, toS, keepN float64) {
+	// Divide through by e^ε so that large ε does not overflow.
+	a := math.Exp(-m.Epsilon)
+	d := float64(len(m.Sensitive))*a + 1 - a // D e^{−ε}
+	return 1 / d, a / d, (1 - a) / d
+}
+
+// Prob returns P(y | x).
+func (m *URR) Prob(x, y int) float64 {
+	keepS, toS, keepN := m.probs()
+	switch {
+	case m.sens[x] && x == y:
+		return keepS
+	case m.sens[y]:
+		return toS
+	case x == y:
+		return keepN
+	}
+	return 0
+}
+
+// Sample draws the output of x.
+func (m *URR) Sample(rng *rand.Rand, x int) int {
+	keepS, _, keepN := m.probs()
+	u := rng.Float64()
+	if m.sens[x] {
+		if u < keepS || len(m.Sensitive) == 1 {
+			return x
+		}
+		// One of the other |X_S|−1 sensitive symbols, uniformly.
+		i := rng.IntN(len(m.Sensitive) - 1)
+		if m.Sensitive[i] >= x {
+			i++
+		}
+		return m.Sensitive[i]
+	}
+	if u < keepN {
+		return x
+	}
+	return m.Sensitive[rng.IntN(len(m.Sensitive))]
+}
+
+// Likelihood sets dst[x] = P(r | x).
+func (m *URR) Likelihood(dst []float64, r Report) ([]float64, float64) {
+	dst = fill(dst, m.K, 0)
+	for x := range dst {
+		dst[x] = m.Prob(x, r.Symbol)
+	}
+	return dst, 0
+}
