@@ -52,8 +52,16 @@ func (m *Geometric) Prob(x, z int) float64 {
 // to {0, …, K−1}. Clamping is what the truncated channel is, so the draw
 // is exact.
 func (m *Geometric) Sample(rng *rand.Rand, x int) int {
-	z := x + geometricDraw(rng, m.Epsilon) - geometricDraw(rng, m.Epsilon)
+	z := x + twoSided(rng, m.Epsilon)
 	return min(max(z, 0), m.K-1)
+}
+
+// twoSided draws N with P(N = n) = (1−e^{−ε})/(1+e^{−ε}) e^{−ε|n|}, the
+// difference of two independent geometric draws.
+func twoSided(rng *rand.Rand, eps float64) int {
+	a := geometricDraw(rng, eps)
+	b := geometricDraw(rng, eps)
+	return a - b
 }
 
 // geometricDraw draws G ≥ 0 with P(G = g) = (1−e^{−ε}) e^{−εg} by inverting

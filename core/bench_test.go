@@ -1,0 +1,97 @@
+package core
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkPlanarBuild builds the FW 24×16 planar channels of Table 6 and
+// their dense matrices.
+func BenchmarkPlanarBuild(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, eps := range fwPlanar {
+			m, err := NewPlanarGeometric(24, 16, 0.5, eps)
+			if err != nil {
+				b.Fatal(err)
+			}
+			Matrix(m)
+		}
+	}
+}
+
+// BenchmarkPlanarOperator applies the planar operator on a 200×200 grid.
+func BenchmarkPlanarOperator(b *testing.B) {
+	for _, eps := range []float64{0.19, 3.124} {
+		m, err := NewPlanarGeometric(200, 200, 0.5, eps)
+		if err != nil {
+			b.Fatal(err)
+		}
+		x := make([]float64, m.Inputs())
+		for i := range x {
+			x[i] = 1 / float64(len(x))
+		}
+		m.MulVecTo(nil, true, x) // the kernel's spectrum is made once
+		for _, trans := range []bool{false, true} {
+			name := "eps=" + ftoa(eps) + "/Ax"
+			if trans {
+				name = "eps=" + ftoa(eps) + "/ATx"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				dst := make([]float64, len(x))
+				for b.Loop() {
+					m.MulVecTo(dst, trans, x)
+				}
+			})
+		}
+	}
+}
+
+func ftoa(v float64) string {
+	switch v {
+	case 0.19:
+		return "0.19"
+	case 3.124:
+		return "3.124"
+	}
+	return "?"
+}
+
+// BenchmarkSample draws 1,000,000 reports per mechanism kind.
+func BenchmarkSample(b *testing.B) {
+	const n = 1000000
+	krr, _ := NewKRR(384, 3.05)
+	geo, _ := NewGeometric(100, 0.131)
+	planar, _ := NewPlanarGeometric(24, 16, 0.5, 0.19)
+	urr, _ := NewURR(384, 1, []int{5, 17, 100})
+	id, _ := NewIdentity(384)
+	sym := map[string]interface {
+		Sample(*rand.Rand, int) int
+	}{"krr": krr, "geometric": geo, "planar-geometric": planar, "urr": urr, "identity": id}
+	for name, m := range sym {
+		b.Run(name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			for b.Loop() {
+				for i := range n {
+					m.Sample(rng, i%100)
+				}
+			}
+		})
+	}
+	rap, _ := NewRAPPOR(20, 1)
+	urap, _ := NewURAP(20, 1, []int{1, 2, 3})
+	bits := map[string]interface {
+		SampleBits(*rand.Rand, int) Bits
+	}{"rappor K=20": rap, "urappor K=20": urap}
+	for name, m := range bits {
+		b.Run(name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			for b.Loop() {
+				for i := range n {
+					m.SampleBits(rng, i%20)
+				}
+			}
+		})
+	}
+}

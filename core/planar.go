@@ -1,0 +1,280 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+)
+
+// MaxLatticeRadius bounds the half-width of the lattice a planar
+// geometric mechanism sums over; ε·s below about 0.02 needs more.
+const MaxLatticeRadius = 2000
+
+// latticeTail is the relative mass of the lattice left out (DESIGN §3).
+const latticeTail = 1e-15
+
+// PlanarGeometric is the planar geometric mechanism of FW §2.3 on a grid
+// of Cols×Rows square cells of side CellKm km, symbol row*Cols + col, with
+// ε per km. On the infinite lattice of cell centres it reports g with
+//
+//	P(g | x) = λ e^{−ε d(x, g)},  λ = 1 / Σ_{(i,j)∈ℤ²} e^{−ε s √(i²+j²)},
+//
+// and a g outside the grid is remapped to the nearest cell by clamping each
+// coordinate (post-processing, so ε-geo-indistinguishability per km is
+// kept). The lattice is summed out to the Chebyshev radius where the
+// remaining mass is below 1e−15 of the total.
+//
+// The channel is a convolution except at the border, so besides Prob it
+// offers matrix-free products (Apply, ApplyTranspose) by FFT on the padded
+// lattice with the outside mass folded onto the border cells.
+type PlanarGeometric struct {
+	Cols, Rows int
+	CellKm     float64
+	Epsilon    float64
+
+	radius int     // lattice half-width N
+	q      float64 // e^{−ε s}
+	lambda float64 // 1 / total lattice mass
+	m      int     // max(Rows, Cols) − 1: the offsets the border sums need
+	// rowTail[(i+m)*(m+2)+b] = Σ_{j ≤ b−m} W(i, j) for b ≤ m, and the whole
+	// row for b = m+1; quad likewise Σ_{i ≤ a−m} Σ_{j ≤ b−m} W(i, j).
+	rowTail, quad []float64
+
+	fftOnce sync.Once
+	fft     *conv2
+}
+
+// NewPlanarGeometric returns the planar geometric mechanism with ε per km
+// on a cols×rows grid of cellKm km cells.
+func NewPlanarGeometric(cols, rows int, cellKm, eps float64) (*PlanarGeometric, error) {
+	if cols < 1 || rows < 1 || cols*rows < 2 {
+		return nil, fmt.Errorf("core: planar grid must have at least 2 cells, got %d×%d", cols, rows)
+	}
+	if !(cellKm > 0) || math.IsInf(cellKm, 0) {
+		return nil, fmt.Errorf("core: cell side must be positive and finite, got %v km", cellKm)
+	}
+	if err := checkEpsilon(eps); err != nil {
+		return nil, err
+	}
+	m := &PlanarGeometric{Cols: cols, Rows: rows, CellKm: cellKm, Epsilon: eps}
+	m.q = math.Exp(-eps * cellKm)
+	m.radius = latticeRadius(m.q)
+	if m.radius > MaxLatticeRadius {
+		return nil, fmt.Errorf("core: planar ε·s = %v needs a lattice of radius %d, more than %d", eps*cellKm, m.radius, MaxLatticeRadius)
+	}
+	m.tables()
+	return m, nil
+}
+
+// latticeRadius returns the smallest N for which the lattice beyond
+// Chebyshev radius N holds less than latticeTail of the mass. Ring n has
+// 8n points, each at least n·s away, so the tail is at most
+//
+//	8 Σ_{n>N} n qⁿ = 8 q^{N+1} ((N+1) − N q) / (1−q)²
+//
+// and the total mass is at least 1 (the centre).
+func latticeRadius(q float64) int {
+	for n := 1; ; n++ {
+		tail := 8 * math.Pow(q, float64(n+1)) * (float64(n+1) - float64(n)*q) / ((1 - q) * (1 - q))
+		if tail < latticeTail || n > MaxLatticeRadius {
+			return n
+		}
+	}
+}
+
+// w returns the unnormalised lattice weight e^{−ε s √(i²+j²)}.
+func (m *PlanarGeometric) w(i, j int) float64 {
+	return math.Exp(-m.Epsilon * m.CellKm * math.Hypot(float64(i), float64(j)))
+}
+
+// tables computes the half-line and quadrant sums of the lattice weights
+// that the border cells collect. Every sum runs from the far tail
+// inwards, adding small terms first, so that tiny probabilities keep
+// their relative precision (the privacy audit takes their ratios).
+func (m *PlanarGeometric) tables() {
+	n, mm := m.radius, max(m.Rows, m.Cols)-1
+	m.m = mm
+	width := mm + 2
+	m.rowTail = make([]float64, (2*mm+1)*width)
+	m.quad = make([]float64, width*width)
+	row := make([]float64, width) // this row's tails
+	for i := -n; i <= n; i++ {
+		acc := 0.0
+		for j := -n; j <= n; j++ {
+			acc += m.w(i, j)
+			if j >= -mm && j <= 0 {
+				row[j+mm] = acc
+			}
+		}
+		row[mm+1] = acc
+		if i >= -mm && i <= mm {
+			copy(m.rowTail[(i+mm)*width:], row)
+		}
+		// Quadrant sums: add this row to every a ≥ i.
+		for a := max(i, -mm); a <= 0; a++ {
+			for b := range width {
+				m.quad[(a+mm)*width+b] += row[b]
+			}
+		}
+		for b := range width {
+			m.quad[(mm+1)*width+b] += row[b]
+		}
+	}
+	m.lambda = 1 / m.quad[(mm+1)*width+mm+1]
+}
+
+// Inputs returns Cols·Rows.
+func (m *PlanarGeometric) Inputs() int { return m.Cols * m.Rows }
+
+// Outputs returns Cols·Rows.
+func (m *PlanarGeometric) Outputs() int { return m.Cols * m.Rows }
+
+// Radius returns the half-width of the lattice summed over.
+func (m *PlanarGeometric) Radius() int { return m.radius }
+
+// span describes the lattice offsets, relative to the input, that an
+// output coordinate collects: the single offset d, or all offsets ≤ d
+// (half), mirrored so that d ≤ 0; d = +∞ (full) is encoded as half with
+// full set.
+type span struct {
+	d          int
+	half, full bool
+}
+
+// coordSpan returns the span of output coordinate z for input x0 on an
+// axis of n cells.
+func coordSpan(z, x0, n int) span {
+	switch {
+	case n == 1:
+		return span{half: true, full: true}
+	case z == 0:
+		return span{d: -x0, half: true} // g ≤ 0
+	case z == n-1:
+		return span{d: -(n - 1 - x0), half: true} // g ≥ n−1, mirrored
+	}
+	return span{d: z - x0}
+}
+
+// idx maps a half-line bound to its table column.
+func (m *PlanarGeometric) idx(s span) int {
+	if s.full {
+		return m.m + 1
+	}
+	return s.d + m.m
+}
+
+// Prob returns P(z | x).
+func (m *PlanarGeometric) Prob(x, z int) float64 {
+	r0, c0 := x/m.Cols, x%m.Cols
+	r, c := z/m.Cols, z%m.Cols
+	rs, cs := coordSpan(r, r0, m.Rows), coordSpan(c, c0, m.Cols)
+	width := m.m + 2
+	var s float64
+	switch {
+	case !rs.half && !cs.half:
+		s = m.w(rs.d, cs.d)
+	case !rs.half:
+		s = m.rowTail[(rs.d+m.m)*width+m.idx(cs)]
+	case !cs.half:
+		s = m.rowTail[(cs.d+m.m)*width+m.idx(rs)] // W(i, j) = W(j, i)
+	default:
+		s = m.quad[m.idx(rs)*width+m.idx(cs)]
+	}
+	return m.lambda * s
+}
+
+// Sample draws a lattice point about x exactly and clamps it to the grid.
+// The lattice law λe^{−εs‖g‖} is sampled by rejection from the separable
+// envelope e^{−εs(|i|+|j|)/√2} ≥ e^{−εs‖g‖}, a pair of two-sided
+// geometric draws, accepting with probability e^{−εs(‖g‖−(|i|+|j|)/√2)};
+// at least 2π/8 of the proposals are accepted.
+func (m *PlanarGeometric) Sample(rng *rand.Rand, x int) int {
+	es := m.Epsilon * m.CellKm
+	rate := es / math.Sqrt2
+	for {
+		i, j := twoSided(rng, rate), twoSided(rng, rate)
+		fi, fj := float64(i), float64(j)
+		accept := math.Exp(-es * (math.Hypot(fi, fj) - (math.Abs(fi)+math.Abs(fj))/math.Sqrt2))
+		if rng.Float64() < accept {
+			r := min(max(x/m.Cols+i, 0), m.Rows-1)
+			c := min(max(x%m.Cols+j, 0), m.Cols-1)
+			return r*m.Cols + c
+		}
+	}
+}
+
+// Likelihood sets dst[x] = P(r | x).
+func (m *PlanarGeometric) Likelihood(dst []float64, r Report) ([]float64, float64) {
+	dst = fill(dst, m.Inputs(), 0)
+	for x := range dst {
+		dst[x] = m.Prob(x, r.Symbol)
+	}
+	return dst, 0
+}
+
+// DistanceKm returns the distance between the centres of cells x and y.
+func (m *PlanarGeometric) DistanceKm(x, y int) float64 {
+	return m.CellKm * math.Hypot(float64(x/m.Cols-y/m.Cols), float64(x%m.Cols-y%m.Cols))
+}
+
+// operator returns the FFT convolution on the lattice padded by the
+// radius on every side, made on first use.
+func (m *PlanarGeometric) operator() *conv2 {
+	m.fftOnce.Do(func() {
+		n := m.radius
+		h, w := smooth(m.Rows+2*n), smooth(m.Cols+2*n)
+		m.fft = newConv2(h, w, n, func(i, j int) float64 { return m.lambda * m.w(i, j) })
+	})
+	return m.fft
+}
+
+// MulVecTo computes without forming A, in the manner of gonum's
+// mat.Dense.MulVecTo,
+//
+//	dst = A x    (trans false): dst[x'] = Σ_z P(z|x') x[z]
+//	dst = Aᵀ x   (trans true):  dst[z] = Σ_x x[x] P(z|x), the output law of inputs drawn from x
+//
+// by FFT convolution with the lattice kernel on the grid padded by the
+// lattice radius, folding the mass outside the grid onto the border cells
+// (trans) or extending x outwards by its border values (not trans). It
+// agrees with the dense matrix of Prob to about 1e−15·max|x| (not trans)
+// and 1e−13·‖x‖₁ (trans: folding adds up the rounding of the whole padded
+// lattice), and allocates dst when it is nil.
+func (m *PlanarGeometric) MulVecTo(dst []float64, trans bool, x []float64) []float64 {
+	k := m.Inputs()
+	if len(x) != k {
+		panic("core: slice length mismatch")
+	}
+	dst = fill(dst, k, 0)
+	c, n := m.operator(), m.radius
+	a := make([]complex128, c.h*c.w)
+	hh, ww := m.Rows+2*n, m.Cols+2*n
+	clamp := func(u, v int) int {
+		r := min(max(u-n, 0), m.Rows-1)
+		cc := min(max(v-n, 0), m.Cols-1)
+		return r*m.Cols + cc
+	}
+	if trans {
+		for z, v := range x {
+			a[(z/m.Cols+n)*c.w+z%m.Cols+n] = complex(v, 0)
+		}
+		c.apply(a)
+		for u := range hh {
+			for v := range ww {
+				dst[clamp(u, v)] += real(a[u*c.w+v])
+			}
+		}
+		return dst
+	}
+	for u := range hh {
+		for v := range ww {
+			a[u*c.w+v] = complex(x[clamp(u, v)], 0)
+		}
+	}
+	c.apply(a)
+	for z := range dst {
+		dst[z] = real(a[(z/m.Cols+n)*c.w+z%m.Cols+n])
+	}
+	return dst
+}
