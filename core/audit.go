@@ -119,17 +119,19 @@ func InvertibleInputs(c Channel, invertible func(z int) bool) int {
 func WorstGeoInd(c Channel, dist func(x, x2 int) float64) float64 {
 	worst := 0.0
 	k := c.Inputs()
-	col := make([]float64, k)
+	logs := make([]float64, k)
 	for z := range c.Outputs() {
 		for x := range k {
-			col[x] = c.Prob(x, z)
+			logs[x] = math.Log(c.Prob(x, z))
 		}
 		for x := range k {
+			if math.IsInf(logs[x], -1) {
+				continue
+			}
 			for x2 := range k {
-				if x == x2 || col[x] == 0 {
-					continue
+				if x != x2 {
+					worst = math.Max(worst, (logs[x]-logs[x2])/dist(x, x2))
 				}
-				worst = math.Max(worst, logRatio(col[x], col[x2])/dist(x, x2))
 			}
 		}
 	}

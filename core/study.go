@@ -80,12 +80,17 @@ func (a Alphabet) Validate() error {
 // A MechanismSpec is one mechanism users of a study may pick, as stored in
 // the study file. Fields that a kind does not use are omitted.
 type MechanismSpec struct {
-	ID          string  `json:"id"`
-	Kind        string  `json:"kind"`
-	Epsilon     float64 `json:"epsilon,omitempty"`
-	Share       float64 `json:"share,omitempty"`
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+	// Epsilon is ε: per km for planar-geometric, per step for geometric.
+	Epsilon float64 `json:"epsilon,omitempty"`
+	// Share is the fraction of users assigned to the mechanism in
+	// simulation; when no mechanism gives one, shares are equal.
+	Share *float64 `json:"share,omitempty"`
+	// QualityLoss is Shokri's bound Q on the expected distance.
 	QualityLoss float64 `json:"quality_loss,omitempty"`
-	Sensitive   []int   `json:"sensitive,omitempty"`
+	// Sensitive lists the sensitive symbols X_S of uRR, uRAP and PUM.
+	Sensitive []int `json:"sensitive,omitempty"`
 }
 
 // A Study is the alphabet and the mechanisms of a study file (DESIGN §7).
@@ -102,4 +107,18 @@ func WriteStudy(w io.Writer, s *Study) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(s)
+}
+
+// Distance returns the ground distance between symbols x and y and its
+// unit: steps on a linear alphabet, km between cell centres on a grid
+// (cells of side CellKm). Categorical alphabets have none (ok false).
+func (a Alphabet) Distance(x, y int) (d float64, unit string, ok bool) {
+	switch a.Kind {
+	case KindLinear:
+		return math.Abs(float64(x - y)), "step", true
+	case KindGrid:
+		dr, dc := float64(x/a.Cols-y/a.Cols), float64(x%a.Cols-y%a.Cols)
+		return a.CellKm * math.Hypot(dr, dc), "km", true
+	}
+	return 0, "", false
 }

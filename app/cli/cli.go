@@ -19,7 +19,9 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"grid": {"bin a check-in file into a grid: truth.csv and a study file", runGrid},
+	"grid":     {"bin a check-in file into a grid: truth.csv and a study file", runGrid},
+	"simulate": {"draw users from a truth and sanitise them with a study's mechanisms", runSimulate},
+	"channel":  {"print a mechanism's privacy audit and write its channel matrix", runChannel},
 }
 
 // Run runs the sub-command named by args[0] with the rest of args and

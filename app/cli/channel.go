@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/privmap/privmap/core"
+)
+
+// runChannel is
+//
+//	privmap channel -study S -mechanism ID [-o matrix.csv]
+//
+// It prints the privacy audit of one mechanism of a study, computed from
+// its channel, and writes the dense matrix (rows inputs, columns outputs,
+// header x,z0,z1,…) of a mechanism with symbol outputs.
+func runChannel(args []string, stdout io.Writer) error {
+	fs := newFlagSet("channel", stdout)
+	studyName := fs.String("study", "", "study JSON `file`")
+	id := fs.String("mechanism", "", "`id` of the mechanism to audit")
+	out := fs.String("o", "", "matrix CSV to write (symbol outputs only)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "study", "mechanism"); err != nil {
+		return err
+	}
+	s, err := readStudy(*studyName)
+	if err != nil {
+		return err
+	}
+	spec, ok := s.Find(*id)
+	if !ok {
+		return fmt.Errorf("%s: no mechanism with id %q", *studyName, *id)
+	}
+	m, err := core.NewMechanism(spec, s.Alphabet)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *studyName, err)
+	}
+	c, isChannel := m.(core.Channel)
+	if *out != "" && !isChannel {
+		return fmt.Errorf("mechanism %q (%s) has 2^%d bit-vector outputs; no matrix is written", spec.ID, spec.Kind, m.Inputs())
+	}
+	printAudit(stdout, spec, m, core.AuditMechanism(m, s.Alphabet))
+	if *out != "" {
+		return writeFile(*out, func(w io.Writer) error { return writeMatrix(w, c) })
+	}
+	return nil
+}
+
+func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.Audit) {
+	fmt.Fprintf(w, "mechanism %s: %s", spec.ID, spec.Kind)
+	if spec.Epsilon > 0 {
+		fmt.Fprintf(w, ", nominal ε %g", spec.Epsilon)
+	}
+	fmt.Fprintf(w, ", %d input symbols\n", m.Inputs())
+	over := "every output"
+	if a.Protected {
+		over = "protected outputs"
+	}
+	fmt.Fprintf(w, "worst-case ε-LDP over %s: %s%s\n", over, num(a.LDP), infNote(a.LDP))
+	if a.Protected && a.Invertible < 0 {
+		fmt.Fprintln(w, "invertible outputs: each has exactly one possible input")
+	} else if a.Protected {
+		fmt.Fprintf(w, "invertible outputs: output %d has more than one possible input\n", a.Invertible)
+	}
+	if !math.IsNaN(a.GeoInd) {
+		fmt.Fprintf(w, "ε-geo-indistinguishability: %s per %s%s\n", num(a.GeoInd), a.GeoUnit, infNote(a.GeoInd))
+		fmt.Fprintf(w, "expected quality loss: %s %s mean over inputs, %s %s worst input\n",
+			num(a.QualityMean), a.GeoUnit, num(a.QualityWorst), a.GeoUnit)
+	}
+}
+
+func num(v float64) string {
+	if math.IsInf(v, 1) {
+		return "∞"
+	}
+	return strconv.FormatFloat(v, 'g', 10, 64)
+}
+
+// infNote explains an infinite ratio.
+func infNote(v float64) string {
+	if math.IsInf(v, 1) {
+		return " (some output is impossible under some inputs)"
+	}
+	return ""
+}
+
+func writeMatrix(w io.Writer, c core.Channel) error {
+	cw := csv.NewWriter(w)
+	rec := make([]string, c.Outputs()+1)
+	rec[0] = "x"
+	for z := range c.Outputs() {
+		rec[z+1] = "z" + strconv.Itoa(z)
+	}
+	if err := cw.Write(rec); err != nil {
+		return err
+	}
+	for x := range c.Inputs() {
+		rec[0] = strconv.Itoa(x)
+		for z := range c.Outputs() {
+			rec[z+1] = strconv.FormatFloat(c.Prob(x, z), 'g', -1, 64)
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,86 @@
+package core
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// A Mechanism sanitises a symbol of the input alphabet and gives the
+// likelihood of a report: every mechanism of this package is one.
+type Mechanism interface {
+	// Inputs returns the size K of the input alphabet.
+	Inputs() int
+	// Likelihood sets dst[x] so that P(r | x) = dst[x]·e^{scale}, and
+	// returns dst and scale.
+	Likelihood(dst []float64, r Report) ([]float64, float64)
+}
+
+// NewMechanism builds the mechanism a validated spec describes on the
+// alphabet a.
+func NewMechanism(spec MechanismSpec, a Alphabet) (Mechanism, error) {
+	k := a.Len()
+	var (
+		m   Mechanism
+		err error
+	)
+	switch spec.Kind {
+	case KindKRR:
+		m, err = NewKRR(k, spec.Epsilon)
+	case KindRAPPOR:
+		m, err = NewRAPPOR(k, spec.Epsilon)
+	case KindGeo:
+		m, err = NewGeometric(k, spec.Epsilon)
+	case KindPlanar:
+		m, err = NewPlanarGeometric(a.Cols, a.Rows, a.CellKm, spec.Epsilon)
+	case KindURR:
+		m, err = NewURR(k, spec.Epsilon, spec.Sensitive)
+	case KindURAP:
+		m, err = NewURAP(k, spec.Epsilon, spec.Sensitive)
+	case KindIdentity:
+		m, err = NewIdentity(k)
+	case KindShokri, KindPUM:
+		return nil, fmt.Errorf("core: mechanism %q: kind %s is not available in this version of privmap", spec.ID, spec.Kind)
+	default:
+		return nil, fmt.Errorf("core: mechanism %q: unknown kind %q", spec.ID, spec.Kind)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("core: mechanism %q: %w", spec.ID, err)
+	}
+	return m, nil
+}
+
+// Draw sanitises x with m and returns the report, for mechanisms with
+// symbol outputs (Sample) and bit-vector outputs (SampleBits).
+func Draw(m Mechanism, rng *rand.Rand, x int) Report {
+	switch s := m.(type) {
+	case interface{ Sample(*rand.Rand, int) int }:
+		return SymbolReport(s.Sample(rng, x))
+	case interface{ SampleBits(*rand.Rand, int) Bits }:
+		return BitsReport(s.SampleBits(rng, x))
+	}
+	panic(fmt.Sprintf("core: %T cannot sample", m))
+}
+
+// ParseReport parses a report as written in a reports file for m: a
+// symbol index for symbol outputs, a string of Inputs() 0s and 1s for
+// bit-vector outputs.
+func ParseReport(m Mechanism, s string) (Report, error) {
+	if b, ok := m.(interface{ Bits() int }); ok {
+		bits, err := ParseBits(s)
+		if err != nil {
+			return Report{}, err
+		}
+		if bits.Len() != b.Bits() {
+			return Report{}, fmt.Errorf("core: report %q has %d bits, want %d", clip(s, 40), bits.Len(), b.Bits())
+		}
+		return BitsReport(bits), nil
+	}
+	var z int
+	if _, err := fmt.Sscan(s, &z); err != nil || fmt.Sprint(z) != s {
+		return Report{}, fmt.Errorf("core: report %q is not a symbol index", clip(s, 40))
+	}
+	if c, ok := m.(Channel); ok && (z < 0 || z >= c.Outputs()) {
+		return Report{}, fmt.Errorf("core: report %d out of range 0..%d", z, c.Outputs()-1)
+	}
+	return SymbolReport(z), nil
+}

@@ -1,0 +1,89 @@
+package core
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ReadDistribution reads a distribution file (DESIGN §7): a CSV whose
+// header names the columns cell and probability, other columns ignored.
+// Cells run over 0..k−1, each at most once; cells not listed have
+// probability 0. Probabilities must be finite, non-negative and sum to 1
+// within 1e−9. Errors name the line.
+func ReadDistribution(r io.Reader, k int) ([]float64, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	hdr, err := cr.Read()
+	if err == io.EOF {
+		return nil, errors.New("core: distribution: empty file")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("core: distribution: %w", err)
+	}
+	cellCol, probCol := distColumns(hdr)
+	if cellCol < 0 || probCol < 0 {
+		return nil, fmt.Errorf("core: distribution: line 1: header %q lacks cell and probability columns", strings.Join(hdr, ","))
+	}
+	p := make([]float64, k)
+	seen := make([]bool, k)
+	sum := 0.0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			return nil, fmt.Errorf("core: distribution: %w", err)
+		}
+		c, v, err := distRow(rec, cellCol, probCol, k)
+		if err != nil {
+			return nil, fmt.Errorf("core: distribution: line %d: %w", line, err)
+		}
+		if seen[c] {
+			return nil, fmt.Errorf("core: distribution: line %d: cell %d listed twice", line, c)
+		}
+		seen[c], p[c] = true, v
+		sum += v
+	}
+	if math.Abs(sum-1) > shareTolerance {
+		return nil, fmt.Errorf("core: distribution: probabilities sum to %v, not 1", sum)
+	}
+	return p, nil
+}
+
+// distColumns finds the cell and probability columns of a header, −1
+// where absent.
+func distColumns(hdr []string) (cellCol, probCol int) {
+	cellCol, probCol = -1, -1
+	for i, h := range hdr {
+		switch strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))) {
+		case "cell":
+			cellCol = i
+		case "probability":
+			probCol = i
+		}
+	}
+	return cellCol, probCol
+}
+
+// distRow parses the cell and probability of one record.
+func distRow(rec []string, cellCol, probCol, k int) (int, float64, error) {
+	if len(rec) <= max(cellCol, probCol) {
+		return 0, 0, fmt.Errorf("%d fields, want at least %d", len(rec), max(cellCol, probCol)+1)
+	}
+	c, err := strconv.Atoi(strings.TrimSpace(rec[cellCol]))
+	if err != nil || c < 0 || c >= k {
+		return 0, 0, fmt.Errorf("cell %q is not in 0..%d", rec[cellCol], k-1)
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(rec[probCol]), 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return 0, 0, fmt.Errorf("probability %q is not a finite number ≥ 0", rec[probCol])
+	}
+	return c, v, nil
+}
