@@ -95,3 +95,22 @@ func BenchmarkSample(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkShokri solves FW Table 8's first linear mechanism (K = 100,
+// Q = 1) and a 12×8 grid one (Q = 0.9 km) to a 1e−6 certified gap.
+func BenchmarkShokri(b *testing.B) {
+	b.Run("linear K=100 Q=1", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := newShokri(Alphabet{Kind: KindLinear, Size: 100}, 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("grid 12x8 Q=0.9", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := newShokri(Alphabet{Kind: KindGrid, Cols: 12, Rows: 8, CellKm: 0.5}, 0.9); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

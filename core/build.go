@@ -1,8 +1,11 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // A Mechanism sanitises a symbol of the input alphabet and gives the
@@ -38,7 +41,9 @@ func NewMechanism(spec MechanismSpec, a Alphabet) (Mechanism, error) {
 		m, err = NewURAP(k, spec.Epsilon, spec.Sensitive)
 	case KindIdentity:
 		m, err = NewIdentity(k)
-	case KindShokri, KindPUM:
+	case KindShokri:
+		m, err = newShokri(a, spec.QualityLoss)
+	case KindPUM:
 		return nil, fmt.Errorf("core: mechanism %q: kind %s is not available in this version of privmap", spec.ID, spec.Kind)
 	default:
 		return nil, fmt.Errorf("core: mechanism %q: unknown kind %q", spec.ID, spec.Kind)
@@ -47,6 +52,23 @@ func NewMechanism(spec MechanismSpec, a Alphabet) (Mechanism, error) {
 		return nil, fmt.Errorf("core: mechanism %q: %w", spec.ID, err)
 	}
 	return m, nil
+}
+
+// newShokri solves Shokri's mechanism on a metric alphabet with a uniform
+// prior, as FW §8.2.4 does.
+func newShokri(a Alphabet, q float64) (*Shokri, error) {
+	k := a.Len()
+	d := mat.NewDense(k, k, nil)
+	for x := range k {
+		for z := range k {
+			v, _, ok := a.Distance(x, z)
+			if !ok {
+				return nil, fmt.Errorf("shokri needs a linear or grid alphabet, not %s", a.Kind)
+			}
+			d.Set(x, z, v)
+		}
+	}
+	return SolveShokri(context.Background(), d, nil, q, ShokriOptions{})
 }
 
 // Draw sanitises x with m and returns the report, for mechanisms with

@@ -152,7 +152,7 @@ func TestChannel(t *testing.T) {
 func TestSimulateChannelErrors(t *testing.T) {
 	dir, bare, truth := studyWith(t, "")
 	_, study, _ := studyWith(t, mixed)
-	_, shokri, _ := studyWith(t, `{"id": "s", "kind": "shokri", "quality_loss": 1}`)
+	_, pum, _ := studyWith(t, `{"id": "p", "kind": "pum", "epsilon": 1, "sensitive": [3]}`)
 	badTruth := filepath.Join(dir, "bad.csv")
 	os.WriteFile(badTruth, []byte("cell,probability\n384,1\n"), 0o644)
 	badStudy := filepath.Join(dir, "bad.json")
@@ -171,7 +171,7 @@ func TestSimulateChannelErrors(t *testing.T) {
 		{"missing truth", []string{"simulate", "-study", study, "-o", out}, 2, "-truth is required"},
 		{"unknown id", []string{"channel", "-study", study, "-mechanism", "zz"}, 1, `no mechanism with id "zz"`},
 		{"matrix of rappor", []string{"channel", "-study", study, "-mechanism", "r1", "-o", out}, 1, "bit-vector outputs; no matrix"},
-		{"shokri", []string{"channel", "-study", shokri, "-mechanism", "s"}, 1, "not available in this version"},
+		{"pum", []string{"channel", "-study", pum, "-mechanism", "p"}, 1, "not available in this version"},
 	}
 	for _, tc := range tests {
 		code, _, errs := run(tc.args...)
@@ -181,5 +181,21 @@ func TestSimulateChannelErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Error("a failed run wrote its output")
+	}
+}
+
+// TestChannelShokri audits Shokri's mechanism on a linear alphabet: its
+// expected quality loss meets Q (the bound binds for Q = 3 on 20 symbols).
+func TestChannelShokri(t *testing.T) {
+	dir := t.TempDir()
+	study := filepath.Join(dir, "s.json")
+	os.WriteFile(study, []byte(`{"alphabet": {"kind": "linear", "size": 20},
+	  "mechanisms": [{"id": "s3", "kind": "shokri", "quality_loss": 3}]}`), 0o644)
+	code, stdout, errs := run("channel", "-study", study, "-mechanism", "s3", "-o", filepath.Join(dir, "m.csv"))
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(stdout, "expected quality loss: 3") || !strings.Contains(stdout, "per step") {
+		t.Errorf("audit:\n%s", stdout)
 	}
 }

@@ -1,0 +1,168 @@
+package core
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize/convex/lp"
+)
+
+// linearDist returns d(x, z) = |x − z| on K symbols.
+func linearDist(k int) *mat.Dense {
+	d := mat.NewDense(k, k, nil)
+	d.Apply(func(x, z int, _ float64) float64 { return math.Abs(float64(x - z)) }, d)
+	return d
+}
+
+// simplexShokri solves Shokri's LP independently with gonum's dense
+// simplex in standard form: variables A_xz, t_y = t⁺−t⁻, slacks.
+func simplexShokri(t *testing.T, d *mat.Dense, prior []float64, q float64) float64 {
+	t.Helper()
+	k, _ := d.Dims()
+	nv := k*k + 2*k + k*k + 1
+	m := k*k + 1 + k
+	a := mat.NewDense(m, nv, nil)
+	b := make([]float64, m)
+	c := make([]float64, nv)
+	row := 0
+	for y := range k {
+		for z := range k {
+			a.Set(row, k*k+y, 1)
+			a.Set(row, k*k+k+y, -1)
+			for x := range k {
+				a.Set(row, x*k+y, -prior[x]*d.At(x, z))
+			}
+			a.Set(row, k*k+2*k+y*k+z, 1)
+			row++
+		}
+	}
+	for x := range k {
+		for z := range k {
+			a.Set(row, x*k+z, prior[x]*d.At(x, z))
+		}
+	}
+	a.Set(row, nv-1, 1)
+	b[row] = q
+	row++
+	for x := range k {
+		for z := range k {
+			a.Set(row, x*k+z, 1)
+		}
+		b[row] = 1
+		row++
+	}
+	for y := range k {
+		c[k*k+y], c[k*k+k+y] = -1, 1
+	}
+	opt, _, err := lp.Simplex(c, a, b, 1e-10, nil)
+	if err != nil {
+		t.Fatalf("gonum simplex: %v", err)
+	}
+	return -opt
+}
+
+func TestShokriMatchesLP(t *testing.T) {
+	for _, tc := range []struct {
+		k     int
+		q     float64
+		prior []float64
+	}{
+		{5, 0.5, nil},
+		{5, 1.0, []float64{0.1, 0.4, 0.2, 0.2, 0.1}},
+		{8, 1.5, nil},
+		{10, 2.5, nil},
+		{10, 0.3, nil},
+	} {
+		d := linearDist(tc.k)
+		prior := tc.prior
+		if prior == nil {
+			prior = fill(nil, tc.k, 1/float64(tc.k))
+		}
+		start := time.Now()
+		m, err := SolveShokri(context.Background(), d, tc.prior, tc.q, ShokriOptions{Tol: 1e-7})
+		if err != nil {
+			t.Fatalf("K=%d Q=%v: %v", tc.k, tc.q, err)
+		}
+		want := simplexShokri(t, d, prior, tc.q)
+		t.Logf("K=%d Q=%v: objective %.9f (bound %.9f), LP %.9f, %d iterations, %v", tc.k, tc.q, m.Objective, m.Bound, want, m.Iterations, time.Since(start))
+		if math.Abs(m.Objective-want) > 1e-6*want || m.Bound < want-1e-9*want {
+			t.Errorf("K=%d Q=%v: objective %v, bound %v; LP optimum %v", tc.k, tc.q, m.Objective, m.Bound, want)
+		}
+		// The channel is feasible and its quality loss meets Q with
+		// equality (the bound binds for these Q).
+		loss := 0.0
+		for x := range tc.k {
+			sum := 0.0
+			for z := range tc.k {
+				p := m.Prob(x, z)
+				if p < 0 {
+					t.Fatalf("negative probability %v", p)
+				}
+				sum += p
+				loss += prior[x] * p * d.At(x, z)
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Errorf("row %d sums to %v", x, sum)
+			}
+		}
+		// Equality holds up to the certified optimality gap.
+		if math.Abs(loss-tc.q) > 1e-6*tc.q {
+			t.Errorf("K=%d Q=%v: quality loss %v", tc.k, tc.q, loss)
+		}
+	}
+}
+
+// TestShokriNotBinding checks a quality bound above what the adversary's
+// best error needs: the LP optimum is reached with the loss at most Q.
+func TestShokriNotBinding(t *testing.T) {
+	d := linearDist(6)
+	m, err := SolveShokri(context.Background(), d, nil, 10, ShokriOptions{Tol: 1e-7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := simplexShokri(t, d, fill(nil, 6, 1.0/6), 10)
+	loss := 0.0
+	for x := range 6 {
+		for z := range 6 {
+			loss += m.Prob(x, z) * d.At(x, z) / 6
+		}
+	}
+	if math.Abs(m.Objective-want) > 1e-6*want || loss > 10+1e-12 {
+		t.Errorf("objective %v (LP %v), loss %v ≤ 10", m.Objective, want, loss)
+	}
+}
+
+func TestShokriSampleAndStudy(t *testing.T) {
+	m, err := NewMechanism(MechanismSpec{ID: "s", Kind: KindShokri, QualityLoss: 1.5}, Alphabet{Kind: KindLinear, Size: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.(*Shokri)
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, x := range []int{0, 4} {
+		counts := make([]int, 8)
+		probs := make([]float64, 8)
+		for z := range probs {
+			probs[z] = s.Prob(x, z)
+		}
+		for range 100000 {
+			counts[s.Sample(rng, x)]++
+		}
+		chiSquare(t, "shokri", counts, probs)
+	}
+	if _, err := NewMechanism(MechanismSpec{ID: "s", Kind: KindShokri, QualityLoss: 1}, Alphabet{Kind: KindCategorical, Size: 4}); err == nil {
+		t.Error("shokri on a categorical alphabet succeeded")
+	}
+	if _, err := SolveShokri(context.Background(), linearDist(4), nil, -1, ShokriOptions{}); err == nil {
+		t.Error("negative quality loss accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := SolveShokri(ctx, linearDist(30), nil, 3, ShokriOptions{}); err == nil {
+		t.Error("cancelled solve succeeded")
+	}
+}
