@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"math/rand/v2"
 )
 
 // WorstLDP returns the smallest ε for which c is ε-LDP, read off its
@@ -40,6 +41,18 @@ type BitChannel interface {
 	Bits() int
 	// BitProb returns P(bit j = 1 | x).
 	BitProb(x, j int) float64
+}
+
+// sampleBits draws the bits of a report of x independently, bit j being 1
+// with probability c.BitProb(x, j).
+func sampleBits(rng *rand.Rand, c BitChannel, x int) Bits {
+	bits := make([]byte, c.Bits())
+	for j := range bits {
+		if rng.Float64() < c.BitProb(x, j) {
+			bits[j] = 1
+		}
+	}
+	return NewBits(bits)
 }
 
 // WorstBitLDP returns the smallest ε for which c is ε-LDP on the outputs

@@ -102,17 +102,30 @@ func TestSampleMatchesChannel(t *testing.T) {
 		if m.Outputs() > 20 {
 			continue
 		}
-		for _, x := range []int{0, m.Inputs() / 2, m.Inputs() - 1} {
-			counts := make([]int, m.Outputs())
-			probs := make([]float64, m.Outputs())
-			for z := range probs {
-				probs[z] = m.Prob(x, z)
-			}
-			for range n {
-				counts[m.Sample(rng, x)]++
-			}
-			chiSquare(t, name, counts, probs)
+		checkSampler(t, name, m, rng, n, 0, m.Inputs()/2, m.Inputs()-1)
+	}
+}
+
+// sampler is a channel with a symbol sampler.
+type sampler interface {
+	Channel
+	Sample(rng *rand.Rand, x int) int
+}
+
+// checkSampler draws n reports of each input xs and tests their counts
+// against the channel's row.
+func checkSampler(t *testing.T, name string, m sampler, rng *rand.Rand, n int, xs ...int) {
+	t.Helper()
+	for _, x := range xs {
+		counts := make([]int, m.Outputs())
+		probs := make([]float64, m.Outputs())
+		for z := range probs {
+			probs[z] = m.Prob(x, z)
 		}
+		for range n {
+			counts[m.Sample(rng, x)]++
+		}
+		chiSquare(t, name, counts, probs)
 	}
 }
 

@@ -133,18 +133,7 @@ func TestPlanarSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 200000
-	for _, x := range []int{0, 7, 19} {
-		counts := make([]int, m.Outputs())
-		probs := make([]float64, m.Outputs())
-		for z := range probs {
-			probs[z] = m.Prob(x, z)
-		}
-		for range n {
-			counts[m.Sample(rng, x)]++
-		}
-		chiSquare(t, "planar", counts, probs)
-	}
+	checkSampler(t, "planar", m, rng, 200000, 0, 7, 19)
 }
 
 func TestPlanarErrors(t *testing.T) {

@@ -43,20 +43,7 @@ func (m *RAPPOR) Bits() int { return m.K }
 func (m *RAPPOR) keep() float64 { return 1 / (1 + math.Exp(-m.Epsilon/2)) }
 
 // SampleBits draws a report of x.
-func (m *RAPPOR) SampleBits(rng *rand.Rand, x int) Bits {
-	p := m.keep()
-	bits := make([]byte, m.K)
-	for j := range bits {
-		one := j == x
-		if rng.Float64() >= p {
-			one = !one
-		}
-		if one {
-			bits[j] = 1
-		}
-	}
-	return NewBits(bits)
-}
+func (m *RAPPOR) SampleBits(rng *rand.Rand, x int) Bits { return sampleBits(rng, m, x) }
 
 // Likelihood sets dst[x] = r^{2v_x−1} and returns the log scale ln B(v),
 // so that P(v | x) = dst[x]·e^{scale}.

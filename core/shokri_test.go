@@ -142,18 +142,7 @@ func TestShokriSampleAndStudy(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := m.(*Shokri)
-	rng := rand.New(rand.NewPCG(8, 8))
-	for _, x := range []int{0, 4} {
-		counts := make([]int, 8)
-		probs := make([]float64, 8)
-		for z := range probs {
-			probs[z] = s.Prob(x, z)
-		}
-		for range 100000 {
-			counts[s.Sample(rng, x)]++
-		}
-		chiSquare(t, "shokri", counts, probs)
-	}
+	checkSampler(t, "shokri", s, rand.New(rand.NewPCG(8, 8)), 100000, 0, 4)
 	if _, err := NewMechanism(MechanismSpec{ID: "s", Kind: KindShokri, QualityLoss: 1}, Alphabet{Kind: KindCategorical, Size: 4}); err == nil {
 		t.Error("shokri on a categorical alphabet succeeded")
 	}

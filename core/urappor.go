@@ -15,36 +15,19 @@ import (
 // Protected outputs are those whose non-sensitive bits are all 0; an
 // output with a non-sensitive bit j set reveals x = j. It is
 // (X_S, Y_P, ε)-ULDP.
-type URAP struct {
-	K         int
-	Epsilon   float64
-	Sensitive []int // sorted, distinct
-	sens      []bool
-}
+type URAP struct{ uldpBase }
 
 // NewURAP returns uRAP on K symbols with sensitive symbols sensitive.
 func NewURAP(k int, eps float64, sensitive []int) (*URAP, error) {
-	if err := checkSize(k); err != nil {
-		return nil, err
-	}
-	if err := checkEpsilon(eps); err != nil {
-		return nil, err
-	}
-	s, mask, err := sensitiveSet(k, sensitive)
+	b, err := newULDPBase(k, eps, sensitive)
 	if err != nil {
 		return nil, err
 	}
-	return &URAP{K: k, Epsilon: eps, Sensitive: s, sens: mask}, nil
+	return &URAP{b}, nil
 }
-
-// Inputs returns K.
-func (m *URAP) Inputs() int { return m.K }
 
 // Bits returns K, the length of a report.
 func (m *URAP) Bits() int { return m.K }
-
-// IsSensitive reports whether x ∈ X_S.
-func (m *URAP) IsSensitive(x int) bool { return m.sens[x] }
 
 // BitProb returns P(bit j = 1 | x).
 func (m *URAP) BitProb(x, j int) float64 {
@@ -61,15 +44,7 @@ func (m *URAP) BitProb(x, j int) float64 {
 }
 
 // SampleBits draws a report of x.
-func (m *URAP) SampleBits(rng *rand.Rand, x int) Bits {
-	bits := make([]byte, m.K)
-	for j := range bits {
-		if rng.Float64() < m.BitProb(x, j) {
-			bits[j] = 1
-		}
-	}
-	return NewBits(bits)
-}
+func (m *URAP) SampleBits(rng *rand.Rand, x int) Bits { return sampleBits(rng, m, x) }
 
 // Likelihood sets dst[x] = P(v | x)·e^{−scale} and returns the log scale.
 // The bits are independent given x, so P(v | x) is the product over bits;

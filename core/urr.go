@@ -20,27 +20,46 @@ import (
 //
 // It is (X_S, Y_P, ε)-ULDP: ε-LDP on the protected outputs, and every
 // invertible output reveals its one possible input.
-type URR struct {
+type URR struct{ uldpBase }
+
+// NewURR returns uRR on K symbols with sensitive symbols sensitive.
+func NewURR(k int, eps float64, sensitive []int) (*URR, error) {
+	b, err := newULDPBase(k, eps, sensitive)
+	if err != nil {
+		return nil, err
+	}
+	return &URR{b}, nil
+}
+
+// uldpBase holds what uRR and uRAP share: K symbols, ε and the sensitive
+// set X_S.
+type uldpBase struct {
 	K         int
 	Epsilon   float64
 	Sensitive []int // sorted, distinct
 	sens      []bool
 }
 
-// NewURR returns uRR on K symbols with sensitive symbols sensitive.
-func NewURR(k int, eps float64, sensitive []int) (*URR, error) {
+func newULDPBase(k int, eps float64, sensitive []int) (uldpBase, error) {
 	if err := checkSize(k); err != nil {
-		return nil, err
+		return uldpBase{}, err
 	}
 	if err := checkEpsilon(eps); err != nil {
-		return nil, err
+		return uldpBase{}, err
 	}
 	s, mask, err := sensitiveSet(k, sensitive)
 	if err != nil {
-		return nil, err
+		return uldpBase{}, err
 	}
-	return &URR{K: k, Epsilon: eps, Sensitive: s, sens: mask}, nil
+	return uldpBase{K: k, Epsilon: eps, Sensitive: s, sens: mask}, nil
 }
+
+// Inputs returns K.
+func (b *uldpBase) Inputs() int { return b.K }
+
+// IsSensitive reports whether x ∈ X_S (and so whether output or bit x is
+// protected).
+func (b *uldpBase) IsSensitive(x int) bool { return b.sens[x] }
 
 // sensitiveSet validates and sorts a sensitive set and returns its mask.
 func sensitiveSet(k int, sensitive []int) ([]int, []bool, error) {
@@ -62,14 +81,8 @@ func sensitiveSet(k int, sensitive []int) ([]int, []bool, error) {
 	return s, mask, nil
 }
 
-// Inputs returns K.
-func (m *URR) Inputs() int { return m.K }
-
 // Outputs returns K.
 func (m *URR) Outputs() int { return m.K }
-
-// IsSensitive reports whether x ∈ X_S (and so whether output x is protected).
-func (m *URR) IsSensitive(x int) bool { return m.sens[x] }
 
 // probs returns e^ε/D, 1/D and (e^ε−1)/D.
 func (m *URR) probs() (keepS, toS, keepN float64) {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -50,15 +49,7 @@ func TestGrid(t *testing.T) {
 	if !strings.Contains(out, "319 users") || !strings.Contains(out, "24×16 = 384 cells") {
 		t.Errorf("summary does not report 319 users and 384 cells:\n%s", out)
 	}
-	f, err := os.Open(truth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, truth)
 	if got := strings.Join(recs[0], ","); got != "cell,probability,count,row,col,lat,lon" {
 		t.Errorf("header %q", got)
 	}
