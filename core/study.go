@@ -1,11 +1,13 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 )
 
 // Alphabet kinds of a study file (DESIGN §7).
@@ -97,16 +99,39 @@ type MechanismSpec struct {
 type Study struct {
 	Alphabet   Alphabet        `json:"alphabet"`
 	Mechanisms []MechanismSpec `json:"mechanisms"`
+	// Data optionally lists the true symbol of every datum (one per user
+	// under privmap grid's -per-user first), so that a simulation can
+	// sanitise the real data rather than draws from their distribution.
+	// It extends DESIGN §7 compatibly: readers may ignore it.
+	Data []int `json:"data,omitempty"`
 }
 
-// WriteStudy writes s as indented JSON.
+// WriteStudy writes s as indented JSON, with Data, if any, on one line
+// rather than one number a line.
 func WriteStudy(w io.Writer, s *Study) error {
-	if s.Mechanisms == nil {
-		s = &Study{Alphabet: s.Alphabet, Mechanisms: []MechanismSpec{}}
+	c := *s
+	if c.Mechanisms == nil {
+		c.Mechanisms = []MechanismSpec{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(s)
+	c.Data = nil
+	b, err := json.MarshalIndent(&c, "", "  ")
+	if err != nil {
+		return err
+	}
+	if len(s.Data) > 0 {
+		b = bytes.TrimSuffix(b, []byte("\n}"))
+		b = append(b, ",\n  \"data\": ["...)
+		for i, x := range s.Data {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(x), 10)
+		}
+		b = append(b, "]\n}"...)
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
 }
 
 // Distance returns the ground distance between symbols x and y and its

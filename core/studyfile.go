@@ -104,6 +104,11 @@ func (s *Study) Validate() error {
 		}
 		ids[m.ID] = true
 	}
+	for i, x := range s.Data {
+		if x < 0 || x >= s.Alphabet.Len() {
+			return fmt.Errorf("core: datum %d is symbol %d, outside 0..%d", i+1, x, s.Alphabet.Len()-1)
+		}
+	}
 	_, err := s.Shares()
 	return err
 }

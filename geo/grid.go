@@ -191,19 +191,25 @@ func (g *Grid) SideKm(i int) (ew, ns float64) {
 	return ew, ns
 }
 
+// Bin returns the number of check-ins in each cell and the cell of every
+// check-in inside the box, in order; check-ins outside are left out.
+func (g *Grid) Bin(cs []Checkin) (counts, cells []int) {
+	counts = make([]int, g.Len())
+	cells = make([]int, 0, len(cs))
+	for _, c := range cs {
+		if i, ok := g.Index(c.Point); ok {
+			counts[i]++
+			cells = append(cells, i)
+		}
+	}
+	return counts, cells
+}
+
 // Count bins the check-ins: counts[i] is the number in cell i, outside the
 // number left out because they lie outside the box.
 func (g *Grid) Count(cs []Checkin) (counts []int, outside int) {
-	counts = make([]int, g.Len())
-	for _, c := range cs {
-		i, ok := g.Index(c.Point)
-		if !ok {
-			outside++
-			continue
-		}
-		counts[i]++
-	}
-	return counts, outside
+	counts, cells := g.Bin(cs)
+	return counts, len(cs) - len(cells)
 }
 
 // Distribution returns counts normalised to sum to 1, or nil when they sum

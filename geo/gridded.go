@@ -51,6 +51,8 @@ type Gridded struct {
 	Grid *Grid
 	// Counts holds the number of data in each cell.
 	Counts []int
+	// Cells holds the cell of every datum inside the grid, in data order.
+	Cells []int
 	// Records is the number of check-ins given, Users the distinct users
 	// among them, Data the number kept by the per-user rule, Outside how
 	// many of those fell outside the box. Data − Outside are counted.
@@ -85,12 +87,13 @@ func GridCheckins(cs []Checkin, opt GridOptions) (*Gridded, error) {
 	if err != nil {
 		return nil, err
 	}
-	counts, outside := g.Count(data)
+	counts, cells := g.Bin(data)
+	outside := len(data) - len(cells)
 	if outside == len(data) {
 		return nil, fmt.Errorf("geo: all %d data lie outside the box %v..%v", len(data), b.Min, b.Max)
 	}
 	return &Gridded{
-		Grid: g, Counts: counts,
+		Grid: g, Counts: counts, Cells: cells,
 		Records: len(cs), Users: CountUsers(cs), Data: len(data), Outside: outside,
 		Rule: opt.PerUser,
 	}, nil

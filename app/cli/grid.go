@@ -66,7 +66,7 @@ func runGrid(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *studyOut != "" {
-		s := &core.Study{Alphabet: gd.Grid.Alphabet()}
+		s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells}
 		if err := writeFile(*studyOut, func(w io.Writer) error { return core.WriteStudy(w, s) }); err != nil {
 			return err
 		}

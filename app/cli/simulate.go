@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/csv"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -16,15 +17,17 @@ import (
 //
 //	privmap simulate -study S -truth T [-n N] [-seed N] [-aggregate] -o reports.csv
 //
-// It draws N users' data from the truth, assigns them to the study's
-// mechanisms by share (largest remainder) and writes their reports:
+// It draws N users' data from the truth (or, when -n is not given and the
+// study carries its data, as privmap grid writes it, takes those users),
+// assigns them to the study's mechanisms by share (largest remainder) and
+// writes their reports:
 // user,mechanism,report per user, or mechanism,report,count with
 // -aggregate (DESIGN §7).
 func runSimulate(args []string, stdout io.Writer) error {
 	fs := newFlagSet("simulate", stdout)
 	studyName := fs.String("study", "", "study JSON `file`")
 	truthName := fs.String("truth", "", "distribution CSV `file` to draw users' data from")
-	n := fs.Int("n", 10000, "number of users")
+	n := fs.Int("n", 10000, "number of users drawn from the truth (default: the study's data if it has them, else 10000)")
 	seed := fs.Uint64("seed", 1, "seed of the PCG generator")
 	aggregate := fs.Bool("aggregate", false, "write mechanism,report,count instead of one row per user")
 	out := fs.String("o", "", "reports CSV to write")
@@ -49,19 +52,35 @@ func runSimulate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	nSet := false
+	fs.Visit(func(f *flag.Flag) { nSet = nSet || f.Name == "n" })
+	useData := !nSet && len(s.Data) > 0
+	if useData {
+		*n = len(s.Data)
+	}
 	shares, _ := s.Shares() // validated
 	counts := core.Assign(shares, *n)
 	rng := rand.New(rand.NewPCG(*seed, 0x70726976))
+	run := func(emit func(user, j int, r core.Report) error) error {
+		if useData {
+			return core.SimulateData(context.Background(), rng, mechs, counts, s.Data, emit, nil)
+		}
+		return core.Simulate(context.Background(), rng, mechs, counts, truth, emit, nil)
+	}
 	err = writeFile(*out, func(w io.Writer) error {
 		if *aggregate {
-			return writeAggregate(w, s, mechs, counts, truth, rng)
+			return writeAggregate(w, s, run)
 		}
-		return writeReports(w, s, mechs, counts, truth, rng)
+		return writeReports(w, s, run)
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "simulated %d users (seed %d):", *n, *seed)
+	source := "drawn from the truth"
+	if useData {
+		source = "of the study's data"
+	}
+	fmt.Fprintf(stdout, "simulated %d users %s (seed %d):", *n, source, *seed)
 	for i, spec := range s.Mechanisms {
 		fmt.Fprintf(stdout, " %s %d", spec.ID, counts[i])
 	}
@@ -69,16 +88,19 @@ func runSimulate(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func writeReports(w io.Writer, s *core.Study, mechs []core.Mechanism, counts []int, truth []float64, rng *rand.Rand) error {
+// simulation runs a simulation, passing each user's report to emit.
+type simulation func(emit func(user, j int, r core.Report) error) error
+
+func writeReports(w io.Writer, s *core.Study, run simulation) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"user", "mechanism", "report"}); err != nil {
 		return err
 	}
 	rec := make([]string, 3)
-	err := core.Simulate(context.Background(), rng, mechs, counts, truth, func(user, j int, r core.Report) error {
+	err := run(func(user, j int, r core.Report) error {
 		rec[0], rec[1], rec[2] = strconv.Itoa(user), s.Mechanisms[j].ID, r.String()
 		return cw.Write(rec)
-	}, nil)
+	})
 	if err != nil {
 		return err
 	}
@@ -92,12 +114,12 @@ type group struct {
 	report core.Report
 }
 
-func writeAggregate(w io.Writer, s *core.Study, mechs []core.Mechanism, counts []int, truth []float64, rng *rand.Rand) error {
+func writeAggregate(w io.Writer, s *core.Study, run simulation) error {
 	tally := make(map[group]int)
-	err := core.Simulate(context.Background(), rng, mechs, counts, truth, func(_, j int, r core.Report) error {
+	err := run(func(_, j int, r core.Report) error {
 		tally[group{j, r}]++
 		return nil
-	}, nil)
+	})
 	if err != nil {
 		return err
 	}

@@ -199,3 +199,40 @@ func TestChannelShokri(t *testing.T) {
 		t.Errorf("audit:\n%s", stdout)
 	}
 }
+
+// TestSimulateStudyData checks that without -n the users are the study's
+// own data: with identity mechanisms each report is the user's cell.
+func TestSimulateStudyData(t *testing.T) {
+	dir, study, truth := studyWith(t, `{"id": "i1", "kind": "identity", "share": 0.7}, {"id": "i2", "kind": "identity", "share": 0.3}`)
+	out := filepath.Join(dir, "r.csv")
+	code, stdout, errs := run("simulate", "-study", study, "-truth", truth, "-o", out)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(stdout, "simulated 500 users of the study's data") || !strings.Contains(stdout, "i1 350 i2 150") {
+		t.Errorf("summary %q", stdout)
+	}
+	f, _ := os.Open(study)
+	s, err := core.ReadStudy(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, out)
+	if len(recs) != 501 || len(s.Data) != 500 {
+		t.Fatalf("%d rows for %d data", len(recs)-1, len(s.Data))
+	}
+	firstI2 := -1
+	for i, r := range recs[1:] {
+		if r[2] != strconv.Itoa(s.Data[i]) {
+			t.Fatalf("user %d reported %s, datum %d", i, r[2], s.Data[i])
+		}
+		if r[1] == "i2" && firstI2 < 0 {
+			firstI2 = i
+		}
+	}
+	// The users of i2 are spread by the permutation, not the last 150.
+	if firstI2 >= 350 {
+		t.Errorf("mechanism i2 starts at user %d: assignment follows file order", firstI2)
+	}
+}
