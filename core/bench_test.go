@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -101,14 +102,14 @@ func BenchmarkSample(b *testing.B) {
 func BenchmarkShokri(b *testing.B) {
 	b.Run("linear K=100 Q=1", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := newShokri(Alphabet{Kind: KindLinear, Size: 100}, 1); err != nil {
+			if _, err := newShokri(context.Background(), Alphabet{Kind: KindLinear, Size: 100}, 1, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("grid 12x8 Q=0.9", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := newShokri(Alphabet{Kind: KindGrid, Cols: 12, Rows: 8, CellKm: 0.5}, 0.9); err != nil {
+			if _, err := newShokri(context.Background(), Alphabet{Kind: KindGrid, Cols: 12, Rows: 8, CellKm: 0.5}, 0.9, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -19,8 +19,16 @@ type Mechanism interface {
 }
 
 // NewMechanism builds the mechanism a validated spec describes on the
-// alphabet a.
+// alphabet a. Shokri's mechanism solves a linear program, which takes
+// seconds to minutes; NewMechanismWith can cancel it and report progress.
 func NewMechanism(spec MechanismSpec, a Alphabet) (Mechanism, error) {
+	return NewMechanismWith(context.Background(), spec, a, nil)
+}
+
+// NewMechanismWith is NewMechanism with a context that cancels a long
+// build and a progress callback, called now and then during Shokri's
+// solve with the iteration and the relative optimality gap.
+func NewMechanismWith(ctx context.Context, spec MechanismSpec, a Alphabet, progress func(iter int, gap float64)) (Mechanism, error) {
 	k := a.Len()
 	var (
 		m   Mechanism
@@ -42,7 +50,7 @@ func NewMechanism(spec MechanismSpec, a Alphabet) (Mechanism, error) {
 	case KindIdentity:
 		m, err = NewIdentity(k)
 	case KindShokri:
-		m, err = newShokri(a, spec.QualityLoss)
+		m, err = newShokri(ctx, a, spec.QualityLoss, progress)
 	case KindPUM:
 		return nil, fmt.Errorf("core: mechanism %q: kind %s is not available in this version of privmap", spec.ID, spec.Kind)
 	default:
@@ -56,7 +64,7 @@ func NewMechanism(spec MechanismSpec, a Alphabet) (Mechanism, error) {
 
 // newShokri solves Shokri's mechanism on a metric alphabet with a uniform
 // prior, as FW §8.2.4 does.
-func newShokri(a Alphabet, q float64) (*Shokri, error) {
+func newShokri(ctx context.Context, a Alphabet, q float64, progress func(int, float64)) (*Shokri, error) {
 	k := a.Len()
 	d := mat.NewDense(k, k, nil)
 	for x := range k {
@@ -68,7 +76,7 @@ func newShokri(a Alphabet, q float64) (*Shokri, error) {
 			d.Set(x, z, v)
 		}
 	}
-	return SolveShokri(context.Background(), d, nil, q, ShokriOptions{})
+	return SolveShokri(ctx, d, nil, q, ShokriOptions{Progress: progress})
 }
 
 // Draw sanitises x with m and returns the report, for mechanisms with

@@ -17,7 +17,7 @@ import (
 // It prints the privacy audit of one mechanism of a study, computed from
 // its channel, and writes the dense matrix (rows inputs, columns outputs,
 // header x,z0,z1,…) of a mechanism with symbol outputs.
-func runChannel(args []string, stdout io.Writer) error {
+func runChannel(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("channel", stdout)
 	studyName := fs.String("study", "", "study JSON `file`")
 	id := fs.String("mechanism", "", "`id` of the mechanism to audit")
@@ -36,7 +36,7 @@ func runChannel(args []string, stdout io.Writer) error {
 	if !ok {
 		return fmt.Errorf("%s: no mechanism with id %q", *studyName, *id)
 	}
-	m, err := core.NewMechanism(spec, s.Alphabet)
+	m, err := build(spec, s.Alphabet, stderr)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *studyName, err)
 	}

@@ -15,7 +15,7 @@ import (
 // A command is one sub-command: it parses its own flags from args.
 type command struct {
 	summary string
-	run     func(args []string, stdout io.Writer) error
+	run     func(args []string, stdout, stderr io.Writer) error
 }
 
 var commands = map[string]command{
@@ -41,7 +41,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	err := cmd.run(args[1:], stdout)
+	err := cmd.run(args[1:], stdout, stderr)
 	switch {
 	case err == nil:
 		return 0

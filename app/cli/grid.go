@@ -21,7 +21,7 @@ import (
 //
 // It reads a check-in file, bins it and writes the true distribution and,
 // optionally, the study file of the grid alphabet.
-func runGrid(args []string, stdout io.Writer) error {
+func runGrid(args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("grid", stdout)
 	in := fs.String("in", "", "check-in `file` to read")
 	format := fs.String("format", "", "file format: gowalla, foursquare or csv (default: detect)")

@@ -23,7 +23,7 @@ import (
 // writes their reports:
 // user,mechanism,report per user, or mechanism,report,count with
 // -aggregate (DESIGN §7).
-func runSimulate(args []string, stdout io.Writer) error {
+func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("simulate", stdout)
 	studyName := fs.String("study", "", "study JSON `file`")
 	truthName := fs.String("truth", "", "distribution CSV `file` to draw users' data from")
@@ -44,7 +44,7 @@ func runSimulate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mechs, err := buildAll(*studyName, s)
+	mechs, err := buildAll(*studyName, s, stderr)
 	if err != nil {
 		return err
 	}
