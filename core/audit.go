@@ -43,12 +43,13 @@ type BitChannel interface {
 	BitProb(x, j int) float64
 }
 
-// sampleBits draws the bits of a report of x independently, bit j being 1
-// with probability c.BitProb(x, j).
-func sampleBits(rng *rand.Rand, c BitChannel, x int) Bits {
-	bits := make([]byte, c.Bits())
+// sampleBits draws k independent bits, bit j being 1 with probability
+// p1(j). Callers pass a p1 with their exponentials computed once per
+// report, not once per bit.
+func sampleBits(rng *rand.Rand, k int, p1 func(j int) float64) Bits {
+	bits := make([]byte, k)
 	for j := range bits {
-		if rng.Float64() < c.BitProb(x, j) {
+		if rng.Float64() < p1(j) {
 			bits[j] = 1
 		}
 	}

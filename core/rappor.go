@@ -43,7 +43,15 @@ func (m *RAPPOR) Bits() int { return m.K }
 func (m *RAPPOR) keep() float64 { return 1 / (1 + math.Exp(-m.Epsilon/2)) }
 
 // SampleBits draws a report of x.
-func (m *RAPPOR) SampleBits(rng *rand.Rand, x int) Bits { return sampleBits(rng, m, x) }
+func (m *RAPPOR) SampleBits(rng *rand.Rand, x int) Bits {
+	p := m.keep()
+	return sampleBits(rng, m.K, func(j int) float64 {
+		if j == x {
+			return p
+		}
+		return 1 - p
+	})
+}
 
 // Likelihood sets dst[x] = r^{2v_x−1} and returns the log scale ln B(v),
 // so that P(v | x) = dst[x]·e^{scale}.

@@ -31,20 +31,33 @@ func (m *URAP) Bits() int { return m.K }
 
 // BitProb returns P(bit j = 1 | x).
 func (m *URAP) BitProb(x, j int) float64 {
-	theta := 1 / (1 + math.Exp(-m.Epsilon/2))
+	theta, keepN := m.probs()
+	return m.bitProb(theta, keepN, x, j)
+}
+
+// probs returns θ = e^{ε/2}/(e^{ε/2}+1) and 1 − e^{−ε/2}.
+func (m *URAP) probs() (theta, keepN float64) {
+	return 1 / (1 + math.Exp(-m.Epsilon/2)), -math.Expm1(-m.Epsilon / 2)
+}
+
+// bitProb is BitProb given θ and 1 − e^{−ε/2}.
+func (m *URAP) bitProb(theta, keepN float64, x, j int) float64 {
 	switch {
 	case m.sens[j] && j == x:
 		return theta
 	case m.sens[j]:
 		return 1 - theta
 	case j == x:
-		return -math.Expm1(-m.Epsilon / 2)
+		return keepN
 	}
 	return 0
 }
 
 // SampleBits draws a report of x.
-func (m *URAP) SampleBits(rng *rand.Rand, x int) Bits { return sampleBits(rng, m, x) }
+func (m *URAP) SampleBits(rng *rand.Rand, x int) Bits {
+	theta, keepN := m.probs()
+	return sampleBits(rng, m.K, func(j int) float64 { return m.bitProb(theta, keepN, x, j) })
+}
 
 // Likelihood sets dst[x] = P(v | x)·e^{−scale} and returns the log scale.
 // The bits are independent given x, so P(v | x) is the product over bits;
