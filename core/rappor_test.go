@@ -1,8 +1,10 @@
 package core
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -70,7 +72,9 @@ func TestBitLikelihood(t *testing.T) {
 func TestBitSample(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	const n = 200000
-	for name, m := range bitMechs(t) {
+	mechs := bitMechs(t)
+	for _, name := range slices.Sorted(maps.Keys(mechs)) {
+		m := mechs[name]
 		outs := allBits(m.Bits())
 		index := make(map[Bits]int, len(outs))
 		for i, v := range outs {
