@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -168,6 +169,8 @@ func newPDHG(d *mat.Dense, prior []float64, q float64) *pdhg {
 	s.t = make([]float64, k)
 	s.gamma = 1 / float64(k)
 	s.work1, s.work2 = mat.NewDense(k, k, nil), mat.NewDense(k, k, nil)
+	s.aOld, s.ext = mat.NewDense(k, k, nil), mat.NewDense(k, k, nil)
+	s.tOld, s.scratch = make([]float64, k), make([]float64, k)
 	// PDLP's initial primal weight ‖c‖/‖q‖: c is −1 on each t_y, q is
 	// the quality bound.
 	s.eta = 0.9 / s.opNorm()
@@ -249,7 +252,7 @@ func isLinear(d *mat.Dense, c float64) bool {
 
 // loss returns L(A) = Σ P_xz A_xz (the matrices are dense, unstrided).
 func (s *pdhg) loss(a *mat.Dense) float64 {
-	return dot(s.p.RawMatrix().Data, a.RawMatrix().Data)
+	return floats.Dot(s.p.RawMatrix().Data, a.RawMatrix().Data)
 }
 
 // opNorm estimates the norm of the constraint operator
@@ -274,7 +277,7 @@ func (s *pdhg) opNorm() float64 {
 		for y := range k {
 			t[y] = s.gamma * mat.Sum(m.RowView(y))
 		}
-		n := math.Sqrt(mat.Norm(a, 2)*mat.Norm(a, 2) + dot(t, t))
+		n := math.Sqrt(mat.Norm(a, 2)*mat.Norm(a, 2) + floats.Dot(t, t))
 		norm = math.Sqrt(n)
 		a.Scale(1/n, a)
 		for i := range t {
@@ -284,21 +287,9 @@ func (s *pdhg) opNorm() float64 {
 	return norm
 }
 
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
 // step runs one PDHG iteration on the raw storage of the iterates.
 func (s *pdhg) step() {
 	k := s.k
-	if s.aOld == nil {
-		s.aOld, s.ext = mat.NewDense(k, k, nil), mat.NewDense(k, k, nil)
-		s.tOld, s.scratch = make([]float64, k), make([]float64, k)
-	}
 	s.aOld.Copy(s.a)
 	copy(s.tOld, s.t)
 	a, p, w1 := s.a.RawMatrix().Data, s.p.RawMatrix().Data, s.work1.RawMatrix().Data
@@ -313,11 +304,7 @@ func (s *pdhg) step() {
 		projectSimplex(row, row, s.scratch)
 	}
 	for y := range k {
-		sum := 0.0
-		for _, v := range u[y*k : (y+1)*k] {
-			sum += v
-		}
-		s.t[y] -= s.tau * s.gamma * (sum - 1)
+		s.t[y] -= s.tau * s.gamma * (floats.Sum(u[y*k:(y+1)*k]) - 1)
 	}
 	// Dual on the extrapolation 2x⁺ − x.
 	ext, old := s.ext.RawMatrix().Data, s.aOld.RawMatrix().Data
@@ -332,7 +319,7 @@ func (s *pdhg) step() {
 			u[z] = math.Max(0, u[z]+s.sigma*(ty-w2[z]))
 		}
 	}
-	s.v = math.Max(0, s.v+s.sigma*(dot(p, ext)-s.q))
+	s.v = math.Max(0, s.v+s.sigma*(floats.Dot(p, ext)-s.q))
 	s.iter++
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -121,7 +122,7 @@ func (m MechanismSpec) validate(a Alphabet) error {
 	if !ok {
 		return fmt.Errorf("unknown kind %q (want krr, rappor, geometric, planar-geometric, shokri, urr, urappor, pum or identity)", m.Kind)
 	}
-	if k.alphabets != nil && !contains(k.alphabets, a.Kind) {
+	if k.alphabets != nil && !slices.Contains(k.alphabets, a.Kind) {
 		return fmt.Errorf("kind %s needs a %s alphabet, not %s", m.Kind, strings.Join(k.alphabets, " or "), a.Kind)
 	}
 	if err := m.validateParams(k.epsilon, k.sensitive, a); err != nil {
@@ -159,15 +160,6 @@ func (m MechanismSpec) validateParams(epsilon, sensitive bool, a Alphabet) error
 		return fmt.Errorf("kind %s takes no sensitive set", m.Kind)
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Shares returns the share of users of each mechanism: as given, or equal
