@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/paulmach/orb"
+	"github.com/privmap/privmap/geo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -217,4 +219,20 @@ func TestDroppedFileFitsBox(t *testing.T) {
 	assert.Equal(t, "40.741388197", d.north.Text)
 	assert.Equal(t, "-73.78280639649999", d.east.Text)
 	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
+}
+
+// TestFitBox checks that "Fit box to data" grids over the box of the
+// selected data (first check-ins) and shows it in the entries, even when
+// the entries hold no valid box.
+func TestFitBox(t *testing.T) {
+	_, d := newTestUI(t)
+	d.north.SetText("north")
+	test.Tap(d.fit)
+	d.wg.Wait()
+	want := geo.BoundOf(geo.FirstPerUser(d.data.res.Checkins))
+	assert.Equal(t, want, d.data.grid.Grid.Bound)
+	assert.Equal(t, strconv.FormatFloat(want.Max[1], 'f', -1, 64), d.north.Text)
+	assert.Equal(t, strconv.FormatFloat(want.Min[0], 'f', -1, 64), d.west.Text)
+	assert.Equal(t, "Gridded synthetic San Francisco check-ins (embedded) over the data's own box.", d.status.Text)
+	assert.Equal(t, "2,000 (first per user) · 0 outside box", d.fields["Data"].Text)
 }

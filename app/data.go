@@ -28,7 +28,7 @@ type dataset struct {
 	src       source
 	res       *geo.Result
 	grid      *geo.Gridded
-	fitted    bool // the box was fitted to the data on load
+	fitted    bool // the box was fitted to the data
 	regridded bool // the data were gridded again, not loaded
 }
 
@@ -175,18 +175,22 @@ func (d *dataTab) setBusy(busy bool) {
 	}
 }
 
-// gridOptions reads the box, cell and per-user controls.
-func (d *dataTab) gridOptions() (geo.GridOptions, error) {
+// gridOptions reads the box, cell and per-user controls. With fit, the
+// box entries are not read and the zero Bound asks for the data's own box.
+func (d *dataTab) gridOptions(fit bool) (geo.GridOptions, error) {
 	var opt geo.GridOptions
-	b, err := geo.ParseBBox(strings.Join([]string{d.south.Text, d.west.Text, d.north.Text, d.east.Text}, ","))
-	if err != nil {
-		return opt, err
+	if !fit {
+		b, err := geo.ParseBBox(strings.Join([]string{d.south.Text, d.west.Text, d.north.Text, d.east.Text}, ","))
+		if err != nil {
+			return opt, err
+		}
+		opt.Bound = b
 	}
 	cell, err := strconv.ParseFloat(strings.TrimSpace(d.cell.Text), 64)
 	if err != nil || !(cell > 0) || math.IsInf(cell, 0) {
 		return opt, fmt.Errorf("cell size %q must be a positive number of kilometres", d.cell.Text)
 	}
-	opt.Bound, opt.CellKm = b, cell
+	opt.CellKm = cell
 	if d.perUser.Selected == perUserAll {
 		opt.PerUser = geo.All
 	}
@@ -205,7 +209,7 @@ func (d *dataTab) setBoxEntries(b orb.Bound) {
 // until the new data are ready, and stay for good if loading fails or is
 // cancelled.
 func (d *dataTab) load(src source, skipBad bool) {
-	opt, err := d.gridOptions()
+	opt, err := d.gridOptions(false)
 	if err != nil {
 		dialog.ShowError(err, d.win)
 		return
@@ -271,11 +275,15 @@ func (d *dataTab) show(ds *dataset) {
 	g := ds.grid.Grid
 	msg := fmt.Sprintf("Loaded %s.", ds.src.name)
 	switch {
-	case ds.fitted:
-		d.setBoxEntries(g.Bound)
-		msg += " Most data lay outside the box, so the box was fitted to the data."
+	case ds.regridded && ds.fitted:
+		msg = fmt.Sprintf("Gridded %s over the data's own box.", ds.src.name)
 	case ds.regridded:
 		msg = fmt.Sprintf("Gridded %s.", ds.src.name)
+	case ds.fitted:
+		msg += " Most data lay outside the box, so the box was fitted to the data."
+	}
+	if ds.fitted {
+		d.setBoxEntries(g.Bound)
 	}
 	d.status.SetText(msg)
 	d.refreshSummary()
@@ -323,12 +331,13 @@ func (d *dataTab) refreshMap() {
 
 // regrid grids the loaded data again with the current controls, off the
 // UI goroutine, since selecting first check-ins of millions of records
-// takes a while.
-func (d *dataTab) regrid() {
+// takes a while. With fit the box is the data's own, and the box entries
+// are set from the grid made.
+func (d *dataTab) regrid(fit bool) {
 	if d.data == nil || d.busy {
 		return
 	}
-	opt, err := d.gridOptions()
+	opt, err := d.gridOptions(fit)
 	if err != nil {
 		dialog.ShowError(err, d.win)
 		return
@@ -342,7 +351,7 @@ func (d *dataTab) regrid() {
 		if err != nil {
 			return nil, err
 		}
-		return &dataset{src: old.src, res: old.res, grid: gd, regridded: true}, nil
+		return &dataset{src: old.src, res: old.res, grid: gd, regridded: true, fitted: fit}, nil
 	}, d.regridFailed)
 }
 
@@ -385,21 +394,11 @@ func (d *dataTab) onCancel() {
 	}
 }
 
-func (d *dataTab) onFit() {
-	if d.data == nil {
-		return
-	}
-	cs := d.data.res.Checkins
-	if d.perUser.Selected != perUserAll {
-		cs = geo.FirstPerUser(cs)
-	}
-	d.setBoxEntries(geo.BoundOf(cs))
-	d.regrid()
-}
+func (d *dataTab) onFit() { d.regrid(true) }
 
-func (d *dataTab) onApply()         { d.regrid() }
-func (d *dataTab) onSubmit(string)  { d.regrid() }
-func (d *dataTab) onPerUser(string) { d.regrid() }
+func (d *dataTab) onApply()         { d.regrid(false) }
+func (d *dataTab) onSubmit(string)  { d.regrid(false) }
+func (d *dataTab) onPerUser(string) { d.regrid(false) }
 func (d *dataTab) onScale(sel string) {
 	d.app.Preferences().SetString(prefScale, sel)
 	d.onScaleChanged()
