@@ -123,6 +123,27 @@ func InvertibleInputs(c Channel, invertible func(z int) bool) int {
 	return -1
 }
 
+// InvertibleBits is InvertibleInputs for bit-vector outputs: the outputs
+// with one of the bits in revealing set (uRAP: a non-sensitive bit) are
+// invertible and must each be possible under exactly one input. As the
+// bits are independent given x, an output with bit j set is possible
+// under x only if P(bit j = 1 | x) > 0, so each such bit must be possible
+// under one input only. It returns the first bit that is not, or −1.
+func InvertibleBits(c BitChannel, revealing []int) int {
+	for _, j := range revealing {
+		n := 0
+		for x := range c.Inputs() {
+			if c.BitProb(x, j) > 0 {
+				n++
+			}
+		}
+		if n != 1 {
+			return j
+		}
+	}
+	return -1
+}
+
 // WorstGeoInd returns the smallest ε for which c satisfies
 // ε-geo-indistinguishability under the distance dist:
 //

@@ -95,6 +95,17 @@ func BenchmarkSample(b *testing.B) {
 			}
 		})
 	}
+	// PUM: pre-map with a home cell, then the common uRR on 384+1 symbols.
+	pum, _ := NewPUM(384, 1, []int{5, 17, 100}, []string{"home"}, BaseURR)
+	b.Run("pum", func(b *testing.B) {
+		rng := rand.New(rand.NewPCG(1, 2))
+		home := []int{50}
+		for b.Loop() {
+			for i := range n {
+				Draw(pum, rng, pum.Premap(i%100, home))
+			}
+		}
+	})
 }
 
 // BenchmarkShokri solves FW Table 8's first linear mechanism (K = 100,

@@ -52,7 +52,7 @@ func NewMechanismWith(ctx context.Context, spec MechanismSpec, a Alphabet, progr
 	case KindShokri:
 		m, err = newShokri(ctx, a, spec.QualityLoss, progress)
 	case KindPUM:
-		return nil, fmt.Errorf("core: mechanism %q: kind %s is not available in this version of privmap", spec.ID, spec.Kind)
+		m, err = NewPUM(k, spec.Epsilon, spec.Sensitive, spec.Tags, spec.Base)
 	default:
 		return nil, fmt.Errorf("core: mechanism %q: unknown kind %q", spec.ID, spec.Kind)
 	}
@@ -83,6 +83,8 @@ func newShokri(ctx context.Context, a Alphabet, q float64, progress func(int, fl
 // symbol outputs (Sample) and bit-vector outputs (SampleBits).
 func Draw(m Mechanism, rng *rand.Rand, x int) Report {
 	switch s := m.(type) {
+	case *PUM:
+		return Draw(s.Common, rng, x)
 	case interface{ Sample(*rand.Rand, int) int }:
 		return SymbolReport(s.Sample(rng, x))
 	case interface{ SampleBits(*rand.Rand, int) Bits }:
@@ -93,8 +95,11 @@ func Draw(m Mechanism, rng *rand.Rand, x int) Report {
 
 // ParseReport parses a report as written in a reports file for m: a
 // symbol index for symbol outputs, a string of Inputs() 0s and 1s for
-// bit-vector outputs.
+// bit-vector outputs. A PUM's reports are those of its common mechanism.
 func ParseReport(m Mechanism, s string) (Report, error) {
+	if p, ok := m.(*PUM); ok {
+		m = p.Common
+	}
 	if b, ok := m.(interface{ Bits() int }); ok {
 		bits, err := ParseBits(s)
 		if err != nil {

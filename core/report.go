@@ -13,7 +13,8 @@ type Audit struct {
 	LDP       float64
 	Protected bool
 	// Invertible, for ULDP mechanisms, is −1 when every invertible output
-	// has exactly one possible input, else the first output that has not.
+	// has exactly one possible input, else the first output (uRAP: the
+	// first non-protected bit) that has not.
 	Invertible int
 	// GeoInd is the worst ε-geo-indistinguishability per GeoUnit (km or
 	// step); NaN without a metric or for bit-vector outputs.
@@ -31,6 +32,10 @@ type Audit struct {
 func AuditMechanism(m Mechanism, a Alphabet) Audit {
 	au := Audit{Invertible: -1, GeoInd: math.NaN(), QualityMean: math.NaN(), QualityWorst: math.NaN()}
 	switch c := m.(type) {
+	case *PUM:
+		// The common mechanism on the extended alphabet, whose tag symbols
+		// have no place on the map: no metric.
+		return AuditMechanism(c.Common, Alphabet{Kind: KindCategorical, Size: c.Inputs()})
 	case *URAP:
 		au.Protected = true
 		var zeros []int
@@ -40,6 +45,7 @@ func AuditMechanism(m Mechanism, a Alphabet) Audit {
 			}
 		}
 		au.LDP = WorstBitLDP(c, zeros)
+		au.Invertible = InvertibleBits(c, zeros)
 		return au
 	case BitChannel:
 		au.LDP = WorstBitLDP(c, nil)

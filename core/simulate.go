@@ -47,6 +47,12 @@ func Simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []i
 	if err := checkMechs(mechs, counts, len(truth)); err != nil {
 		return err
 	}
+	for j, m := range mechs {
+		if _, ok := m.(*PUM); ok && counts[j] > 0 {
+			return fmt.Errorf("core: mechanism %d is a PUM, which needs each user's personal sensitive cells: "+
+				"simulate data that carry them instead of draws from a distribution", j+1)
+		}
+	}
 	cum := make([]float64, len(truth))
 	acc := 0.0
 	for i, p := range truth {
@@ -60,20 +66,22 @@ func Simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []i
 		u := rng.Float64() * acc
 		return sort.Search(len(cum), func(i int) bool { return cum[i] > u })
 	}
-	return simulate(ctx, rng, mechs, assign, datum, emit, progress)
+	return simulate(ctx, rng, mechs, assign, func(user, _ int) int { return datum(user) }, emit, progress)
 }
 
 // SimulateData sanitises given data, data[i] the true symbol of user i:
 // counts[j] users use mechs[j], the users of each mechanism chosen by a
 // random permutation drawn from rng, so that the order of the data (by
 // user id, say) cannot correlate with the mechanisms. Users are emitted in
-// order.
-func SimulateData(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []int, data []int,
+// order. A PUM's users first map their datum by Premap with their cells
+// in personal (tag name → cell of every user, −1 for none, as in
+// Study.Personal), which must then hold every tag of the PUM.
+func SimulateData(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []int, data []int, personal map[string][]int,
 	emit func(user, mech int, r Report) error, progress func(float64)) error {
 	if len(mechs) == 0 {
 		return errors.New("core: no mechanisms")
 	}
-	if err := checkMechs(mechs, counts, mechs[0].Inputs()); err != nil {
+	if err := checkMechs(mechs, counts, DataSymbols(mechs[0])); err != nil {
 		return err
 	}
 	if n := sum(counts); n != len(data) {
@@ -85,7 +93,44 @@ func SimulateData(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts
 	for pos, user := range perm {
 		assign[user] = byPos[pos]
 	}
-	return simulate(ctx, rng, mechs, assign, func(user int) int { return data[user] }, emit, progress)
+	premap, err := premappers(mechs, personal, len(data))
+	if err != nil {
+		return err
+	}
+	return simulate(ctx, rng, mechs, assign, func(user, j int) int { return premap[j](user, data[user]) }, emit, progress)
+}
+
+// premappers returns for each mechanism the map from (user, datum) to the
+// symbol it sanitises: the datum itself, or PUM's Premap with the user's
+// personal cells.
+func premappers(mechs []Mechanism, personal map[string][]int, n int) ([]func(user, x int) int, error) {
+	out := make([]func(user, x int) int, len(mechs))
+	for j, m := range mechs {
+		p, ok := m.(*PUM)
+		if !ok {
+			out[j] = func(_, x int) int { return x }
+			continue
+		}
+		cells := make([][]int, len(p.Tags))
+		for k, t := range p.Tags {
+			c, ok := personal[t]
+			if !ok {
+				return nil, fmt.Errorf("core: mechanism %d (pum) has tag %q, for which the data carry no personal cells", j+1, t)
+			}
+			if len(c) != n {
+				return nil, fmt.Errorf("core: tag %q gives personal cells for %d users, not %d", t, len(c), n)
+			}
+			cells[k] = c
+		}
+		mine := make([]int, len(cells))
+		out[j] = func(user, x int) int {
+			for k := range cells {
+				mine[k] = cells[k][user]
+			}
+			return p.Premap(x, mine)
+		}
+	}
+	return out, nil
 }
 
 func checkMechs(mechs []Mechanism, counts []int, k int) error {
@@ -93,7 +138,7 @@ func checkMechs(mechs []Mechanism, counts []int, k int) error {
 		panic("core: slice length mismatch")
 	}
 	for _, m := range mechs {
-		if m.Inputs() != k {
+		if DataSymbols(m) != k {
 			return errors.New("core: the data's alphabet differs from the mechanisms'")
 		}
 	}
@@ -119,8 +164,9 @@ func sum(v []int) int {
 	return n
 }
 
-// simulate sanitises datum(user) with mechs[assign[user]] for every user.
-func simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, assign []int, datum func(int) int,
+// simulate sanitises datum(user, j) with mechs[j], j = assign[user], for
+// every user.
+func simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, assign []int, datum func(user, j int) int,
 	emit func(user, mech int, r Report) error, progress func(float64)) error {
 	for user, j := range assign {
 		if user%4096 == 0 {
@@ -131,7 +177,7 @@ func simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, assign []i
 				progress(float64(user) / float64(len(assign)))
 			}
 		}
-		if err := emit(user, j, Draw(mechs[j], rng, datum(user))); err != nil {
+		if err := emit(user, j, Draw(mechs[j], rng, datum(user, j))); err != nil {
 			return err
 		}
 	}

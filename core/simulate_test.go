@@ -72,14 +72,14 @@ func TestSimulateDataErrors(t *testing.T) {
 	id, _ := NewIdentity(3)
 	rng := rand.New(rand.NewPCG(1, 1))
 	noop := func(int, int, Report) error { return nil }
-	if err := SimulateData(context.Background(), rng, []Mechanism{id}, []int{2}, []int{0, 1, 2}, noop, nil); err == nil {
+	if err := SimulateData(context.Background(), rng, []Mechanism{id}, []int{2}, []int{0, 1, 2}, nil, noop, nil); err == nil {
 		t.Error("2 users for 3 data accepted")
 	}
 	k, _ := NewKRR(4, 1)
-	if err := SimulateData(context.Background(), rng, []Mechanism{k}, []int{1}, []int{0}, noop, nil); err != nil {
+	if err := SimulateData(context.Background(), rng, []Mechanism{k}, []int{1}, []int{0}, nil, noop, nil); err != nil {
 		t.Errorf("one user: %v", err)
 	}
-	if err := SimulateData(context.Background(), rng, nil, nil, nil, noop, nil); err == nil {
+	if err := SimulateData(context.Background(), rng, nil, nil, nil, nil, noop, nil); err == nil {
 		t.Error("no mechanisms accepted")
 	}
 }

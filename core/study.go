@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -91,8 +93,15 @@ type MechanismSpec struct {
 	Share *float64 `json:"share,omitempty"`
 	// QualityLoss is Shokri's bound Q on the expected distance.
 	QualityLoss float64 `json:"quality_loss,omitempty"`
-	// Sensitive lists the sensitive symbols X_S of uRR, uRAP and PUM.
+	// Sensitive lists the sensitive symbols X_S of uRR, uRAP and PUM
+	// (for PUM, the common ones; it may be empty).
 	Sensitive []int `json:"sensitive,omitempty"`
+	// Base is PUM's common mechanism on the extended alphabet, urr (the
+	// default) or urappor; Tags names its semantic tags ⊥_1..⊥_κ, which
+	// are symbols K, K+1, … of the extended alphabet. Both extend
+	// DESIGN §7 compatibly.
+	Base string   `json:"base,omitempty"`
+	Tags []string `json:"tags,omitempty"`
 }
 
 // A Study is the alphabet and the mechanisms of a study file (DESIGN §7).
@@ -104,6 +113,12 @@ type Study struct {
 	// sanitise the real data rather than draws from their distribution.
 	// It extends DESIGN §7 compatibly: readers may ignore it.
 	Data []int `json:"data,omitempty"`
+	// Personal optionally gives, for each semantic tag, the personal
+	// sensitive cell of every datum's user (−1 for none), parallel to Data:
+	// what PUM's users map to the tag (ULDP §5). privmap grid -home writes
+	// tag "home", each user's most frequent cell. It extends DESIGN §7
+	// compatibly.
+	Personal map[string][]int `json:"personal,omitempty"`
 }
 
 // WriteStudy writes s as indented JSON, with Data, if any, on one line
@@ -113,25 +128,48 @@ func WriteStudy(w io.Writer, s *Study) error {
 	if c.Mechanisms == nil {
 		c.Mechanisms = []MechanismSpec{}
 	}
-	c.Data = nil
+	c.Data, c.Personal = nil, nil
 	b, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		return err
 	}
+	b = bytes.TrimSuffix(b, []byte("\n}"))
 	if len(s.Data) > 0 {
-		b = bytes.TrimSuffix(b, []byte("\n}"))
-		b = append(b, ",\n  \"data\": ["...)
-		for i, x := range s.Data {
+		b = append(b, ",\n  \"data\": "...)
+		b = appendInts(b, s.Data)
+	}
+	if len(s.Personal) > 0 {
+		b = append(b, ",\n  \"personal\": {"...)
+		for i, tag := range slices.Sorted(maps.Keys(s.Personal)) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendInt(b, int64(x), 10)
+			b = append(b, "\n    "...)
+			name, err := json.Marshal(tag)
+			if err != nil {
+				return err
+			}
+			b = append(b, name...)
+			b = append(b, ": "...)
+			b = appendInts(b, s.Personal[tag])
 		}
-		b = append(b, "]\n}"...)
+		b = append(b, "\n  }"...)
 	}
-	b = append(b, '\n')
+	b = append(b, "\n}\n"...)
 	_, err = w.Write(b)
 	return err
+}
+
+// appendInts appends v as a JSON array on one line.
+func appendInts(b []byte, v []int) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
 }
 
 // Distance returns the ground distance between symbols x and y and its

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +55,31 @@ func TestWriteStudy(t *testing.T) {
 	}
 	if m, ok := got["mechanisms"].([]any); !ok || len(m) != 0 {
 		t.Errorf("mechanisms = %v, want []", got["mechanisms"])
+	}
+}
+
+// TestWriteStudyRoundTrip writes a study with data, personal cells and a
+// PUM, reads it back, and checks the compact one-line arrays.
+func TestWriteStudyRoundTrip(t *testing.T) {
+	share := 1.0
+	s := &Study{
+		Alphabet:   Alphabet{Kind: KindLinear, Size: 5},
+		Mechanisms: []MechanismSpec{{ID: "p", Kind: KindPUM, Epsilon: 1, Share: &share, Sensitive: []int{0}, Base: BaseURAP, Tags: []string{"home", "wörk \"x\""}}},
+		Data:       []int{0, 4, 2},
+		Personal:   map[string][]int{"wörk \"x\"": {-1, 3, 3}, "home": {1, 4, -1}},
+	}
+	var buf bytes.Buffer
+	if err := WriteStudy(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "\"data\": [0,4,2],\n  \"personal\": {\n    \"home\": [1,4,-1],\n    \"wörk \\\"x\\\"\": [-1,3,3]\n  }\n}\n") {
+		t.Errorf("written:\n%s", buf.String())
+	}
+	got, err := ReadStudy(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, s) {
+		t.Errorf("read back %+v, want %+v", got, s)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -110,8 +111,46 @@ func (s *Study) Validate() error {
 			return fmt.Errorf("core: datum %d is symbol %d, outside 0..%d", i+1, x, s.Alphabet.Len()-1)
 		}
 	}
+	if err := s.validatePersonal(); err != nil {
+		return err
+	}
 	_, err := s.Shares()
 	return err
+}
+
+// validatePersonal checks that every tag of Personal gives one cell
+// (or −1) per datum.
+func (s *Study) validatePersonal() error {
+	for _, tag := range slices.Sorted(maps.Keys(s.Personal)) {
+		cells := s.Personal[tag]
+		if strings.TrimSpace(tag) == "" {
+			return errors.New("core: personal data under an empty tag name")
+		}
+		if len(cells) != len(s.Data) {
+			return fmt.Errorf("core: personal tag %q gives %d cells for %d data", tag, len(cells), len(s.Data))
+		}
+		for i, x := range cells {
+			if x < -1 || x >= s.Alphabet.Len() {
+				return fmt.Errorf("core: personal tag %q: datum %d has cell %d, outside −1..%d", tag, i+1, x, s.Alphabet.Len()-1)
+			}
+		}
+	}
+	return nil
+}
+
+// PersonalOf returns, for the tags of a PUM, the personal cells of datum i
+// in the order of tags, or an error naming the first tag the study has no
+// personal data for.
+func (s *Study) PersonalOf(tags []string) ([][]int, error) {
+	out := make([][]int, len(tags))
+	for k, t := range tags {
+		cells, ok := s.Personal[t]
+		if !ok {
+			return nil, fmt.Errorf("core: the study has no personal data for tag %q (privmap grid -home writes tag \"home\")", t)
+		}
+		out[k] = cells
+	}
+	return out, nil
 }
 
 func (m MechanismSpec) validate(a Alphabet) error {
@@ -152,12 +191,27 @@ func (m MechanismSpec) validateParams(epsilon, sensitive bool, a Alphabet) error
 	} else if m.QualityLoss != 0 {
 		return fmt.Errorf("kind %s takes no quality_loss", m.Kind)
 	}
-	if sensitive {
+	return m.validateULDP(sensitive, a)
+}
+
+// validateULDP checks the sensitive set, and PUM's tags and base.
+func (m MechanismSpec) validateULDP(sensitive bool, a Alphabet) error {
+	if sensitive && (len(m.Sensitive) > 0 || m.Kind != KindPUM) {
 		if _, _, err := sensitiveSet(a.Len(), m.Sensitive); err != nil {
 			return errors.New(strings.TrimPrefix(err.Error(), "core: "))
 		}
 	} else if len(m.Sensitive) > 0 {
 		return fmt.Errorf("kind %s takes no sensitive set", m.Kind)
+	}
+	if m.Kind == KindPUM {
+		if err := checkTags(m.Tags); err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), "core: "))
+		}
+		if m.Base != "" && m.Base != BaseURR && m.Base != BaseURAP {
+			return fmt.Errorf("base %q: want urr or urappor", m.Base)
+		}
+	} else if m.Base != "" || len(m.Tags) > 0 {
+		return fmt.Errorf("kind %s takes no base or tags", m.Kind)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package geo
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -219,5 +220,51 @@ func TestGridCheckins(t *testing.T) {
 	}
 	if r, err := ParsePerUser("all"); err != nil || r != All {
 		t.Errorf(`ParsePerUser("all") = %v, %v`, r, err)
+	}
+}
+
+// TestHomeCells checks the home rule: most check-ins inside the box win,
+// ties go to the cell visited first (by time, then file order), check-ins
+// outside the box do not count, and every datum carries its user's home.
+func TestHomeCells(t *testing.T) {
+	g := fwGrid(t)
+	p := func(col, row int) orb.Point { return g.Center(row*g.Cols + col) }
+	out := orb.Point{-121.0, 37.0}
+	cs := []Checkin{
+		{User: "a", Time: timeAt(3), Point: p(1, 1)},
+		{User: "a", Time: timeAt(1), Point: p(2, 2)}, // a's first
+		{User: "a", Time: timeAt(4), Point: p(1, 1)}, // a: cell (1,1) twice
+		{User: "b", Time: timeAt(9), Point: p(5, 5)},
+		{User: "b", Time: timeAt(2), Point: p(6, 6)}, // tie, (6,6) first in time
+		{User: "c", Point: p(7, 7)},                  // tie without times:
+		{User: "c", Point: p(8, 8)},                  // file order
+		{User: "d", Time: timeAt(1), Point: p(3, 3)},
+		{User: "d", Time: timeAt(2), Point: out},
+		{User: "d", Time: timeAt(3), Point: out}, // outside does not count
+		{User: "e", Time: timeAt(1), Point: out}, // never inside: no home
+		{Point: p(9, 9)},                         // anonymous
+	}
+	home := g.HomeCells(cs)
+	want := map[string]int{"a": 1*24 + 1, "b": 6*24 + 6, "c": 7*24 + 7, "d": 3*24 + 3}
+	if len(home) != len(want) {
+		t.Errorf("homes %v, want %v", home, want)
+	}
+	for u, w := range want {
+		if home[u] != w {
+			t.Errorf("home of %s = %d, want %d", u, home[u], w)
+		}
+	}
+	gd, err := GridCheckins(cs, GridOptions{Bound: FWBound, CellKm: 0.5, Home: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// First per user: a (2,2), b (6,6), c (7,7), d (3,3), e outside, anonymous (9,9).
+	wantCells := []int{2*24 + 2, 6*24 + 6, 7*24 + 7, 3*24 + 3, 9*24 + 9}
+	wantHomes := []int{1*24 + 1, 6*24 + 6, 7*24 + 7, 3*24 + 3, 9*24 + 9}
+	if !slices.Equal(gd.Cells, wantCells) || !slices.Equal(gd.Homes, wantHomes) {
+		t.Errorf("cells %v homes %v, want %v and %v", gd.Cells, gd.Homes, wantCells, wantHomes)
+	}
+	if gd, _ := GridCheckins(cs, GridOptions{Bound: FWBound, CellKm: 0.5}); gd.Homes != nil {
+		t.Error("homes without asking")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/paulmach/orb"
 )
@@ -44,6 +45,8 @@ type GridOptions struct {
 	CellKm float64
 	// PerUser selects the data of each user.
 	PerUser PerUser
+	// Home asks for each datum's home cell (Gridded.Homes).
+	Home bool
 }
 
 // Gridded is a data set binned into a grid.
@@ -53,6 +56,11 @@ type Gridded struct {
 	Counts []int
 	// Cells holds the cell of every datum inside the grid, in data order.
 	Cells []int
+	// Homes, when GridOptions.Home asked for it, holds the home cell of
+	// every datum's user, parallel to Cells: the cell of most of the
+	// user's check-ins inside the box (HomeCells), the personal sensitive
+	// datum that PUM maps to the tag "home" (ULDP §5).
+	Homes []int
 	// Records is the number of check-ins given, Users the distinct users
 	// among them, Data the number kept by the per-user rule, Outside how
 	// many of those fell outside the box. Data − Outside are counted.
@@ -92,11 +100,73 @@ func GridCheckins(cs []Checkin, opt GridOptions) (*Gridded, error) {
 	if outside == len(data) {
 		return nil, fmt.Errorf("geo: all %d data lie outside the box %v..%v", len(data), b.Min, b.Max)
 	}
-	return &Gridded{
+	gd := &Gridded{
 		Grid: g, Counts: counts, Cells: cells,
 		Records: len(cs), Users: CountUsers(cs), Data: len(data), Outside: outside,
 		Rule: opt.PerUser,
-	}, nil
+	}
+	if opt.Home {
+		home := g.HomeCells(cs)
+		gd.Homes = make([]int, 0, len(cells))
+		for _, c := range data {
+			cell, ok := g.Index(c.Point)
+			if !ok {
+				continue
+			}
+			if c.User != "" {
+				cell = home[c.User]
+			}
+			gd.Homes = append(gd.Homes, cell)
+		}
+	}
+	return gd, nil
+}
+
+// HomeCells returns the home cell of every user of cs with a check-in
+// inside the grid: the cell of most of the user's check-ins inside it,
+// ties going to the cell the user checked in at first (by time, then
+// file order). Taking the most frequent location as home is the usual
+// heuristic for check-in data; users of an anonymous check-in (empty User)
+// are left out, each such check-in being a user of its own whose home is
+// its cell.
+func (g *Grid) HomeCells(cs []Checkin) map[string]int {
+	type visit struct {
+		n     int
+		first time.Time
+		order int
+	}
+	visits := make(map[string]map[int]*visit)
+	for i, c := range cs {
+		cell, ok := g.Index(c.Point)
+		if !ok || c.User == "" {
+			continue
+		}
+		byCell := visits[c.User]
+		if byCell == nil {
+			byCell = make(map[int]*visit)
+			visits[c.User] = byCell
+		}
+		v := byCell[cell]
+		if v == nil {
+			byCell[cell] = &visit{n: 1, first: c.Time, order: i}
+			continue
+		}
+		v.n++
+		if c.Time.Before(v.first) {
+			v.first, v.order = c.Time, i
+		}
+	}
+	home := make(map[string]int, len(visits))
+	for user, byCell := range visits {
+		var best *visit
+		for cell, v := range byCell {
+			if best == nil || v.n > best.n || v.n == best.n &&
+				(v.first.Before(best.first) || v.first.Equal(best.first) && v.order < best.order) {
+				best, home[user] = v, cell
+			}
+		}
+	}
+	return home
 }
 
 // NonEmpty returns the number of cells holding at least one datum.

@@ -40,7 +40,11 @@ func runChannel(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *studyName, err)
 	}
-	c, isChannel := m.(core.Channel)
+	common := m
+	if p, ok := m.(*core.PUM); ok {
+		common = p.Common
+	}
+	c, isChannel := common.(core.Channel)
 	if *out != "" && !isChannel {
 		return fmt.Errorf("mechanism %q (%s) has 2^%d bit-vector outputs; no matrix is written", spec.ID, spec.Kind, m.Inputs())
 	}
@@ -57,6 +61,17 @@ func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.A
 		fmt.Fprintf(w, ", nominal ε %g", spec.Epsilon)
 	}
 	fmt.Fprintf(w, ", %d input symbols\n", m.Inputs())
+	if p, ok := m.(*core.PUM); ok {
+		base := spec.Base
+		if base == "" {
+			base = core.BaseURR
+		}
+		fmt.Fprintf(w, "common %s on the extended alphabet: symbols 0..%d are the data's,", base, p.K-1)
+		for k, t := range p.Tags {
+			fmt.Fprintf(w, " %d is tag ⊥%s", p.K+k, t)
+		}
+		fmt.Fprintf(w, "; a user's personal sensitive datum is sanitised as its tag\n")
+	}
 	over := "every output"
 	if a.Protected {
 		over = "protected outputs"

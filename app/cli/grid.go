@@ -17,10 +17,11 @@ import (
 // runGrid is
 //
 //	privmap grid -in F [-format gowalla|foursquare|csv] [-bbox S,W,N,E]
-//	             [-cell KM] [-per-user first|all] -o truth.csv [-study-out study.json]
+//	             [-cell KM] [-per-user first|all] -o truth.csv [-study-out study.json [-home]]
 //
 // It reads a check-in file, bins it and writes the true distribution and,
-// optionally, the study file of the grid alphabet.
+// optionally, the study file of the grid alphabet with every datum's cell
+// and, with -home, every datum's home cell for PUM.
 func runGrid(args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("grid", stdout)
 	in := fs.String("in", "", "check-in `file` to read")
@@ -30,6 +31,7 @@ func runGrid(args []string, stdout, _ io.Writer) error {
 	perUser := fs.String("per-user", "first", "data per user: first (first check-in by time) or all")
 	out := fs.String("o", "", "distribution CSV to write (cell,probability,…)")
 	studyOut := fs.String("study-out", "", "study JSON `file` to write with the grid alphabet")
+	home := fs.Bool("home", false, "write each user's home cell (most frequent check-in cell) as personal data of tag \"home\" for pum into the study")
 	skipBad := fs.Bool("skip-bad", false, "skip malformed lines (counted and reported) instead of failing")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -41,18 +43,12 @@ func runGrid(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	rule, err := geo.ParsePerUser(*perUser)
+	if *home && *studyOut == "" {
+		return usageError{"-home writes into the study: give -study-out too"}
+	}
+	opt, err := gridOptions(*bbox, *cell, *perUser, *home)
 	if err != nil {
-		return usageError{err.Error()}
-	}
-	if !(*cell > 0) || math.IsInf(*cell, 0) {
-		return usageError{fmt.Sprintf("-cell must be a positive number of km, got %v", *cell)}
-	}
-	opt := geo.GridOptions{CellKm: *cell, PerUser: rule}
-	if *bbox != "" {
-		if opt.Bound, err = geo.ParseBBox(*bbox); err != nil {
-			return usageError{err.Error()}
-		}
+		return err
 	}
 	res, err := readCheckinFile(*in, f, geo.Options{SkipBad: *skipBad})
 	if err != nil {
@@ -67,12 +63,33 @@ func runGrid(args []string, stdout, _ io.Writer) error {
 	}
 	if *studyOut != "" {
 		s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells}
+		if *home {
+			s.Personal = map[string][]int{"home": gd.Homes}
+		}
 		if err := writeFile(*studyOut, func(w io.Writer) error { return core.WriteStudy(w, s) }); err != nil {
 			return err
 		}
 	}
 	printSummary(stdout, *in, res, gd)
 	return nil
+}
+
+// gridOptions checks and gathers the gridding flags.
+func gridOptions(bbox string, cell float64, perUser string, home bool) (geo.GridOptions, error) {
+	rule, err := geo.ParsePerUser(perUser)
+	if err != nil {
+		return geo.GridOptions{}, usageError{err.Error()}
+	}
+	if !(cell > 0) || math.IsInf(cell, 0) {
+		return geo.GridOptions{}, usageError{fmt.Sprintf("-cell must be a positive number of km, got %v", cell)}
+	}
+	opt := geo.GridOptions{CellKm: cell, PerUser: rule, Home: home}
+	if bbox != "" {
+		if opt.Bound, err = geo.ParseBBox(bbox); err != nil {
+			return geo.GridOptions{}, usageError{err.Error()}
+		}
+	}
+	return opt, nil
 }
 
 // readCheckinFile opens and reads a check-in file, naming it in errors.
@@ -106,6 +123,15 @@ func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 		g.Cols, g.Rows, g.Len(), g.CellWidthKm(), g.CellHeightKm(), boxString(g.Bound))
 	fmt.Fprintf(w, "data: %d (%s per user), %d in the grid, %d outside the box, %d non-empty cells\n",
 		gd.Data, gd.Rule, gd.N(), gd.Outside, gd.NonEmpty())
+	if gd.Homes != nil {
+		at := 0
+		for i, h := range gd.Homes {
+			if h == gd.Cells[i] {
+				at++
+			}
+		}
+		fmt.Fprintf(w, "homes: %d of the %d data lie in their user's home cell (most frequent check-in cell)\n", at, gd.N())
+	}
 }
 
 func boxString(b orb.Bound) string {

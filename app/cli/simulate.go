@@ -52,18 +52,19 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	nSet := false
-	fs.Visit(func(f *flag.Flag) { nSet = nSet || f.Name == "n" })
-	useData := !nSet && len(s.Data) > 0
+	useData := !isSet(fs, "n") && len(s.Data) > 0
 	if useData {
 		*n = len(s.Data)
+	}
+	if err := checkPersonal(*studyName, s, useData); err != nil {
+		return err
 	}
 	shares, _ := s.Shares() // validated
 	counts := core.Assign(shares, *n)
 	rng := rand.New(rand.NewPCG(*seed, 0x70726976))
 	run := func(emit func(user, j int, r core.Report) error) error {
 		if useData {
-			return core.SimulateData(context.Background(), rng, mechs, counts, s.Data, emit, nil)
+			return core.SimulateData(context.Background(), rng, mechs, counts, s.Data, s.Personal, emit, nil)
 		}
 		return core.Simulate(context.Background(), rng, mechs, counts, truth, emit, nil)
 	}
@@ -85,6 +86,32 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, " %s %d", spec.ID, counts[i])
 	}
 	fmt.Fprintln(stdout)
+	return nil
+}
+
+// isSet reports whether flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// checkPersonal checks that the study carries the personal cells of every
+// tag of its PUMs, and that the users are the study's own (draws from a
+// distribution have no personal cells).
+func checkPersonal(name string, s *core.Study, useData bool) error {
+	for _, spec := range s.Mechanisms {
+		if spec.Kind != core.KindPUM {
+			continue
+		}
+		if !useData {
+			return fmt.Errorf("%s: mechanism %q (pum) needs each user's personal sensitive cells, which users drawn from a distribution lack: "+
+				"leave out -n and use a study whose data carry them (privmap grid -study-out S -home)", name, spec.ID)
+		}
+		if _, err := s.PersonalOf(spec.Tags); err != nil {
+			return fmt.Errorf("%s: mechanism %q: %w", name, spec.ID, err)
+		}
+	}
 	return nil
 }
 

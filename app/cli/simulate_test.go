@@ -13,12 +13,13 @@ import (
 )
 
 // studyWith grids a synthetic file and writes a study with mechanisms.
-func studyWith(t *testing.T, mechanisms string) (dir, study, truth string) {
+func studyWith(t *testing.T, mechanisms string, gridArgs ...string) (dir, study, truth string) {
 	t.Helper()
 	in := writeSynth(t, 500)
 	dir = t.TempDir()
 	truth, study = filepath.Join(dir, "truth.csv"), filepath.Join(dir, "study.json")
-	if code, _, errs := run("grid", "-in", in, "-bbox", "37.7228,-122.5153,37.7946,-122.3789", "-o", truth, "-study-out", study); code != 0 {
+	args := append([]string{"grid", "-in", in, "-bbox", "37.7228,-122.5153,37.7946,-122.3789", "-o", truth, "-study-out", study}, gridArgs...)
+	if code, _, errs := run(args...); code != 0 {
 		t.Fatal(errs)
 	}
 	if mechanisms != "" {
@@ -152,7 +153,8 @@ func TestChannel(t *testing.T) {
 func TestSimulateChannelErrors(t *testing.T) {
 	dir, bare, truth := studyWith(t, "")
 	_, study, _ := studyWith(t, mixed)
-	_, pum, _ := studyWith(t, `{"id": "p", "kind": "pum", "epsilon": 1, "sensitive": [3]}`)
+	_, pum, _ := studyWith(t, `{"id": "p", "kind": "pum", "epsilon": 1, "tags": ["home"]}`)
+	_, pumHome, _ := studyWith(t, `{"id": "p", "kind": "pum", "epsilon": 1, "tags": ["home", "work"]}`, "-home")
 	badTruth := filepath.Join(dir, "bad.csv")
 	os.WriteFile(badTruth, []byte("cell,probability\n384,1\n"), 0o644)
 	badStudy := filepath.Join(dir, "bad.json")
@@ -171,7 +173,10 @@ func TestSimulateChannelErrors(t *testing.T) {
 		{"missing truth", []string{"simulate", "-study", study, "-o", out}, 2, "-truth is required"},
 		{"unknown id", []string{"channel", "-study", study, "-mechanism", "zz"}, 1, `no mechanism with id "zz"`},
 		{"matrix of rappor", []string{"channel", "-study", study, "-mechanism", "r1", "-o", out}, 1, "bit-vector outputs; no matrix"},
-		{"pum", []string{"channel", "-study", pum, "-mechanism", "p"}, 1, "not available in this version"},
+		{"pum without personal cells", []string{"simulate", "-study", pum, "-truth", truth, "-o", out}, 1, `no personal data for tag "home" (privmap grid -home`},
+		{"pum on draws", []string{"simulate", "-study", pumHome, "-truth", truth, "-n", "10", "-o", out}, 1, "users drawn from a distribution lack"},
+		{"pum tag missing", []string{"simulate", "-study", pumHome, "-truth", truth, "-o", out}, 1, `no personal data for tag "work"`},
+		{"home without study", []string{"grid", "-in", truth, "-o", out, "-home"}, 2, "-home writes into the study"},
 	}
 	for _, tc := range tests {
 		code, _, errs := run(tc.args...)
@@ -234,5 +239,57 @@ func TestSimulateStudyData(t *testing.T) {
 	// The users of i2 are spread by the permutation, not the last 150.
 	if firstI2 >= 350 {
 		t.Errorf("mechanism i2 starts at user %d: assignment follows file order", firstI2)
+	}
+}
+
+// TestSimulatePUM grids with -home, sanitises the study's data with a PUM
+// and checks that users at home report ⊥home far more often than the
+// others, and that the audit and the matrix cover the extended alphabet.
+func TestSimulatePUM(t *testing.T) {
+	dir, study, truth := studyWith(t, `{"id": "p", "kind": "pum", "epsilon": 2, "sensitive": [0], "tags": ["home"]}`, "-home")
+	f, _ := os.Open(study)
+	s, err := core.ReadStudy(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	homes := s.Personal["home"]
+	if len(homes) != len(s.Data) {
+		t.Fatalf("%d homes for %d data", len(homes), len(s.Data))
+	}
+	out := filepath.Join(dir, "r.csv")
+	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-o", out); code != 0 {
+		t.Fatal(errs)
+	}
+	// With ε = 2 and X_S ∪ Z = {0, ⊥}, D = 2 + e² − 1: a user at home
+	// reports ⊥ with probability e²/D ≈ 0.88, another with 1/D ≈ 0.12.
+	var at, atBot, away, awayBot int
+	for i, r := range readCSV(t, out)[1:] {
+		bot := r[2] == "384"
+		if s.Data[i] == homes[i] && s.Data[i] != 0 {
+			at++
+			if bot {
+				atBot++
+			}
+		} else if s.Data[i] != 0 {
+			away++
+			if bot {
+				awayBot++
+			}
+		}
+	}
+	if at < 50 || away < 50 || float64(atBot)/float64(at) < 0.7 || float64(awayBot)/float64(away) > 0.3 {
+		t.Errorf("⊥home from %d/%d users at home and %d/%d away", atBot, at, awayBot, away)
+	}
+	m := filepath.Join(dir, "m.csv")
+	code, stdout, errs := run("channel", "-study", study, "-mechanism", "p", "-o", m)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(stdout, "384 is tag ⊥home") || !strings.Contains(stdout, "over protected outputs: 2\n") {
+		t.Errorf("audit:\n%s", stdout)
+	}
+	if recs := readCSV(t, m); len(recs) != 386 || len(recs[0]) != 386 || recs[0][385] != "z384" {
+		t.Errorf("matrix %d×%d", len(recs), len(recs[0]))
 	}
 }
