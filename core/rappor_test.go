@@ -129,6 +129,14 @@ func TestBitAudit(t *testing.T) {
 			t.Errorf("uRAP output %v is possible under %d inputs", v, possible)
 		}
 	}
+	// The audit reads the same off the bit probabilities, and catches a
+	// channel whose "revealing" bit is possible under every input.
+	if au := AuditMechanism(u, Alphabet{Kind: KindCategorical, Size: 6}); au.Invertible != -1 || !au.Protected || math.Abs(au.LDP-2) > 1e-9 {
+		t.Errorf("uRAP audit %+v", au)
+	}
+	if j := InvertibleBits(r6, []int{3}); j != 3 {
+		t.Errorf("RAPPOR bit 3 taken as invertible (got %d)", j)
+	}
 }
 
 // bruteBitLDP is WorstBitLDP by enumerating every output.
