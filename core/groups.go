@@ -1,0 +1,202 @@
+package core
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A Group is Count users of mechanism Mech (an index into the study's
+// mechanisms) who sent the same report. Estimators work on groups, so
+// that an iteration costs the same for a thousand users as for a million
+// (FW §6).
+type Group struct {
+	Mech   int
+	Report Report
+	Count  int
+}
+
+// Groups are the reports of a study's users, grouped.
+type Groups struct {
+	// List holds one group per (mechanism, report) seen, by mechanism and
+	// then in order of first appearance.
+	List []Group
+	// Users holds n^A, the number of users of each mechanism.
+	Users []int
+}
+
+// N returns the number of users n = Σ n^A.
+func (g *Groups) N() int { return sum(g.Users) }
+
+func newGroups(mechs int) *Groups { return &Groups{Users: make([]int, mechs)} }
+
+// add counts c more users of mechanism j who reported r; index finds an
+// existing group.
+func (g *Groups) add(index map[Group]int, j int, r Report, c int) {
+	key := Group{Mech: j, Report: r}
+	if i, ok := index[key]; ok {
+		g.List[i].Count += c
+	} else {
+		index[key] = len(g.List)
+		g.List = append(g.List, Group{Mech: j, Report: r, Count: c})
+	}
+	g.Users[j] += c
+}
+
+// GroupReports groups reports: reports[i] sent by a user of mechanism
+// mech[i], of mechs mechanisms.
+func GroupReports(mechs int, mech []int, reports []Report) *Groups {
+	g := newGroups(mechs)
+	index := make(map[Group]int)
+	for i, r := range reports {
+		g.add(index, mech[i], r, 1)
+	}
+	g.sort()
+	return g
+}
+
+// sort orders the groups by mechanism, stably.
+func (g *Groups) sort() {
+	slices.SortStableFunc(g.List, func(a, b Group) int { return a.Mech - b.Mech })
+}
+
+// ReadReports reads a reports file (DESIGN §7) of the study s whose
+// mechanisms are built as mechs: a CSV with header mechanism,report and
+// optionally a leading user column (one row per user), or
+// mechanism,report,count (aggregated). Errors carry the line.
+func ReadReports(r io.Reader, s *Study, mechs []Mechanism) (*Groups, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, errors.New("core: reports: the file is empty")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("core: reports: %w", err)
+	}
+	rr, err := newReportReader(head, s, mechs)
+	if err != nil {
+		return nil, err
+	}
+	g := newGroups(len(mechs))
+	index := make(map[Group]int)
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			return nil, fmt.Errorf("core: reports: %w", err)
+		}
+		j, rep, c, err := rr.row(rec)
+		if err != nil {
+			return nil, fmt.Errorf("core: reports: line %d: %w", line, err)
+		}
+		if c > 0 {
+			g.add(index, j, rep, c)
+		}
+	}
+	if g.N() == 0 {
+		return nil, errors.New("core: reports: no reports")
+	}
+	g.sort()
+	return g, nil
+}
+
+// reportReader parses the rows of a reports file.
+type reportReader struct {
+	width, mech, report, count int // count −1 without a count column
+	ids                        map[string]int
+	mechs                      []Mechanism
+}
+
+func newReportReader(head []string, s *Study, mechs []Mechanism) (*reportReader, error) {
+	col := map[string]int{}
+	for i, h := range head {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	}
+	mc, ok1 := col["mechanism"]
+	rc, ok2 := col["report"]
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("core: reports: line 1: header %q lacks mechanism and report columns", strings.Join(head, ","))
+	}
+	rr := &reportReader{width: len(head), mech: mc, report: rc, count: -1, ids: map[string]int{}, mechs: mechs}
+	if cc, ok := col["count"]; ok {
+		rr.count = cc
+	}
+	for j, m := range s.Mechanisms {
+		rr.ids[m.ID] = j
+	}
+	return rr, nil
+}
+
+// row returns the mechanism, report and count of a row.
+func (rr *reportReader) row(rec []string) (int, Report, int, error) {
+	if len(rec) != rr.width {
+		return 0, Report{}, 0, fmt.Errorf("%d fields, want %d", len(rec), rr.width)
+	}
+	id := strings.TrimSpace(rec[rr.mech])
+	j, ok := rr.ids[id]
+	if !ok {
+		return 0, Report{}, 0, fmt.Errorf("no mechanism %q in the study", clip(id, 40))
+	}
+	rep, err := ParseReport(rr.mechs[j], strings.TrimSpace(rec[rr.report]))
+	if err != nil {
+		return 0, Report{}, 0, fmt.Errorf("mechanism %q: %s", id, strings.TrimPrefix(err.Error(), "core: "))
+	}
+	c := 1
+	if rr.count >= 0 {
+		c, err = strconv.Atoi(strings.TrimSpace(rec[rr.count]))
+		if err != nil || c < 0 {
+			return 0, Report{}, 0, fmt.Errorf("count %q is not a whole number ≥ 0", clip(rec[rr.count], 40))
+		}
+	}
+	return j, rep, c, nil
+}
+
+// columns holds the likelihood column of every group: P(report | x) =
+// col[i][x]·e^{scale[i]}. Building them rejects reports impossible under
+// every input.
+type columns struct {
+	k     int
+	col   [][]float64
+	scale []float64
+	count []float64
+	n     float64
+}
+
+func newColumns(mechs []Mechanism, g *Groups, s *Study) (*columns, error) {
+	if len(g.List) == 0 {
+		return nil, errors.New("core: no reports")
+	}
+	k := mechs[g.List[0].Mech].Inputs()
+	c := &columns{k: k, col: make([][]float64, len(g.List)), scale: make([]float64, len(g.List)), count: make([]float64, len(g.List))}
+	for i, gr := range g.List {
+		m := mechs[gr.Mech]
+		if m.Inputs() != k {
+			return nil, fmt.Errorf("core: mechanism %s has %d inputs, others %d", mechName(s, gr.Mech), m.Inputs(), k)
+		}
+		col, scale := m.Likelihood(nil, gr.Report)
+		if slices.Max(col) <= 0 || math.IsInf(scale, -1) {
+			return nil, fmt.Errorf("core: mechanism %s: report %s is impossible under every input", mechName(s, gr.Mech), clip(gr.Report.String(), 40))
+		}
+		c.col[i], c.scale[i], c.count[i] = col, scale, float64(gr.Count)
+		c.n += float64(gr.Count)
+	}
+	return c, nil
+}
+
+// mechName names mechanism j for errors: its id when the study is known.
+func mechName(s *Study, j int) string {
+	if s != nil && j < len(s.Mechanisms) {
+		return strconv.Quote(s.Mechanisms[j].ID)
+	}
+	return strconv.Itoa(j + 1)
+}

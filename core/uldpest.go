@@ -1,0 +1,150 @@
+package core
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// ULDPOptions tune ULDPEstimate.
+type ULDPOptions struct {
+	// Significance, when positive, keeps only the estimates above the
+	// significance threshold of ULDP §2.5 at this level (e.g. 0.05),
+	// Bonferroni-corrected over the symbols, and zeroes the others.
+	Significance float64
+	// Background gives, per PUM tag, the distribution π_k over the data's
+	// symbols that the tag's mass is returned to. A tag without one uses
+	// the distribution of its personal cells in the study (Study.Personal)
+	// when the study has them, else the uniform distribution.
+	Background map[string][]float64
+}
+
+// ULDPEstimate is the empirical estimator of uRR, uRAP and PUM (ULDP
+// §2.5, §3–§5, restated in DESIGN §3). From the frequency f of each
+// output symbol (uRR) or bit (uRAP), with D = |X_S| + e^ε − 1 and
+// θ = e^{ε/2}/(e^{ε/2}+1):
+//
+//	uRR:  p̂(x) = (f(x)·D − 1)/(e^ε − 1)  on X_S,  f(x)·D/(e^ε − 1)  on X_N
+//	uRAP: p̂(x) = (f_x − (1−θ))/(2θ − 1)   on X_S,  f_x/(1 − e^{−ε/2}) on X_N
+//
+// optionally thresholded, then clipped and renormalised. A PUM's estimate
+// r̂ is over the extended alphabet; each tag's mass goes back to the data's
+// symbols by its background distribution π_k:
+// p̂(x) = r̂(x) + Σ_k r̂(⊥_k) π_k(x). Users of several ULDP mechanisms are
+// estimated per mechanism and averaged by n^A/n, as FW eq. (5).
+func ULDPEstimate(mechs []Mechanism, g *Groups, s *Study, opt ULDPOptions) ([]float64, error) {
+	return PerMechanism(g, func(sub *Groups) ([]float64, error) {
+		j := sub.List[0].Mech
+		m := mechs[j]
+		p, _ := m.(*PUM)
+		if p != nil {
+			m = p.Common
+		}
+		raw, err := uldpRaw(m, sub, opt.Significance)
+		if err != nil {
+			return nil, fmt.Errorf("core: uldp: mechanism %s: %w", mechName(s, j), err)
+		}
+		r := ClipNormalize(raw)
+		if p == nil {
+			return r, nil
+		}
+		out := r[:p.K:p.K]
+		for k, tag := range p.Tags {
+			bg, err := background(p, tag, s, opt.Background[tag])
+			if err != nil {
+				return nil, err
+			}
+			floats.AddScaled(out, r[p.K+k], bg)
+		}
+		return out, nil
+	})
+}
+
+// uldpRaw returns the unconstrained empirical estimate of a uRR or uRAP
+// from the reports of its users.
+func uldpRaw(m Mechanism, g *Groups, significance float64) ([]float64, error) {
+	n := float64(g.N())
+	var f, scale, offset []float64
+	switch u := m.(type) {
+	case *URR:
+		k := u.K
+		f = make([]float64, k)
+		for _, gr := range g.List {
+			f[gr.Report.Symbol] += float64(gr.Count) / n
+		}
+		em1 := math.Expm1(u.Epsilon)
+		d := float64(len(u.Sensitive)) + em1
+		scale, offset = fill(nil, k, d/em1), make([]float64, k)
+		for _, x := range u.Sensitive {
+			offset[x] = 1 / em1
+		}
+	case *URAP:
+		k := u.K
+		f = make([]float64, k)
+		for _, gr := range g.List {
+			for x := range k {
+				f[x] += float64(gr.Count*gr.Report.Bits.Bit(x)) / n
+			}
+		}
+		theta, keepN := u.probs()
+		scale, offset = make([]float64, k), make([]float64, k)
+		for x := range k {
+			if u.IsSensitive(x) {
+				scale[x], offset[x] = 1/(2*theta-1), (1-theta)/(2*theta-1)
+			} else {
+				scale[x] = 1 / keepN
+			}
+		}
+	default:
+		return nil, fmt.Errorf("the uldp estimator is for urr, urappor and pum, not %s", kindOf(m))
+	}
+	raw := make([]float64, len(f))
+	for x := range raw {
+		raw[x] = f[x]*scale[x] - offset[x]
+	}
+	if significance > 0 {
+		// Keep p̂(x) only above z_{1−α/K}·sd(p̂(x)), sd from the binomial
+		// variance of f(x) (Wang et al. 2017, as ULDP §2.5 uses it).
+		z := distuv.UnitNormal.Quantile(1 - significance/float64(len(raw)))
+		for x := range raw {
+			if raw[x] < z*scale[x]*math.Sqrt(f[x]*(1-f[x])/n) {
+				raw[x] = 0
+			}
+		}
+	}
+	return raw, nil
+}
+
+// background returns π_k of a PUM tag: given, from the study's personal
+// cells, or uniform.
+func background(p *PUM, tag string, s *Study, given []float64) ([]float64, error) {
+	if given != nil {
+		if len(given) != p.K {
+			return nil, fmt.Errorf("core: background of tag %q has %d entries for %d symbols", tag, len(given), p.K)
+		}
+		sum := floats.Sum(given)
+		if !(sum > 0) || floats.Min(given) < 0 {
+			return nil, fmt.Errorf("core: background of tag %q is not a distribution", tag)
+		}
+		out := append([]float64(nil), given...)
+		floats.Scale(1/sum, out)
+		return out, nil
+	}
+	out := make([]float64, p.K)
+	n := 0
+	if s != nil {
+		for _, x := range s.Personal[tag] {
+			if x >= 0 {
+				out[x]++
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return fill(out, p.K, 1/float64(p.K)), nil
+	}
+	floats.Scale(1/float64(n), out)
+	return out, nil
+}
