@@ -126,3 +126,44 @@ func BenchmarkShokri(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkEMDGrid computes the exact earth mover's distance between two
+// dense distributions on FW's 24×16 grid.
+func BenchmarkEMDGrid(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	fw := Alphabet{Kind: KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
+	p, q := randomDist(rng, 384, 0), randomDist(rng, 384, 0)
+	for b.Loop() {
+		if _, err := Compare(p, q, fw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGIBUPlanar runs GIBU on 10,000 users of FW Table 6's ten
+// planar geometric mechanisms on the 24×16 grid.
+func BenchmarkGIBUPlanar(b *testing.B) {
+	eps := []float64{0.19, 0.253, 0.316, 0.38, 0.443, 0.632, 1.159, 1.686, 2.213, 3.124}
+	mechs := make([]Mechanism, len(eps))
+	counts := make([]int, len(eps))
+	for i, e := range eps {
+		mechs[i], _ = NewPlanarGeometric(24, 16, 0.5, e)
+		counts[i] = 1000
+	}
+	truth := randomDist(rand.New(rand.NewPCG(1, 1)), 384, 0.6)
+	var mech []int
+	var reps []Report
+	rng := rand.New(rand.NewPCG(2, 2))
+	Simulate(context.Background(), rng, mechs, counts, truth, func(_, j int, r Report) error {
+		mech, reps = append(mech, j), append(reps, r)
+		return nil
+	}, nil)
+	g := GroupReports(len(mechs), mech, reps)
+	for b.Loop() {
+		est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(est.Iterations), "steps")
+	}
+}

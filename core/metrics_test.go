@@ -1,0 +1,133 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize/convex/lp"
+)
+
+// lpTransport solves the transportation problem with gonum's simplex in
+// standard form: an independent check for small instances. The last row
+// constraint is redundant and left out.
+func lpTransport(t *testing.T, a, b []float64, cost func(i, j int) float64) float64 {
+	t.Helper()
+	m, n := len(a), len(b)
+	rows := m + n - 1
+	A := mat.NewDense(rows, m*n, nil)
+	rhs := make([]float64, rows)
+	c := make([]float64, m*n)
+	for i := range m {
+		for j := range n {
+			c[i*n+j] = cost(i, j)
+			A.Set(i, i*n+j, 1)
+			if j < n-1 {
+				A.Set(m+j, i*n+j, 1)
+			}
+		}
+		rhs[i] = a[i]
+	}
+	for j := range n - 1 {
+		rhs[m+j] = b[j]
+	}
+	opt, _, err := lp.Simplex(c, A, rhs, 1e-12, nil)
+	if err != nil {
+		t.Fatalf("gonum simplex: %v", err)
+	}
+	return opt
+}
+
+func randomDist(rng *rand.Rand, k int, zeros float64) []float64 {
+	p := make([]float64, k)
+	s := 0.0
+	for i := range p {
+		if rng.Float64() >= zeros {
+			p[i] = rng.ExpFloat64()
+			s += p[i]
+		}
+	}
+	if s == 0 {
+		p[0], s = 1, 1
+	}
+	for i := range p {
+		p[i] /= s
+	}
+	return p
+}
+
+func TestTransport(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	grid := Alphabet{Kind: KindGrid, Cols: 3, Rows: 3, CellKm: 0.5}
+	dist := func(i, j int) float64 { d, _, _ := grid.Distance(i, j); return d }
+	for trial := range 40 {
+		p, q := randomDist(rng, 9, 0.3), randomDist(rng, 9, 0.3)
+		got, err := Transport(p, q, dist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := lpTransport(t, p, q, dist)
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("trial %d: transport %v, gonum LP %v", trial, got, want)
+		}
+	}
+	// On a line with |i − j| the optimum is the closed form.
+	for trial := range 20 {
+		p, q := randomDist(rng, 30, 0.5), randomDist(rng, 30, 0.2)
+		got, err := Transport(p, q, func(i, j int) float64 { return math.Abs(float64(i - j)) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := EMDLinear(p, q); math.Abs(got-want) > 1e-12 {
+			t.Errorf("line trial %d: transport %v, closed form %v", trial, got, want)
+		}
+	}
+	// Everything one cell east: one cell side.
+	fw := Alphabet{Kind: KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
+	p, q := make([]float64, 384), make([]float64, 384)
+	p[100], q[101] = 1, 1
+	m, err := Compare(p, q, fw)
+	if err != nil || math.Abs(m.EMD-0.5) > 1e-15 || m.EMDUnit != "km" || m.TV != 1 || m.MSE != 2 || math.Abs(m.JSD-math.Ln2) > 1e-15 {
+		t.Errorf("one cell east: %+v, %v", m, err)
+	}
+}
+
+func TestTransportFWGrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	fw := Alphabet{Kind: KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
+	p, q := randomDist(rng, 384, 0.7), randomDist(rng, 384, 0)
+	m, err := Compare(p, q, fw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lower bound: the distance between the means (Jensen), upper: the
+	// independent coupling.
+	var mx, my, indep float64
+	for i := range 384 {
+		for j := range 384 {
+			d, _, _ := fw.Distance(i, j)
+			indep += p[i] * q[j] * d
+		}
+		mx += (p[i] - q[i]) * float64(i%24) * 0.5
+		my += (p[i] - q[i]) * float64(i/24) * 0.5
+	}
+	if m.EMD < math.Hypot(mx, my)-1e-12 || m.EMD > indep {
+		t.Errorf("EMD %v outside [%v, %v]", m.EMD, math.Hypot(mx, my), indep)
+	}
+}
+
+func TestMetricsClosedForms(t *testing.T) {
+	p := []float64{0.5, 0.5, 0}
+	q := []float64{0, 0.5, 0.5}
+	m, err := Compare(p, q, Alphabet{Kind: KindLinear, Size: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.EMD != 1 || m.TV != 0.5 || m.MSE != 0.5 || math.Abs(m.JSD-0.5*math.Ln2) > 1e-15 {
+		t.Errorf("metrics %+v", m)
+	}
+	if m, _ := Compare(p, q, Alphabet{Kind: KindCategorical, Size: 3}); !math.IsNaN(m.EMD) {
+		t.Errorf("categorical EMD %v", m.EMD)
+	}
+}
