@@ -185,5 +185,4 @@ func squarem(t0, t1, t2, r, v, dst []float64) bool {
 	}
 	floats.Scale(1/floats.Sum(dst), dst)
 	return true
-	return false
 }
