@@ -121,8 +121,7 @@ func (t *tableau) start(a, b []float64) {
 	for k := range parent {
 		parent[k] = k
 	}
-	var find func(int) int
-	find = func(x int) int {
+	find := func(x int) int {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]
