@@ -14,8 +14,13 @@ import (
 // header names the columns cell and probability, other columns ignored.
 // Cells run over 0..k−1, each at most once; cells not listed have
 // probability 0. Probabilities must be finite, non-negative and sum to 1
-// within 1e−9. Errors name the line.
+// within 1e−9. Errors name the line. With k ≤ 0 the alphabet is taken to
+// end at the largest cell listed.
 func ReadDistribution(r io.Reader, k int) ([]float64, error) {
+	limit := k
+	if k <= 0 {
+		limit = 1 << 24 // 16M symbols: a bad cell number must not exhaust memory
+	}
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	hdr, err := cr.Read()
@@ -29,8 +34,8 @@ func ReadDistribution(r io.Reader, k int) ([]float64, error) {
 	if cellCol < 0 || probCol < 0 {
 		return nil, fmt.Errorf("core: distribution: line 1: header %q lacks cell and probability columns", strings.Join(hdr, ","))
 	}
-	p := make([]float64, k)
-	seen := make([]bool, k)
+	p := make([]float64, max(k, 0))
+	seen := make([]bool, max(k, 0))
 	sum := 0.0
 	for {
 		rec, err := cr.Read()
@@ -41,9 +46,13 @@ func ReadDistribution(r io.Reader, k int) ([]float64, error) {
 		if err != nil {
 			return nil, fmt.Errorf("core: distribution: %w", err)
 		}
-		c, v, err := distRow(rec, cellCol, probCol, k)
+		c, v, err := distRow(rec, cellCol, probCol, limit)
 		if err != nil {
 			return nil, fmt.Errorf("core: distribution: line %d: %w", line, err)
+		}
+		if c >= len(p) {
+			p = append(p, make([]float64, c+1-len(p))...)
+			seen = append(seen, make([]bool, c+1-len(seen))...)
 		}
 		if seen[c] {
 			return nil, fmt.Errorf("core: distribution: line %d: cell %d listed twice", line, c)

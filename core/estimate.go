@@ -53,6 +53,13 @@ func Reconstruct(ctx context.Context, method string, s *Study, mechs []Mechanism
 	if !ok {
 		return nil, fmt.Errorf("core: unknown method %q (want %s)", method, methodNames)
 	}
+	if method != MethodULDP {
+		for j, m := range mechs {
+			if _, ok := m.(*PUM); ok && g.Users[j] > 0 {
+				return nil, fmt.Errorf("core: mechanism %s is a pum, whose reports live on the extended alphabet: estimate them with uldp", mechName(s, j))
+			}
+		}
+	}
 	e := &estimation{ctx: ctx, method: method, s: s, mechs: mechs, g: g, opt: opt}
 	est, err := run(e)
 	if err != nil {
@@ -104,18 +111,19 @@ var estimators = map[string]func(*estimation) (*Estimate, error){
 	MethodIBU:  func(e *estimation) (*Estimate, error) { return e.single(e.gibu) },
 	MethodIBUM: func(e *estimation) (*Estimate, error) { return IbuM(e.ctx, e.mechs, e.g, e.s, e.opt.EM) },
 	MethodIBUR: func(e *estimation) (*Estimate, error) {
-		iters := 0
+		iters, converged := 0, true
 		theta, err := PerMechanism(e.g, func(sub *Groups) ([]float64, error) {
 			est, err := GIBU(e.ctx, e.mechs, sub, e.s, e.opt.EM)
 			if err != nil {
 				return nil, err
 			}
 			iters += est.Iterations
+			converged = converged && est.Converged
 			return est.Theta, nil
 		})
 		est, err := closed(theta, err)
 		if est != nil {
-			est.Iterations = iters
+			est.Iterations, est.Converged = iters, converged
 		}
 		return est, err
 	},

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/privmap/privmap/core"
+)
+
+// runEstimate is
+//
+//	privmap estimate -study S -reports R -method M [-post proj|norm|none]
+//	                 [-alpha A] [-tol D] [-max-iter N] -o estimate.csv
+//
+// It reconstructs the distribution of the users' data from their reports
+// and writes it as a distribution CSV, printing one JSON line with the
+// method, log-likelihood, iterations, convergence and time (and α for
+// cem) on stdout.
+func runEstimate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("estimate", stdout)
+	studyName := fs.String("study", "", "study JSON `file`")
+	reportsName := fs.String("reports", "", "reports CSV `file` (user,mechanism,report or mechanism,report,count)")
+	method := fs.String("method", core.MethodGIBU, "estimator: "+strings.Join(core.Methods, ", "))
+	post := fs.String("post", core.PostProj, "post-processing of inv and rap estimates: proj, norm or none")
+	alpha := fs.Float64("alpha", 0, "cem: fixed weight α of the correction (default: chosen by simulation)")
+	printed := fs.Bool("printed-hessian", false, "cem: use ∇²s as CEM eq. (24) prints it, without the factor 2")
+	seed := fs.Uint64("seed", 1, "cem: seed of the simulation that chooses α")
+	tol := fs.Float64("tol", 0, "EM: stop when the log-likelihood changes by less than `δ` (default 1e-14, relative)")
+	maxIter := fs.Int("max-iter", 0, "EM: at most `N` steps (default 100000)")
+	signif := fs.Float64("significance", 0, "uldp: keep estimates above the Bonferroni threshold at this level (e.g. 0.05)")
+	var backgrounds backgroundFlag
+	fs.Var(&backgrounds, "background", "uldp with pum: `TAG=FILE`, the distribution of the tag's cells (repeatable)")
+	out := fs.String("o", "", "estimate CSV to write")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "study", "reports", "o"); err != nil {
+		return err
+	}
+	if *tol < 0 || *maxIter < 0 || *alpha < 0 || *signif < 0 || *signif >= 1 {
+		return usageError{"-tol, -max-iter and -alpha must be ≥ 0 and -significance in [0, 1)"}
+	}
+	s, err := readStudy(*studyName)
+	if err != nil {
+		return err
+	}
+	mechs, err := buildAll(*studyName, s, stderr)
+	if err != nil {
+		return err
+	}
+	g, err := readReports(*reportsName, s, mechs)
+	if err != nil {
+		return err
+	}
+	bg, err := backgrounds.read(s)
+	if err != nil {
+		return err
+	}
+	start, last := time.Now(), time.Now()
+	opt := core.EstimateOptions{
+		EM: core.EMOptions{Tol: *tol, MaxIter: *maxIter, Progress: func(iter int, ll float64) {
+			if time.Since(last) > 5*time.Second {
+				last = time.Now()
+				fmt.Fprintf(stderr, "privmap: %s: step %d, log-likelihood %.10g, %s\n", *method, iter, ll, time.Since(start).Round(time.Second))
+			}
+		}},
+		Post: *post,
+		CEM:  core.CEMOptions{Alpha: *alpha, Printed: *printed, Seed: *seed},
+		ULDP: core.ULDPOptions{Significance: *signif, Background: bg},
+	}
+	est, err := core.Reconstruct(context.Background(), *method, s, mechs, g, opt)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *reportsName, err)
+	}
+	secs := time.Since(start).Seconds()
+	if err := writeFile(*out, func(w io.Writer) error { return writeDistribution(w, est.Theta, s.Alphabet) }); err != nil {
+		return err
+	}
+	return printResult(stdout, *method, est, secs)
+}
+
+// printResult prints the JSON line of an estimate.
+func printResult(w io.Writer, method string, est *core.Estimate, secs float64) error {
+	res := struct {
+		Method     string   `json:"method"`
+		LogLik     *float64 `json:"loglik"`
+		Iterations int      `json:"iterations"`
+		Converged  bool     `json:"converged"`
+		Seconds    float64  `json:"seconds"`
+		Alpha      *float64 `json:"alpha,omitempty"`
+	}{Method: method, Iterations: est.Iterations, Converged: est.Converged, Seconds: math.Round(secs*1000) / 1000}
+	if !math.IsInf(est.LogLik, 0) && !math.IsNaN(est.LogLik) {
+		res.LogLik = &est.LogLik // null when the estimate rules some report out
+	}
+	if method == core.MethodCEM {
+		res.Alpha = &est.Alpha
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
+}
+
+// readReports opens and reads a reports file, naming it in errors.
+func readReports(name string, s *core.Study, mechs []core.Mechanism) (*core.Groups, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	g, err := core.ReadReports(f, s, mechs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return g, nil
+}
+
+// backgroundFlag collects -background TAG=FILE flags.
+type backgroundFlag []string
+
+func (b *backgroundFlag) String() string { return strings.Join(*b, " ") }
+
+func (b *backgroundFlag) Set(v string) error {
+	if tag, file, ok := strings.Cut(v, "="); !ok || tag == "" || file == "" {
+		return fmt.Errorf("want TAG=FILE, got %q", v)
+	}
+	*b = append(*b, v)
+	return nil
+}
+
+// read reads the background distributions over the study's alphabet.
+func (b backgroundFlag) read(s *core.Study) (map[string][]float64, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	out := map[string][]float64{}
+	for _, v := range b {
+		tag, file, _ := strings.Cut(v, "=")
+		p, err := readTruth(file, s.Alphabet.Len())
+		if err != nil {
+			return nil, err
+		}
+		out[tag] = p
+	}
+	return out, nil
+}
+
+// writeDistribution writes p as a distribution CSV: cell,probability,
+// plus row,col,lat,lon of the cell centre on a grid whose corners are
+// known, or label on a labelled categorical alphabet.
+func writeDistribution(w io.Writer, p []float64, a core.Alphabet) error {
+	cw := csv.NewWriter(w)
+	head := []string{"cell", "probability"}
+	geo := a.Kind == core.KindGrid && a.North > a.South && a.East > a.West
+	switch {
+	case geo:
+		head = append(head, "row", "col", "lat", "lon")
+	case a.Kind == core.KindGrid:
+		head = append(head, "row", "col")
+	case len(a.Labels) == len(p):
+		head = append(head, "label")
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for i, v := range p {
+		rec := []string{strconv.Itoa(i), strconv.FormatFloat(v, 'g', -1, 64)}
+		switch {
+		case a.Kind == core.KindGrid:
+			r, c := i/a.Cols, i%a.Cols
+			rec = append(rec, strconv.Itoa(r), strconv.Itoa(c))
+			if geo {
+				lat := a.South + (float64(r)+0.5)*(a.North-a.South)/float64(a.Rows)
+				lon := a.West + (float64(c)+0.5)*(a.East-a.West)/float64(a.Cols)
+				rec = append(rec, strconv.FormatFloat(lat, 'f', 6, 64), strconv.FormatFloat(lon, 'f', 6, 64))
+			}
+		case len(a.Labels) == len(p):
+			rec = append(rec, a.Labels[i])
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

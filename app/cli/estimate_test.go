@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestEstimateMetrics runs grid → simulate → estimate → metrics end to end
+// on a mixture of planar geometric and k-RR users, with every method that
+// fits it.
+func TestEstimateMetrics(t *testing.T) {
+	dir, study, truth := studyWith(t, `{"id": "g1", "kind": "planar-geometric", "epsilon": 1.159, "share": 0.5},
+	{"id": "k1", "kind": "krr", "epsilon": 5, "share": 0.5}`)
+	reports := filepath.Join(dir, "r.csv")
+	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-aggregate", "-o", reports); code != 0 {
+		t.Fatal(errs)
+	}
+	var gibuLL float64
+	for _, m := range []string{"gibu", "em", "ibu-m", "ibu-r", "inv-m", "inv-r", "cem"} {
+		out := filepath.Join(dir, m+".csv")
+		code, stdout, errs := run("estimate", "-study", study, "-reports", reports, "-method", m, "-o", out)
+		if code != 0 {
+			t.Fatalf("%s: %s", m, errs)
+		}
+		var res map[string]any
+		if err := json.Unmarshal([]byte(stdout), &res); err != nil || res["method"] != m || strings.Count(stdout, "\n") != 1 {
+			t.Fatalf("%s: stdout %q (%v)", m, stdout, err)
+		}
+		if _, ok := res["alpha"]; ok != (m == "cem") {
+			t.Errorf("%s: alpha present %v", m, ok)
+		}
+		ll, _ := res["loglik"].(float64)
+		if m == "gibu" {
+			gibuLL = ll
+		} else if ll > gibuLL+1e-12 {
+			t.Errorf("%s: log-likelihood %v above GIBU's %v", m, ll, gibuLL)
+		}
+		recs := readCSV(t, out)
+		sum := 0.0
+		for _, r := range recs[1:] {
+			v, _ := strconv.ParseFloat(r[1], 64)
+			sum += v
+		}
+		if strings.Join(recs[0], ",") != "cell,probability,row,col,lat,lon" || len(recs) != 385 || math.Abs(sum-1) > 1e-12 {
+			t.Errorf("%s: estimate file %v…, %d rows, sum %v", m, recs[0], len(recs), sum)
+		}
+		code, stdout, errs = run("metrics", "-truth", truth, "-estimate", out, "-study", study)
+		if code != 0 {
+			t.Fatal(errs)
+		}
+		var met struct {
+			EMD     *float64 `json:"emd"`
+			Unit    string   `json:"emd_unit"`
+			MSE     float64
+			JSD, TV float64
+		}
+		if err := json.Unmarshal([]byte(stdout), &met); err != nil || met.EMD == nil || met.Unit != "km" || !(*met.EMD > 0) || !(met.TV > 0 && met.TV < 1) {
+			t.Errorf("%s: metrics %q", m, stdout)
+		}
+	}
+	// Without a study: no ground distance.
+	code, stdout, _ := run("metrics", "-truth", truth, "-estimate", filepath.Join(dir, "gibu.csv"))
+	if code != 0 || !strings.HasPrefix(stdout, `{"emd":null,"mse":`) {
+		t.Errorf("metrics without a study: %q", stdout)
+	}
+}
+
+func TestEstimateErrors(t *testing.T) {
+	dir, study, truth := studyWith(t, `{"id": "k1", "kind": "krr", "epsilon": 2}, {"id": "r1", "kind": "rappor", "epsilon": 2}`)
+	reports := filepath.Join(dir, "r.csv")
+	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-n", "200", "-o", reports); code != 0 {
+		t.Fatal(errs)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("mechanism,report\nk1,7\nzz,1\n"), 0o644)
+	out := filepath.Join(dir, "e.csv")
+	tests := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"-method", "magic"}, 1, `unknown method "magic"`},
+		{[]string{"-method", "inv"}, 1, "inv is for the users of one mechanism"},
+		{[]string{"-method", "inv-m"}, 1, `mechanism "r1" (rappor) reports bit vectors`},
+		{[]string{"-method", "rap-m"}, 1, `rap needs RAPPOR users; mechanism "k1"`},
+		{[]string{"-method", "uldp"}, 1, "the uldp estimator is for urr, urappor and pum"},
+		{[]string{"-post", "odd", "-method", "inv-r"}, 1, `post-processing "odd"`},
+		{[]string{"-tol", "-1"}, 2, "must be ≥ 0"},
+	}
+	for _, tc := range tests {
+		args := append([]string{"estimate", "-study", study, "-reports", reports, "-o", out}, tc.args...)
+		code, _, errs := run(args...)
+		if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, errs, tc.code, tc.msg)
+		}
+	}
+	code, _, errs := run("estimate", "-study", study, "-reports", bad, "-o", out)
+	if code != 1 || !strings.Contains(errs, `bad.csv: core: reports: line 3: no mechanism "zz"`) {
+		t.Errorf("bad reports: %d %q", code, errs)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("a failed estimate wrote its output")
+	}
+}
