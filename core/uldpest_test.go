@@ -88,3 +88,29 @@ func TestULDPEstimatePUM(t *testing.T) {
 		t.Error("GIBU on PUM reports accepted")
 	}
 }
+
+// TestULDPSignificance: with few users the Bonferroni threshold zeroes
+// the small estimates; with exact frequencies of many users it keeps all.
+func TestULDPSignificance(t *testing.T) {
+	p := []float64{0.02, 0.03, 0.45, 0.5}
+	u, _ := NewURR(4, 1, []int{0, 1})
+	for _, tc := range []struct {
+		n     float64
+		zeros int
+	}{{1e9, 0}, {200, 2}} {
+		g := exactGroups(u, p, 0, 1, tc.n)
+		got, err := ULDPEstimate([]Mechanism{u}, g, nil, ULDPOptions{Significance: 0.05})
+		if err != nil {
+			t.Fatal(err)
+		}
+		zeros := 0
+		for _, v := range got {
+			if v == 0 {
+				zeros++
+			}
+		}
+		if zeros != tc.zeros {
+			t.Errorf("n = %g: estimate %v has %d zeros, want %d", tc.n, got, zeros, tc.zeros)
+		}
+	}
+}
