@@ -55,20 +55,139 @@ type emModel interface {
 // step is FW Algorithm 1's update on the likelihood columns.
 func (c *columns) step(theta, next []float64) float64 {
 	clear(next)
+	ll := c.add(theta, next)
+	for x := range next {
+		next[x] *= theta[x]
+	}
+	return ll
+}
+
+// add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·log P(report),
+// −Inf when θ gives some report probability 0.
+func (c *columns) add(theta, acc []float64) float64 {
 	ll := 0.0
 	for i, g := range c.col {
 		m := floats.Dot(theta, g)
 		if m <= 0 {
-			// θ has no mass where this report is possible.
 			return math.Inf(-1)
 		}
 		ll += c.count[i] * (math.Log(m) + c.scale[i])
-		floats.AddScaled(next, c.count[i]/(c.n*m), g)
+		floats.AddScaled(acc, c.count[i]/(c.n*m), g)
+	}
+	return ll / c.n
+}
+
+// An operator applies a channel without forming it, as PlanarGeometric's
+// FFT convolution: dst = A x, or Aᵀ x when trans.
+type operator interface {
+	MulVecTo(dst []float64, trans bool, x []float64) []float64
+}
+
+// operatorTerm is the EM term of the users of one symbol-output mechanism
+// in FW's operator form: with q their report counts,
+// Σ c·g/(θ·g) = A (q ⊘ θA), two matrix-free products a step.
+type operatorTerm struct {
+	op       operator
+	q        []float64 // counts over the outputs
+	n        float64   // all users, of every mechanism
+	out, tmp []float64
+}
+
+func (t *operatorTerm) add(theta, acc []float64) float64 {
+	t.out = t.op.MulVecTo(t.out, true, theta)
+	// The FFT product is exact to about 1e−13·‖θ‖₁ (PlanarGeometric.MulVecTo):
+	// outputs below that are rounding, not probability.
+	floor := 1e-12 * floats.Sum(theta) / float64(len(theta))
+	ll := 0.0
+	for z, q := range t.q {
+		if q == 0 {
+			t.out[z] = 0
+			continue
+		}
+		m := math.Max(t.out[z], floor)
+		ll += q * math.Log(m)
+		t.out[z] = q / (t.n * m)
+	}
+	t.tmp = t.op.MulVecTo(t.tmp, false, t.out)
+	floats.Add(acc, t.tmp)
+	return ll / t.n
+}
+
+// mixture is the EM map of several terms (columns or operators) over the
+// same input alphabet.
+type mixture struct {
+	k     int
+	terms []interface {
+		add(theta, acc []float64) float64
+	}
+}
+
+func (m *mixture) dims() int { return m.k }
+
+func (m *mixture) step(theta, next []float64) float64 {
+	clear(next)
+	ll := 0.0
+	for _, t := range m.terms {
+		ll += t.add(theta, next)
 	}
 	for x := range next {
 		next[x] *= theta[x]
 	}
-	return ll / c.n
+	return ll
+}
+
+// columnBudget is the number of likelihood entries (groups × K) of one
+// mechanism above which its users are handled in operator form when the
+// mechanism has one: 4M entries, 32 MB.
+const columnBudget = 1 << 22
+
+// newModel returns the EM map of the grouped reports: likelihood columns,
+// except for the users of a mechanism with a matrix-free operator whose
+// columns would exceed budget entries.
+func newModel(mechs []Mechanism, g *Groups, s *Study, budget int) (emModel, error) {
+	perMech := make([]int, len(mechs))
+	for _, gr := range g.List {
+		perMech[gr.Mech]++
+	}
+	var rest []Group
+	var ops []*operatorTerm
+	n := float64(g.N())
+	for j, m := range mechs {
+		op, ok := m.(operator)
+		c, isChannel := m.(Channel)
+		if !ok || !isChannel || perMech[j]*m.Inputs() <= budget {
+			continue
+		}
+		t := &operatorTerm{op: op, q: make([]float64, c.Outputs()), n: n}
+		for _, gr := range g.List {
+			if gr.Mech == j {
+				t.q[gr.Report.Symbol] += float64(gr.Count)
+			}
+		}
+		ops = append(ops, t)
+		perMech[j] = -1
+	}
+	if len(ops) == 0 {
+		return newColumns(mechs, g, s)
+	}
+	for _, gr := range g.List {
+		if perMech[gr.Mech] >= 0 {
+			rest = append(rest, gr)
+		}
+	}
+	mix := &mixture{k: mechs[0].Inputs()}
+	if len(rest) > 0 {
+		c, err := newColumns(mechs, &Groups{List: rest, Users: g.Users}, s)
+		if err != nil {
+			return nil, err
+		}
+		c.n = n
+		mix.terms = append(mix.terms, c)
+	}
+	for _, t := range ops {
+		mix.terms = append(mix.terms, t)
+	}
+	return mix, nil
 }
 
 func (c *columns) dims() int { return c.k }
@@ -79,7 +198,9 @@ func (c *columns) dims() int { return c.k }
 //
 //	θ_x ← θ_x · (1/n) Σ_groups c · g_x / (θ·g),
 //
-// with g the likelihood column of a group's report. The fixed point is
+// with g the likelihood column of a group's report, or in FW's operator
+// form θ ← θ ⊙ Σ_A (n^A/n) A(q^A ⊘ θA) for the users of a planar
+// geometric mechanism on a grid too large for columns. The fixed point is
 // the MLE (FW Theorem 1). Plain EM crawls near the boundary of the
 // simplex, so each cycle of two EM steps is extrapolated by SQUAREM
 // (Varadhan & Roland 2008, scheme S3) and followed by a third step; the
@@ -87,11 +208,11 @@ func (c *columns) dims() int { return c.k }
 // when it would lower the likelihood, so the log-likelihood of the
 // iterates never decreases. ctx cancels.
 func GIBU(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, opt EMOptions) (*Estimate, error) {
-	c, err := newColumns(mechs, g, s)
+	m, err := newModel(mechs, g, s, columnBudget)
 	if err != nil {
 		return nil, err
 	}
-	return runEM(ctx, c, opt)
+	return runEM(ctx, m, opt)
 }
 
 // runEM iterates the EM map of m from opt.Init.

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -69,4 +70,56 @@ func maxDiff(a, b []float64) float64 {
 		d = math.Max(d, math.Abs(a[i]-b[i]))
 	}
 	return d
+}
+
+// TestGIBUOperatorForm: FW's operator form (FFT products) gives the same
+// estimate as the likelihood columns on a mixture of planar geometric and
+// k-RR users.
+func TestGIBUOperatorForm(t *testing.T) {
+	p1, _ := NewPlanarGeometric(9, 7, 0.5, 2)
+	p2, _ := NewPlanarGeometric(9, 7, 0.5, 4)
+	krr, _ := NewKRR(63, 3)
+	mechs := []Mechanism{p1, p2, krr}
+	truth := randomDist(rand.New(rand.NewPCG(8, 8)), 63, 0.5)
+	var mech []int
+	var reps []Report
+	err := Simulate(bg, rand.New(rand.NewPCG(9, 9)), mechs, []int{300, 300, 200}, truth, func(_, j int, r Report) error {
+		mech, reps = append(mech, j), append(reps, r)
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := GroupReports(3, mech, reps)
+	cols, err := newModel(mechs, g, nil, columnBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := newModel(mechs, g, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ops.(*mixture); !ok {
+		t.Fatalf("budget 0 built %T", ops)
+	}
+	// 150 accelerated steps: the paths may part where SQUAREM's acceptance
+	// test falls within rounding, but stay close.
+	a, err := runEM(bg, cols, EMOptions{MaxIter: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := runEM(bg, ops, EMOptions{MaxIter: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxDiff(a.Theta, b.Theta); d > 1e-6 || math.Abs(a.LogLik-b.LogLik) > 1e-10 {
+		t.Errorf("operator form differs from columns by %g (L %v vs %v)", d, b.LogLik, a.LogLik)
+	}
+	// One step agrees to rounding.
+	x := randomDist(rand.New(rand.NewPCG(1, 3)), 63, 0)
+	na, nb := make([]float64, 63), make([]float64, 63)
+	la, lb := cols.step(x, na), ops.step(x, nb)
+	if d := maxDiff(na, nb); d > 1e-13 || math.Abs(la-lb) > 1e-13 {
+		t.Errorf("one step: Δθ %g, ΔL %g", d, la-lb)
+	}
 }
