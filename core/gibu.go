@@ -12,9 +12,10 @@ import (
 // EMOptions tune GIBU and the other EM estimators. Zero values select the
 // defaults.
 type EMOptions struct {
-	// Tol is δ: iterations stop when the normalised log-likelihood changes
-	// by less than δ over one accelerated cycle (three EM steps); default
-	// 1e−14, which brings the known vectors of the tests within 1e−7.
+	// Tol is δ: iterations stop when the normalised log-likelihood L
+	// changes by less than δ·max(1, |L|) over one accelerated cycle (three
+	// EM steps) or one plain step; default 1e−14, which brings the known
+	// vectors of the tests within 1e−9.
 	Tol float64
 	// MaxIter bounds the EM steps; default 100,000.
 	MaxIter int
@@ -247,7 +248,7 @@ func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
 		if opt.Progress != nil {
 			opt.Progress(est.Iterations, l0)
 		}
-		if math.Abs(l0-prev) < opt.Tol {
+		if math.Abs(l0-prev) < opt.Tol*math.Max(1, math.Abs(l0)) {
 			est.Converged = true
 			est.Theta, est.LogLik = theta, l0
 			return est, nil
