@@ -1,8 +1,6 @@
 package core
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -21,44 +19,36 @@ func ReadDistribution(r io.Reader, k int) ([]float64, error) {
 	if k <= 0 {
 		limit = 1 << 24 // 16M symbols: a bad cell number must not exhaust memory
 	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	hdr, err := cr.Read()
-	if err == io.EOF {
-		return nil, errors.New("core: distribution: empty file")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("core: distribution: %w", err)
-	}
-	cellCol, probCol := distColumns(hdr)
-	if cellCol < 0 || probCol < 0 {
-		return nil, fmt.Errorf("core: distribution: line 1: header %q lacks cell and probability columns", strings.Join(hdr, ","))
-	}
-	p := make([]float64, max(k, 0))
-	seen := make([]bool, max(k, 0))
-	sum := 0.0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
+	var (
+		cellCol, probCol int
+		p                = make([]float64, max(k, 0))
+		seen             = make([]bool, max(k, 0))
+		sum              float64
+	)
+	err := readRecords(r, "distribution", func(hdr []string) error {
+		cellCol, probCol = distColumns(hdr)
+		if cellCol < 0 || probCol < 0 {
+			return fmt.Errorf("line 1: header %q lacks cell and probability columns", strings.Join(hdr, ","))
 		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
-			return nil, fmt.Errorf("core: distribution: %w", err)
-		}
+		return nil
+	}, func(rec []string) error {
 		c, v, err := distRow(rec, cellCol, probCol, limit)
 		if err != nil {
-			return nil, fmt.Errorf("core: distribution: line %d: %w", line, err)
+			return err
 		}
 		if c >= len(p) {
 			p = append(p, make([]float64, c+1-len(p))...)
 			seen = append(seen, make([]bool, c+1-len(seen))...)
 		}
 		if seen[c] {
-			return nil, fmt.Errorf("core: distribution: line %d: cell %d listed twice", line, c)
+			return fmt.Errorf("cell %d listed twice", c)
 		}
 		seen[c], p[c] = true, v
 		sum += v
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if math.Abs(sum-1) > shareTolerance {
 		return nil, fmt.Errorf("core: distribution: probabilities sum to %v, not 1", sum)

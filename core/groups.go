@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -70,38 +69,21 @@ func (g *Groups) sort() {
 // optionally a leading user column (one row per user), or
 // mechanism,report,count (aggregated). Errors carry the line.
 func ReadReports(r io.Reader, s *Study, mechs []Mechanism) (*Groups, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, errors.New("core: reports: the file is empty")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("core: reports: %w", err)
-	}
-	rr, err := newReportReader(head, s, mechs)
-	if err != nil {
-		return nil, err
-	}
+	var rr *reportReader
 	g := newGroups(len(mechs))
 	index := make(map[Group]int)
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
-			return nil, fmt.Errorf("core: reports: %w", err)
-		}
+	err := readRecords(r, "reports", func(head []string) (err error) {
+		rr, err = newReportReader(head, s, mechs)
+		return err
+	}, func(rec []string) error {
 		j, rep, c, err := rr.row(rec)
-		if err != nil {
-			return nil, fmt.Errorf("core: reports: line %d: %w", line, err)
-		}
-		if c > 0 {
+		if err == nil && c > 0 {
 			g.add(index, j, rep, c)
 		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if g.N() == 0 {
 		return nil, errors.New("core: reports: no reports")
@@ -125,7 +107,7 @@ func newReportReader(head []string, s *Study, mechs []Mechanism) (*reportReader,
 	mc, ok1 := col["mechanism"]
 	rc, ok2 := col["report"]
 	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("core: reports: line 1: header %q lacks mechanism and report columns", strings.Join(head, ","))
+		return nil, fmt.Errorf("line 1: header %q lacks mechanism and report columns", strings.Join(head, ","))
 	}
 	rr := &reportReader{width: len(head), mech: mc, report: rc, count: -1, ids: map[string]int{}, mechs: mechs}
 	if cc, ok := col["count"]; ok {
