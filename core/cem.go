@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -173,22 +172,16 @@ func BiasCorrection(c *columns, p []float64, lambda float64, printed bool) ([]fl
 func chooseAlpha(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta []float64, em EMOptions, opt CEMOptions) (float64, error) {
 	p := simulationTruth(mechs, g, theta)
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x63656d))
-	cum := make([]float64, len(p))
-	acc := 0.0
-	for i, v := range p {
-		acc += v
-		cum[i] = acc
+	var mech []int
+	var reps []Report
+	err := Simulate(ctx, rng, mechs, g.Users, p, func(_, j int, r Report) error {
+		mech, reps = append(mech, j), append(reps, r)
+		return nil
+	}, nil)
+	if err != nil {
+		return 0, err
 	}
-	sim := newGroups(len(mechs))
-	index := map[Group]int{}
-	for j, nj := range g.Users {
-		for range nj {
-			u := rng.Float64() * acc
-			x := sort.Search(len(cum), func(i int) bool { return cum[i] > u })
-			sim.add(index, j, Draw(mechs[j], rng, x), 1)
-		}
-	}
-	sim.sort()
+	sim := GroupReports(len(mechs), mech, reps)
 	c, err := newColumns(mechs, sim, s)
 	if err != nil {
 		return 0, err

@@ -65,7 +65,9 @@ func Reconstruct(ctx context.Context, method string, s *Study, mechs []Mechanism
 	if err != nil {
 		return nil, err
 	}
-	if method != MethodGIBU && method != MethodEM && method != MethodIBU {
+	switch method {
+	case MethodGIBU, MethodEM, MethodIBU, MethodCEM: // their EM computed it
+	default:
 		if est.LogLik, err = LogLikelihood(mechs, g, s, est.Theta); err != nil {
 			return nil, err
 		}

@@ -54,9 +54,13 @@ type emModel interface {
 }
 
 // step is FW Algorithm 1's update on the likelihood columns.
-func (c *columns) step(theta, next []float64) float64 {
+func (c *columns) step(theta, next []float64) float64 { return emUpdate(theta, next, c.add) }
+
+// emUpdate sets next = θ ⊙ acc, acc the sum that add accumulates from
+// zero, and returns add's log-likelihood.
+func emUpdate(theta, next []float64, add func(theta, acc []float64) float64) float64 {
 	clear(next)
-	ll := c.add(theta, next)
+	ll := add(theta, next)
 	for x := range next {
 		next[x] *= theta[x]
 	}
@@ -126,15 +130,13 @@ type mixture struct {
 func (m *mixture) dims() int { return m.k }
 
 func (m *mixture) step(theta, next []float64) float64 {
-	clear(next)
-	ll := 0.0
-	for _, t := range m.terms {
-		ll += t.add(theta, next)
-	}
-	for x := range next {
-		next[x] *= theta[x]
-	}
-	return ll
+	return emUpdate(theta, next, func(theta, acc []float64) float64 {
+		ll := 0.0
+		for _, t := range m.terms {
+			ll += t.add(theta, acc)
+		}
+		return ll
+	})
 }
 
 // columnBudget is the number of likelihood entries (groups × K) of one
