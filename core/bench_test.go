@@ -151,14 +151,10 @@ func BenchmarkGIBUPlanar(b *testing.B) {
 		counts[i] = 1000
 	}
 	truth := randomDist(rand.New(rand.NewPCG(1, 1)), 384, 0.6)
-	var mech []int
-	var reps []Report
-	rng := rand.New(rand.NewPCG(2, 2))
-	Simulate(context.Background(), rng, mechs, counts, truth, func(_, j int, r Report) error {
-		mech, reps = append(mech, j), append(reps, r)
-		return nil
-	}, nil)
-	g := GroupReports(len(mechs), mech, reps)
+	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(2, 2)), mechs, counts, truth)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
 		est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
 		if err != nil {

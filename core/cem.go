@@ -172,16 +172,10 @@ func BiasCorrection(c *columns, p []float64, lambda float64, printed bool) ([]fl
 func chooseAlpha(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta []float64, em EMOptions, opt CEMOptions) (float64, error) {
 	p := simulationTruth(mechs, g, theta)
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x63656d))
-	var mech []int
-	var reps []Report
-	err := Simulate(ctx, rng, mechs, g.Users, p, func(_, j int, r Report) error {
-		mech, reps = append(mech, j), append(reps, r)
-		return nil
-	}, nil)
+	sim, err := SimulateGroups(ctx, rng, mechs, g.Users, p)
 	if err != nil {
 		return 0, err
 	}
-	sim := GroupReports(len(mechs), mech, reps)
 	c, err := newColumns(mechs, sim, s)
 	if err != nil {
 		return 0, err

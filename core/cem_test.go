@@ -154,16 +154,10 @@ func TestCEMSetup(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	var emErr, cemErr, printedErr float64
 	for r := range runs {
-		var mech []int
-		var reps []Report
-		err := Simulate(bg, rng, mechs, []int{500, 500, 50, 10}, truth, func(_, j int, rep Report) error {
-			mech, reps = append(mech, j), append(reps, rep)
-			return nil
-		}, nil)
+		g, err := SimulateGroups(bg, rng, mechs, []int{500, 500, 50, 10}, truth)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := GroupReports(len(mechs), mech, reps)
 		em, err := GIBU(bg, mechs, g, nil, EMOptions{})
 		if err != nil {
 			t.Fatal(err)

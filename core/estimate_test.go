@@ -88,16 +88,10 @@ func TestGIBUProperties(t *testing.T) {
 	rap, _ := NewRAPPOR(k, 2)
 	mechs := []Mechanism{krr, geo, rap}
 	truth := []float64{.3, .2, .15, .1, .08, .07, .05, .03, .02, 0, 0, 0}
-	var mech []int
-	var reps []Report
-	err := Simulate(bg, rng, mechs, []int{400, 300, 300}, truth, func(_, j int, r Report) error {
-		mech, reps = append(mech, j), append(reps, r)
-		return nil
-	}, nil)
+	g, err := SimulateGroups(bg, rng, mechs, []int{400, 300, 300}, truth)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := GroupReports(len(mechs), mech, reps)
 	for _, plain := range []bool{false, true} {
 		var lls []float64
 		est, err := GIBU(bg, mechs, g, nil, EMOptions{Plain: plain, MaxIter: 200000, Progress: func(_ int, ll float64) { lls = append(lls, ll) }})
@@ -154,16 +148,11 @@ func mcMSE(t *testing.T, mechs []Mechanism, counts []int, truth []float64, runs 
 	rng := rand.New(rand.NewPCG(11, 12))
 	errs := make([]float64, runs)
 	for r := range errs {
-		var mech []int
-		var reps []Report
-		err := Simulate(bg, rng, mechs, counts, truth, func(_, j int, rep Report) error {
-			mech, reps = append(mech, j), append(reps, rep)
-			return nil
-		}, nil)
+		g, err := SimulateGroups(bg, rng, mechs, counts, truth)
 		if err != nil {
 			t.Fatal(err)
 		}
-		theta := est(GroupReports(len(mechs), mech, reps))
+		theta := est(g)
 		d := 0.0
 		for x := range theta {
 			d += (theta[x] - truth[x]) * (theta[x] - truth[x])

@@ -81,16 +81,10 @@ func TestGIBUOperatorForm(t *testing.T) {
 	krr, _ := NewKRR(63, 3)
 	mechs := []Mechanism{p1, p2, krr}
 	truth := randomDist(rand.New(rand.NewPCG(8, 8)), 63, 0.5)
-	var mech []int
-	var reps []Report
-	err := Simulate(bg, rand.New(rand.NewPCG(9, 9)), mechs, []int{300, 300, 200}, truth, func(_, j int, r Report) error {
-		mech, reps = append(mech, j), append(reps, r)
-		return nil
-	}, nil)
+	g, err := SimulateGroups(bg, rand.New(rand.NewPCG(9, 9)), mechs, []int{300, 300, 200}, truth)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := GroupReports(3, mech, reps)
 	cols, err := newModel(mechs, g, nil, columnBudget)
 	if err != nil {
 		t.Fatal(err)

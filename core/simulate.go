@@ -69,6 +69,20 @@ func Simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []i
 	return simulate(ctx, rng, mechs, assign, func(user, _ int) int { return datum(user) }, emit, progress)
 }
 
+// SimulateGroups is Simulate with the reports grouped.
+func SimulateGroups(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []int, truth []float64) (*Groups, error) {
+	var mech []int
+	var reps []Report
+	err := Simulate(ctx, rng, mechs, counts, truth, func(_, j int, r Report) error {
+		mech, reps = append(mech, j), append(reps, r)
+		return nil
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return GroupReports(len(mechs), mech, reps), nil
+}
+
 // SimulateData sanitises given data, data[i] the true symbol of user i:
 // counts[j] users use mechs[j], the users of each mechanism chosen by a
 // random permutation drawn from rng, so that the order of the data (by
