@@ -27,8 +27,16 @@ type Alphabet struct {
 	Kind string `json:"kind"`
 	// Size is the number of symbols of a linear or categorical alphabet.
 	Size int `json:"size,omitempty"`
-	// Labels optionally name the symbols of a categorical alphabet.
+	// Labels optionally name the symbols of a categorical or linear
+	// alphabet (labels on a linear one extend DESIGN §7 compatibly).
 	Labels []string `json:"labels,omitempty"`
+	// Attributes optionally gives a categorical or linear alphabet the
+	// structure of a cross product of attributes, such as census age ×
+	// sex × income × marital status: symbol x is the mixed-radix number
+	// whose digits are the attributes' categories, the first attribute
+	// most significant. It extends DESIGN §7 compatibly and lets a reader
+	// show marginals over chosen attributes.
+	Attributes []Attribute `json:"attributes,omitempty"`
 
 	// Cols, Rows and CellKm describe a grid of square cells of side CellKm
 	// kilometres, symbol row*Cols + col, row 0 south.
@@ -73,6 +81,7 @@ func (a Alphabet) Validate() error {
 		if a.Labels != nil && len(a.Labels) != a.Size {
 			return fmt.Errorf("core: %d labels for an alphabet of size %d", len(a.Labels), a.Size)
 		}
+		return a.validateAttributes()
 	case "":
 		return errors.New("core: alphabet has no kind")
 	default:
@@ -129,11 +138,16 @@ func WriteStudy(w io.Writer, s *Study) error {
 		c.Mechanisms = []MechanismSpec{}
 	}
 	c.Data, c.Personal = nil, nil
-	b, err := json.MarshalIndent(&c, "", "  ")
-	if err != nil {
+	// An Encoder, unlike MarshalIndent, can leave < > & in labels as
+	// they are rather than \u003c escapes.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(&c); err != nil {
 		return err
 	}
-	b = bytes.TrimSuffix(b, []byte("\n}"))
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n}\n"))
 	if len(s.Data) > 0 {
 		b = append(b, ",\n  \"data\": "...)
 		b = appendInts(b, s.Data)
@@ -156,7 +170,7 @@ func WriteStudy(w io.Writer, s *Study) error {
 		b = append(b, "\n  }"...)
 	}
 	b = append(b, "\n}\n"...)
-	_, err = w.Write(b)
+	_, err := w.Write(b)
 	return err
 }
 

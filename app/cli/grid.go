@@ -2,41 +2,63 @@ package cli
 
 import (
 	"encoding/csv"
+	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/paulmach/orb"
 
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
+	"github.com/privmap/privmap/geo/census"
 )
 
 // runGrid is
 //
 //	privmap grid -in F [-format gowalla|foursquare|csv] [-bbox S,W,N,E]
 //	             [-cell KM] [-per-user first|all] -o truth.csv [-study-out study.json [-home]]
+//	privmap grid -in F -format adult|census1990 [-attrs A,B,…] [-bins A=E1,E2,…]
+//	             [-merge A=LABEL:V1|V2] [-missing drop|category] [-ordinal] -o truth.csv [-study-out study.json]
 //
 // It reads a check-in file, bins it and writes the true distribution and,
 // optionally, the study file of the grid alphabet with every datum's cell
-// and, with -home, every datum's home cell for PUM.
+// and, with -home, every datum's home cell for PUM. A census file is
+// tabulated over the chosen attributes instead (see runGridCensus). With
+// -preset the study also gets a paper's population of mechanisms.
 func runGrid(args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("grid", stdout)
-	in := fs.String("in", "", "check-in `file` to read")
-	format := fs.String("format", "", "file format: gowalla, foursquare or csv (default: detect)")
+	in := fs.String("in", "", "check-in or census `file` to read")
+	format := fs.String("format", "", "file format: gowalla, foursquare, csv, adult or census1990 (default: detect a check-in format)")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` in degrees (default: the data's box)")
 	cell := fs.Float64("cell", 0.5, "cell side in `km`")
 	perUser := fs.String("per-user", "first", "data per user: first (first check-in by time) or all")
 	out := fs.String("o", "", "distribution CSV to write (cell,probability,…)")
-	studyOut := fs.String("study-out", "", "study JSON `file` to write with the grid alphabet")
+	studyOut := fs.String("study-out", "", "study JSON `file` to write with the alphabet and every datum")
 	home := fs.Bool("home", false, "write each user's home cell (most frequent check-in cell) as personal data of tag \"home\" for pum into the study")
 	skipBad := fs.Bool("skip-bad", false, "skip malformed lines (counted and reported) instead of failing")
+	preset := fs.String("preset", "", "put a paper's population of mechanisms into the study: "+presetNames())
+	cf := censusFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := required(fs, "in", "o"); err != nil {
+		return err
+	}
+	if *preset != "" && *studyOut == "" {
+		return usageError{"-preset writes into the study: give -study-out too"}
+	}
+	if census.IsFormat(*format) {
+		if err := onlyFor(fs, "check-in files", "bbox", "cell", "per-user", "home"); err != nil {
+			return err
+		}
+		return runGridCensus(cf, *in, *format, *out, *studyOut, *preset, *skipBad, stdout)
+	}
+	if err := onlyFor(fs, "census files (-format adult|census1990)", "attrs", "bins", "merge", "missing", "ordinal"); err != nil {
 		return err
 	}
 	f, err := geo.ParseFormat(*format)
@@ -50,28 +72,72 @@ func runGrid(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := readCheckinFile(*in, f, geo.Options{SkipBad: *skipBad})
+	return runGridCheckins(*in, f, opt, *out, *studyOut, *preset, *skipBad, stdout)
+}
+
+// runGridCheckins grids a check-in file and writes the truth and study.
+func runGridCheckins(in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, skipBad bool, stdout io.Writer) error {
+	res, err := readCheckinFile(in, f, geo.Options{SkipBad: skipBad})
 	if err != nil {
 		return err
 	}
 	gd, err := geo.GridCheckins(res.Checkins, opt)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *in, err)
+		return fmt.Errorf("%s: %w", in, err)
 	}
-	if err := writeFile(*out, func(w io.Writer) error { return writeTruth(w, gd) }); err != nil {
+	if err := writeFile(out, func(w io.Writer) error { return writeTruth(w, gd) }); err != nil {
 		return err
 	}
-	if *studyOut != "" {
+	if studyOut != "" {
 		s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells}
-		if *home {
+		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
-		if err := writeFile(*studyOut, func(w io.Writer) error { return core.WriteStudy(w, s) }); err != nil {
+		if err := writeStudy(studyOut, s, preset); err != nil {
 			return err
 		}
 	}
-	printSummary(stdout, *in, res, gd)
+	printSummary(stdout, in, res, gd)
 	return nil
+}
+
+// onlyFor returns a usage error if any of the named flags was set: they
+// apply only to the other kind of file.
+func onlyFor(fs *flag.FlagSet, kind string, names ...string) error {
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(names, f.Name) {
+			set = append(set, "-"+f.Name)
+		}
+	})
+	if len(set) > 0 {
+		return usageError{fmt.Sprintf("%s: for %s only", strings.Join(set, ", "), kind)}
+	}
+	return nil
+}
+
+// presetNames lists the presets for a flag's help.
+func presetNames() string {
+	var b strings.Builder
+	for i, p := range core.Presets() {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", p.Name, p.Title)
+	}
+	return b.String()
+}
+
+// writeStudy writes s, with the mechanisms of preset if one is named.
+func writeStudy(name string, s *core.Study, preset string) error {
+	if preset != "" {
+		ms, err := core.PresetMechanisms(preset, s.Alphabet)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		s.Mechanisms = ms
+	}
+	return writeFile(name, func(w io.Writer) error { return core.WriteStudy(w, s) })
 }
 
 // gridOptions checks and gathers the gridding flags.
