@@ -1,5 +1,6 @@
-// Package app is privmap's window: tabs that load and grid check-in data
-// and draw it as maps. It receives the fyne.App and fyne.Window from
+// Package app is privmap's window: tabs that load and grid check-in data,
+// or tabulate census files over chosen attributes, and draw them as maps
+// or attribute-pair tables. It receives the fyne.App and fyne.Window from
 // main, so every screen can be tested headless with fyne.io/fyne/v2/test.
 package app
 
@@ -21,6 +22,9 @@ const (
 	prefCellKm  = "grid.cellKm"
 	prefPerUser = "grid.perUser"
 	prefScale   = "map.scale"
+
+	prefCensusAttrs   = "census.attrs"
+	prefCensusMissing = "census.missing"
 )
 
 // New builds privmap's content for w, loads the embedded default data and

@@ -20,17 +20,27 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
+	"github.com/privmap/privmap/geo/census"
 )
 
-// dataset is the loaded check-in data and its grid.
+// dataset is the loaded data: check-ins and their grid, or a census
+// table over chosen attributes.
 type dataset struct {
 	src       source
 	res       *geo.Result
 	grid      *geo.Gridded
 	fitted    bool // the box was fitted to the data
 	regridded bool // the data were gridded again, not loaded
+
+	table    *census.Table
+	alphabet core.Alphabet // of the table
+	choice   censusChoice  // that made the table
 }
+
+// isCensus reports whether ds is a census table.
+func (ds *dataset) isCensus() bool { return ds.table != nil }
 
 // Per-user choices as shown.
 const (
@@ -64,6 +74,8 @@ type dataTab struct {
 	hover                  *widget.Label
 	heat                   *Heatmap
 	fields                 map[string]*widget.Label
+	gridCard               *widget.Card
+	census                 *censusPanel
 }
 
 // summaryFields are the rows of the data summary.
@@ -103,6 +115,7 @@ func newDataTab(ctx context.Context, a fyne.App, w fyne.Window) *dataTab {
 	}
 	d.heat = NewHeatmap(nil)
 	d.heat.OnHover = d.onHover
+	d.census = newCensusPanel(d)
 	return d
 }
 
@@ -138,13 +151,15 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 		widget.NewLabel("Cell (km)"), d.cell,
 		widget.NewLabel("Colour"), d.scale,
 	)
+	d.gridCard = widget.NewCard("", "Grid", container.NewVBox(grid, container.NewGridWithColumns(2, d.fit, d.apply)))
 	d.busyRow = container.NewBorder(nil, nil, nil, d.stop, d.bar)
 	d.busyRow.Hide()
 	controls := container.NewVBox(
 		container.NewHBox(d.open, layout.NewSpacer()),
 		d.busyRow,
 		d.status,
-		widget.NewCard("", "Grid", container.NewVBox(grid, container.NewGridWithColumns(2, d.fit, d.apply))),
+		d.gridCard,
+		d.census.card,
 		widget.NewCard("", "Summary", container.NewVBox(d.summary, d.skipped)),
 	)
 	left := container.NewVScroll(controls)
@@ -214,12 +229,9 @@ func (d *dataTab) load(src source, skipBad bool) {
 		dialog.ShowError(err, d.win)
 		return
 	}
+	ch := d.census.choice()
 	d.start("Reading "+src.name+"…", func(ctx context.Context, report func(float64)) (*dataset, error) {
-		res, gd, fitted, err := readSource(ctx, src, skipBad, opt, report)
-		if err != nil {
-			return nil, err
-		}
-		return &dataset{src: src, res: res, grid: gd, fitted: fitted}, nil
+		return readSource(ctx, src, skipBad, opt, ch, report)
 	}, func(err error) { d.loadFailed(src, skipBad, err) })
 }
 
@@ -272,6 +284,16 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 // show makes ds the current data.
 func (d *dataTab) show(ds *dataset) {
 	d.data = ds
+	if ds.isCensus() {
+		d.gridCard.Hide()
+		d.census.show(ds)
+		d.status.SetText(fmt.Sprintf("Loaded %s: %s people over %s.", ds.src.name, thousands(len(ds.table.Data)), ds.choice.attrs))
+		d.refreshSummary()
+		d.refreshMap()
+		return
+	}
+	d.census.card.Hide()
+	d.gridCard.Show()
 	g := ds.grid.Grid
 	msg := fmt.Sprintf("Loaded %s.", ds.src.name)
 	switch {
@@ -290,8 +312,25 @@ func (d *dataTab) show(ds *dataset) {
 	d.refreshMap()
 }
 
+// setSummaryLabels names the summary's last two rows, which describe the
+// alphabet: cells and their size, or categories and attributes.
+func (d *dataTab) setSummaryLabels(alphabet, detail string) {
+	n := len(d.summary.Items)
+	if d.summary.Items[n-2].Text == alphabet && d.summary.Items[n-1].Text == detail {
+		return
+	}
+	d.summary.Items[n-2].Text, d.summary.Items[n-1].Text = alphabet, detail
+	d.summary.Refresh()
+}
+
 func (d *dataTab) refreshSummary() {
 	ds := d.data
+	if ds.isCensus() {
+		d.censusSummary(ds)
+		d.showSkipped(ds.table.Skipped)
+		return
+	}
+	d.setSummaryLabels("Cells", "Cell size")
 	res, gd, g := ds.res, ds.grid, ds.grid.Grid
 	set := func(k, v string) { d.fields[k].SetText(v) }
 	set("File", ds.src.name)
@@ -300,14 +339,35 @@ func (d *dataTab) refreshSummary() {
 	set("Data", fmt.Sprintf("%s (%v per user) · %s outside box", thousands(gd.Data), gd.Rule, thousands(gd.Outside)))
 	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", g.Cols, g.Rows, thousands(g.Len()), thousands(gd.NonEmpty())))
 	set("Cell size", fmt.Sprintf("%.4f × %.4f km", g.CellWidthKm(), g.CellHeightKm()))
-	if res.Skipped > 0 {
+	d.showSkipped(res.Skipped)
+}
+
+func (d *dataTab) showSkipped(n int) {
+	if n > 0 {
 		d.skipped.Show()
 	} else {
 		d.skipped.Hide()
 	}
 }
 
+// mapScale returns the colour scale chosen.
+func (d *dataTab) mapScale() mapplot.Scale {
+	if d.scale.Selected == scaleSqrt {
+		return mapplot.Sqrt
+	}
+	return mapplot.Linear
+}
+
 func (d *dataTab) refreshMap() {
+	if ds := d.data; ds.isCensus() {
+		counts := make([]float64, ds.table.Len())
+		for i, c := range ds.table.Counts() {
+			counts[i] = float64(c)
+		}
+		row, col := d.census.view(ds.alphabet)
+		d.heat.SetMap(censusMap(ds, counts, row, col, d.mapScale(), "True distribution · "+ds.src.name, "people"))
+		return
+	}
 	gd := d.data.grid
 	g := gd.Grid
 	v := make([]float64, len(gd.Counts))
@@ -318,10 +378,7 @@ func (d *dataTab) refreshMap() {
 	if gd.Rule == geo.All {
 		label = "check-ins"
 	}
-	sc := mapplot.Linear
-	if d.scale.Selected == scaleSqrt {
-		sc = mapplot.Sqrt
-	}
+	sc := d.mapScale()
 	d.heat.SetMap(&mapplot.Map{
 		Cols: g.Cols, Rows: g.Rows, Bound: g.Bound, Values: v,
 		Aspect: g.CellWidthKm() * float64(g.Cols) / (g.CellHeightKm() * float64(g.Rows)),
@@ -334,7 +391,7 @@ func (d *dataTab) refreshMap() {
 // takes a while. With fit the box is the data's own, and the box entries
 // are set from the grid made.
 func (d *dataTab) regrid(fit bool) {
-	if d.data == nil || d.busy {
+	if d.data == nil || d.busy || d.data.isCensus() {
 		return
 	}
 	opt, err := d.gridOptions(fit)
@@ -411,26 +468,36 @@ func (d *dataTab) onScaleChanged() {
 }
 
 func (d *dataTab) onShowSkipped() {
-	res := d.data.res
+	errs, skipped := []*geo.ParseError(nil), 0
+	if ds := d.data; ds.isCensus() {
+		errs, skipped = ds.table.Errors, ds.table.Skipped
+	} else {
+		errs, skipped = ds.res.Errors, ds.res.Skipped
+	}
 	var b strings.Builder
-	for _, e := range res.Errors {
+	for _, e := range errs {
 		fmt.Fprintln(&b, e)
 	}
-	if more := res.Skipped - len(res.Errors); more > 0 {
+	if more := skipped - len(errs); more > 0 {
 		fmt.Fprintf(&b, "… and %s more", thousands(more))
 	}
 	text := widget.NewLabel(b.String())
-	dialog.ShowCustom(fmt.Sprintf("%s malformed lines skipped", thousands(res.Skipped)), "Close",
+	dialog.ShowCustom(fmt.Sprintf("%s malformed lines skipped", thousands(skipped)), "Close",
 		container.NewVScroll(text), d.win)
 }
 
 // onHover shows the place and count of the cell under the mouse.
 func (d *dataTab) onHover(cell int) {
-	if cell < 0 || d.data == nil {
+	switch {
+	case d.data != nil && d.data.isCensus() && cell >= 0 && d.heat.Map != nil:
+		d.hover.SetText(censusCellInfo(d.data, d.heat.Map, cell))
+	case d.data != nil && d.data.isCensus():
+		d.hover.SetText("Hover over a cell to see its categories and count.")
+	case cell < 0 || d.data == nil:
 		d.hover.SetText("Hover over a cell to see its place and count.")
-		return
+	default:
+		d.hover.SetText(cellInfo(d.data.grid, cell))
 	}
-	d.hover.SetText(cellInfo(d.data.grid, cell))
 }
 
 // cellInfo describes a cell: index, row and column, its latitude and

@@ -133,8 +133,14 @@ func (r *heatmapRenderer) layoutMark(size fyne.Size) {
 		return
 	}
 	cr := h.data.CellRect(h.Map, h.hovered)
+	w, ht := float32(cr.X1-cr.X0)*size.Width, float32(cr.Y1-cr.Y0)*size.Height
+	if w < 1 || ht < 1 {
+		// Not drawn yet at this size; a stroke needs room.
+		r.mark.Hide()
+		return
+	}
 	r.mark.Move(fyne.NewPos(float32(cr.X0)*size.Width, float32(cr.Y0)*size.Height))
-	r.mark.Resize(fyne.NewSize(float32(cr.X1-cr.X0)*size.Width, float32(cr.Y1-cr.Y0)*size.Height))
+	r.mark.Resize(fyne.NewSize(w, ht))
 	r.mark.Show()
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/privmap/privmap/geo"
+	"github.com/privmap/privmap/geo/census"
 )
 
 // A source is a check-in file that can be opened (again) for reading.
@@ -70,25 +72,40 @@ func (p *progressReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// readSource reads and grids a source off the UI goroutine. If most data
-// fall outside opt.Bound, the grid is fitted to the data instead and
-// fitted is true.
-func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptions, report func(float64)) (res *geo.Result, gd *geo.Gridded, fitted bool, err error) {
+// readSource reads a source off the UI goroutine: a census file (told by
+// its first line, census.Detect) is tabulated over the attributes of ch;
+// check-ins are gridded, and if most fall outside opt.Bound the grid is
+// fitted to the data instead.
+func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptions, ch censusChoice, report func(float64)) (*dataset, error) {
 	rc, size, err := src.open()
 	if err != nil {
-		return nil, nil, false, err
+		return nil, err
 	}
 	defer rc.Close()
 	pr := &progressReader{ctx: ctx, r: rc, total: size, report: report}
-	res, err = geo.ReadCheckins(pr, geo.Auto, geo.Options{SkipBad: skipBad})
+	br := bufio.NewReaderSize(pr, 64<<10)
+	if f, ok := census.Detect(firstLine(br)); ok {
+		return readCensus(br, src, f, ch, skipBad)
+	}
+	res, err := geo.ReadCheckins(br, geo.Auto, geo.Options{SkipBad: skipBad})
 	if err != nil {
-		return nil, nil, false, err
+		return nil, err
 	}
-	gd, err = geo.GridCheckins(res.Checkins, opt)
-	if err != nil || 2*gd.Outside > gd.Data {
+	ds := &dataset{src: src, res: res}
+	ds.grid, err = geo.GridCheckins(res.Checkins, opt)
+	if err != nil || 2*ds.grid.Outside > ds.grid.Data {
 		opt.Bound = orb.Bound{}
-		fitted = true
-		gd, err = geo.GridCheckins(res.Checkins, opt)
+		ds.fitted = true
+		ds.grid, err = geo.GridCheckins(res.Checkins, opt)
 	}
-	return res, gd, fitted, err
+	return ds, err
+}
+
+// firstLine returns the first line buffered in br without consuming it.
+func firstLine(br *bufio.Reader) string {
+	b, _ := br.Peek(br.Size())
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
 }

@@ -93,26 +93,31 @@ func (c *censusOpts) attributes(f census.Format, columns []string) ([]census.Att
 	if err != nil {
 		return nil, err
 	}
-	var attrs []census.Attr
-	for _, name := range strings.Split(*c.attrs, ",") {
-		name = strings.TrimSpace(name)
-		a, err := census.Lookup(f, columns, name)
-		if err != nil {
-			return nil, err
+	attrs, err := census.Attributes(f, columns, *c.attrs)
+	if err != nil {
+		return nil, err
+	}
+	var names []string // as Attributes reads them, lower-cased
+	for _, n := range strings.Split(*c.attrs, ",") {
+		if n = strings.ToLower(strings.TrimSpace(n)); n != "" {
+			names = append(names, n)
 		}
-		if e, ok := bins[strings.ToLower(name)]; ok {
-			delete(bins, strings.ToLower(name))
+	}
+	for i, a := range attrs {
+		name := names[i]
+		if e, ok := bins[name]; ok {
+			delete(bins, name)
 			if a, err = withEdges(a, e); err != nil {
 				return nil, err
 			}
 		}
-		if ms, ok := merges[strings.ToLower(name)]; ok {
-			delete(merges, strings.ToLower(name))
+		if ms, ok := merges[name]; ok {
+			delete(merges, name)
 			if a, err = withMerges(a, ms); err != nil {
 				return nil, err
 			}
 		}
-		attrs = append(attrs, a)
+		attrs[i] = a
 	}
 	for name := range bins {
 		return nil, fmt.Errorf("-bins names %q, which is not in -attrs", name)

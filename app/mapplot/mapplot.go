@@ -11,6 +11,7 @@ import (
 	stddraw "image/draw"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/paulmach/orb"
 	"gonum.org/v1/plot"
@@ -48,6 +49,25 @@ type Map struct {
 	// Label names the values on the colour bar.
 	Label string
 	Scale Scale
+
+	// ColLabels and RowLabels, when set, make the map a table of
+	// categories, such as census age × income: the cells are unit squares,
+	// column i labelled ColLabels[i] on an x axis named ColName and row j
+	// RowLabels[j] on a y axis named RowName, row 0 at the bottom. Bound
+	// is then ignored.
+	ColLabels, RowLabels []string
+	ColName, RowName     string
+}
+
+// categorical reports whether m is a table of categories.
+func (m *Map) categorical() bool { return m.ColLabels != nil || m.RowLabels != nil }
+
+// bound returns the box the cells span: the map's, or unit squares.
+func (m *Map) bound() orb.Bound {
+	if m.categorical() {
+		return orb.Bound{Max: orb.Point{float64(m.Cols), float64(m.Rows)}}
+	}
+	return m.Bound
 }
 
 // Viridis returns a perceptually uniform colour map, monotone in
@@ -173,14 +193,47 @@ func newPlot() *plot.Plot {
 func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
 	p := newPlot()
 	p.Title.Text = m.Title
+	p.Add(&cells{m: m, cm: cm})
+	b := m.bound()
+	p.X.Min, p.X.Max = b.Min[0], b.Max[0]
+	p.Y.Min, p.Y.Max = b.Min[1], b.Max[1]
+	if m.categorical() {
+		p.X.Label.Text, p.Y.Label.Text = m.ColName, m.RowName
+		p.X.Tick.Marker = categoryTicks(m.ColLabels)
+		p.Y.Tick.Marker = categoryTicks(m.RowLabels)
+		if longest(m.ColLabels)*m.Cols > 60 {
+			// Slant long column labels so that they do not overlap.
+			p.X.Tick.Label.Rotation = math.Pi / 6
+			p.X.Tick.Label.XAlign = draw.XRight
+			p.X.Tick.Label.YAlign = draw.YCenter
+		}
+		return p
+	}
 	p.X.Label.Text = "longitude (°)"
 	p.Y.Label.Text = "latitude (°)"
 	p.X.Tick.Marker = degreeTicks{}
 	p.Y.Tick.Marker = degreeTicks{}
-	p.Add(&cells{m: m, cm: cm})
-	p.X.Min, p.X.Max = m.Bound.Min[0], m.Bound.Max[0]
-	p.Y.Min, p.Y.Max = m.Bound.Min[1], m.Bound.Max[1]
 	return p
+}
+
+// categoryTicks labels unit cells at their centres.
+type categoryTicks []string
+
+func (c categoryTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := make([]plot.Tick, len(c))
+	for i, l := range c {
+		ts[i] = plot.Tick{Value: float64(i) + 0.5, Label: l}
+	}
+	return ts
+}
+
+// longest returns the length in characters of the longest label.
+func longest(labels []string) int {
+	n := 0
+	for _, l := range labels {
+		n = max(n, utf8.RuneCountInString(l))
+	}
+	return n
 }
 
 func colourBar(m *Map, cm palette.ColorMap) *plot.Plot {
@@ -240,7 +293,7 @@ type cells struct {
 // Plot implements plot.Plotter.
 func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	x, y := p.Transforms(&c)
-	b := g.m.Bound
+	b := g.m.bound()
 	rect := vg.Rectangle{Min: vg.Point{X: x(b.Min[0]), Y: y(b.Min[1])}, Max: vg.Point{X: x(b.Max[0]), Y: y(b.Max[1])}}
 	dpi := 144.0
 	if d, ok := backing(c).(interface{ DPI() float64 }); ok {
@@ -313,7 +366,7 @@ func (g *cells) colours() []color.NRGBA {
 
 // DataRange implements plot.DataRanger: the map's box.
 func (g *cells) DataRange() (xmin, xmax, ymin, ymax float64) {
-	b := g.m.Bound
+	b := g.m.bound()
 	return b.Min[0], b.Max[0], b.Min[1], b.Max[1]
 }
 
@@ -339,7 +392,7 @@ func (valueTicks) Ticks(lo, hi float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(lo, hi)
 	for i := range ts {
 		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 4, 64)
+			ts[i].Label = tickLabel(ts[i].Value, 4)
 		}
 	}
 	return ts
@@ -356,9 +409,18 @@ func (sqrtTicks) Ticks(lo, hi float64) []plot.Tick {
 		if v > hi*hi {
 			v = roundDown(s * s)
 		}
-		ts = append(ts, plot.Tick{Value: math.Sqrt(v), Label: strconv.FormatFloat(v, 'g', 3, 64)})
+		ts = append(ts, plot.Tick{Value: math.Sqrt(v), Label: tickLabel(v, 3)})
 	}
 	return ts
+}
+
+// tickLabel formats a tick value with prec significant digits, writing
+// whole numbers below a billion in full (7500, not 7.5e+03).
+func tickLabel(v float64, prec int) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e9 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', prec, 64)
 }
 
 // roundDown rounds v ≥ 0 down to two significant digits.

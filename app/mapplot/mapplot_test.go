@@ -1,6 +1,7 @@
 package mapplot
 
 import (
+	"image/color"
 	"image/png"
 	"math"
 	"os"
@@ -109,5 +110,38 @@ func BenchmarkImage(b *testing.B) {
 				Image(m, 900, 600, 1)
 			}
 		})
+	}
+}
+
+// TestCategoricalTable draws census-style categories: cells are unit
+// squares under their labels, and every cell centre has its colour.
+func TestCategoricalTable(t *testing.T) {
+	m := &Map{Cols: 5, Rows: 8, Aspect: 5.0 / 8, Label: "people",
+		ColLabels: []string{"$0", "$1–14,999", "$15,000–29,999", "$30,000–59,999", "$60,000+"},
+		RowLabels: []string{"0", "1–12", "13–19", "20–29", "30–39", "40–49", "50–64", "65+"},
+		ColName:   "income", RowName: "age"}
+	m.Values = make([]float64, 40)
+	for i := range m.Values {
+		m.Values[i] = float64(i)
+	}
+	img, r := Image(m, 700, 600, 1)
+	cm := Viridis()
+	cm.SetMin(0)
+	cm.SetMax(39)
+	want := (&cells{m: m, cm: cm}).colours()
+	for i := range m.Values {
+		cr := r.CellRect(m, i)
+		px, py := int((cr.X0+cr.X1)/2*700), int((cr.Y0+cr.Y1)/2*600)
+		if got := color.NRGBAModel.Convert(img.At(px, py)).(color.NRGBA); got != want[i] {
+			t.Errorf("cell %d at (%d, %d) is %v, want %v", i, px, py, got, want[i])
+		}
+	}
+	if w, h := (r.X1-r.X0)*700, (r.Y1-r.Y0)*600; math.Abs(w/h-5.0/8) > 0.01 {
+		t.Errorf("data area aspect %.3f, want 0.625", w/h)
+	}
+	if os.Getenv("MAPPLOT_PNG") != "" {
+		f, _ := os.Create(os.Getenv("MAPPLOT_PNG"))
+		png.Encode(f, img)
+		f.Close()
 	}
 }

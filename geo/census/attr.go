@@ -242,3 +242,23 @@ func Lookup(f Format, columns []string, name string) (Attr, error) {
 	return Attr{}, fmt.Errorf("census: %s has no attribute %q (presets: %s; columns: %s)",
 		f, name, strings.Join(presets, ", "), strings.Join(columns, ", "))
 }
+
+// Attributes looks up every comma-separated name of list (see Lookup).
+func Attributes(f Format, columns []string, list string) ([]Attr, error) {
+	var out []Attr
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		a, err := Lookup(f, columns, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("census: no attributes chosen")
+	}
+	return out, nil
+}

@@ -404,3 +404,24 @@ func tabulateText(text string, f Format, attrs []Attr, opt Options) (*Table, err
 	}
 	return Tabulate(r, attrs, opt)
 }
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		f    Format
+		ok   bool
+	}{
+		{"caseid,dAge,dAncstry1", Census1990, true},
+		{"\ufeffCASEID,dAge", Census1990, true},
+		{"|1x3 Cross validator", Adult, true},
+		{adultLine("39", "Male"), Adult, true},
+		{adultLine("39", "Male") + ".", Adult, true},
+		{"user\ttime\tlat\tlon", 0, false},
+		{"37.77,-122.41", 0, false},
+		{adultLine("x", "Male"), 0, false},
+	} {
+		if f, ok := Detect(tc.line); f != tc.f || ok != tc.ok {
+			t.Errorf("Detect(%.30q) = %v, %v; want %v, %v", tc.line, f, ok, tc.f, tc.ok)
+		}
+	}
+}

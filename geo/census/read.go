@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/privmap/privmap/geo"
@@ -195,4 +196,31 @@ func clip(s string) string {
 		return s
 	}
 	return s[:40] + "…"
+}
+
+// Detect recognises a census file from its first line: a header starting
+// with "caseid," is Census1990; a "|" comment line or a line of 15
+// comma-separated fields whose first is a whole number and last an
+// income class (<=50K or >50K, with or without adult.test's full stop) is
+// Adult.
+func Detect(firstLine string) (Format, bool) {
+	s := strings.TrimSpace(strings.TrimPrefix(firstLine, "\ufeff"))
+	if strings.HasPrefix(strings.ToLower(s), "caseid,") {
+		return Census1990, true
+	}
+	if strings.HasPrefix(s, "|1x3 Cross validator") {
+		return Adult, true
+	}
+	f := splitFields(s, nil)
+	if len(f) != len(AdultColumns) {
+		return 0, false
+	}
+	if _, err := strconv.Atoi(f[0]); err != nil {
+		return 0, false
+	}
+	switch strings.TrimSuffix(f[len(f)-1], ".") {
+	case "<=50K", ">50K":
+		return Adult, true
+	}
+	return 0, false
 }

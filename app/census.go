@@ -1,0 +1,245 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo"
+	"github.com/privmap/privmap/geo/census"
+)
+
+// censusChoice is how a census file is tabulated: the attributes, as
+// privmap grid's -attrs, and the missing-value policy.
+type censusChoice struct {
+	attrs   string
+	missing census.Missing
+}
+
+// defaultAttrs are CEM Table 2's attributes.
+const defaultAttrs = "age,sex,income,marital"
+
+// Missing-value policies as shown, and the view of no second attribute.
+const (
+	missingDrop     = "drop the record"
+	missingCategory = "count as category “missing”"
+	noAttribute     = "(none)"
+)
+
+// readCensus tabulates a census file read from r.
+func readCensus(r io.Reader, src source, f census.Format, ch censusChoice, skipBad bool) (*dataset, error) {
+	cr, err := census.NewReader(r, f)
+	if err != nil {
+		return nil, err
+	}
+	attrs, err := census.Attributes(f, cr.Columns(), ch.attrs)
+	if err != nil {
+		return nil, err
+	}
+	tab, err := census.Tabulate(cr, attrs, census.Options{Missing: ch.missing, SkipBad: skipBad})
+	if err != nil {
+		return nil, err
+	}
+	a, err := tab.Alphabet(false)
+	if err != nil {
+		return nil, err
+	}
+	return &dataset{src: src, table: tab, alphabet: a, choice: ch}, nil
+}
+
+// censusPanel is the data tab's card for census files: which attributes
+// make the alphabet, and which pair of them the heat map shows.
+type censusPanel struct {
+	d         *dataTab
+	card      *widget.Card
+	attrs     *widget.Entry
+	missing   *widget.Select
+	tabulate  *widget.Button
+	rows, col *widget.Select
+}
+
+func newCensusPanel(d *dataTab) *censusPanel {
+	c := &censusPanel{d: d}
+	p := d.app.Preferences()
+	c.attrs = widget.NewEntry()
+	c.attrs.SetText(p.StringWithFallback(prefCensusAttrs, defaultAttrs))
+	c.attrs.OnSubmitted = func(string) { c.onTabulate() }
+	c.missing = widget.NewSelect([]string{missingDrop, missingCategory}, nil)
+	c.missing.SetSelected(choice(p.String(prefCensusMissing), c.missing.Options, missingDrop))
+	c.tabulate = &widget.Button{Text: "Tabulate", Icon: theme.ViewRefreshIcon(), OnTapped: c.onTabulate}
+	c.rows = widget.NewSelect(nil, c.onView)
+	c.col = widget.NewSelect(nil, c.onView)
+	form := container.New(layout.NewFormLayout(),
+		widget.NewLabel("Attributes"), c.attrs,
+		widget.NewLabel("Missing"), c.missing,
+		widget.NewLabel("Rows"), c.rows,
+		widget.NewLabel("Columns"), c.col,
+	)
+	help := widget.NewLabel("Presets age, sex, income, marital (CEM Table 2) or column names, comma-separated.")
+	help.Wrapping = fyne.TextWrapWord
+	help.Importance = widget.LowImportance
+	c.card = widget.NewCard("", "Attributes", container.NewVBox(form, help, c.tabulate))
+	c.card.Hide()
+	return c
+}
+
+// choice returns the tabulation the controls ask for.
+func (c *censusPanel) choice() censusChoice {
+	ch := censusChoice{attrs: strings.TrimSpace(c.attrs.Text), missing: census.Drop}
+	if ch.attrs == "" {
+		ch.attrs = defaultAttrs
+	}
+	if c.missing.Selected == missingCategory {
+		ch.missing = census.Category
+	}
+	return ch
+}
+
+// show sets the view selects for a newly shown table, keeping the
+// attributes viewed when the new table still has them.
+func (c *censusPanel) show(ds *dataset) {
+	names := make([]string, len(ds.table.Axes))
+	for i, ax := range ds.table.Axes {
+		names[i] = ax.Name
+	}
+	row, col := c.rows.Selected, c.col.Selected
+	if !slices.Contains(names, row) {
+		row = names[0]
+	}
+	if !slices.Contains(names, col) || col == row {
+		col = noAttribute
+		if len(names) > 1 {
+			col = names[1]
+			if col == row {
+				col = names[0]
+			}
+		}
+	}
+	c.rows.OnChanged, c.col.OnChanged = nil, nil
+	c.rows.SetOptions(names)
+	c.col.SetOptions(append([]string{noAttribute}, names...))
+	c.rows.SetSelected(row)
+	c.col.SetSelected(col)
+	c.rows.OnChanged, c.col.OnChanged = c.onView, c.onView
+	c.card.Show()
+}
+
+// view returns the attribute indices shown as rows and columns, col −1
+// for a single attribute.
+func (c *censusPanel) view(a core.Alphabet) (row, col int) {
+	row = max(0, a.Attribute(c.rows.Selected))
+	col = a.Attribute(c.col.Selected)
+	if col == row {
+		col = -1
+	}
+	return row, col
+}
+
+func (c *censusPanel) onView(string) {
+	if ds := c.d.data; ds != nil && ds.isCensus() {
+		c.d.refreshMap()
+		c.d.onHover(-1)
+	}
+}
+
+// onTabulate reads the census file again with the chosen attributes.
+func (c *censusPanel) onTabulate() {
+	d := c.d
+	if d.data == nil || !d.data.isCensus() || d.busy {
+		return
+	}
+	ch := c.choice()
+	p := d.app.Preferences()
+	p.SetString(prefCensusAttrs, ch.attrs)
+	p.SetString(prefCensusMissing, c.missing.Selected)
+	src := d.data.src
+	d.start("Tabulating "+src.name+"…", func(ctx context.Context, report func(float64)) (*dataset, error) {
+		return readSource(ctx, src, false, geo.GridOptions{}, ch, report)
+	}, func(err error) {
+		if errors.Is(err, context.Canceled) {
+			d.status.SetText("Tabulating cancelled; the previous table stays.")
+			return
+		}
+		d.status.SetText("Could not tabulate " + src.name + "; the previous table stays.")
+		dialog.ShowError(fmt.Errorf("%s: %w", src.name, err), d.win)
+	})
+}
+
+// censusMap draws the counts of ds's table as a heat map over the
+// attributes row and col (col −1: one row of row's categories).
+func censusMap(ds *dataset, values []float64, row, col int, scale mapplot.Scale, title, label string) *mapplot.Map {
+	a := ds.alphabet
+	keep := []int{row}
+	if col >= 0 {
+		keep = append(keep, col)
+	}
+	m, err := a.Marginal(values, keep...)
+	if err != nil {
+		panic("app: census table without attributes: " + err.Error())
+	}
+	at := a.Attributes
+	out := &mapplot.Map{Values: m, Title: title, Label: label, Scale: scale,
+		Cols: len(at[row].Labels), Rows: 1, ColLabels: at[row].Labels, ColName: at[row].Name, RowLabels: []string{""}}
+	if col >= 0 {
+		out.Cols, out.Rows = len(at[col].Labels), len(at[row].Labels)
+		out.ColLabels, out.ColName = at[col].Labels, at[col].Name
+		out.RowLabels, out.RowName = at[row].Labels, at[row].Name
+	}
+	// Aspect 0: the table fills the room; categories have no shape.
+	return out
+}
+
+// censusCellInfo describes a cell of the census heat map: its categories
+// and count and share of the people.
+func censusCellInfo(ds *dataset, m *mapplot.Map, cell int) string {
+	r, c := cell/m.Cols, cell%m.Cols
+	where := m.ColName + " " + m.ColLabels[c]
+	if m.RowName != "" {
+		where = m.RowName + " " + m.RowLabels[r] + " · " + where
+	}
+	n := int(m.Values[cell])
+	share := 0.0
+	if k := len(ds.table.Data); k > 0 {
+		share = 100 * float64(n) / float64(k)
+	}
+	return fmt.Sprintf("%s · %s (%.2f%%)", where, plural(n, "person", "people"), share)
+}
+
+// censusSummary fills the summary rows for a census table.
+func (d *dataTab) censusSummary(ds *dataset) {
+	t := ds.table
+	set := func(k, v string) { d.fields[k].SetText(v) }
+	set("File", ds.src.name)
+	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", t.Format, thousands(t.Lines), thousands(t.Skipped)))
+	set("Records", thousands(t.Records)+" records")
+	data := thousands(len(t.Data)) + " people"
+	if t.Dropped > 0 {
+		data += fmt.Sprintf(" · %s dropped for a missing value", thousands(t.Dropped))
+	}
+	set("Data", data)
+	nonEmpty := 0
+	for _, n := range t.Counts() {
+		if n > 0 {
+			nonEmpty++
+		}
+	}
+	set("Cells", fmt.Sprintf("%s categories · %s non-empty", thousands(t.Len()), thousands(nonEmpty)))
+	parts := make([]string, len(t.Axes))
+	for i, ax := range t.Axes {
+		parts[i] = fmt.Sprintf("%s %d", ax.Name, len(ax.Labels))
+	}
+	set("Cell size", strings.Join(parts, " × "))
+	d.setSummaryLabels("Categories", "Attributes")
+}

@@ -1,0 +1,38 @@
+package app
+
+import (
+	"image/png"
+	"os"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+)
+
+// TestShotCensus writes a capture of the data tab on a census file named
+// by PRIVMAP_SHOT_IN to PRIVMAP_SHOT_OUT, for looking at the screen.
+func TestShotCensus(t *testing.T) {
+	in, out := os.Getenv("PRIVMAP_SHOT_IN"), os.Getenv("PRIVMAP_SHOT_OUT")
+	if in == "" || out == "" {
+		t.Skip("PRIVMAP_SHOT_IN and PRIVMAP_SHOT_OUT not set")
+	}
+	w, d := newTestUI(t)
+	b, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.load(bytesSource(in, b), false)
+	d.wg.Wait()
+	d.census.col.SetSelected("income")
+	// Lay out the census card, hidden until now, as a frame would.
+	w.Resize(DefaultSize.AddWidthHeight(1, 1))
+	w.Resize(DefaultSize)
+	test.MoveMouse(w.Canvas(), d.heat.Position().AddXY(d.heat.Size().Width/2, d.heat.Size().Height/2))
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+}
