@@ -33,3 +33,50 @@ func TestCEMPreset(t *testing.T) {
 		t.Error("unknown preset: no error")
 	}
 }
+
+// TestFWPresets checks every FW preset against the values of FW
+// Appendix A on the alphabets of FW §8 and that each makes a valid study.
+func TestFWPresets(t *testing.T) {
+	linear := Alphabet{Kind: KindLinear, Size: 100}
+	grid := Alphabet{Kind: KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
+	cat := Alphabet{Kind: KindCategorical, Size: 400}
+	for _, tc := range []struct {
+		preset string
+		a      Alphabet
+		kinds  string // kind of the first and last mechanism
+		first  float64
+		last   float64
+	}{
+		{"fw-t4-high", Alphabet{Kind: KindLinear, Size: 20}, "rappor rappor", 0.1, 1.0},
+		{"fw-t4-low", Alphabet{Kind: KindLinear, Size: 20}, "rappor rappor", 1, 10},
+		{"fw-t5", linear, "krr krr", 3.00, 8.08},
+		{"fw-t5", grid, "krr krr", 3.05, 8.20},
+		{"fw-t5", cat, "krr krr", 3.00, 8.08},
+		{"fw-t6", linear, "geometric geometric", 0.020, 0.869},
+		{"fw-t6", grid, "planar-geometric planar-geometric", 0.190, 3.124},
+		{"fw-t7", linear, "geometric krr", 0.065, 4.69},
+		{"fw-t7", grid, "planar-geometric krr", 0.632, 5.67},
+		{"fw-t8", linear, "shokri shokri", 1.0, 28.0},
+		{"fw-t8", grid, "shokri shokri", 0.3, 3.0},
+	} {
+		ms, err := PresetMechanisms(tc.preset, tc.a)
+		if err != nil {
+			t.Errorf("%s on %s: %v", tc.preset, tc.a.Kind, err)
+			continue
+		}
+		level := func(m MechanismSpec) float64 { return m.Epsilon + m.QualityLoss }
+		f, l := ms[0], ms[len(ms)-1]
+		if len(ms) != 10 || f.Kind+" "+l.Kind != tc.kinds || level(f) != tc.first || level(l) != tc.last {
+			t.Errorf("%s on %s: %d mechanisms, %s %v … %s %v; want 10, %s %v … %v",
+				tc.preset, tc.a.Kind, len(ms), f.Kind, level(f), l.Kind, level(l), tc.kinds, tc.first, tc.last)
+		}
+		if err := (&Study{Alphabet: tc.a, Mechanisms: ms}).Validate(); err != nil {
+			t.Errorf("%s on %s: invalid study: %v", tc.preset, tc.a.Kind, err)
+		}
+	}
+	for _, p := range []string{"fw-t6", "fw-t7", "fw-t8"} {
+		if _, err := PresetMechanisms(p, cat); err == nil {
+			t.Errorf("%s on a categorical alphabet: no error", p)
+		}
+	}
+}
