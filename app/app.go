@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/privmap/privmap/assets"
+	"github.com/privmap/privmap/core"
 )
 
 // DefaultSize is the window's initial size.
@@ -36,14 +37,32 @@ func New(a fyne.App, w fyne.Window) *container.AppTabs {
 
 // build is New, also returning the data tab for tests.
 func build(a fyne.App, w fyne.Window) (*container.AppTabs, *dataTab) {
+	tabs, d, _ := buildAll(a, w)
+	return tabs, d
+}
+
+// buildAll is New, also returning the screens for tests.
+func buildAll(a fyne.App, w fyne.Window) (*container.AppTabs, *dataTab, *populationTab) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.SetOnClosed(cancel)
 	w.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	d := newDataTab(ctx, a, w)
+	p := newPopulationTab(ctx)
+	d.onShown = func(ds *dataset) {
+		p.setAlphabet(ds.studyAlphabet())
+		if p.rows == nil {
+			// A first population to start from: FW Table 6's geometric
+			// mechanisms suit both the map and ordinal alphabets.
+			if ms, err := core.PresetMechanisms("fw-t6", p.alphabet); err == nil {
+				p.setSpecs(ms)
+			}
+		}
+	}
 	w.SetOnDropped(d.onDropped)
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon("Data", theme.FileIcon(), d.buildUI()),
+		container.NewTabItemWithIcon("Population", theme.AccountIcon(), p.buildUI()),
 	)
 	d.load(bytesSource(assets.DefaultName, assets.DefaultCheckins), false)
-	return tabs, d
+	return tabs, d, p
 }

@@ -42,6 +42,14 @@ type dataset struct {
 // isCensus reports whether ds is a census table.
 func (ds *dataset) isCensus() bool { return ds.table != nil }
 
+// studyAlphabet returns the alphabet of a study of ds.
+func (ds *dataset) studyAlphabet() core.Alphabet {
+	if ds.isCensus() {
+		return ds.alphabet
+	}
+	return ds.grid.Grid.Alphabet()
+}
+
 // Per-user choices as shown.
 const (
 	perUserFirst = "first check-in per user"
@@ -76,6 +84,8 @@ type dataTab struct {
 	fields                 map[string]*widget.Label
 	gridCard               *widget.Card
 	census                 *censusPanel
+	// onShown is called with every data set shown.
+	onShown func(*dataset)
 }
 
 // summaryFields are the rows of the data summary.
@@ -284,6 +294,9 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 // show makes ds the current data.
 func (d *dataTab) show(ds *dataset) {
 	d.data = ds
+	if d.onShown != nil {
+		defer d.onShown(ds)
+	}
 	if ds.isCensus() {
 		d.gridCard.Hide()
 		d.census.show(ds)

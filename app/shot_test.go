@@ -36,3 +36,30 @@ func TestShotCensus(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestShotPopulation writes a capture of the population tab to
+// PRIVMAP_SHOT_POP.
+func TestShotPopulation(t *testing.T) {
+	out := os.Getenv("PRIVMAP_SHOT_POP")
+	if out == "" {
+		t.Skip("PRIVMAP_SHOT_POP not set")
+	}
+	a := test.NewTempApp(t)
+	w := a.NewWindow("privmap")
+	tabs, d, p := buildAll(a, w)
+	w.SetContent(tabs)
+	w.Resize(DefaultSize)
+	d.wg.Wait()
+	p.audits.Wait()
+	tabs.SelectIndex(1)
+	w.Resize(DefaultSize.AddWidthHeight(1, 1))
+	w.Resize(DefaultSize)
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -251,3 +251,7 @@ func (s *Study) Find(id string) (MechanismSpec, bool) {
 	}
 	return MechanismSpec{}, false
 }
+
+// Validate reports the first problem with m as a mechanism of a study on
+// alphabet a, so that an editor can check one mechanism as it is typed.
+func (m MechanismSpec) Validate(a Alphabet) error { return m.validate(a) }

@@ -1,0 +1,416 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/privmap/privmap/core"
+)
+
+// mechanismKinds are the kinds offered, in the order of DESIGN §3.
+var mechanismKinds = []string{
+	core.KindKRR, core.KindRAPPOR, core.KindGeo, core.KindPlanar, core.KindShokri,
+	core.KindURR, core.KindURAP, core.KindPUM, core.KindIdentity,
+}
+
+// populationTab edits the population of mechanisms: who uses which
+// mechanism at which privacy level. Every row is checked as it is typed
+// and audited off the UI goroutine: the ε-LDP and geo-indistinguishability
+// its channel really gives and its expected quality loss.
+type populationTab struct {
+	ctx      context.Context
+	alphabet core.Alphabet
+	rows     []*mechRow
+	list     *fyne.Container
+	preset   *widget.Select
+	problems *widget.Label
+	audits   sync.WaitGroup // running audits, for tests
+	content  fyne.CanvasObject
+	// OnChanged is called after every edit.
+	OnChanged func()
+}
+
+// mechRow is one mechanism of the population.
+type mechRow struct {
+	p                           *populationTab
+	kind                        *widget.Select
+	id, level, share, sensitive *widget.Entry
+	audit                       *widget.Label
+	box                         *fyne.Container
+	gen                         int // edits so far, so that a stale audit is dropped
+	cancel                      context.CancelFunc
+}
+
+func newPopulationTab(ctx context.Context) *populationTab {
+	p := &populationTab{ctx: ctx, list: container.NewVBox()}
+	titles := make([]string, 0, len(core.Presets()))
+	for _, pr := range core.Presets() {
+		titles = append(titles, pr.Title)
+	}
+	p.preset = widget.NewSelect(titles, nil)
+	p.preset.PlaceHolder = "Preset population…"
+	p.problems = widget.NewLabel("")
+	p.problems.Wrapping = fyne.TextWrapWord
+	p.problems.Importance = widget.DangerImportance
+	return p
+}
+
+func (p *populationTab) buildUI() fyne.CanvasObject {
+	apply := &widget.Button{Text: "Apply preset", Icon: theme.DocumentIcon(), OnTapped: p.onApplyPreset}
+	add := &widget.Button{Text: "Add mechanism", Icon: theme.ContentAddIcon(), OnTapped: func() { p.addRow(core.MechanismSpec{Kind: core.KindKRR, Epsilon: 1}) }}
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(apply, add), p.preset)
+	head := container.NewBorder(nil, nil, fixedWidth(widget.NewLabelWithStyle("kind", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), 170), fixedWidth(widget.NewLabel(""), 40),
+		container.NewGridWithColumns(4, bold("id"), bold("ε (Shokri: Q)"), bold("share"), bold("sensitive symbols")))
+	p.content = container.NewBorder(container.NewVBox(top, head), p.problems, nil, nil, container.NewVScroll(p.list))
+	return p.content
+}
+
+func bold(s string) *widget.Label {
+	return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
+
+// fixedWidth gives o at least width w.
+func fixedWidth(o fyne.CanvasObject, w float32) fyne.CanvasObject {
+	return container.New(layout.NewGridWrapLayout(fyne.NewSize(w, o.MinSize().Height)), o)
+}
+
+// setAlphabet makes a the alphabet the mechanisms work on and checks and
+// audits every row again.
+func (p *populationTab) setAlphabet(a core.Alphabet) {
+	p.alphabet = a
+	for _, r := range p.rows {
+		r.changed()
+	}
+	p.check()
+}
+
+// specs returns the mechanisms as typed; rows that do not parse give
+// their error.
+func (p *populationTab) specs() ([]core.MechanismSpec, error) {
+	out := make([]core.MechanismSpec, len(p.rows))
+	for i, r := range p.rows {
+		s, err := r.spec()
+		if err != nil {
+			return nil, fmt.Errorf("row %d: %w", i+1, err)
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// study returns the study of the population, or the first problem.
+func (p *populationTab) study() (*core.Study, error) {
+	ms, err := p.specs()
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) == 0 {
+		return nil, errors.New("the population has no mechanism: add one or apply a preset")
+	}
+	s := &core.Study{Alphabet: p.alphabet, Mechanisms: ms}
+	if err := s.Validate(); err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "core: "))
+	}
+	return s, nil
+}
+
+// check shows the population's first problem, if any.
+func (p *populationTab) check() {
+	if _, err := p.study(); err != nil && len(p.rows) > 0 {
+		p.problems.SetText(err.Error())
+	} else {
+		p.problems.SetText("")
+	}
+	if p.OnChanged != nil {
+		p.OnChanged()
+	}
+}
+
+func (p *populationTab) onApplyPreset() {
+	i := p.preset.SelectedIndex()
+	if i < 0 {
+		return
+	}
+	ms, err := core.PresetMechanisms(core.Presets()[i].Name, p.alphabet)
+	if err != nil {
+		p.problems.SetText(strings.TrimPrefix(err.Error(), "core: "))
+		return
+	}
+	p.setSpecs(ms)
+}
+
+// setSpecs replaces the rows by ms.
+func (p *populationTab) setSpecs(ms []core.MechanismSpec) {
+	for _, r := range p.rows {
+		r.stop()
+	}
+	p.rows = nil
+	p.list.RemoveAll()
+	for _, m := range ms {
+		p.addRow(m)
+	}
+	p.check()
+}
+
+func (p *populationTab) addRow(m core.MechanismSpec) {
+	r := &mechRow{p: p}
+	r.kind = widget.NewSelect(mechanismKinds, nil)
+	r.id, r.level, r.share, r.sensitive = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	r.level.Validator = positiveNumber
+	r.share.Validator = optionalShare
+	r.sensitive.Validator = func(s string) error { _, err := parseSymbols(s); return err }
+	r.share.PlaceHolder = "equal"
+	r.sensitive.PlaceHolder = "e.g. 5, 17, 20-25"
+	r.audit = widget.NewLabel("")
+	r.audit.Truncation = fyne.TextTruncateEllipsis
+	r.fill(m)
+	for _, e := range []*widget.Entry{r.id, r.level, r.share, r.sensitive} {
+		e.OnChanged = func(string) { r.changed(); p.check() }
+	}
+	r.kind.OnChanged = func(string) { r.enableFields(); r.changed(); p.check() }
+	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: func() { p.removeRow(r) }}
+	fields := container.NewGridWithColumns(4, r.id, r.level, r.share, r.sensitive)
+	r.box = container.NewVBox(container.NewBorder(nil, nil, fixedWidth(r.kind, 170), fixedWidth(remove, 40), fields), r.audit)
+	p.rows = append(p.rows, r)
+	p.list.Add(r.box)
+	r.changed()
+	p.check()
+}
+
+func (p *populationTab) removeRow(r *mechRow) {
+	for i, x := range p.rows {
+		if x == r {
+			r.stop()
+			p.rows = append(p.rows[:i], p.rows[i+1:]...)
+			p.list.Remove(r.box)
+			break
+		}
+	}
+	p.check()
+}
+
+// fill shows m in the row's fields.
+func (r *mechRow) fill(m core.MechanismSpec) {
+	if m.ID == "" {
+		m.ID = fmt.Sprintf("m%d", len(r.p.rows)+1)
+	}
+	r.id.SetText(m.ID)
+	r.kind.SetSelected(m.Kind)
+	level := m.Epsilon
+	if m.Kind == core.KindShokri {
+		level = m.QualityLoss
+	}
+	r.level.SetText("")
+	if level != 0 {
+		r.level.SetText(strconv.FormatFloat(level, 'g', -1, 64))
+	}
+	r.share.SetText("")
+	if m.Share != nil {
+		r.share.SetText(strconv.FormatFloat(*m.Share, 'g', -1, 64))
+	}
+	r.sensitive.SetText(formatSymbols(m.Sensitive))
+	r.enableFields()
+}
+
+// enableFields disables the fields the kind does not take.
+func (r *mechRow) enableFields() {
+	k := r.kind.Selected
+	setEnabled(r.level, k != core.KindIdentity)
+	setEnabled(r.sensitive, k == core.KindURR || k == core.KindURAP || k == core.KindPUM)
+}
+
+func setEnabled(e *widget.Entry, on bool) {
+	if on {
+		e.Enable()
+	} else {
+		e.Disable()
+	}
+}
+
+// spec parses the row.
+func (r *mechRow) spec() (core.MechanismSpec, error) {
+	m := core.MechanismSpec{ID: strings.TrimSpace(r.id.Text), Kind: r.kind.Selected}
+	if !r.level.Disabled() {
+		v, err := strconv.ParseFloat(strings.TrimSpace(r.level.Text), 64)
+		if err != nil {
+			return m, fmt.Errorf("%s: level %q is not a number", m.ID, r.level.Text)
+		}
+		if m.Kind == core.KindShokri {
+			m.QualityLoss = v
+		} else {
+			m.Epsilon = v
+		}
+	}
+	if s := strings.TrimSpace(r.share.Text); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return m, fmt.Errorf("%s: share %q is not a number", m.ID, s)
+		}
+		m.Share = &v
+	}
+	if !r.sensitive.Disabled() {
+		xs, err := parseSymbols(r.sensitive.Text)
+		if err != nil {
+			return m, fmt.Errorf("%s: %w", m.ID, err)
+		}
+		m.Sensitive = xs
+	}
+	return m, nil
+}
+
+// changed checks the row and starts its audit, cancelling one running.
+func (r *mechRow) changed() {
+	r.stop()
+	r.gen++
+	m, err := r.spec()
+	if err == nil {
+		err = m.Validate(r.p.alphabet)
+	}
+	if err != nil {
+		r.audit.Importance = widget.DangerImportance
+		r.audit.SetText(strings.TrimPrefix(err.Error(), "core: "))
+		return
+	}
+	r.audit.Importance = widget.LowImportance
+	r.audit.SetText("auditing…")
+	ctx, cancel := context.WithCancel(r.p.ctx)
+	r.cancel = cancel
+	gen, a := r.gen, r.p.alphabet
+	r.p.audits.Add(1)
+	go func() {
+		defer r.p.audits.Done()
+		defer cancel()
+		text, err := auditText(ctx, m, a)
+		fyne.DoAndWait(func() {
+			if gen != r.gen {
+				return
+			}
+			if err != nil {
+				r.audit.Importance = widget.DangerImportance
+				text = err.Error()
+			}
+			r.audit.SetText(text)
+		})
+	}()
+}
+
+func (r *mechRow) stop() {
+	if r.cancel != nil {
+		r.cancel()
+	}
+}
+
+// auditText builds m and describes what its channel guarantees.
+func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (string, error) {
+	mech, err := core.NewMechanismWith(ctx, m, a, nil)
+	if err != nil {
+		return "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	au := core.AuditMechanism(mech, a)
+	var parts []string
+	ldp := "ε-LDP " + formatLevel(au.LDP)
+	if au.Protected {
+		ldp += " on protected outputs"
+		if au.Invertible >= 0 {
+			ldp += fmt.Sprintf(" · output %d not invertible", au.Invertible)
+		}
+	}
+	parts = append(parts, ldp)
+	if !math.IsNaN(au.GeoInd) {
+		geo := fmt.Sprintf("%s per %s geo-indistinguishable", formatLevel(au.GeoInd), au.GeoUnit)
+		if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) && math.Abs(au.GeoInd-nominal) > 5e-4 {
+			// The lattice is summed until its tail is below 1e−15 of the
+			// mass (DESIGN §3): ratios of the far corners' tiny
+			// probabilities then stray from the nominal level.
+			geo += " (nominal " + formatLevel(nominal) + ")"
+		}
+		parts = append(parts, geo)
+	}
+	if !math.IsNaN(au.QualityMean) {
+		parts = append(parts, fmt.Sprintf("expected loss %.3g %s (worst %.3g)", au.QualityMean, au.GeoUnit, au.QualityWorst))
+	}
+	return strings.Join(parts, " · "), nil
+}
+
+func formatLevel(v float64) string {
+	if math.IsInf(v, 1) {
+		return "∞"
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+func positiveNumber(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return errors.New("a positive number")
+	}
+	return nil
+}
+
+func optionalShare(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(v >= 0) || v > 1 {
+		return errors.New("a share in [0, 1]")
+	}
+	return nil
+}
+
+// parseSymbols reads a list such as "5, 17, 20-25" of symbols and
+// ranges.
+func parseSymbols(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, fmt.Errorf("sensitive symbol %q is not a whole number", f)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, fmt.Errorf("sensitive range %q is not lo-hi", f)
+			}
+		}
+		for x := a; x <= b; x++ {
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}
+
+// formatSymbols writes symbols with runs as ranges.
+func formatSymbols(xs []int) string {
+	var parts []string
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		if j > i+1 {
+			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
+		} else {
+			for k := i; k <= j; k++ {
+				parts = append(parts, strconv.Itoa(xs[k]))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,152 @@
+package app
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/privmap/privmap/core"
+)
+
+func newPopulationUI(t *testing.T) (*dataTab, *populationTab) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	w := a.NewWindow("privmap")
+	tabs, d, p := buildAll(a, w)
+	w.SetContent(tabs)
+	w.Resize(DefaultSize)
+	d.wg.Wait()
+	p.audits.Wait()
+	t.Cleanup(w.Close)
+	return d, p
+}
+
+// presetIndex returns the index of the preset called name in the select.
+func presetIndex(t *testing.T, name string) int {
+	i := slices.IndexFunc(core.Presets(), func(p core.Preset) bool { return p.Name == name })
+	require.GreaterOrEqual(t, i, 0)
+	return i
+}
+
+func TestPopulationDefaultAndAudit(t *testing.T) {
+	_, p := newPopulationUI(t)
+	// FW Table 6's planar mechanisms on the embedded 24×16 grid.
+	require.Len(t, p.rows, 10)
+	assert.Equal(t, "planar-geometric", p.rows[0].kind.Selected)
+	assert.Equal(t, "0.19", p.rows[0].level.Text)
+	assert.Empty(t, p.problems.Text)
+	// The audit reads ε per km back off the channel: nominal at ε = 0.19;
+	// at 3.124 the corners' probabilities, e^(−3.124·13) ≈ 2e−18, are
+	// below the lattice sum's 1e−15 truncation and their ratios stray.
+	assert.True(t, strings.Contains(p.rows[0].audit.Text, "0.190 per km geo-indistinguishable ·"), p.rows[0].audit.Text)
+	assert.True(t, strings.Contains(p.rows[9].audit.Text, "per km geo-indistinguishable (nominal 3.124)"), p.rows[9].audit.Text)
+	assert.True(t, strings.Contains(p.rows[9].audit.Text, "expected loss"), p.rows[9].audit.Text)
+
+	p.preset.SetSelectedIndex(presetIndex(t, "fw-t5"))
+	test.Tap(findButtonIn(t, p, "Apply preset"))
+	p.audits.Wait()
+	require.Len(t, p.rows, 10)
+	assert.Equal(t, "krr", p.rows[0].kind.Selected)
+	// k-RR's worst ratio is exactly e^ε.
+	assert.True(t, strings.HasPrefix(p.rows[0].audit.Text, "ε-LDP 3.050"), p.rows[0].audit.Text)
+	s, err := p.study()
+	require.NoError(t, err)
+	assert.Equal(t, 384, s.Alphabet.Len())
+}
+
+func TestPopulationValidation(t *testing.T) {
+	_, p := newPopulationUI(t)
+	r := p.rows[0]
+	test.Type(r.level, "x") // "0.19x"
+	assert.Contains(t, r.audit.Text, "is not a number")
+	assert.Contains(t, p.problems.Text, "row 1")
+	r.level.SetText("-1")
+	assert.Contains(t, r.audit.Text, "epsilon must be positive")
+	r.level.SetText("0.5")
+	p.audits.Wait()
+	assert.Empty(t, p.problems.Text)
+
+	// Duplicate ids and shares that do not sum to one are the
+	// population's problems, not a row's.
+	p.rows[1].id.SetText(p.rows[0].id.Text)
+	assert.Contains(t, p.problems.Text, "used twice")
+	p.rows[1].id.SetText("other")
+	p.rows[0].share.SetText("0.9")
+	p.rows[1].share.SetText("0.9")
+	assert.NotEmpty(t, p.problems.Text)
+	p.rows[0].share.SetText("")
+	p.rows[1].share.SetText("")
+	assert.Empty(t, p.problems.Text)
+
+	// uRR takes a sensitive set; identity no level.
+	r.kind.SetSelected(core.KindURR)
+	assert.False(t, r.sensitive.Disabled())
+	r.sensitive.SetText("5, 17, 20-22")
+	p.audits.Wait()
+	assert.Contains(t, r.audit.Text, "on protected outputs")
+	m, err := r.spec()
+	require.NoError(t, err)
+	assert.Equal(t, []int{5, 17, 20, 21, 22}, m.Sensitive)
+	r.sensitive.SetText("5, 999")
+	assert.Contains(t, r.audit.Text, "999")
+	r.kind.SetSelected(core.KindIdentity)
+	assert.True(t, r.level.Disabled())
+	p.audits.Wait()
+	assert.True(t, strings.HasPrefix(r.audit.Text, "ε-LDP ∞"), r.audit.Text)
+
+	// Rows come and go.
+	test.Tap(findButtonIn(t, p, "Add mechanism"))
+	require.Len(t, p.rows, 11)
+	p.removeRow(p.rows[10])
+	require.Len(t, p.rows, 10)
+}
+
+func TestPopulationFollowsData(t *testing.T) {
+	d, p := newPopulationUI(t)
+	// Planar mechanisms have no place on a census alphabet.
+	d.load(bytesSource("adult.data", []byte(adultLine("40", "Male")+"\n"+adultLine("20", "Female")+"\n")), false)
+	d.wg.Wait()
+	p.audits.Wait()
+	assert.Equal(t, 120, p.alphabet.Len())
+	assert.Contains(t, p.rows[0].audit.Text, "needs a grid alphabet")
+	p.preset.SetSelectedIndex(presetIndex(t, "cem"))
+	test.Tap(findButtonIn(t, p, "Apply preset"))
+	p.audits.Wait()
+	require.Len(t, p.rows, 4)
+	assert.Empty(t, p.problems.Text)
+	assert.True(t, strings.HasPrefix(p.rows[1].audit.Text, "ε-LDP 2.000"), p.rows[1].audit.Text)
+	// A preset that does not apply says so and keeps the rows.
+	p.preset.SetSelectedIndex(presetIndex(t, "fw-t6"))
+	test.Tap(findButtonIn(t, p, "Apply preset"))
+	assert.Len(t, p.rows, 4)
+	assert.Contains(t, p.problems.Text, "linear or grid")
+}
+
+func TestSymbolLists(t *testing.T) {
+	xs, err := parseSymbols("5, 17 20-22;30")
+	require.NoError(t, err)
+	assert.Equal(t, []int{5, 17, 20, 21, 22, 30}, xs)
+	assert.Equal(t, "5, 17, 20-22, 30", formatSymbols(xs))
+	assert.Equal(t, "1, 2", formatSymbols([]int{1, 2}))
+	for _, bad := range []string{"a", "5-3", "2-x"} {
+		_, err := parseSymbols(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+// adultLine returns an Adult line with the given age and sex.
+func adultLine(age, sex string) string {
+	return age + ", Private, 1, HS-grad, 9, Never-married, Sales, Own-child, White, " + sex + ", 0, 0, 40, United-States, <=50K"
+}
+
+func findButtonIn(t *testing.T, p *populationTab, text string) *widget.Button {
+	t.Helper()
+	b := findButton(p.content, text)
+	require.NotNil(t, b, text)
+	return b
+}
