@@ -52,7 +52,7 @@ func TestReadAdultQuirks(t *testing.T) {
 	}{
 		{"adult_sample.data", 13, 14, "39", "<=50K", "Separated", 4},
 		// The cross-validator line and the full stops of adult.test.
-		{"adult_sample.test", 6, 7, "25", "<=50K", "Never-married", 2},
+		{"adult_test_sample.txt", 6, 7, "25", "<=50K", "Never-married", 2},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			r := open(t, tc.file, Adult)
@@ -206,7 +206,7 @@ func TestCEMTable2Adult(t *testing.T) {
 			t.Errorf("label %d = %q, want %q", tc.sym, got, tc.label)
 		}
 	}
-	test, err := Tabulate(open(t, "adult_sample.test", Adult), CEMTable2(Adult)[2:3], Options{})
+	test, err := Tabulate(open(t, "adult_test_sample.txt", Adult), CEMTable2(Adult)[2:3], Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
