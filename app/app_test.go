@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
@@ -24,14 +25,22 @@ import (
 // embedded data to load.
 func newTestUI(t *testing.T) (fyne.Window, *dataTab) {
 	t.Helper()
+	w, _, d, _ := newTestWindow(t)
+	return w, d
+}
+
+// newTestWindow is newTestUI, also returning the tabs and the population
+// screen.
+func newTestWindow(t *testing.T) (fyne.Window, *container.AppTabs, *dataTab, *populationTab) {
+	t.Helper()
 	a := test.NewTempApp(t)
 	w := a.NewWindow("privmap")
-	tabs, d := build(a, w)
+	tabs, d, p := buildAll(a, w)
 	w.SetContent(tabs)
 	w.Resize(DefaultSize)
 	d.wg.Wait()
 	t.Cleanup(w.Close)
-	return w, d
+	return w, tabs, d, p
 }
 
 func TestDefaultDataLoads(t *testing.T) {

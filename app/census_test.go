@@ -63,6 +63,15 @@ func TestCensusFile(t *testing.T) {
 	assert.Equal(t, "age 6 × workclass 4", d.fields["Cell size"].Text)
 	assert.Contains(t, d.status.Text, "previous table stays")
 
+	// A malformed census line, skipped on request, is counted and listed.
+	bad := string(b) + "40, Private\n"
+	d.census.attrs.SetText(defaultAttrs)
+	d.load(bytesSource("bad.data", []byte(bad)), true)
+	d.wg.Wait()
+	assert.Equal(t, "adult format · 15 lines · 1 skipped", d.fields["Read"].Text)
+	assert.True(t, d.skipped.Visible())
+	d.onShowSkipped()
+
 	// Check-ins again: the grid card and its labels come back.
 	d.load(bytesSource("nyc.txt", []byte("40.7,-74.0\n40.71,-74.01\n40.72,-74.02\n")), false)
 	d.wg.Wait()

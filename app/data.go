@@ -42,6 +42,15 @@ type dataset struct {
 // isCensus reports whether ds is a census table.
 func (ds *dataset) isCensus() bool { return ds.table != nil }
 
+// skippedLines returns how many malformed lines were skipped and the
+// reasons kept.
+func (ds *dataset) skippedLines() (int, []*geo.ParseError) {
+	if ds.isCensus() {
+		return ds.table.Skipped, ds.table.Errors
+	}
+	return ds.res.Skipped, ds.res.Errors
+}
+
 // studyAlphabet returns the alphabet of a study of ds.
 func (ds *dataset) studyAlphabet() core.Alphabet {
 	if ds.isCensus() {
@@ -340,7 +349,7 @@ func (d *dataTab) refreshSummary() {
 	ds := d.data
 	if ds.isCensus() {
 		d.censusSummary(ds)
-		d.showSkipped(ds.table.Skipped)
+		d.showSkipped()
 		return
 	}
 	d.setSummaryLabels("Cells", "Cell size")
@@ -352,11 +361,11 @@ func (d *dataTab) refreshSummary() {
 	set("Data", fmt.Sprintf("%s (%v per user) · %s outside box", thousands(gd.Data), gd.Rule, thousands(gd.Outside)))
 	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", g.Cols, g.Rows, thousands(g.Len()), thousands(gd.NonEmpty())))
 	set("Cell size", fmt.Sprintf("%.4f × %.4f km", g.CellWidthKm(), g.CellHeightKm()))
-	d.showSkipped(res.Skipped)
+	d.showSkipped()
 }
 
-func (d *dataTab) showSkipped(n int) {
-	if n > 0 {
+func (d *dataTab) showSkipped() {
+	if n, _ := d.data.skippedLines(); n > 0 {
 		d.skipped.Show()
 	} else {
 		d.skipped.Hide()
@@ -481,12 +490,7 @@ func (d *dataTab) onScaleChanged() {
 }
 
 func (d *dataTab) onShowSkipped() {
-	errs, skipped := []*geo.ParseError(nil), 0
-	if ds := d.data; ds.isCensus() {
-		errs, skipped = ds.table.Errors, ds.table.Skipped
-	} else {
-		errs, skipped = ds.res.Errors, ds.res.Skipped
-	}
+	skipped, errs := d.data.skippedLines()
 	var b strings.Builder
 	for _, e := range errs {
 		fmt.Fprintln(&b, e)

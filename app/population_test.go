@@ -15,14 +15,8 @@ import (
 
 func newPopulationUI(t *testing.T) (*dataTab, *populationTab) {
 	t.Helper()
-	a := test.NewTempApp(t)
-	w := a.NewWindow("privmap")
-	tabs, d, p := buildAll(a, w)
-	w.SetContent(tabs)
-	w.Resize(DefaultSize)
-	d.wg.Wait()
+	_, _, d, p := newTestWindow(t)
 	p.audits.Wait()
-	t.Cleanup(w.Close)
 	return d, p
 }
 

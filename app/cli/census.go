@@ -211,12 +211,7 @@ func printCensusSummary(w io.Writer, name string, tab *census.Table, a core.Alph
 		fmt.Fprintf(w, ", %d bad lines skipped", tab.Skipped)
 	}
 	fmt.Fprintln(w)
-	for _, e := range tab.Errors {
-		fmt.Fprintf(w, "  skipped %v\n", e)
-	}
-	if tab.Skipped > len(tab.Errors) {
-		fmt.Fprintf(w, "  … and %d more\n", tab.Skipped-len(tab.Errors))
-	}
+	printSkipped(w, tab.Skipped, tab.Errors)
 	var parts []string
 	for _, ax := range tab.Axes {
 		parts = append(parts, fmt.Sprintf("%s (%s) %d", ax.Name, ax.Column, len(ax.Labels)))

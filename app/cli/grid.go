@@ -179,12 +179,7 @@ func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 		fmt.Fprintf(w, ", %d bad lines skipped", res.Skipped)
 	}
 	fmt.Fprintln(w)
-	for _, e := range res.Errors {
-		fmt.Fprintf(w, "  skipped %v\n", e)
-	}
-	if res.Skipped > len(res.Errors) {
-		fmt.Fprintf(w, "  … and %d more\n", res.Skipped-len(res.Errors))
-	}
+	printSkipped(w, res.Skipped, res.Errors)
 	fmt.Fprintf(w, "grid: %d×%d = %d cells of %.4f×%.4f km over %s\n",
 		g.Cols, g.Rows, g.Len(), g.CellWidthKm(), g.CellHeightKm(), boxString(g.Bound))
 	fmt.Fprintf(w, "data: %d (%s per user), %d in the grid, %d outside the box, %d non-empty cells\n",
@@ -197,6 +192,17 @@ func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 			}
 		}
 		fmt.Fprintf(w, "homes: %d of the %d data lie in their user's home cell (most frequent check-in cell)\n", at, gd.N())
+	}
+}
+
+// printSkipped lists the reasons kept for skipped lines, and how many
+// more were skipped.
+func printSkipped(w io.Writer, skipped int, errs []*geo.ParseError) {
+	for _, e := range errs {
+		fmt.Fprintf(w, "  skipped %v\n", e)
+	}
+	if skipped > len(errs) {
+		fmt.Fprintf(w, "  … and %d more\n", skipped-len(errs))
 	}
 }
 

@@ -2,6 +2,7 @@ package census
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,11 +31,11 @@ func readAll(t *testing.T, r *Reader) [][]string {
 	var out [][]string
 	for {
 		rec, err := r.Next()
-		if err != nil {
-			if err.Error() != "EOF" {
-				t.Fatal(err)
-			}
+		if errors.Is(err, io.EOF) {
 			return out
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 		out = append(out, slices.Clone(rec))
 	}
