@@ -128,6 +128,47 @@ type Study struct {
 	// tag "home", each user's most frequent cell. It extends DESIGN §7
 	// compatibly.
 	Personal map[string][]int `json:"personal,omitempty"`
+
+	// Source and Run optionally record where the study's data came from
+	// and how they were binned, and how the window simulated and
+	// estimated, so that privmap's window can reopen the whole study.
+	// They extend DESIGN §7 compatibly: the command line ignores them.
+	Source *Source      `json:"source,omitempty"`
+	Run    *RunSettings `json:"run,omitempty"`
+}
+
+// Source records the data file of a study and how it was binned.
+type Source struct {
+	// Path is the file; empty for privmap's embedded default data.
+	Path string `json:"path,omitempty"`
+	// Format is the file's format as privmap grid's -format names it.
+	Format string `json:"format,omitempty"`
+	// Check-in files: the box as south, west, north, east, the cell side
+	// and the per-user rule (first or all).
+	BBox    []float64 `json:"bbox,omitempty"`
+	CellKm  float64   `json:"cell_km,omitempty"`
+	PerUser string    `json:"per_user,omitempty"`
+	// Census files: the attributes as privmap grid's -attrs lists them
+	// and the missing-value policy (drop or category).
+	Attrs   string `json:"attrs,omitempty"`
+	Missing string `json:"missing,omitempty"`
+}
+
+// RunSettings are the simulation and estimators of a study's run.
+type RunSettings struct {
+	// Methods are the estimators, as privmap estimate's -method names
+	// them.
+	Methods []string `json:"methods,omitempty"`
+	// Users is the number of users drawn from the truth; 0 sanitises
+	// every datum of the data.
+	Users int    `json:"users,omitempty"`
+	Seed  uint64 `json:"seed,omitempty"`
+	// Tol, MaxIter, Post and Alpha are estimate's -tol, -max-iter, -post
+	// and -alpha (0 or empty for their defaults).
+	Tol     float64 `json:"tol,omitempty"`
+	MaxIter int     `json:"max_iter,omitempty"`
+	Post    string  `json:"post,omitempty"`
+	Alpha   float64 `json:"alpha,omitempty"`
 }
 
 // WriteStudy writes s as indented JSON, with Data, if any, on one line

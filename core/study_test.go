@@ -67,6 +67,8 @@ func TestWriteStudyRoundTrip(t *testing.T) {
 		Mechanisms: []MechanismSpec{{ID: "p", Kind: KindPUM, Epsilon: 1, Share: &share, Sensitive: []int{0}, Base: BaseURAP, Tags: []string{"home", "wörk \"x\""}}},
 		Data:       []int{0, 4, 2},
 		Personal:   map[string][]int{"wörk \"x\"": {-1, 3, 3}, "home": {1, 4, -1}},
+		Source:     &Source{Path: "/data/a b.csv", Format: "gowalla", BBox: []float64{37.7, -122.5, 37.8, -122.4}, CellKm: 0.5, PerUser: "first"},
+		Run:        &RunSettings{Methods: []string{MethodGIBU, MethodCEM}, Seed: 7, Tol: 1e-12, MaxIter: 50, Post: PostProj, Alpha: 0.5},
 	}
 	var buf bytes.Buffer
 	if err := WriteStudy(&buf, s); err != nil {

@@ -33,7 +33,14 @@ const (
 	// Sqrt colours by square root, to show both sparse and busy cells of
 	// the heavy-tailed counts of check-in data.
 	Sqrt
+	// Log colours by log₁₀ over the top LogDecades decades of the range;
+	// smaller values, zero included, take the lowest colour.
+	Log
 )
+
+// LogDecades is how many decades below the largest value a Log scale
+// spans.
+const LogDecades = 4
 
 // A Map is a value per cell of a Cols×Rows grid over Bound, cell
 // row*Cols + col with row 0 south.
@@ -49,6 +56,14 @@ type Map struct {
 	// Label names the values on the colour bar.
 	Label string
 	Scale Scale
+	// Lo and Hi, when Lo < Hi, fix the range of the colour scale, so that
+	// maps drawn side by side share one scale; otherwise the range runs
+	// from 0 (or the least value, if negative) to the largest value.
+	Lo, Hi float64
+	// Diverging colours signed values, such as estimate − truth, from
+	// blue through white at 0 to red, on a range symmetric about 0
+	// (Moreland's smooth diverging map); Scale is then ignored.
+	Diverging bool
 
 	// ColLabels and RowLabels, when set, make the map a table of
 	// categories, such as census age × income: the cells are unit squares,
@@ -148,11 +163,7 @@ func Draw(c draw.Canvas, m *Map) vg.Rectangle {
 	if len(m.Values) != m.Cols*m.Rows || m.Cols == 0 {
 		panic("mapplot: Values do not match Cols×Rows")
 	}
-	lo, hi := valueRange(m.Values)
-	cm := Viridis()
-	cm.SetMin(m.Scale.fwd(lo))
-	cm.SetMax(m.Scale.fwd(hi))
-
+	cm := colourMap(m)
 	p := mapPlot(m, cm)
 	mapArea := draw.Crop(c, 0, -barWidth, 0, 0)
 	// Shrink the map area so that the data area has the true aspect.
@@ -236,14 +247,49 @@ func longest(labels []string) int {
 	return n
 }
 
+// colourMap returns m's colour map over its range, in scaled values.
+func colourMap(m *Map) palette.ColorMap {
+	lo, hi := m.Lo, m.Hi
+	if !(lo < hi) {
+		lo, hi = valueRange(m.Values)
+	}
+	if m.Diverging {
+		r := math.Max(math.Abs(lo), math.Abs(hi))
+		cm := moreland.SmoothBlueRed()
+		cm.SetMin(-r)
+		cm.SetMax(r)
+		cm.SetConvergePoint(0)
+		return cm
+	}
+	cm := Viridis()
+	s := m.scale()
+	if s == Log {
+		lo = hi * math.Pow(10, -LogDecades)
+	}
+	cm.SetMin(s.fwd(lo))
+	cm.SetMax(s.fwd(hi))
+	return cm
+}
+
+// scale returns the scale values are coloured by.
+func (m *Map) scale() Scale {
+	if m.Diverging {
+		return Linear
+	}
+	return m.Scale
+}
+
 func colourBar(m *Map, cm palette.ColorMap) *plot.Plot {
 	p := newPlot()
 	p.HideX()
 	p.Y.Label.Text = m.Label
 	p.Y.Tick.Marker = valueTicks{}
-	if m.Scale == Sqrt {
+	switch m.scale() {
+	case Sqrt:
 		// The bar spans the scaled values; ticks sit at √v labelled v.
 		p.Y.Tick.Marker = sqrtTicks{}
+	case Log:
+		p.Y.Tick.Marker = logTicks{}
 	}
 	p.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
 	return p
@@ -270,8 +316,14 @@ func valueRange(v []float64) (lo, hi float64) {
 }
 
 func (s Scale) fwd(v float64) float64 {
-	if s == Sqrt {
+	switch s {
+	case Sqrt:
 		return math.Sqrt(math.Max(v, 0))
+	case Log:
+		if v <= 0 {
+			return math.Inf(-1) // clamped to the lowest colour
+		}
+		return math.Log10(v)
 	}
 	return v
 }
@@ -356,7 +408,7 @@ func (g *cells) colours() []color.NRGBA {
 		if math.IsNaN(v) {
 			continue
 		}
-		z := math.Max(g.cm.Min(), math.Min(g.cm.Max(), g.m.Scale.fwd(v)))
+		z := math.Max(g.cm.Min(), math.Min(g.cm.Max(), g.m.scale().fwd(v)))
 		if c, err := g.cm.At(z); err == nil {
 			out[i] = color.NRGBAModel.Convert(c).(color.NRGBA)
 		}
@@ -410,6 +462,30 @@ func (sqrtTicks) Ticks(lo, hi float64) []plot.Tick {
 			v = roundDown(s * s)
 		}
 		ts = append(ts, plot.Tick{Value: math.Sqrt(v), Label: tickLabel(v, 3)})
+	}
+	return ts
+}
+
+// logTicks labels an axis of log₁₀ values with the powers of ten (and
+// 2× and 5× them when the axis spans few decades) in raw values.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	few := hi-lo < 2.5
+	for e := math.Floor(lo); e <= math.Ceil(hi); e++ {
+		for _, c := range []float64{1, 2, 5} {
+			v := c * math.Pow(10, e)
+			z := math.Log10(v)
+			if z < lo-1e-9 || z > hi+1e-9 {
+				continue
+			}
+			if c == 1 || few {
+				ts = append(ts, plot.Tick{Value: z, Label: strconv.FormatFloat(v, 'g', 3, 64)})
+			} else {
+				ts = append(ts, plot.Tick{Value: z})
+			}
+		}
 	}
 	return ts
 }
