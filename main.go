@@ -20,6 +20,6 @@ func main() {
 	a := fyneapp.NewWithID("io.github.privmap")
 	w := a.NewWindow("privmap")
 	w.SetContent(app.New(a, w))
-	w.Resize(app.DefaultSize)
+	w.Resize(app.WindowSize(a))
 	w.ShowAndRun()
 }

@@ -1,14 +1,19 @@
-// Package app is privmap's window: tabs that load and grid check-in data,
-// or tabulate census files over chosen attributes, and draw them as maps
-// or attribute-pair tables. It receives the fyne.App and fyne.Window from
-// main, so every screen can be tested headless with fyne.io/fyne/v2/test.
+// Package app is privmap's window: a privacy officer's desk that loads
+// check-in or census data, sets the population of mechanisms the users
+// choose, simulates their reports and runs the estimators off the UI
+// goroutine, compares true and estimated maps, and exports them. It
+// receives the fyne.App and fyne.Window from main, so every screen can be
+// tested headless with fyne.io/fyne/v2/test.
 package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/privmap/privmap/assets"
@@ -26,43 +31,183 @@ const (
 
 	prefCensusAttrs   = "census.attrs"
 	prefCensusMissing = "census.missing"
+
+	prefWidth  = "window.width"
+	prefHeight = "window.height"
 )
 
-// New builds privmap's content for w, loads the embedded default data and
-// returns the tabs. Work still running is cancelled when w closes.
+// WindowSize returns the size the window had when last closed, or
+// DefaultSize.
+func WindowSize(a fyne.App) fyne.Size {
+	p := a.Preferences()
+	w, h := p.Float(prefWidth), p.Float(prefHeight)
+	if w < 400 || h < 300 {
+		return DefaultSize
+	}
+	return fyne.NewSize(float32(w), float32(h))
+}
+
+// New builds privmap's content for w, with its main menu and keyboard
+// shortcuts, loads the embedded default data and returns the tabs. Work
+// still running is cancelled when w closes, and the window's size is
+// remembered.
 func New(a fyne.App, w fyne.Window) *container.AppTabs {
-	tabs, _ := build(a, w)
-	return tabs
+	return newUI(a, w).tabs
 }
 
-// build is New, also returning the data tab for tests.
-func build(a fyne.App, w fyne.Window) (*container.AppTabs, *dataTab) {
-	tabs, d, _ := buildAll(a, w)
-	return tabs, d
+// ui is the window's screens.
+type ui struct {
+	app  fyne.App
+	win  fyne.Window
+	tabs *container.AppTabs
+	data *dataTab
+	pop  *populationTab
+	run  *runTab
+	cmp  *compareTab
 }
 
-// buildAll is New, also returning the screens for tests.
-func buildAll(a fyne.App, w fyne.Window) (*container.AppTabs, *dataTab, *populationTab) {
+// Tab indices.
+const (
+	tabData = iota
+	tabPopulation
+	tabRun
+	tabCompare
+)
+
+func newUI(a fyne.App, w fyne.Window) *ui {
 	ctx, cancel := context.WithCancel(context.Background())
-	w.SetOnClosed(cancel)
+	u := &ui{app: a, win: w}
+	w.SetOnClosed(func() {
+		cancel()
+		if sz := w.Canvas().Size(); sz.Width > 0 {
+			a.Preferences().SetFloat(prefWidth, float64(sz.Width))
+			a.Preferences().SetFloat(prefHeight, float64(sz.Height))
+		}
+	})
 	w.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	d := newDataTab(ctx, a, w)
-	p := newPopulationTab(ctx)
-	d.onShown = func(ds *dataset) {
-		p.setAlphabet(ds.studyAlphabet())
-		if p.rows == nil {
+	u.data = newDataTab(ctx, a, w)
+	u.pop = newPopulationTab(ctx)
+	u.run = newRunTab(ctx, a, w)
+	u.cmp = newCompareTab(a, w)
+	u.run.input = u.runInput
+	u.run.OnResult = func(res *runResult) {
+		u.cmp.show(res)
+		u.tabs.SelectIndex(tabCompare)
+	}
+	u.data.onShown = func(ds *dataset) {
+		u.pop.setAlphabet(ds.studyAlphabet())
+		if u.pop.rows == nil {
 			// A first population to start from: FW Table 6's geometric
 			// mechanisms suit both the map and ordinal alphabets.
-			if ms, err := core.PresetMechanisms("fw-t6", p.alphabet); err == nil {
-				p.setSpecs(ms)
+			if ms, err := core.PresetMechanisms("fw-t6", u.pop.alphabet); err == nil {
+				u.pop.setSpecs(ms)
 			}
 		}
 	}
-	w.SetOnDropped(d.onDropped)
-	tabs := container.NewAppTabs(
-		container.NewTabItemWithIcon("Data", theme.FileIcon(), d.buildUI()),
-		container.NewTabItemWithIcon("Population", theme.AccountIcon(), p.buildUI()),
+	w.SetOnDropped(u.data.onDropped)
+	u.tabs = container.NewAppTabs(
+		container.NewTabItemWithIcon("Data", theme.FileIcon(), u.data.buildUI()),
+		container.NewTabItemWithIcon("Population", theme.AccountIcon(), u.pop.buildUI()),
+		container.NewTabItemWithIcon("Run", theme.MediaPlayIcon(), u.run.buildUI()),
+		container.NewTabItemWithIcon("Compare", theme.GridIcon(), u.cmp.buildUI()),
 	)
-	d.load(bytesSource(assets.DefaultName, assets.DefaultCheckins), false)
-	return tabs, d, p
+	u.addMenuAndShortcuts()
+	u.data.load(defaultSource(), false)
+	return u
+}
+
+// command is an action of the main menu with its keyboard shortcut.
+type command struct {
+	label    string
+	key      fyne.KeyName
+	shift    bool
+	action   func()
+	separate bool // a separator before it
+}
+
+// commands returns the menus' actions.
+func (u *ui) commands() map[string][]command {
+	return map[string][]command{
+		"File": {
+			{label: "Open data…", key: fyne.KeyO, action: u.data.onOpen},
+			{label: "Open study…", key: fyne.KeyO, shift: true, action: u.onOpenStudy},
+			{label: "Save study…", key: fyne.KeyS, action: u.onSaveStudy},
+			{label: "Export PNG…", key: fyne.KeyE, action: u.cmp.onExportPNG, separate: true},
+			{label: "Export estimate CSV…", key: fyne.KeyE, shift: true, action: u.cmp.onExportCSV},
+		},
+		"Run": {
+			{label: "Run estimators", key: fyne.KeyR, action: u.onRun},
+			{label: "Cancel", key: fyne.KeyPeriod, action: u.onCancel},
+		},
+	}
+}
+
+// addMenuAndShortcuts sets the main menu and binds each command's
+// shortcut; Escape also cancels.
+func (u *ui) addMenuAndShortcuts() {
+	cmds := u.commands()
+	var menus []*fyne.Menu
+	for _, name := range []string{"File", "Run"} {
+		var items []*fyne.MenuItem
+		for _, c := range cmds[name] {
+			if c.separate {
+				items = append(items, fyne.NewMenuItemSeparator())
+			}
+			mod := fyne.KeyModifierShortcutDefault
+			if c.shift {
+				mod |= fyne.KeyModifierShift
+			}
+			sc := &desktop.CustomShortcut{KeyName: c.key, Modifier: mod}
+			item := fyne.NewMenuItem(c.label, c.action)
+			item.Shortcut = sc
+			items = append(items, item)
+			u.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { c.action() })
+		}
+		menus = append(menus, fyne.NewMenu(name, items...))
+	}
+	u.win.SetMainMenu(fyne.NewMainMenu(menus...))
+	u.win.Canvas().SetOnTypedKey(func(e *fyne.KeyEvent) {
+		if e.Name == fyne.KeyEscape {
+			u.onCancel()
+		}
+	})
+}
+
+// onRun shows the Run screen and starts a run.
+func (u *ui) onRun() {
+	u.tabs.SelectIndex(tabRun)
+	u.run.onRun()
+}
+
+// onCancel cancels whatever runs: a run, or loading data.
+func (u *ui) onCancel() {
+	u.run.onCancel()
+	if u.data.busy {
+		u.data.onCancel()
+	}
+}
+
+// runInput gathers a run's study, data and truth from the screens.
+func (u *ui) runInput() (runRequest, error) {
+	ds := u.data.data
+	switch {
+	case u.data.busy:
+		return runRequest{}, errors.New("the data are still loading: wait for them (or cancel), then run")
+	case ds == nil:
+		return runRequest{}, errors.New("no data are loaded: open a check-in or census file on the Data screen")
+	}
+	s, err := u.pop.study()
+	if err != nil {
+		return runRequest{}, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen, then run", err)
+	}
+	req := runRequest{ds: ds, study: s}
+	if ds.isCensus() {
+		req.data, req.truth = ds.table.Data, ds.table.Distribution()
+	} else {
+		req.data, req.truth = ds.grid.Cells, ds.grid.Distribution()
+		if ds.grid.Homes != nil {
+			req.personal = map[string][]int{"home": ds.grid.Homes}
+		}
+	}
+	return req, nil
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
@@ -25,22 +24,21 @@ import (
 // embedded data to load.
 func newTestUI(t *testing.T) (fyne.Window, *dataTab) {
 	t.Helper()
-	w, _, d, _ := newTestWindow(t)
-	return w, d
+	w, u := newTestWindow(t)
+	return w, u.data
 }
 
-// newTestWindow is newTestUI, also returning the tabs and the population
-// screen.
-func newTestWindow(t *testing.T) (fyne.Window, *container.AppTabs, *dataTab, *populationTab) {
+// newTestWindow is newTestUI, returning all the screens.
+func newTestWindow(t *testing.T) (fyne.Window, *ui) {
 	t.Helper()
 	a := test.NewTempApp(t)
 	w := a.NewWindow("privmap")
-	tabs, d, p := buildAll(a, w)
-	w.SetContent(tabs)
+	u := newUI(a, w)
+	w.SetContent(u.tabs)
 	w.Resize(DefaultSize)
-	d.wg.Wait()
+	u.data.wg.Wait()
 	t.Cleanup(w.Close)
-	return w, tabs, d, p
+	return w, u
 }
 
 func TestDefaultDataLoads(t *testing.T) {
@@ -71,8 +69,9 @@ func TestStalePreferences(t *testing.T) {
 	a.Preferences().SetString(prefScale, "square root")
 	a.Preferences().SetString(prefPerUser, perUserAll)
 	w := a.NewWindow("privmap")
-	tabs, d := build(a, w)
-	w.SetContent(tabs)
+	u := newUI(a, w)
+	w.SetContent(u.tabs)
+	d := u.data
 	d.wg.Wait()
 	assert.Equal(t, scaleSqrt, d.scale.Selected)
 	assert.Equal(t, perUserAll, d.perUser.Selected)

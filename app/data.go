@@ -95,6 +95,9 @@ type dataTab struct {
 	census                 *censusPanel
 	// onShown is called with every data set shown.
 	onShown func(*dataset)
+	// afterLoad, when set, is called once after the next data set is
+	// shown (and dropped if loading fails), to apply an opened study.
+	afterLoad func(*dataset)
 }
 
 // summaryFields are the rows of the data summary.
@@ -224,7 +227,8 @@ func (d *dataTab) gridOptions(fit bool) (geo.GridOptions, error) {
 	if err != nil || !(cell > 0) || math.IsInf(cell, 0) {
 		return opt, fmt.Errorf("cell size %q must be a positive number of kilometres", d.cell.Text)
 	}
-	opt.CellKm = cell
+	// Each datum's home cell, which a PUM of the population protects.
+	opt.CellKm, opt.Home = cell, true
 	if d.perUser.Selected == perUserAll {
 		opt.PerUser = geo.All
 	}
@@ -273,6 +277,7 @@ func (d *dataTab) start(status string, work func(context.Context, func(float64))
 		fyne.DoAndWait(func() {
 			d.setBusy(false)
 			if err != nil {
+				d.afterLoad = nil
 				failed(err)
 				return
 			}
@@ -303,6 +308,10 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 // show makes ds the current data.
 func (d *dataTab) show(ds *dataset) {
 	d.data = ds
+	if f := d.afterLoad; f != nil {
+		d.afterLoad = nil
+		defer f(ds) // after onShown
+	}
 	if d.onShown != nil {
 		defer d.onShown(ds)
 	}
@@ -391,7 +400,6 @@ func (d *dataTab) refreshMap() {
 		return
 	}
 	gd := d.data.grid
-	g := gd.Grid
 	v := make([]float64, len(gd.Counts))
 	for i, c := range gd.Counts {
 		v[i] = float64(c)
@@ -400,12 +408,16 @@ func (d *dataTab) refreshMap() {
 	if gd.Rule == geo.All {
 		label = "check-ins"
 	}
-	sc := d.mapScale()
-	d.heat.SetMap(&mapplot.Map{
-		Cols: g.Cols, Rows: g.Rows, Bound: g.Bound, Values: v,
+	d.heat.SetMap(gridMap(gd.Grid, v, d.mapScale(), "True distribution · "+d.data.src.name, label))
+}
+
+// gridMap draws values over the cells of g at the grid's true aspect.
+func gridMap(g *geo.Grid, values []float64, scale mapplot.Scale, title, label string) *mapplot.Map {
+	return &mapplot.Map{
+		Cols: g.Cols, Rows: g.Rows, Bound: g.Bound, Values: values,
 		Aspect: g.CellWidthKm() * float64(g.Cols) / (g.CellHeightKm() * float64(g.Rows)),
-		Title:  "True distribution · " + d.data.src.name, Label: label, Scale: sc,
-	})
+		Title:  title, Label: label, Scale: scale,
+	}
 }
 
 // regrid grids the loaded data again with the current controls, off the

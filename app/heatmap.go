@@ -22,6 +22,8 @@ type Heatmap struct {
 	// OnHover is called with the cell under the mouse, or −1 when the
 	// mouse leaves the cells.
 	OnHover func(cell int)
+	// OnTapped, when set, is called with the cell tapped, or −1.
+	OnTapped func(cell int)
 
 	hovered int
 	// The last drawn image, its size and where its cells are, so that a
@@ -35,6 +37,7 @@ type Heatmap struct {
 var (
 	_ fyne.Widget       = (*Heatmap)(nil)
 	_ desktop.Hoverable = (*Heatmap)(nil)
+	_ fyne.Tappable     = (*Heatmap)(nil)
 )
 
 // NewHeatmap returns a heat map of m, which may be nil.
@@ -74,6 +77,22 @@ func (h *Heatmap) MouseMoved(e *desktop.MouseEvent) {
 
 // MouseOut implements desktop.Hoverable.
 func (h *Heatmap) MouseOut() { h.hover(-1) }
+
+// Tapped implements fyne.Tappable.
+func (h *Heatmap) Tapped(e *fyne.PointEvent) {
+	if h.OnTapped != nil {
+		h.OnTapped(h.CellAt(e.Position))
+	}
+}
+
+// Mark outlines cell (−1 for none) as if the mouse were over it, without
+// calling OnHover: maps of the same cells follow the mouse together.
+func (h *Heatmap) Mark(cell int) {
+	if cell != h.hovered {
+		h.hovered = cell
+		h.Refresh()
+	}
+}
 
 func (h *Heatmap) hover(cell int) {
 	if cell == h.hovered {

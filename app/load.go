@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"github.com/paulmach/orb"
 
+	"github.com/privmap/privmap/assets"
 	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/census"
 )
@@ -18,6 +19,8 @@ import (
 // A source is a check-in file that can be opened (again) for reading.
 type source struct {
 	name string
+	// path is the file's path, empty for data not read from a file.
+	path string
 	// open returns the content and its size in bytes, or −1 if unknown.
 	open func() (io.ReadCloser, int64, error)
 }
@@ -29,9 +32,16 @@ func bytesSource(name string, b []byte) source {
 	}}
 }
 
+// defaultSource is privmap's embedded default data.
+func defaultSource() source { return bytesSource(assets.DefaultName, assets.DefaultCheckins) }
+
 // uriSource is a file chosen in a dialog or dropped on the window.
 func uriSource(u fyne.URI) source {
-	return source{name: u.Name(), open: func() (io.ReadCloser, int64, error) {
+	path := ""
+	if u.Scheme() == "file" {
+		path = u.Path()
+	}
+	return source{name: u.Name(), path: path, open: func() (io.ReadCloser, int64, error) {
 		rc, err := storage.Reader(u)
 		if err != nil {
 			return nil, -1, err

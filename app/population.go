@@ -50,6 +50,11 @@ type mechRow struct {
 	box                         *fyne.Container
 	gen                         int // edits so far, so that a stale audit is dropped
 	cancel                      context.CancelFunc
+	// A PUM's base mechanism and semantic tags, kept from the study it
+	// came from; a new PUM protects each user's "home", the cell of most
+	// of their check-ins (ULDP §5).
+	base string
+	tags []string
 }
 
 func newPopulationTab(ctx context.Context) *populationTab {
@@ -220,6 +225,7 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 		r.share.SetText(strconv.FormatFloat(*m.Share, 'g', -1, 64))
 	}
 	r.sensitive.SetText(formatSymbols(m.Sensitive))
+	r.base, r.tags = m.Base, m.Tags
 	r.enableFields()
 }
 
@@ -265,6 +271,12 @@ func (r *mechRow) spec() (core.MechanismSpec, error) {
 			return m, fmt.Errorf("%s: %w", m.ID, err)
 		}
 		m.Sensitive = xs
+	}
+	if m.Kind == core.KindPUM {
+		m.Base, m.Tags = r.base, r.tags
+		if len(m.Tags) == 0 {
+			m.Tags = []string{"home"}
+		}
 	}
 	return m, nil
 }

@@ -15,9 +15,9 @@ import (
 
 func newPopulationUI(t *testing.T) (*dataTab, *populationTab) {
 	t.Helper()
-	_, _, d, p := newTestWindow(t)
-	p.audits.Wait()
-	return d, p
+	_, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	return u.data, u.pop
 }
 
 // presetIndex returns the index of the preset called name in the select.

@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/privmap/privmap/core"
 )
 
 // TestShotCensus writes a capture of the data tab on a census file named
@@ -52,8 +54,31 @@ func TestShotPopulation(t *testing.T) {
 	if out == "" {
 		t.Skip("PRIVMAP_SHOT_POP not set")
 	}
-	w, tabs, _, p := newTestWindow(t)
-	p.audits.Wait()
-	tabs.SelectIndex(1)
+	w, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	u.tabs.SelectIndex(tabPopulation)
 	capture(t, w, out)
+}
+
+// TestShotRun writes captures of the run and compare screens after a run
+// of GIBU and [INV]_M on the embedded data to PRIVMAP_SHOT_RUN and
+// PRIVMAP_SHOT_COMPARE.
+func TestShotRun(t *testing.T) {
+	runOut, cmpOut := os.Getenv("PRIVMAP_SHOT_RUN"), os.Getenv("PRIVMAP_SHOT_COMPARE")
+	if runOut == "" || cmpOut == "" {
+		t.Skip("PRIVMAP_SHOT_RUN and PRIVMAP_SHOT_COMPARE not set")
+	}
+	w, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	u.run.checks[core.MethodINVM].SetChecked(true)
+	u.run.onRun()
+	u.run.wg.Wait()
+	u.tabs.SelectIndex(tabRun)
+	capture(t, w, runOut)
+	u.tabs.SelectIndex(tabCompare)
+	h := u.cmp.maps[1]
+	capture(t, w, cmpOut+".tmp.png") // places the cells for the hover
+	test.MoveMouse(w.Canvas(), h.Position().AddXY(h.Size().Width*0.4, h.Size().Height*0.5))
+	capture(t, w, cmpOut)
+	os.Remove(cmpOut + ".tmp.png")
 }

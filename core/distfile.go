@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -85,4 +86,44 @@ func distRow(rec []string, cellCol, probCol, k int) (int, float64, error) {
 		return 0, 0, fmt.Errorf("probability %q is not a finite number ≥ 0", rec[probCol])
 	}
 	return c, v, nil
+}
+
+// WriteDistribution writes p as a distribution CSV: cell,probability,
+// plus row,col,lat,lon of the cell centre on a grid whose corners are
+// known, or label on a labelled categorical alphabet.
+func WriteDistribution(w io.Writer, p []float64, a Alphabet) error {
+	cw := csv.NewWriter(w)
+	head := []string{"cell", "probability"}
+	geoCols := a.Kind == KindGrid && a.North > a.South && a.East > a.West
+	switch {
+	case geoCols:
+		head = append(head, "row", "col", "lat", "lon")
+	case a.Kind == KindGrid:
+		head = append(head, "row", "col")
+	case len(a.Labels) == len(p):
+		head = append(head, "label")
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for i, v := range p {
+		rec := []string{strconv.Itoa(i), strconv.FormatFloat(v, 'g', -1, 64)}
+		switch {
+		case a.Kind == KindGrid:
+			r, c := i/a.Cols, i%a.Cols
+			rec = append(rec, strconv.Itoa(r), strconv.Itoa(c))
+			if geoCols {
+				lat := a.South + (float64(r)+0.5)*(a.North-a.South)/float64(a.Rows)
+				lon := a.West + (float64(c)+0.5)*(a.East-a.West)/float64(a.Cols)
+				rec = append(rec, strconv.FormatFloat(lat, 'f', 6, 64), strconv.FormatFloat(lon, 'f', 6, 64))
+			}
+		case len(a.Labels) == len(p):
+			rec = append(rec, a.Labels[i])
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

@@ -2,13 +2,11 @@ package cli
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +79,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", *reportsName, err)
 	}
 	secs := time.Since(start).Seconds()
-	if err := writeFile(*out, func(w io.Writer) error { return writeDistribution(w, est.Theta, s.Alphabet) }); err != nil {
+	if err := writeFile(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }); err != nil {
 		return err
 	}
 	return printResult(stdout, *method, est, secs)
@@ -153,44 +151,4 @@ func (b backgroundFlag) read(s *core.Study) (map[string][]float64, error) {
 		out[tag] = p
 	}
 	return out, nil
-}
-
-// writeDistribution writes p as a distribution CSV: cell,probability,
-// plus row,col,lat,lon of the cell centre on a grid whose corners are
-// known, or label on a labelled categorical alphabet.
-func writeDistribution(w io.Writer, p []float64, a core.Alphabet) error {
-	cw := csv.NewWriter(w)
-	head := []string{"cell", "probability"}
-	geo := a.Kind == core.KindGrid && a.North > a.South && a.East > a.West
-	switch {
-	case geo:
-		head = append(head, "row", "col", "lat", "lon")
-	case a.Kind == core.KindGrid:
-		head = append(head, "row", "col")
-	case len(a.Labels) == len(p):
-		head = append(head, "label")
-	}
-	if err := cw.Write(head); err != nil {
-		return err
-	}
-	for i, v := range p {
-		rec := []string{strconv.Itoa(i), strconv.FormatFloat(v, 'g', -1, 64)}
-		switch {
-		case a.Kind == core.KindGrid:
-			r, c := i/a.Cols, i%a.Cols
-			rec = append(rec, strconv.Itoa(r), strconv.Itoa(c))
-			if geo {
-				lat := a.South + (float64(r)+0.5)*(a.North-a.South)/float64(a.Rows)
-				lon := a.West + (float64(c)+0.5)*(a.East-a.West)/float64(a.Cols)
-				rec = append(rec, strconv.FormatFloat(lat, 'f', 6, 64), strconv.FormatFloat(lon, 'f', 6, 64))
-			}
-		case len(a.Labels) == len(p):
-			rec = append(rec, a.Labels[i])
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }

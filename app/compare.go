@@ -1,0 +1,415 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/core"
+)
+
+// Colour scales of the compare screen.
+const (
+	compareLinear = "linear"
+	compareSqrt   = "square root"
+	compareLog    = "log (4 decades)"
+	prefCompareSc = "compare.scale"
+)
+
+// compareTab shows the truth, an estimate and their difference side by
+// side on one colour scale, with hover that follows the mouse over all
+// three, the estimate's errors and a ranking of the estimators run.
+type compareTab struct {
+	app fyne.App
+	win fyne.Window
+	res *runResult
+
+	pick, scale *widget.Select
+	rows, cols  *widget.Select // census attributes viewed
+	censusView  *fyne.Container
+	maps        [3]*Heatmap
+	hover       *widget.Label
+	metrics     map[string]*widget.Label
+	ranking     *fyne.Container
+	exportPNG   *widget.Button
+	exportCSV   *widget.Button
+	empty       *widget.Label
+	content     *fyne.Container
+}
+
+// metricRows are the rows of the metrics panel.
+var metricRows = []string{"EMD", "Squared error", "JSD", "TV", "Log-likelihood", "Steps", "Time"}
+
+func newCompareTab(a fyne.App, w fyne.Window) *compareTab {
+	c := &compareTab{app: a, win: w, metrics: map[string]*widget.Label{}}
+	c.pick = widget.NewSelect(nil, func(string) { c.refresh() })
+	scales := []string{compareLinear, compareSqrt, compareLog}
+	c.scale = widget.NewSelect(scales, nil)
+	c.scale.SetSelected(choice(a.Preferences().String(prefCompareSc), scales, compareLinear))
+	c.scale.OnChanged = func(s string) {
+		c.app.Preferences().SetString(prefCompareSc, s)
+		c.refresh()
+	}
+	c.rows = widget.NewSelect(nil, func(string) { c.refresh() })
+	c.cols = widget.NewSelect(nil, func(string) { c.refresh() })
+	for i := range c.maps {
+		h := NewHeatmap(nil)
+		h.OnHover = c.onHover
+		c.maps[i] = h
+	}
+	c.hover = widget.NewLabel("")
+	c.hover.Truncation = fyne.TextTruncateEllipsis
+	for _, r := range metricRows {
+		c.metrics[r] = widget.NewLabel("—")
+	}
+	c.ranking = container.NewVBox()
+	c.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: c.onExportPNG}
+	c.exportCSV = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: c.onExportCSV}
+	c.empty = widget.NewLabel("Nothing to compare yet: choose the population and estimators, then Run (Ctrl+R).")
+	return c
+}
+
+func (c *compareTab) buildUI() fyne.CanvasObject {
+	c.censusView = container.NewHBox(widget.NewLabel("Rows"), c.rows, widget.NewLabel("Columns"), c.cols)
+	c.censusView.Hide()
+	bar := container.NewHBox(widget.NewLabel("Estimator"), c.pick, widget.NewLabel("Colour"), c.scale,
+		c.censusView, layout.NewSpacer(), c.exportPNG, c.exportCSV)
+	form := widget.NewForm()
+	for _, r := range metricRows {
+		form.Append(r, c.metrics[r])
+	}
+	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", form))
+	rank := widget.NewCard("", "Estimators ranked", c.ranking)
+	bottom := container.NewBorder(nil, nil, side, nil, container.NewVScroll(rank))
+	maps := container.NewGridWithColumns(3, c.maps[0], c.maps[1], c.maps[2])
+	split := container.NewVSplit(container.NewBorder(nil, c.hover, nil, nil, maps), bottom)
+	split.Offset = 0.68
+	c.content = container.NewBorder(bar, nil, nil, nil, split)
+	c.content.Hide()
+	return container.NewStack(container.NewCenter(c.empty), c.content)
+}
+
+// show shows a finished run.
+func (c *compareTab) show(res *runResult) {
+	c.res = res
+	var names []string
+	for _, m := range res.ok() {
+		names = append(names, methodTitle(m.method))
+	}
+	prev := c.pick.Selected
+	c.pick.OnChanged = nil
+	c.pick.SetOptions(names)
+	switch {
+	case len(names) == 0:
+		c.pick.ClearSelected()
+	case slices.Contains(names, prev):
+		c.pick.SetSelected(prev)
+	default:
+		c.pick.SetSelected(names[0])
+	}
+	c.pick.OnChanged = func(string) { c.refresh() }
+	if ds := res.req.ds; ds != nil && ds.isCensus() {
+		var attrs []string
+		for _, a := range ds.alphabet.Attributes {
+			attrs = append(attrs, a.Name)
+		}
+		c.rows.OnChanged, c.cols.OnChanged = nil, nil
+		c.rows.SetOptions(attrs)
+		c.cols.SetOptions(append([]string{noAttribute}, attrs...))
+		if !slices.Contains(attrs, c.rows.Selected) {
+			c.rows.SetSelected(attrs[0])
+		}
+		if c.cols.Selected == "" || c.cols.Selected != noAttribute && !slices.Contains(attrs, c.cols.Selected) {
+			c.cols.SetSelected(noAttribute)
+			if len(attrs) > 1 {
+				c.cols.SetSelected(attrs[1])
+			}
+		}
+		c.rows.OnChanged, c.cols.OnChanged = func(string) { c.refresh() }, func(string) { c.refresh() }
+		c.censusView.Show()
+	} else {
+		c.censusView.Hide()
+	}
+	c.fillRanking()
+	c.empty.Hide()
+	c.content.Show()
+	c.refresh()
+}
+
+// current returns the estimate shown, or nil.
+func (c *compareTab) current() *methodResult {
+	if c.res == nil {
+		return nil
+	}
+	for _, m := range c.res.ok() {
+		if methodTitle(m.method) == c.pick.Selected {
+			return &m
+		}
+	}
+	return nil
+}
+
+// colourScale returns the scale chosen.
+func (c *compareTab) colourScale() mapplot.Scale {
+	switch c.scale.Selected {
+	case compareSqrt:
+		return mapplot.Sqrt
+	case compareLog:
+		return mapplot.Log
+	}
+	return mapplot.Linear
+}
+
+// figureMaps returns the true, estimated and difference maps of m, the
+// first two on one colour scale.
+func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
+	req := c.res.req
+	truth, est := req.truth, m.est.Theta
+	diff := make([]float64, len(truth))
+	for i := range diff {
+		diff[i] = est[i] - truth[i]
+	}
+	sc := c.colourScale()
+	titles := [3]string{"True", methodTitle(m.method) + " estimate", "Estimate − truth"}
+	var out [3]*mapplot.Map
+	for i, v := range [3][]float64{truth, est, diff} {
+		if ds := req.ds; ds.isCensus() {
+			row, col := c.censusAxes()
+			out[i] = censusMap(ds, v, row, col, sc, titles[i], "probability")
+		} else {
+			out[i] = gridMap(ds.grid.Grid, v, sc, titles[i], "probability")
+		}
+	}
+	hi := math.Max(maxOf(out[0].Values), maxOf(out[1].Values))
+	for _, mp := range out[:2] {
+		mp.Lo, mp.Hi = 0, hi
+	}
+	out[2].Diverging = true
+	out[2].Label = "difference"
+	return out
+}
+
+func maxOf(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range v {
+		m = math.Max(m, x)
+	}
+	return m
+}
+
+// censusAxes returns the attribute indices viewed as rows and columns.
+func (c *compareTab) censusAxes() (row, col int) {
+	a := c.res.req.ds.alphabet
+	row = max(0, a.Attribute(c.rows.Selected))
+	col = a.Attribute(c.cols.Selected)
+	if col == row {
+		col = -1
+	}
+	return row, col
+}
+
+// refresh redraws the maps and the metrics of the estimate chosen.
+func (c *compareTab) refresh() {
+	m := c.current()
+	if m == nil {
+		for _, h := range c.maps {
+			h.SetMap(nil)
+		}
+		c.hover.SetText("")
+		return
+	}
+	ms := c.figureMaps(m)
+	for i, h := range c.maps {
+		h.SetMap(ms[i])
+	}
+	c.onHover(-1)
+	set := func(k, v string) { c.metrics[k].SetText(v) }
+	if math.IsNaN(m.metrics.EMD) {
+		set("EMD", "— (categories have no distance)")
+	} else {
+		set("EMD", fmt.Sprintf("%.5g %s", m.metrics.EMD, m.metrics.EMDUnit))
+	}
+	set("Squared error", fmt.Sprintf("%.5g", m.metrics.MSE))
+	set("JSD", fmt.Sprintf("%.5g nats", m.metrics.JSD))
+	set("TV", fmt.Sprintf("%.5g", m.metrics.TV))
+	set("Log-likelihood", fmt.Sprintf("%.10g", m.est.LogLik))
+	steps := "— (closed form)"
+	if m.est.Iterations > 0 {
+		steps = fmt.Sprintf("%d", m.est.Iterations)
+		if !m.est.Converged {
+			steps += " (stopped before converging)"
+		}
+	}
+	set("Steps", steps)
+	t := m.elapsed.Round(time.Millisecond).String()
+	if m.method == core.MethodCEM {
+		t += fmt.Sprintf(" · α = %g", m.est.Alpha)
+	}
+	set("Time", t)
+}
+
+// onHover marks the cell on all three maps and describes it.
+func (c *compareTab) onHover(cell int) {
+	for _, h := range c.maps {
+		h.Mark(cell)
+	}
+	m := c.current()
+	if cell < 0 || m == nil || c.maps[0].Map == nil {
+		c.hover.SetText("Hover over a cell to see its true and estimated probability.")
+		return
+	}
+	mp := [3]*mapplot.Map{c.maps[0].Map, c.maps[1].Map, c.maps[2].Map}
+	where := ""
+	if ds := c.res.req.ds; ds.isCensus() {
+		r, col := cell/mp[0].Cols, cell%mp[0].Cols
+		where = mp[0].ColName + " " + mp[0].ColLabels[col]
+		if mp[0].RowName != "" {
+			where = mp[0].RowName + " " + mp[0].RowLabels[r] + " · " + where
+		}
+	} else {
+		g := ds.grid.Grid
+		r, col := g.RowCol(cell)
+		b := g.CellBound(cell)
+		where = fmt.Sprintf("cell %d (row %d, col %d) · %s–%s · %s–%s", cell, r, col,
+			latString(b.Min[1]), latString(b.Max[1]), lonString(b.Min[0]), lonString(b.Max[0]))
+	}
+	c.hover.SetText(fmt.Sprintf("%s · true %.4g · %s %.4g · difference %+.4g", where,
+		mp[0].Values[cell], methodTitle(m.method), mp[1].Values[cell], mp[2].Values[cell]))
+}
+
+// rankHead heads the ranking table.
+var rankHead = []string{"Rank", "Estimator", "EMD", "Squared error", "JSD", "TV", "Log-lik.", "Steps", "Time"}
+
+// ranked returns the run's results best first: by EMD where the alphabet
+// has a distance, else by squared error; failures last.
+func ranked(res *runResult) []methodResult {
+	out := slices.Clone(res.results)
+	key := func(m methodResult) float64 {
+		switch {
+		case m.err != nil:
+			return math.Inf(1)
+		case math.IsNaN(m.metrics.EMD):
+			return m.metrics.MSE
+		}
+		return m.metrics.EMD
+	}
+	slices.SortStableFunc(out, func(a, b methodResult) int {
+		ka, kb := key(a), key(b)
+		switch {
+		case ka < kb:
+			return -1
+		case ka > kb:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// fillRanking fills the table ranking the estimators.
+func (c *compareTab) fillRanking() {
+	c.ranking.RemoveAll()
+	head := container.NewGridWithColumns(len(rankHead))
+	for _, h := range rankHead {
+		head.Add(bold(h))
+	}
+	c.ranking.Add(head)
+	for i, m := range ranked(c.res) {
+		if m.err != nil {
+			// A failure spans the row, wrapped: the reason matters.
+			l := widget.NewLabel(fmt.Sprintf("%d. %s failed: %v", i+1, methodTitle(m.method), m.err))
+			l.Wrapping = fyne.TextWrapWord
+			c.ranking.Add(l)
+			continue
+		}
+		emd := "—"
+		if !math.IsNaN(m.metrics.EMD) {
+			emd = fmt.Sprintf("%.4g %s", m.metrics.EMD, m.metrics.EMDUnit)
+		}
+		steps := "—"
+		if m.est.Iterations > 0 {
+			steps = fmt.Sprint(m.est.Iterations)
+		}
+		cells := []string{fmt.Sprint(i + 1), methodTitle(m.method), emd, fmt.Sprintf("%.4g", m.metrics.MSE),
+			fmt.Sprintf("%.4g", m.metrics.JSD), fmt.Sprintf("%.4g", m.metrics.TV), fmt.Sprintf("%.8g", m.est.LogLik),
+			steps, m.elapsed.Round(time.Millisecond).String()}
+		row := container.NewGridWithColumns(len(rankHead))
+		for _, s := range cells {
+			l := widget.NewLabel(s)
+			l.Truncation = fyne.TextTruncateEllipsis
+			row.Add(l)
+		}
+		c.ranking.Add(row)
+	}
+	c.ranking.Refresh()
+}
+
+// notes describes the run for an exported figure: the data, the
+// mechanisms the users chose and the estimator.
+func (c *compareTab) notes(m *methodResult) []string {
+	req := c.res.req
+	ds := req.ds
+	var data string
+	if ds.isCensus() {
+		var attrs []string
+		for _, a := range ds.alphabet.Attributes {
+			attrs = append(attrs, fmt.Sprintf("%s %d", a.Name, len(a.Labels)))
+		}
+		data = fmt.Sprintf("Data: %s · %s categories (%s)", ds.src.name, thousands(ds.alphabet.Len()), strings.Join(attrs, " × "))
+	} else {
+		g := ds.grid.Grid
+		data = fmt.Sprintf("Data: %s · %d×%d cells of %.3g km · %.4f–%.4f N, %.4f–%.4f E", ds.src.name, g.Cols, g.Rows,
+			g.CellWidthKm(), g.Bound.Min[1], g.Bound.Max[1], g.Bound.Min[0], g.Bound.Max[0])
+	}
+	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", thousands(c.res.n), req.seed)}
+	lines = append(lines, wrapJoin("Mechanisms: ", mechanismMix(req.study, c.res.counts), 150)...)
+	est := fmt.Sprintf("Estimator: %s · %s", methodTitle(m.method), metricsLine(*m))
+	if m.est.Iterations > 0 {
+		est += fmt.Sprintf(" · %d steps", m.est.Iterations)
+	}
+	return append(lines, est)
+}
+
+// mechanismMix describes each mechanism and its users.
+func mechanismMix(s *core.Study, counts []int) []string {
+	out := make([]string, len(s.Mechanisms))
+	for i, m := range s.Mechanisms {
+		level := fmt.Sprintf("ε %g", m.Epsilon)
+		switch m.Kind {
+		case core.KindShokri:
+			level = fmt.Sprintf("Q %g km", m.QualityLoss)
+		case core.KindIdentity:
+			level = "no noise"
+		}
+		out[i] = fmt.Sprintf("%s %s %s (%s)", m.ID, m.Kind, level, thousands(counts[i]))
+	}
+	return out
+}
+
+// wrapJoin joins items with ", " after prefix, in lines of at most width
+// characters.
+func wrapJoin(prefix string, items []string, width int) []string {
+	var lines []string
+	line := prefix
+	for i, it := range items {
+		sep := ""
+		if i < len(items)-1 {
+			sep = ","
+		}
+		if len(line)+len(it)+1 > width && line != prefix {
+			lines = append(lines, strings.TrimSpace(line))
+			line = "    "
+		}
+		line += it + sep + " "
+	}
+	return append(lines, strings.TrimSpace(line))
+}

@@ -1,0 +1,255 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/core"
+)
+
+// Preference keys of exports.
+const (
+	prefFolder    = "files.folder" // the last folder a file was read or written in
+	prefPNGWidth  = "export.width"
+	prefPNGHeight = "export.height"
+	prefPNGView   = "export.view"
+)
+
+// Pictures an export may hold.
+const (
+	viewSide  = "true | estimate | difference"
+	viewTrue  = "true"
+	viewEst   = "estimate"
+	viewDiff  = "difference"
+	viewsHelp = "the side-by-side figure or one of its maps"
+)
+
+var exportViews = []string{viewSide, viewTrue, viewEst, viewDiff}
+
+// lastFolder returns the folder last used, or the home folder.
+func lastFolder(a fyne.App) string {
+	if d := a.Preferences().String(prefFolder); d != "" {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return h
+	}
+	return "."
+}
+
+// rememberFolder remembers the folder of path for the next file dialog.
+func rememberFolder(a fyne.App, path string) {
+	a.Preferences().SetString(prefFolder, filepath.Dir(path))
+}
+
+// writeFileAtomic writes a file through a temporary file in the same
+// folder renamed into place, so that a failed write never leaves a
+// truncated file where a good one was.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".privmap-*"+filepath.Ext(path))
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// pathEntry is a file name entry with a Browse… button that opens the
+// file dialog in the entry's folder.
+func pathEntry(w fyne.Window, path string, exts []string) (*widget.Entry, fyne.CanvasObject) {
+	e := widget.NewEntry()
+	e.SetText(path)
+	e.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("name the file to write")
+		}
+		if st, err := os.Stat(filepath.Dir(s)); err != nil || !st.IsDir() {
+			return errors.New("the folder does not exist")
+		}
+		return nil
+	}
+	browse := &widget.Button{Icon: theme.FolderOpenIcon(), OnTapped: func() {
+		d := dialog.NewFileSave(func(uc fyne.URIWriteCloser, err error) {
+			if err != nil || uc == nil {
+				return
+			}
+			uc.Close()
+			e.SetText(uc.URI().Path())
+		}, w)
+		d.SetFileName(filepath.Base(e.Text))
+		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(e.Text))); err == nil {
+			d.SetLocation(l)
+		}
+		d.SetFilter(storage.NewExtensionFileFilter(exts))
+		d.Show()
+	}}
+	return e, container.NewBorder(nil, nil, nil, browse, e)
+}
+
+// showPathForm shows a form whose first row is a file name, focused so
+// that it can be typed straight away, and calls submit with the path and
+// closes only when submit succeeds; an error is shown with what to do.
+func showPathForm(w fyne.Window, title, confirm string, path fyne.CanvasObject, entry *widget.Entry,
+	extra []*widget.FormItem, submit func(path string) error) dialog.Dialog {
+	items := append([]*widget.FormItem{widget.NewFormItem("File", path)}, extra...)
+	var d *dialog.FormDialog
+	d = dialog.NewForm(title, confirm, "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		p := strings.TrimSpace(entry.Text)
+		if err := submit(p); err != nil {
+			dialog.ShowError(fmt.Errorf("%s: %w\n\nChoose another file or folder and try again; nothing was overwritten.", p, err), w)
+		}
+	}, w)
+	d.Resize(fyne.NewSize(620, d.MinSize().Height))
+	d.Show()
+	w.Canvas().Focus(entry)
+	return d
+}
+
+// exportName is the default file name of an export of the estimate m.
+func (c *compareTab) exportName(m *methodResult, ext string) string {
+	base := strings.TrimSuffix(c.res.req.ds.src.name, filepath.Ext(c.res.req.ds.src.name))
+	return filepath.Join(lastFolder(c.app), fmt.Sprintf("%s-%s%s", base, m.method, ext))
+}
+
+// onExportPNG asks for a file, picture and size, and writes the PNG.
+func (c *compareTab) onExportPNG() {
+	m := c.current()
+	if m == nil {
+		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its maps can then be exported.", c.win)
+		return
+	}
+	p := c.app.Preferences()
+	entry, path := pathEntry(c.win, c.exportName(m, ".png"), []string{".png"})
+	view := widget.NewSelect(exportViews, nil)
+	view.SetSelected(choice(p.String(prefPNGView), exportViews, viewSide))
+	width := sizeEntry(p.IntWithFallback(prefPNGWidth, 1800))
+	height := sizeEntry(p.IntWithFallback(prefPNGHeight, 700))
+	items := []*widget.FormItem{
+		{Text: "Picture", Widget: view, HintText: viewsHelp},
+		{Text: "Width (px)", Widget: width},
+		{Text: "Height (px)", Widget: height},
+	}
+	showPathForm(c.win, "Export PNG", "Export", path, entry, items, func(name string) error {
+		w, _ := strconv.Atoi(strings.TrimSpace(width.Text))
+		h, _ := strconv.Atoi(strings.TrimSpace(height.Text))
+		p.SetInt(prefPNGWidth, w)
+		p.SetInt(prefPNGHeight, h)
+		p.SetString(prefPNGView, view.Selected)
+		rememberFolder(c.app, name)
+		return c.writePNG(name, m, view.Selected, w, h)
+	})
+}
+
+// sizeEntry is an entry of a pixel size.
+func sizeEntry(v int) *widget.Entry {
+	e := widget.NewEntry()
+	e.SetText(strconv.Itoa(v))
+	e.Validator = func(s string) error {
+		_, err := pixelSize(s)
+		return err
+	}
+	return e
+}
+
+// pixelSize parses a pixel size between 100 and 10000.
+func pixelSize(s string) (int, error) {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || v < 100 || v > 10000 {
+		return 0, errors.New("a whole number of pixels from 100 to 10000")
+	}
+	return v, nil
+}
+
+// figure returns the picture view of the estimate m, with its heading.
+func (c *compareTab) figure(m *methodResult, view string) *mapplot.Figure {
+	ms := c.figureMaps(m)
+	f := &mapplot.Figure{Notes: c.notes(m)}
+	switch view {
+	case viewTrue:
+		f.Maps = ms[:1]
+	case viewEst:
+		f.Maps = ms[1:2]
+	case viewDiff:
+		f.Maps = ms[2:]
+	default:
+		f.Maps = ms[:]
+	}
+	f.Title = fmt.Sprintf("%s: %s", c.res.req.ds.src.name, view)
+	if view == viewSide {
+		f.Title = fmt.Sprintf("%s: true | %s estimate | difference", c.res.req.ds.src.name, methodTitle(m.method))
+	}
+	return f
+}
+
+// writePNG draws the picture at w×h pixels and writes it.
+func (c *compareTab) writePNG(name string, m *methodResult, view string, w, h int) error {
+	if _, err := pixelSize(strconv.Itoa(w)); err != nil {
+		return fmt.Errorf("width: %w", err)
+	}
+	if _, err := pixelSize(strconv.Itoa(h)); err != nil {
+		return fmt.Errorf("height: %w", err)
+	}
+	f := c.figure(m, view)
+	// Type grows with the picture, so that a large export stays legible
+	// rather than a small picture of a large canvas.
+	base := 1500.0
+	if len(f.Maps) == 1 {
+		base = 700
+	}
+	scale := max(1, min(float64(w)/base, float64(h)/600))
+	img := f.Image(w, h, scale)
+	return writeFileAtomic(name, func(out io.Writer) error { return png.Encode(out, img) })
+}
+
+// onExportCSV asks for a file and writes the estimate as a distribution
+// CSV (DESIGN §7).
+func (c *compareTab) onExportCSV() {
+	m := c.current()
+	if m == nil {
+		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its estimate can then be exported.", c.win)
+		return
+	}
+	entry, path := pathEntry(c.win, c.exportName(m, ".csv"), []string{".csv"})
+	showPathForm(c.win, "Export the estimate as CSV", "Export", path, entry, nil, func(name string) error {
+		rememberFolder(c.app, name)
+		return c.writeCSV(name, m)
+	})
+}
+
+// writeCSV writes the estimate m as a distribution CSV.
+func (c *compareTab) writeCSV(name string, m *methodResult) error {
+	a := c.res.req.study.Alphabet
+	return writeFileAtomic(name, func(w io.Writer) error { return core.WriteDistribution(w, m.est.Theta, a) })
+}

@@ -1,0 +1,366 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/privmap/privmap/core"
+)
+
+// runMethods are the estimators the run screen offers, in order; the
+// single-mechanism forms (ibu, inv, rap) are the _M forms with one
+// mechanism, and em is gibu.
+var runMethods = []string{core.MethodGIBU, core.MethodCEM, core.MethodIBUM, core.MethodIBUR,
+	core.MethodINVM, core.MethodINVR, core.MethodRAPM, core.MethodRAPR, core.MethodULDP}
+
+// methodHelp says what each estimator is.
+var methodHelp = map[string]string{
+	core.MethodGIBU: "MLE over all mechanisms at once (FW Alg. 1)",
+	core.MethodCEM:  "EM with CEM's error correction (CEM Alg. 2)",
+	core.MethodIBUM: "IBU on the users' average matrix (FW §5.3)",
+	core.MethodIBUR: "IBU per mechanism, averaged by users (FW eq. 4)",
+	core.MethodINVM: "inversion of the average matrix (FW eq. 7)",
+	core.MethodINVR: "inversion per mechanism, averaged",
+	core.MethodRAPM: "RAPPOR's estimator, mixed ε (FW eq. 13–14)",
+	core.MethodRAPR: "RAPPOR's estimator per mechanism, averaged",
+	core.MethodULDP: "empirical uRR/uRAP/PUM estimator (ULDP)",
+}
+
+// Preference keys of the run screen.
+const (
+	prefRunMethods = "run.methods"
+	prefRunTol     = "run.tol"
+	prefRunMaxIter = "run.maxIter"
+	prefRunPost    = "run.post"
+	prefRunAlpha   = "run.alpha"
+	prefRunUsers   = "run.users"
+	prefRunSeed    = "run.seed"
+)
+
+// Post-processing choices as shown.
+var postChoices = map[string]string{
+	"project onto the simplex": core.PostProj,
+	"clip and renormalise":     core.PostNorm,
+	"none":                     core.PostNone,
+}
+
+// runTab chooses the estimators and their options, simulates the users'
+// reports and runs the estimators off the UI goroutine with progress and
+// cancel.
+type runTab struct {
+	ctx context.Context
+	app fyne.App
+	win fyne.Window
+	// input returns the run's study, data and truth from the other
+	// screens; estimate is core.Reconstruct but for tests.
+	input    func() (runRequest, error)
+	estimate estimator
+	// OnResult receives a finished run on the UI goroutine.
+	OnResult func(*runResult)
+
+	checks             map[string]*widget.Check
+	tol, maxIter       *widget.Entry
+	alpha, users, seed *widget.Entry
+	post               *widget.Select
+	runBtn, cancelBtn  *widget.Button
+	bar                *widget.ProgressBar
+	stage, detail      *widget.Label
+	summary            *widget.Label
+
+	cancel  context.CancelFunc
+	running bool
+	wg      sync.WaitGroup // the running run, for tests
+}
+
+func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
+	r := &runTab{ctx: ctx, app: a, win: w, estimate: core.Reconstruct, checks: map[string]*widget.Check{}}
+	p := a.Preferences()
+	chosen := strings.Split(p.StringWithFallback(prefRunMethods, core.MethodGIBU), ",")
+	for _, m := range runMethods {
+		c := widget.NewCheck(methodTitle(m)+" — "+methodHelp[m], func(bool) { r.savePrefs() })
+		c.Checked = slices.Contains(chosen, m)
+		r.checks[m] = c
+	}
+	r.tol = optionalNumber("1e-14 (relative)", p.String(prefRunTol))
+	r.maxIter = optionalNumber("100000", p.String(prefRunMaxIter))
+	r.alpha = optionalNumber("chosen by simulation", p.String(prefRunAlpha))
+	r.users = optionalNumber("every datum", p.String(prefRunUsers))
+	r.seed = optionalNumber("1", p.String(prefRunSeed))
+	posts := []string{"project onto the simplex", "clip and renormalise", "none"}
+	r.post = widget.NewSelect(posts, func(string) { r.savePrefs() })
+	r.post.SetSelected(choice(p.String(prefRunPost), posts, posts[0]))
+	for _, e := range []*widget.Entry{r.tol, r.maxIter, r.alpha, r.users, r.seed} {
+		e.OnChanged = func(string) { r.savePrefs() }
+		e.OnSubmitted = func(string) { r.onRun() }
+	}
+	r.runBtn = &widget.Button{Text: "Run", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: r.onRun}
+	r.cancelBtn = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: r.onCancel}
+	r.cancelBtn.Disable()
+	r.bar = widget.NewProgressBar()
+	r.stage = widget.NewLabel("Choose estimators and press Run (Ctrl+R).")
+	r.detail = widget.NewLabel("")
+	r.detail.Truncation = fyne.TextTruncateEllipsis
+	r.summary = widget.NewLabel("")
+	r.summary.Wrapping = fyne.TextWrapWord
+	return r
+}
+
+// optionalNumber is an entry that may be left blank for a default.
+func optionalNumber(placeholder, text string) *widget.Entry {
+	e := widget.NewEntry()
+	e.SetPlaceHolder(placeholder)
+	e.SetText(text)
+	e.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return errors.New("a number ≥ 0, or blank for the default")
+		}
+		return nil
+	}
+	return e
+}
+
+func (r *runTab) buildUI() fyne.CanvasObject {
+	methods := container.NewVBox()
+	for _, m := range runMethods {
+		methods.Add(r.checks[m])
+	}
+	opts := widget.NewForm(
+		widget.NewFormItem("EM tolerance δ", r.tol),
+		widget.NewFormItem("EM max. steps", r.maxIter),
+		widget.NewFormItem("Post-processing", r.post),
+		widget.NewFormItem("CEM weight α", r.alpha),
+	)
+	opts.Items[2].HintText = "of inversion and RAPPOR estimates"
+	sim := widget.NewForm(
+		widget.NewFormItem("Users", r.users),
+		widget.NewFormItem("Seed", r.seed),
+	)
+	sim.Items[0].HintText = "blank: sanitise every datum; else draw this many from the truth"
+	left := container.NewVBox(widget.NewCard("", "Estimators", methods))
+	right := container.NewVBox(widget.NewCard("", "Options", opts), widget.NewCard("", "Simulation", sim))
+	buttons := container.NewHBox(r.runBtn, r.cancelBtn, layout.NewSpacer())
+	bottom := container.NewVBox(buttons, r.bar, r.stage, r.detail, r.summary)
+	body := container.NewGridWithColumns(2, left, right)
+	return container.NewVScroll(container.NewVBox(body, bottom))
+}
+
+// savePrefs remembers the options.
+func (r *runTab) savePrefs() {
+	p := r.app.Preferences()
+	p.SetString(prefRunMethods, strings.Join(r.methods(), ","))
+	p.SetString(prefRunTol, r.tol.Text)
+	p.SetString(prefRunMaxIter, r.maxIter.Text)
+	p.SetString(prefRunAlpha, r.alpha.Text)
+	p.SetString(prefRunUsers, r.users.Text)
+	p.SetString(prefRunSeed, r.seed.Text)
+	p.SetString(prefRunPost, r.post.Selected)
+}
+
+// methods returns the chosen estimators in order.
+func (r *runTab) methods() []string {
+	var out []string
+	for _, m := range runMethods {
+		if r.checks[m].Checked {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// settings reads the options.
+func (r *runTab) settings() (core.RunSettings, error) {
+	s := core.RunSettings{Methods: r.methods(), Post: postChoices[r.post.Selected]}
+	if len(s.Methods) == 0 {
+		return s, errors.New("choose at least one estimator")
+	}
+	num := func(name string, e *widget.Entry) (float64, error) {
+		t := strings.TrimSpace(e.Text)
+		if t == "" {
+			return 0, nil
+		}
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return 0, fmt.Errorf("%s %q: want a number ≥ 0, or blank for the default", name, e.Text)
+		}
+		return v, nil
+	}
+	whole := func(name string, e *widget.Entry) (int, error) {
+		v, err := num(name, e)
+		if err == nil && (v != math.Trunc(v) || v > 1e15) {
+			err = fmt.Errorf("%s %q: want a whole number", name, e.Text)
+		}
+		return int(v), err
+	}
+	var err error
+	if s.Tol, err = num("EM tolerance", r.tol); err != nil {
+		return s, err
+	}
+	if s.MaxIter, err = whole("EM max. steps", r.maxIter); err != nil {
+		return s, err
+	}
+	if s.Alpha, err = num("CEM weight α", r.alpha); err != nil {
+		return s, err
+	}
+	if s.Users, err = whole("Users", r.users); err != nil {
+		return s, err
+	}
+	seed, err := whole("Seed", r.seed)
+	if err != nil {
+		return s, err
+	}
+	s.Seed = uint64(seed)
+	if strings.TrimSpace(r.seed.Text) == "" {
+		s.Seed = 1
+	}
+	return s, nil
+}
+
+// setSettings shows saved options.
+func (r *runTab) setSettings(s core.RunSettings) {
+	for m, c := range r.checks {
+		c.SetChecked(slices.Contains(s.Methods, m))
+	}
+	f := func(v float64) string {
+		if v == 0 {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	r.tol.SetText(f(s.Tol))
+	r.maxIter.SetText(f(float64(s.MaxIter)))
+	r.alpha.SetText(f(s.Alpha))
+	r.users.SetText(f(float64(s.Users)))
+	r.seed.SetText(strconv.FormatUint(s.Seed, 10))
+	for label, p := range postChoices {
+		if p == s.Post {
+			r.post.SetSelected(label)
+		}
+	}
+}
+
+// onRun starts a run off the UI goroutine.
+func (r *runTab) onRun() {
+	if r.running {
+		return
+	}
+	set, err := r.settings()
+	if err != nil {
+		dialog.ShowError(fmt.Errorf("%w\n\nCorrect the option on the Run screen and run again.", err), r.win)
+		return
+	}
+	req, err := r.input()
+	if err != nil {
+		dialog.ShowError(err, r.win)
+		return
+	}
+	req.methods, req.users, req.seed = set.Methods, set.Users, set.Seed
+	req.opt = core.EstimateOptions{
+		EM:   core.EMOptions{Tol: set.Tol, MaxIter: set.MaxIter},
+		Post: set.Post,
+		CEM:  core.CEMOptions{Alpha: set.Alpha, Seed: set.Seed},
+	}
+	ctx, cancel := context.WithCancel(r.ctx)
+	r.cancel = cancel
+	r.setRunning(true)
+	r.summary.SetText("")
+	start := time.Now()
+	var last time.Time
+	lastStage := ""
+	progress := func(stage string, done float64, detail string) {
+		// The estimators call this every step: show at most ten a second.
+		if stage == lastStage && time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last, lastStage = time.Now(), stage
+		el := time.Since(start).Round(100 * time.Millisecond)
+		fyne.Do(func() {
+			r.bar.SetValue(done)
+			r.stage.SetText(fmt.Sprintf("%s… (%s)", stage, el))
+			r.detail.SetText(detail)
+		})
+	}
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer cancel()
+		res, err := execute(ctx, req, r.estimate, progress)
+		fyne.DoAndWait(func() { r.finish(res, err, time.Since(start)) })
+	}()
+}
+
+// finish shows a run's outcome.
+func (r *runTab) finish(res *runResult, err error, took time.Duration) {
+	r.setRunning(false)
+	r.detail.SetText("")
+	switch {
+	case errors.Is(err, context.Canceled):
+		r.bar.SetValue(0)
+		r.stage.SetText("Run cancelled; the last results stay on the Compare screen.")
+		return
+	case err != nil:
+		r.bar.SetValue(0)
+		r.stage.SetText("The run failed; the last results stay on the Compare screen.")
+		dialog.ShowError(fmt.Errorf("%w\n\nCheck the population of mechanisms and the data, then run again.", err), r.win)
+		return
+	}
+	r.stage.SetText(fmt.Sprintf("Ran %s on %s users in %s.", plural(len(res.results), "estimator", "estimators"),
+		thousands(res.n), took.Round(time.Millisecond)))
+	var b strings.Builder
+	for _, m := range res.results {
+		if m.err != nil {
+			fmt.Fprintf(&b, "%s: failed: %v\n", methodTitle(m.method), m.err)
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s, %s\n", methodTitle(m.method), metricsLine(m), m.elapsed.Round(time.Millisecond))
+	}
+	r.summary.SetText(strings.TrimSpace(b.String()))
+	if r.OnResult != nil {
+		r.OnResult(res)
+	}
+}
+
+// metricsLine summarises an estimate's errors.
+func metricsLine(m methodResult) string {
+	s := ""
+	if !math.IsNaN(m.metrics.EMD) {
+		s = fmt.Sprintf("EMD %.4g %s, ", m.metrics.EMD, m.metrics.EMDUnit)
+	}
+	return s + fmt.Sprintf("squared error %.4g, JSD %.4g, TV %.4g", m.metrics.MSE, m.metrics.JSD, m.metrics.TV)
+}
+
+func (r *runTab) setRunning(on bool) {
+	r.running = on
+	if on {
+		r.runBtn.Disable()
+		r.cancelBtn.Enable()
+		r.bar.SetValue(0)
+		return
+	}
+	r.runBtn.Enable()
+	r.cancelBtn.Disable()
+}
+
+// onCancel stops the run.
+func (r *runTab) onCancel() {
+	if r.cancel != nil {
+		r.cancel()
+	}
+}

@@ -1,0 +1,199 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+
+	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo"
+	"github.com/privmap/privmap/geo/census"
+)
+
+// study returns the whole study as the window holds it: the population's
+// alphabet and mechanisms, where the data came from and how they were
+// binned, and the run's options.
+func (u *ui) study() (*core.Study, error) {
+	ds := u.data.data
+	if ds == nil {
+		return nil, errors.New("no data are loaded yet")
+	}
+	s, err := u.pop.study()
+	if err != nil {
+		return nil, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen", err)
+	}
+	src := &core.Source{Path: ds.src.path}
+	if ds.isCensus() {
+		src.Format = ds.table.Format.String()
+		src.Attrs = ds.choice.attrs
+		src.Missing = "drop"
+		if ds.choice.missing == census.Category {
+			src.Missing = "category"
+		}
+	} else {
+		b := ds.grid.Grid.Bound
+		src.Format = ds.res.Format.String()
+		src.BBox = []float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}
+		src.CellKm = ds.grid.Grid.CellKm
+		src.PerUser = "first"
+		if ds.grid.Rule == geo.All {
+			src.PerUser = "all"
+		}
+	}
+	s.Source = src
+	if set, err := u.run.settings(); err == nil {
+		s.Run = &set
+	}
+	return s, nil
+}
+
+// onSaveStudy asks for a file and writes the study JSON (DESIGN §7).
+func (u *ui) onSaveStudy() {
+	s, err := u.study()
+	if err != nil {
+		dialog.ShowError(fmt.Errorf("cannot save the study: %w", err), u.win)
+		return
+	}
+	entry, path := pathEntry(u.win, filepath.Join(lastFolder(u.app), "study.json"), []string{".json"})
+	showPathForm(u.win, "Save the study", "Save", path, entry, nil, func(name string) error {
+		rememberFolder(u.app, name)
+		return writeFileAtomic(name, func(w io.Writer) error { return core.WriteStudy(w, s) })
+	})
+}
+
+// onOpenStudy asks for a study file and opens it.
+func (u *ui) onOpenStudy() {
+	fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, u.win)
+			return
+		}
+		if rc == nil {
+			return
+		}
+		defer rc.Close()
+		b, err := io.ReadAll(rc)
+		if err == nil {
+			err = u.openStudy(b, rc.URI().Name())
+		}
+		if err != nil {
+			dialog.ShowError(fmt.Errorf("%s: %w\n\nNothing was changed; correct the file and open it again.", rc.URI().Name(), err), u.win)
+			return
+		}
+		if rc.URI().Scheme() == "file" {
+			rememberFolder(u.app, rc.URI().Path())
+		}
+	}, u.win)
+	fd.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
+	if l, err := storage.ListerForURI(storage.NewFileURI(lastFolder(u.app))); err == nil {
+		fd.SetLocation(l)
+	}
+	fd.Resize(fyne.NewSize(800, 560))
+	fd.Show()
+}
+
+// openStudy shows a study: its data are loaded again from their file
+// with its grid or attributes, then its population and run options are
+// set. A study without a source applies to the data loaded if its
+// alphabet fits them.
+func (u *ui) openStudy(b []byte, name string) error {
+	s, err := core.ReadStudy(bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	if u.data.busy {
+		return errors.New("data are still loading; wait for them or cancel, then open the study again")
+	}
+	apply := func() {
+		u.pop.setAlphabet(s.Alphabet)
+		u.pop.setSpecs(s.Mechanisms)
+		if s.Run != nil {
+			u.run.setSettings(*s.Run)
+		}
+	}
+	if s.Source == nil {
+		ds := u.data.data
+		if ds == nil || !sameAlphabet(ds.studyAlphabet(), s.Alphabet) {
+			return errors.New("the study names no data file and its alphabet does not fit the data loaded: open its data first")
+		}
+		apply()
+		return nil
+	}
+	src, err := studySource(s.Source)
+	if err != nil {
+		return err
+	}
+	d := u.data
+	if bb := s.Source.BBox; len(bb) == 4 {
+		f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+		d.south.SetText(f(bb[0]))
+		d.west.SetText(f(bb[1]))
+		d.north.SetText(f(bb[2]))
+		d.east.SetText(f(bb[3]))
+	} else if len(bb) != 0 {
+		return fmt.Errorf("source bbox has %d numbers, want south, west, north, east", len(bb))
+	}
+	if s.Source.CellKm > 0 {
+		d.cell.SetText(strconv.FormatFloat(s.Source.CellKm, 'g', -1, 64))
+	}
+	switch s.Source.PerUser {
+	case "all":
+		d.perUser.SetSelected(perUserAll)
+	case "first", "":
+		d.perUser.SetSelected(perUserFirst)
+	default:
+		return fmt.Errorf("source per_user %q: want first or all", s.Source.PerUser)
+	}
+	if s.Source.Attrs != "" {
+		d.census.attrs.SetText(s.Source.Attrs)
+	}
+	if s.Source.Missing == "category" {
+		d.census.missing.SetSelected(missingCategory)
+	} else {
+		d.census.missing.SetSelected(missingDrop)
+	}
+	// The population is set once the data are shown, after the data
+	// tab's own hook has set the alphabet.
+	d.afterLoad = func(ds *dataset) {
+		if !sameAlphabet(ds.studyAlphabet(), s.Alphabet) {
+			dialog.ShowError(fmt.Errorf("%s: its data were loaded, but their alphabet differs from the study's; its population was not applied", name), u.win)
+			return
+		}
+		apply()
+	}
+	d.load(src, false)
+	return nil
+}
+
+// studySource returns the file a study's source names.
+func studySource(src *core.Source) (source, error) {
+	if src.Path == "" {
+		return defaultSource(), nil
+	}
+	if _, err := os.Stat(src.Path); err != nil {
+		return source{}, fmt.Errorf("its data file: %w", err)
+	}
+	return uriSource(storage.NewFileURI(src.Path)), nil
+}
+
+// sameAlphabet reports whether two alphabets have the same symbols and
+// geometry (labels and attributes aside).
+func sameAlphabet(a, b core.Alphabet) bool {
+	if a.Kind != b.Kind || a.Len() != b.Len() {
+		return false
+	}
+	if a.Kind == core.KindGrid {
+		near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-6*max(1, math.Abs(x)) }
+		return a.Cols == b.Cols && a.Rows == b.Rows && near(a.CellKm, b.CellKm)
+	}
+	return true
+}
