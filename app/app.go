@@ -13,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 
@@ -211,3 +212,17 @@ func (u *ui) runInput() (runRequest, error) {
 	}
 	return req, nil
 }
+
+// showError shows err in a dialog followed by what to do next.
+func showError(w fyne.Window, err error, next string) {
+	dialog.ShowError(advice{err, next}, w)
+}
+
+// advice is an error with what to do about it.
+type advice struct {
+	err  error
+	next string
+}
+
+func (a advice) Error() string { return a.err.Error() + "\n\n" + a.next }
+func (a advice) Unwrap() error { return a.err }

@@ -121,14 +121,13 @@ func pathEntry(w fyne.Window, path string, exts []string) (*widget.Entry, fyne.C
 func showPathForm(w fyne.Window, title, confirm string, path fyne.CanvasObject, entry *widget.Entry,
 	extra []*widget.FormItem, submit func(path string) error) dialog.Dialog {
 	items := append([]*widget.FormItem{widget.NewFormItem("File", path)}, extra...)
-	var d *dialog.FormDialog
-	d = dialog.NewForm(title, confirm, "Cancel", items, func(ok bool) {
+	d := dialog.NewForm(title, confirm, "Cancel", items, func(ok bool) {
 		if !ok {
 			return
 		}
 		p := strings.TrimSpace(entry.Text)
 		if err := submit(p); err != nil {
-			dialog.ShowError(fmt.Errorf("%s: %w\n\nChoose another file or folder and try again; nothing was overwritten.", p, err), w)
+			showError(w, fmt.Errorf("%s: %w", p, err), "Choose another file or folder and try again; nothing was overwritten.")
 		}
 	}, w)
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))

@@ -191,38 +191,20 @@ func (r *runTab) settings() (core.RunSettings, error) {
 	if len(s.Methods) == 0 {
 		return s, errors.New("choose at least one estimator")
 	}
-	num := func(name string, e *widget.Entry) (float64, error) {
-		t := strings.TrimSpace(e.Text)
-		if t == "" {
-			return 0, nil
-		}
-		v, err := strconv.ParseFloat(t, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return 0, fmt.Errorf("%s %q: want a number ≥ 0, or blank for the default", name, e.Text)
-		}
-		return v, nil
-	}
-	whole := func(name string, e *widget.Entry) (int, error) {
-		v, err := num(name, e)
-		if err == nil && (v != math.Trunc(v) || v > 1e15) {
-			err = fmt.Errorf("%s %q: want a whole number", name, e.Text)
-		}
-		return int(v), err
-	}
 	var err error
-	if s.Tol, err = num("EM tolerance", r.tol); err != nil {
+	if s.Tol, err = optNumber("EM tolerance", r.tol); err != nil {
 		return s, err
 	}
-	if s.MaxIter, err = whole("EM max. steps", r.maxIter); err != nil {
+	if s.MaxIter, err = optWhole("EM max. steps", r.maxIter); err != nil {
 		return s, err
 	}
-	if s.Alpha, err = num("CEM weight α", r.alpha); err != nil {
+	if s.Alpha, err = optNumber("CEM weight α", r.alpha); err != nil {
 		return s, err
 	}
-	if s.Users, err = whole("Users", r.users); err != nil {
+	if s.Users, err = optWhole("Users", r.users); err != nil {
 		return s, err
 	}
-	seed, err := whole("Seed", r.seed)
+	seed, err := optWhole("Seed", r.seed)
 	if err != nil {
 		return s, err
 	}
@@ -231,6 +213,28 @@ func (r *runTab) settings() (core.RunSettings, error) {
 		s.Seed = 1
 	}
 	return s, nil
+}
+
+// optNumber reads an optional number ≥ 0 (0 when blank).
+func optNumber(name string, e *widget.Entry) (float64, error) {
+	t := strings.TrimSpace(e.Text)
+	if t == "" {
+		return 0, nil
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, fmt.Errorf("%s %q: want a number ≥ 0, or blank for the default", name, e.Text)
+	}
+	return v, nil
+}
+
+// optWhole reads an optional whole number ≥ 0 (0 when blank).
+func optWhole(name string, e *widget.Entry) (int, error) {
+	v, err := optNumber(name, e)
+	if err == nil && (v != math.Trunc(v) || v > 1e15) {
+		err = fmt.Errorf("%s %q: want a whole number", name, e.Text)
+	}
+	return int(v), err
 }
 
 // setSettings shows saved options.
@@ -263,7 +267,7 @@ func (r *runTab) onRun() {
 	}
 	set, err := r.settings()
 	if err != nil {
-		dialog.ShowError(fmt.Errorf("%w\n\nCorrect the option on the Run screen and run again.", err), r.win)
+		showError(r.win, err, "Correct the option on the Run screen and run again.")
 		return
 	}
 	req, err := r.input()
@@ -283,13 +287,14 @@ func (r *runTab) onRun() {
 	r.summary.SetText("")
 	start := time.Now()
 	var last time.Time
-	lastStage := ""
+	lastStage, lastDetail := "", ""
 	progress := func(stage string, done float64, detail string) {
-		// The estimators call this every step: show at most ten a second.
-		if stage == lastStage && time.Since(last) < 100*time.Millisecond {
+		// The estimators call this every step: show at most ten updates
+		// a second, but always a new stage and its first detail.
+		if stage == lastStage && lastDetail != "" && time.Since(last) < 100*time.Millisecond {
 			return
 		}
-		last, lastStage = time.Now(), stage
+		last, lastStage, lastDetail = time.Now(), stage, detail
 		el := time.Since(start).Round(100 * time.Millisecond)
 		fyne.Do(func() {
 			r.bar.SetValue(done)
@@ -318,7 +323,7 @@ func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 	case err != nil:
 		r.bar.SetValue(0)
 		r.stage.SetText("The run failed; the last results stay on the Compare screen.")
-		dialog.ShowError(fmt.Errorf("%w\n\nCheck the population of mechanisms and the data, then run again.", err), r.win)
+		showError(r.win, err, "Check the population of mechanisms and the data, then run again.")
 		return
 	}
 	r.stage.SetText(fmt.Sprintf("Ran %s on %s users in %s.", plural(len(res.results), "estimator", "estimators"),

@@ -86,7 +86,7 @@ func (u *ui) onOpenStudy() {
 			err = u.openStudy(b, rc.URI().Name())
 		}
 		if err != nil {
-			dialog.ShowError(fmt.Errorf("%s: %w\n\nNothing was changed; correct the file and open it again.", rc.URI().Name(), err), u.win)
+			showError(u.win, fmt.Errorf("%s: %w", rc.URI().Name(), err), "Nothing was changed; correct the file and open it again.")
 			return
 		}
 		if rc.URI().Scheme() == "file" {
@@ -133,33 +133,8 @@ func (u *ui) openStudy(b []byte, name string) error {
 		return err
 	}
 	d := u.data
-	if bb := s.Source.BBox; len(bb) == 4 {
-		f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-		d.south.SetText(f(bb[0]))
-		d.west.SetText(f(bb[1]))
-		d.north.SetText(f(bb[2]))
-		d.east.SetText(f(bb[3]))
-	} else if len(bb) != 0 {
-		return fmt.Errorf("source bbox has %d numbers, want south, west, north, east", len(bb))
-	}
-	if s.Source.CellKm > 0 {
-		d.cell.SetText(strconv.FormatFloat(s.Source.CellKm, 'g', -1, 64))
-	}
-	switch s.Source.PerUser {
-	case "all":
-		d.perUser.SetSelected(perUserAll)
-	case "first", "":
-		d.perUser.SetSelected(perUserFirst)
-	default:
-		return fmt.Errorf("source per_user %q: want first or all", s.Source.PerUser)
-	}
-	if s.Source.Attrs != "" {
-		d.census.attrs.SetText(s.Source.Attrs)
-	}
-	if s.Source.Missing == "category" {
-		d.census.missing.SetSelected(missingCategory)
-	} else {
-		d.census.missing.SetSelected(missingDrop)
+	if err := d.applySource(s.Source); err != nil {
+		return err
 	}
 	// The population is set once the data are shown, after the data
 	// tab's own hook has set the alphabet.
@@ -196,4 +171,44 @@ func sameAlphabet(a, b core.Alphabet) bool {
 		return a.Cols == b.Cols && a.Rows == b.Rows && near(a.CellKm, b.CellKm)
 	}
 	return true
+}
+
+// applySource sets the grid and census controls as a study's source
+// records them.
+func (d *dataTab) applySource(src *core.Source) error {
+	bb := src.BBox
+	if len(bb) != 0 && len(bb) != 4 {
+		return fmt.Errorf("source bbox has %d numbers, want south, west, north, east", len(bb))
+	}
+	perUser := perUserFirst
+	switch src.PerUser {
+	case "all":
+		perUser = perUserAll
+	case "first", "":
+	default:
+		return fmt.Errorf("source per_user %q: want first or all", src.PerUser)
+	}
+	if len(bb) == 4 {
+		f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+		d.south.SetText(f(bb[0]))
+		d.west.SetText(f(bb[1]))
+		d.north.SetText(f(bb[2]))
+		d.east.SetText(f(bb[3]))
+	}
+	if src.CellKm > 0 {
+		d.cell.SetText(strconv.FormatFloat(src.CellKm, 'g', -1, 64))
+	}
+	// Not d.onPerUser: the data are loaded afresh, not gridded again.
+	d.perUser.OnChanged = nil
+	d.perUser.SetSelected(perUser)
+	d.perUser.OnChanged = d.onPerUser
+	if src.Attrs != "" {
+		d.census.attrs.SetText(src.Attrs)
+	}
+	missing := missingDrop
+	if src.Missing == "category" {
+		missing = missingCategory
+	}
+	d.census.missing.SetSelected(missing)
+	return nil
 }

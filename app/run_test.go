@@ -1,0 +1,247 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/privmap/privmap/core"
+)
+
+// TestRunAndCompare runs GIBU and [INV]_M on the embedded data and checks
+// the compare screen: the maps show the truth, the estimate and their
+// difference on one scale, and the metrics are the estimate's.
+func TestRunAndCompare(t *testing.T) {
+	_, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	u.run.checks[core.MethodGIBU].SetChecked(true)
+	u.run.checks[core.MethodINVM].SetChecked(true)
+	u.run.onRun()
+	u.run.wg.Wait()
+	res := u.cmp.res
+	require.NotNil(t, res)
+	assert.Equal(t, tabCompare, u.tabs.SelectedIndex())
+	assert.Equal(t, 2000, res.n)
+	require.Len(t, res.ok(), 2)
+	gibu := res.results[0]
+	require.Equal(t, core.MethodGIBU, gibu.method)
+	assert.True(t, gibu.est.Converged)
+	assert.InDelta(t, 1, sum(gibu.est.Theta), 1e-9)
+
+	truth := u.data.data.grid.Distribution()
+	m := u.cmp.maps
+	require.NotNil(t, m[0].Map)
+	for i := range truth {
+		require.Equal(t, truth[i], m[0].Map.Values[i])
+		require.Equal(t, gibu.est.Theta[i], m[1].Map.Values[i])
+		require.InDelta(t, gibu.est.Theta[i]-truth[i], m[2].Map.Values[i], 1e-15)
+	}
+	hi := math.Max(maxOf(truth), maxOf(gibu.est.Theta))
+	assert.Equal(t, [2]float64{0, hi}, [2]float64{m[0].Map.Lo, m[0].Map.Hi})
+	assert.Equal(t, [2]float64{0, hi}, [2]float64{m[1].Map.Lo, m[1].Map.Hi})
+	assert.True(t, m[2].Map.Diverging)
+
+	want, err := core.Compare(truth, gibu.est.Theta, u.data.data.studyAlphabet())
+	require.NoError(t, err)
+	assert.Equal(t, want, gibu.metrics)
+	assert.Equal(t, fmt.Sprintf("%.5g km", want.EMD), u.cmp.metrics["EMD"].Text)
+
+	// Hover on one map marks the cell on all three and describes it.
+	u.cmp.maps[1].hover(100)
+	for _, h := range u.cmp.maps {
+		assert.Equal(t, 100, h.hovered)
+	}
+	assert.Contains(t, u.cmp.hover.Text, "cell 100 (row 4, col 4)")
+	assert.Contains(t, u.cmp.hover.Text, "GIBU")
+
+	// The ranking lists the better (lower EMD) estimator first.
+	r := ranked(res)
+	assert.LessOrEqual(t, r[0].metrics.EMD, r[1].metrics.EMD)
+
+	// Choosing the other estimator redraws the estimate.
+	u.cmp.pick.SetSelected(methodTitle(core.MethodINVM))
+	assert.Equal(t, res.results[1].est.Theta[7], u.cmp.maps[1].Map.Values[7])
+}
+
+func sum(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+// TestRunCancel runs a fake estimator that waits for cancel: the run
+// screen shows its progress, Cancel ends it, the window keeps its last
+// results and can run again.
+func TestRunCancel(t *testing.T) {
+	_, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	started := make(chan struct{})
+	u.run.estimate = func(ctx context.Context, method string, s *core.Study, mechs []core.Mechanism, g *core.Groups, opt core.EstimateOptions) (*core.Estimate, error) {
+		opt.EM.Progress(7, -1234.5)
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	u.run.onRun()
+	<-started
+	assert.True(t, u.run.running)
+	assert.True(t, u.run.runBtn.Disabled())
+	assert.False(t, u.run.cancelBtn.Disabled())
+	assert.Eventually(t, func() bool {
+		var text string
+		fyne.DoAndWait(func() { text = u.run.detail.Text })
+		return strings.Contains(text, "step 7 · log-likelihood -1234.5")
+	}, 5*time.Second, 10*time.Millisecond)
+	assert.Contains(t, u.run.stage.Text, "GIBU")
+	u.run.onRun() // a second Run while running does nothing
+	test.Tap(u.run.cancelBtn)
+	u.run.wg.Wait()
+	assert.False(t, u.run.running)
+	assert.False(t, u.run.runBtn.Disabled())
+	assert.Contains(t, u.run.stage.Text, "cancelled")
+	assert.Nil(t, u.cmp.res, "a cancelled run shows no results")
+}
+
+// TestRunOptionErrors checks validation of the run options: a bad
+// option shows a dialog and starts nothing.
+func TestRunOptionErrors(t *testing.T) {
+	w, u := newTestWindow(t)
+	for _, tc := range []struct {
+		entry func() // sets one bad option
+		want  string
+	}{
+		{func() { u.run.tol.SetText("abc") }, "EM tolerance"},
+		{func() { u.run.maxIter.SetText("2.5") }, "whole number"},
+		{func() { u.run.users.SetText("-3") }, "Users"},
+		{func() {
+			for _, c := range u.run.checks {
+				c.SetChecked(false)
+			}
+		}, "at least one estimator"},
+	} {
+		u.run.setSettings(core.RunSettings{Methods: []string{core.MethodGIBU}, Seed: 1})
+		tc.entry()
+		_, err := u.run.settings()
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), tc.want)
+		u.run.onRun()
+		assert.False(t, u.run.running)
+		assert.NotNil(t, w.Canvas().Overlays().Top(), "an error dialog")
+		w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+	}
+	set := core.RunSettings{Methods: []string{core.MethodCEM, core.MethodGIBU}, Users: 500, Seed: 9, Tol: 1e-9, MaxIter: 20, Post: core.PostNorm, Alpha: 0.3}
+	u.run.setSettings(set)
+	got, err := u.run.settings()
+	require.NoError(t, err)
+	set.Methods = []string{core.MethodGIBU, core.MethodCEM} // in screen order
+	assert.Equal(t, set, got)
+}
+
+// TestRunBadPopulation checks that an invalid population stops a run
+// with a dialog naming the problem.
+func TestRunBadPopulation(t *testing.T) {
+	w, u := newTestWindow(t)
+	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: -1}})
+	u.run.onRun()
+	assert.False(t, u.run.running)
+	require.NotNil(t, w.Canvas().Overlays().Top())
+}
+
+// TestExport runs GIBU and exports the side-by-side figure and one map
+// as PNG at the requested sizes, and the estimate as a distribution CSV
+// that reads back.
+func TestExport(t *testing.T) {
+	_, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	u.run.onRun()
+	u.run.wg.Wait()
+	m := u.cmp.current()
+	require.NotNil(t, m)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		view string
+		w, h int
+	}{{viewSide, 1500, 520}, {viewDiff, 640, 480}} {
+		name := filepath.Join(dir, "map.png")
+		require.NoError(t, u.cmp.writePNG(name, m, tc.view, tc.w, tc.h))
+		f, err := os.Open(name)
+		require.NoError(t, err)
+		img, err := png.Decode(f)
+		f.Close()
+		require.NoError(t, err)
+		assert.Equal(t, tc.w, img.Bounds().Dx())
+		assert.Equal(t, tc.h, img.Bounds().Dy())
+		colours := map[[3]uint32]bool{}
+		for y := 0; y < tc.h; y += 3 {
+			for x := 0; x < tc.w; x += 3 {
+				r, g, b, _ := img.At(x, y).RGBA()
+				colours[[3]uint32{r, g, b}] = true
+			}
+		}
+		assert.Greater(t, len(colours), 50, "%s: the picture is not blank", tc.view)
+	}
+	assert.Error(t, u.cmp.writePNG(filepath.Join(dir, "x.png"), m, viewSide, 50, 400), "too small")
+	assert.Error(t, u.cmp.writePNG(filepath.Join(dir, "no", "x.png"), m, viewSide, 800, 400), "no such folder")
+	entries, _ := os.ReadDir(dir)
+	assert.Len(t, entries, 1, "failed exports leave no files behind")
+
+	csvName := filepath.Join(dir, "est.csv")
+	require.NoError(t, u.cmp.writeCSV(csvName, m))
+	b, err := os.ReadFile(csvName)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), "cell,probability,row,col,lat,lon\n"), string(b[:60]))
+	back, err := core.ReadDistribution(bytes.NewReader(b), 384)
+	require.NoError(t, err)
+	assert.Equal(t, m.est.Theta, back)
+
+	notes := u.cmp.notes(m)
+	assert.Contains(t, notes[0], "24×16 cells of 0.5 km")
+	assert.Contains(t, strings.Join(notes, "\n"), "planar-geometric ε 0.19")
+	assert.Contains(t, notes[len(notes)-1], "Estimator: GIBU")
+}
+
+// TestStudySaveOpen saves the study, changes the population and the
+// options, and opens the study again: everything comes back.
+func TestStudySaveOpen(t *testing.T) {
+	_, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	u.run.setSettings(core.RunSettings{Methods: []string{core.MethodGIBU, core.MethodIBUM}, Seed: 42, MaxIter: 500})
+	s, err := u.study()
+	require.NoError(t, err)
+	require.NotNil(t, s.Source)
+	assert.Equal(t, "", s.Source.Path, "the embedded data")
+	assert.Equal(t, 0.5, s.Source.CellKm)
+	var buf bytes.Buffer
+	require.NoError(t, core.WriteStudy(&buf, s))
+
+	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}})
+	u.run.setSettings(core.RunSettings{Methods: []string{core.MethodCEM}, Seed: 3})
+	u.data.cell.SetText("1")
+	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
+	u.data.wg.Wait()
+	u.pop.audits.Wait()
+	got, err := u.study()
+	require.NoError(t, err)
+	assert.Equal(t, s, got)
+
+	_, err = u.run.settings()
+	require.NoError(t, err)
+	bad := []byte(`{"alphabet": {"kind": "linear", "size": 5}, "mechanisms": [{"id": "a", "kind": "krr", "epsilon": 1}]}`)
+	assert.ErrorContains(t, u.openStudy(bad, "x.json"), "does not fit")
+	assert.Error(t, u.openStudy([]byte(`{"alphabet": 3}`), "y.json"))
+}
