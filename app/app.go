@@ -92,6 +92,7 @@ func newUI(a fyne.App, w fyne.Window) *ui {
 	u.cmp = newCompareTab(a, w)
 	u.run.input = u.runInput
 	u.run.OnResult = func(res *runResult) {
+		u.win.SetTitle(fmt.Sprintf("privmap — %s compared", plural(len(res.results), "estimator", "estimators")))
 		u.cmp.show(res)
 		u.tabs.SelectIndex(tabCompare)
 	}
@@ -136,9 +137,19 @@ func (u *ui) commands() map[string][]command {
 			{label: "Export PNG…", key: fyne.KeyE, action: u.cmp.onExportPNG, separate: true},
 			{label: "Export estimate CSV…", key: fyne.KeyE, shift: true, action: u.cmp.onExportCSV},
 		},
+		"Population": {
+			{label: "Choose a preset", key: fyne.KeyP, action: u.onChoosePreset},
+			{label: "Apply the preset", key: fyne.KeyP, shift: true, action: u.pop.onApplyPreset},
+		},
 		"Run": {
 			{label: "Run estimators", key: fyne.KeyR, action: u.onRun},
 			{label: "Cancel", key: fyne.KeyPeriod, action: u.onCancel},
+		},
+		"View": {
+			{label: "Data", key: fyne.Key1, action: func() { u.tabs.SelectIndex(tabData) }},
+			{label: "Population", key: fyne.Key2, action: func() { u.tabs.SelectIndex(tabPopulation) }},
+			{label: "Run", key: fyne.Key3, action: func() { u.tabs.SelectIndex(tabRun) }},
+			{label: "Compare", key: fyne.Key4, action: func() { u.tabs.SelectIndex(tabCompare) }},
 		},
 	}
 }
@@ -148,7 +159,7 @@ func (u *ui) commands() map[string][]command {
 func (u *ui) addMenuAndShortcuts() {
 	cmds := u.commands()
 	var menus []*fyne.Menu
-	for _, name := range []string{"File", "Run"} {
+	for _, name := range []string{"File", "Population", "Run", "View"} {
 		var items []*fyne.MenuItem
 		for _, c := range cmds[name] {
 			if c.separate {
@@ -172,6 +183,13 @@ func (u *ui) addMenuAndShortcuts() {
 			u.onCancel()
 		}
 	})
+}
+
+// onChoosePreset shows the Population screen with its preset list
+// focused: the arrow keys choose, Ctrl+Shift+P applies.
+func (u *ui) onChoosePreset() {
+	u.tabs.SelectIndex(tabPopulation)
+	u.win.Canvas().Focus(u.pop.preset)
 }
 
 // onRun shows the Run screen and starts a run.

@@ -320,7 +320,9 @@ func (c *compareTab) fillRanking() {
 	c.ranking.RemoveAll()
 	head := container.NewGridWithColumns(len(rankHead))
 	for _, h := range rankHead {
-		head.Add(bold(h))
+		l := bold(h)
+		l.Truncation = fyne.TextTruncateEllipsis
+		head.Add(l)
 	}
 	c.ranking.Add(head)
 	for i, m := range ranked(c.res) {
@@ -367,8 +369,8 @@ func (c *compareTab) notes(m *methodResult) []string {
 		data = fmt.Sprintf("Data: %s · %s categories (%s)", ds.src.name, thousands(ds.alphabet.Len()), strings.Join(attrs, " × "))
 	} else {
 		g := ds.grid.Grid
-		data = fmt.Sprintf("Data: %s · %d×%d cells of %.3g km · %.4f–%.4f N, %.4f–%.4f E", ds.src.name, g.Cols, g.Rows,
-			g.CellWidthKm(), g.Bound.Min[1], g.Bound.Max[1], g.Bound.Min[0], g.Bound.Max[0])
+		data = fmt.Sprintf("Data: %s · %d×%d cells of %.3g km · %s–%s, %s–%s", ds.src.name, g.Cols, g.Rows,
+			g.CellKm, latString(g.Bound.Min[1]), latString(g.Bound.Max[1]), lonString(g.Bound.Min[0]), lonString(g.Bound.Max[0]))
 	}
 	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", thousands(c.res.n), req.seed)}
 	lines = append(lines, wrapJoin("Mechanisms: ", mechanismMix(req.study, c.res.counts), 150)...)
@@ -383,14 +385,14 @@ func (c *compareTab) notes(m *methodResult) []string {
 func mechanismMix(s *core.Study, counts []int) []string {
 	out := make([]string, len(s.Mechanisms))
 	for i, m := range s.Mechanisms {
-		level := fmt.Sprintf("ε %g", m.Epsilon)
+		kind := fmt.Sprintf("%s ε %.4g", m.Kind, m.Epsilon)
 		switch m.Kind {
 		case core.KindShokri:
-			level = fmt.Sprintf("Q %g km", m.QualityLoss)
+			kind = fmt.Sprintf("shokri Q %.4g", m.QualityLoss)
 		case core.KindIdentity:
-			level = "no noise"
+			kind = "no noise"
 		}
-		out[i] = fmt.Sprintf("%s %s %s (%s)", m.ID, m.Kind, level, thousands(counts[i]))
+		out[i] = fmt.Sprintf("%s (%s): %s", m.ID, kind, plural(counts[i], "user", "users"))
 	}
 	return out
 }

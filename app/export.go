@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -130,6 +131,7 @@ func showPathForm(w fyne.Window, title, confirm string, path fyne.CanvasObject, 
 			showError(w, fmt.Errorf("%s: %w", p, err), "Choose another file or folder and try again; nothing was overwritten.")
 		}
 	}, w)
+	entry.OnSubmitted = func(string) { d.Submit() } // Enter exports
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))
 	d.Show()
 	w.Canvas().Focus(entry)
@@ -139,7 +141,29 @@ func showPathForm(w fyne.Window, title, confirm string, path fyne.CanvasObject, 
 // exportName is the default file name of an export of the estimate m.
 func (c *compareTab) exportName(m *methodResult, ext string) string {
 	base := strings.TrimSuffix(c.res.req.ds.src.name, filepath.Ext(c.res.req.ds.src.name))
-	return filepath.Join(lastFolder(c.app), fmt.Sprintf("%s-%s%s", base, m.method, ext))
+	return filepath.Join(lastFolder(c.app), fmt.Sprintf("%s-%s%s", slug(base), m.method, ext))
+}
+
+// slug turns a name into a file name of lower-case letters, digits and
+// single dashes.
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "privmap"
+	}
+	return b.String()
 }
 
 // onExportPNG asks for a file, picture and size, and writes the PNG.

@@ -285,6 +285,7 @@ func (r *runTab) onRun() {
 	r.cancel = cancel
 	r.setRunning(true)
 	r.summary.SetText("")
+	r.win.SetTitle("privmap — running…")
 	start := time.Now()
 	var last time.Time
 	lastStage, lastDetail := "", ""
@@ -315,6 +316,7 @@ func (r *runTab) onRun() {
 func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 	r.setRunning(false)
 	r.detail.SetText("")
+	r.win.SetTitle("privmap")
 	switch {
 	case errors.Is(err, context.Canceled):
 		r.bar.SetValue(0)

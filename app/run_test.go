@@ -211,7 +211,8 @@ func TestExport(t *testing.T) {
 
 	notes := u.cmp.notes(m)
 	assert.Contains(t, notes[0], "24×16 cells of 0.5 km")
-	assert.Contains(t, strings.Join(notes, "\n"), "planar-geometric ε 0.19")
+	assert.Contains(t, strings.Join(notes, "\n"), "planar-0.19 (planar-geometric ε 0.19): 200 users")
+	assert.Equal(t, "synthetic-san-francisco-check-ins-embedded", slug("synthetic San Francisco check-ins (embedded)"))
 	assert.Contains(t, notes[len(notes)-1], "Estimator: GIBU")
 }
 
