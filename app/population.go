@@ -308,6 +308,7 @@ func (r *mechRow) changed() {
 			if gen != r.gen {
 				return
 			}
+			r.audit.Importance = widget.MediumImportance // legible, unlike "auditing…"
 			if err != nil {
 				r.audit.Importance = widget.DangerImportance
 				text = err.Error()

@@ -114,6 +114,7 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 	r.stage = widget.NewLabel("Choose estimators and press Run (Ctrl+R).")
 	r.detail = widget.NewLabel("")
 	r.detail.Truncation = fyne.TextTruncateEllipsis
+	r.detail.Importance = widget.LowImportance
 	r.summary = widget.NewLabel("")
 	r.summary.Wrapping = fyne.TextWrapWord
 	return r

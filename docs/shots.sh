@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Takes the screenshots in docs/ of the real window under a private Xvfb,
+# driving it with the keyboard as .ci/smoke does.
+#   docs/shots.sh ./privmap
+set -euo pipefail
+bin=${1:-./privmap}
+dir=$(cd "$(dirname "$0")" && pwd)
+disp=98
+while [ -e /tmp/.X11-unix/X$disp ]; do disp=$((disp + 1)); done
+Xvfb :$disp -screen 0 1200x800x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+cfg=$(mktemp -d)
+trap 'kill $app $xvfb 2>/dev/null; wait $app $xvfb 2>/dev/null; rm -rf "$cfg"' EXIT
+for _ in $(seq 50); do [ -e /tmp/.X11-unix/X$disp ] && break; sleep 0.2; done
+export DISPLAY=:$disp
+# Compare four estimators.
+mkdir -p "$cfg/fyne/io.github.privmap"
+echo '{"run.methods":"gibu,ibu-m,ibu-r,inv-m"}' >"$cfg/fyne/io.github.privmap/preferences.json"
+XDG_CONFIG_HOME=$cfg "$bin" >/dev/null 2>&1 &
+app=$!
+wid=$(timeout 60 xdotool search --sync --onlyvisible --name '^privmap$' | head -1)
+xdotool windowfocus --sync "$wid"
+sleep 4
+key() { xdotool key --clearmodifiers "$@"; sleep 0.8; }
+shot() { sleep 1; import -window "$wid" "$dir/$1.png"; }
+# Hover over the map for the data screen's cell read-out.
+xdotool mousemove 800 300; shot data
+# FW Table 7: five geometric and five k-RR mechanisms.
+key ctrl+p; for _ in 1 2 3 4 5 6; do key Right; done; key ctrl+shift+p
+xdotool mousemove 1100 700; shot population
+key ctrl+3
+xdotool mousemove 1100 700
+key ctrl+r
+timeout 120 xdotool search --sync --name 'compared$' >/dev/null
+key ctrl+3; shot run
+key ctrl+4
+xdotool mousemove 640 260; shot compare
+key ctrl+e
+key ctrl+a
+xdotool type --delay 10 "$dir/figure.png"
+key Return
+sleep 2
