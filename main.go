@@ -1,9 +1,11 @@
 // Command privmap estimates distributions from locally privatised reports.
-// With no arguments it opens the GUI on the embedded default data; with a
-// sub-command it runs headless (privmap help lists them).
+// With no arguments it opens the GUI on the embedded default data, and
+// with "gui FILE" on a study or data file; with a sub-command it runs
+// headless (privmap help lists them).
 package main
 
 import (
+	"fmt"
 	"os"
 
 	fyneapp "fyne.io/fyne/v2/app"
@@ -14,12 +16,20 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 {
+	var files []string
+	switch {
+	case len(os.Args) > 1 && os.Args[1] == "gui":
+		if len(os.Args) > 3 {
+			fmt.Fprintln(os.Stderr, "usage: privmap gui [STUDY.json | DATA-FILE]")
+			os.Exit(2)
+		}
+		files = os.Args[2:]
+	case len(os.Args) > 1:
 		os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	a := fyneapp.NewWithID("io.github.privmap")
 	w := a.NewWindow("privmap")
-	w.SetContent(app.New(a, w))
+	w.SetContent(app.New(a, w, files...))
 	w.Resize(app.WindowSize(a))
 	w.ShowAndRun()
 }

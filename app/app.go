@@ -10,11 +10,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/privmap/privmap/assets"
@@ -49,11 +53,13 @@ func WindowSize(a fyne.App) fyne.Size {
 }
 
 // New builds privmap's content for w, with its main menu and keyboard
-// shortcuts, loads the embedded default data and returns the tabs. Work
+// shortcuts, and returns the tabs. It opens file, if given, as a study
+// (a .json file) or a data file, else the embedded default data. Work
 // still running is cancelled when w closes, and the window's size is
 // remembered.
-func New(a fyne.App, w fyne.Window) *container.AppTabs {
-	return newUI(a, w).tabs
+func New(a fyne.App, w fyne.Window, file ...string) *container.AppTabs {
+	u := newUI(a, w, file...)
+	return u.tabs
 }
 
 // ui is the window's screens.
@@ -75,7 +81,7 @@ const (
 	tabCompare
 )
 
-func newUI(a fyne.App, w fyne.Window) *ui {
+func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	ctx, cancel := context.WithCancel(context.Background())
 	u := &ui{app: a, win: w}
 	w.SetOnClosed(func() {
@@ -114,8 +120,33 @@ func newUI(a fyne.App, w fyne.Window) *ui {
 		container.NewTabItemWithIcon("Compare", theme.GridIcon(), u.cmp.buildUI()),
 	)
 	u.addMenuAndShortcuts()
-	u.data.load(defaultSource(), false)
+	if len(file) == 0 {
+		u.data.load(defaultSource(), false)
+		return u
+	}
+	u.openFile(file[0])
 	return u
+}
+
+// openFile opens a study (.json) or a data file given on the command
+// line; if it cannot, the embedded data are loaded and the error shown.
+func (u *ui) openFile(name string) {
+	if strings.EqualFold(filepath.Ext(name), ".json") {
+		b, err := os.ReadFile(name)
+		if err == nil {
+			err = u.openStudy(b, filepath.Base(name))
+		}
+		if err != nil {
+			u.data.load(defaultSource(), false)
+			showError(u.win, fmt.Errorf("%s: %w", name, err), "The embedded data are shown instead; open the study again from the File menu.")
+		}
+		return
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		abs = name
+	}
+	u.data.load(uriSource(storage.NewFileURI(abs)), false)
 }
 
 // command is an action of the main menu with its keyboard shortcut.

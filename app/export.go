@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -63,7 +65,7 @@ func rememberFolder(a fyne.App, path string) {
 // folder renamed into place, so that a failed write never leaves a
 // truncated file where a good one was.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".privmap-*"+filepath.Ext(path))
+	f, err := createTemp(path)
 	if err != nil {
 		return err
 	}
@@ -82,6 +84,21 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return nil
+}
+
+// createTemp creates a new hidden file beside path. Unlike os.CreateTemp,
+// whose files are private (0600), it creates the file with mode 0666 less
+// the umask, as the final file would have been.
+func createTemp(path string) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	for range 100 {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.%d.tmp", base, rand.Uint32()))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("cannot create a temporary file in %s", dir)
 }
 
 // pathEntry is a file name entry with a Browse… button that opens the

@@ -246,3 +246,29 @@ func TestStudySaveOpen(t *testing.T) {
 	assert.ErrorContains(t, u.openStudy(bad, "x.json"), "does not fit")
 	assert.Error(t, u.openStudy([]byte(`{"alphabet": 3}`), "y.json"))
 }
+
+// TestOpenFileArgument opens the window on a data file and on a broken
+// study, as privmap gui FILE does: the data file is shown; the broken
+// study leaves the embedded data and a dialog.
+func TestOpenFileArgument(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := a.NewWindow("privmap")
+	u := newUI(a, w, filepath.Join("..", "geo", "census", "testdata", "adult_sample.data"))
+	w.SetContent(u.tabs)
+	u.data.wg.Wait()
+	require.NotNil(t, u.data.data)
+	assert.True(t, u.data.data.isCensus())
+	assert.Equal(t, "adult_sample.data", u.data.data.src.name)
+	w.Close()
+
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"alphabet": {"kind": "grid"}}`), 0o644))
+	w = a.NewWindow("privmap")
+	u = newUI(a, w, bad)
+	w.SetContent(u.tabs)
+	u.data.wg.Wait()
+	require.NotNil(t, u.data.data)
+	assert.Equal(t, defaultSource().name, u.data.data.src.name)
+	assert.NotNil(t, w.Canvas().Overlays().Top(), "an error dialog")
+	w.Close()
+}

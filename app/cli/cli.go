@@ -59,6 +59,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: privmap                 start the GUI on the embedded default data")
+	fmt.Fprintln(w, "       privmap gui FILE        start the GUI on a study (.json) or a data file")
 	fmt.Fprintln(w, "       privmap COMMAND [flags]  run a command; privmap COMMAND -h lists its flags")
 	fmt.Fprintln(w, "commands:")
 	names := make([]string, 0, len(commands))
