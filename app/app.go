@@ -97,6 +97,10 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	u.run = newRunTab(ctx, a, w)
 	u.cmp = newCompareTab(a, w)
 	u.run.input = u.runInput
+	u.pop.OnPick = func(r *mechRow) {
+		u.tabs.SelectIndex(tabData)
+		u.data.picker.start(r)
+	}
 	u.run.OnResult = func(res *runResult) {
 		u.win.SetTitle(fmt.Sprintf("privmap — %s compared", plural(len(res.results), "estimator", "estimators")))
 		u.cmp.show(res)

@@ -98,6 +98,7 @@ type dataTab struct {
 	// afterLoad, when set, is called once after the next data set is
 	// shown (and dropped if loading fails), to apply an opened study.
 	afterLoad func(*dataset)
+	picker    *picker
 }
 
 // summaryFields are the rows of the data summary.
@@ -137,6 +138,8 @@ func newDataTab(ctx context.Context, a fyne.App, w fyne.Window) *dataTab {
 	}
 	d.heat = NewHeatmap(nil)
 	d.heat.OnHover = d.onHover
+	d.picker = newPicker(d)
+	d.heat.OnTapped = func(cell int) { d.picker.tapped(cell) }
 	d.census = newCensusPanel(d)
 	return d
 }
@@ -186,7 +189,7 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 	)
 	left := container.NewVScroll(controls)
 	left.SetMinSize(fyne.NewSize(340, 0))
-	right := container.NewBorder(nil, d.hover, nil, nil, d.heat)
+	right := container.NewBorder(d.picker.banner, d.hover, nil, nil, d.heat)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.3
 	return split
@@ -308,6 +311,7 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 // show makes ds the current data.
 func (d *dataTab) show(ds *dataset) {
 	d.data = ds
+	d.picker.stop() // the cells may have changed
 	if f := d.afterLoad; f != nil {
 		d.afterLoad = nil
 		defer f(ds) // after onShown

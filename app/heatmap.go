@@ -24,6 +24,9 @@ type Heatmap struct {
 	OnHover func(cell int)
 	// OnTapped, when set, is called with the cell tapped, or −1.
 	OnTapped func(cell int)
+	// Selected cells are outlined in orange, such as the sensitive cells
+	// of a mechanism being picked; set with SetSelected.
+	Selected []int
 
 	hovered int
 	// The last drawn image, its size and where its cells are, so that a
@@ -64,6 +67,7 @@ func (h *Heatmap) CreateRenderer() fyne.WidgetRenderer {
 	r.raster.ScaleMode = canvas.ImageScalePixels
 	r.mark = &canvas.Rectangle{StrokeColor: color.White, StrokeWidth: 2}
 	r.mark.Hide()
+	r.objects = []fyne.CanvasObject{r.raster, r.mark}
 	return r
 }
 
@@ -83,6 +87,12 @@ func (h *Heatmap) Tapped(e *fyne.PointEvent) {
 	if h.OnTapped != nil {
 		h.OnTapped(h.CellAt(e.Position))
 	}
+}
+
+// SetSelected outlines cells (nil for none).
+func (h *Heatmap) SetSelected(cells []int) {
+	h.Selected = cells
+	h.Refresh()
 }
 
 // Mark outlines cell (−1 for none) as if the mouse were over it, without
@@ -118,7 +128,13 @@ type heatmapRenderer struct {
 	h      *Heatmap
 	raster *canvas.Raster
 	mark   *canvas.Rectangle
+	// sel outlines the selected cells; objects is raster, mark and sel.
+	sel     []*canvas.Rectangle
+	objects []fyne.CanvasObject
 }
+
+// selColour outlines selected cells: orange stands out on viridis.
+var selColour = color.NRGBA{0xff, 0x8c, 0x00, 0xff}
 
 // draw renders the map at the raster's pixel size, reusing the last image
 // when neither the map nor the size changed.
@@ -146,6 +162,7 @@ func (r *heatmapRenderer) Layout(size fyne.Size) {
 }
 
 func (r *heatmapRenderer) layoutMark(size fyne.Size) {
+	r.layoutSelected(size)
 	h := r.h
 	if h.hovered < 0 || h.Map == nil || h.img == nil {
 		r.mark.Hide()
@@ -163,11 +180,38 @@ func (r *heatmapRenderer) layoutMark(size fyne.Size) {
 	r.mark.Show()
 }
 
+// layoutSelected places an outline on every selected cell, adding
+// rectangles as needed and hiding those left over.
+func (r *heatmapRenderer) layoutSelected(size fyne.Size) {
+	h := r.h
+	n := 0
+	if h.Map != nil && h.img != nil {
+		for _, cell := range h.Selected {
+			if cell < 0 || cell >= h.Map.Cols*h.Map.Rows {
+				continue
+			}
+			if n == len(r.sel) {
+				rect := &canvas.Rectangle{StrokeColor: selColour, StrokeWidth: 2}
+				r.sel = append(r.sel, rect)
+				r.objects = append(r.objects, rect)
+			}
+			cr := h.data.CellRect(h.Map, cell)
+			rect := r.sel[n]
+			rect.Move(fyne.NewPos(float32(cr.X0)*size.Width, float32(cr.Y0)*size.Height))
+			rect.Resize(fyne.NewSize(float32(cr.X1-cr.X0)*size.Width, float32(cr.Y1-cr.Y0)*size.Height))
+			rect.Show()
+			rect.Refresh()
+			n++
+		}
+	}
+	for _, rect := range r.sel[n:] {
+		rect.Hide()
+	}
+}
+
 func (r *heatmapRenderer) MinSize() fyne.Size { return r.h.MinSize() }
 
-func (r *heatmapRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.raster, r.mark}
-}
+func (r *heatmapRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *heatmapRenderer) Refresh() {
 	r.layoutMark(r.h.Size())

@@ -39,6 +39,9 @@ type populationTab struct {
 	content  fyne.CanvasObject
 	// OnChanged is called after every edit.
 	OnChanged func()
+	// OnPick is called when a row asks to pick its sensitive cells on the
+	// map.
+	OnPick func(*mechRow)
 }
 
 // mechRow is one mechanism of the population.
@@ -48,6 +51,7 @@ type mechRow struct {
 	id, level, share, sensitive *widget.Entry
 	audit                       *widget.Label
 	box                         *fyne.Container
+	pick                        *widget.Button
 	gen                         int // edits so far, so that a stale audit is dropped
 	cancel                      context.CancelFunc
 	// A PUM's base mechanism and semantic tags, kept from the study it
@@ -185,7 +189,13 @@ func (p *populationTab) addRow(m core.MechanismSpec) {
 	}
 	r.kind.OnChanged = func(string) { r.enableFields(); r.changed(); p.check() }
 	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: func() { p.removeRow(r) }}
-	fields := container.NewGridWithColumns(4, r.id, r.level, r.share, r.sensitive)
+	r.pick = &widget.Button{Icon: theme.GridIcon(), Importance: widget.LowImportance, OnTapped: func() {
+		if p.OnPick != nil {
+			p.OnPick(r)
+		}
+	}}
+	r.enableFields()
+	fields := container.NewGridWithColumns(4, r.id, r.level, r.share, container.NewBorder(nil, nil, nil, r.pick, r.sensitive))
 	r.box = container.NewVBox(container.NewBorder(nil, nil, fixedWidth(r.kind, 170), fixedWidth(remove, 40), fields), r.audit)
 	p.rows = append(p.rows, r)
 	p.list.Add(r.box)
@@ -233,7 +243,15 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 func (r *mechRow) enableFields() {
 	k := r.kind.Selected
 	setEnabled(r.level, k != core.KindIdentity)
-	setEnabled(r.sensitive, k == core.KindURR || k == core.KindURAP || k == core.KindPUM)
+	uldp := k == core.KindURR || k == core.KindURAP || k == core.KindPUM
+	setEnabled(r.sensitive, uldp)
+	if r.pick != nil {
+		if uldp {
+			r.pick.Enable()
+		} else {
+			r.pick.Disable()
+		}
+	}
 }
 
 func setEnabled(e *widget.Entry, on bool) {

@@ -1,0 +1,171 @@
+package app
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// picker lets the user pick a mechanism's sensitive cells by clicking
+// them on the data map: a banner over the map names the mechanism and
+// offers Clear, Import… and Done; the cells picked are outlined.
+type picker struct {
+	d      *dataTab
+	row    *mechRow // being picked, or nil
+	label  *widget.Label
+	banner *fyne.Container
+}
+
+func newPicker(d *dataTab) *picker {
+	k := &picker{d: d, label: widget.NewLabel("")}
+	k.label.Wrapping = fyne.TextWrapWord
+	clearBtn := &widget.Button{Text: "Clear", Icon: theme.ContentClearIcon(), OnTapped: func() { k.set(nil) }}
+	imp := &widget.Button{Text: "Import…", Icon: theme.FolderOpenIcon(), OnTapped: k.onImport}
+	done := &widget.Button{Text: "Done", Icon: theme.ConfirmIcon(), Importance: widget.HighImportance, OnTapped: k.stop}
+	k.banner = container.NewBorder(nil, nil, nil, container.NewHBox(clearBtn, imp, done), k.label)
+	k.banner.Hide()
+	return k
+}
+
+// start picks the sensitive cells of r on the map.
+func (k *picker) start(r *mechRow) {
+	ds := k.d.data
+	if ds == nil || ds.isCensus() {
+		dialog.ShowInformation("Sensitive categories",
+			"Cells are picked on a map of check-ins. For census categories, type their numbers in the row (e.g. 5, 17, 20-25) or import a list.", k.d.win)
+		return
+	}
+	k.row = r
+	k.banner.Show()
+	k.show()
+}
+
+// stop ends picking.
+func (k *picker) stop() {
+	k.row = nil
+	k.banner.Hide()
+	k.d.heat.SetSelected(nil)
+}
+
+// cells returns the cells of the row being picked; an entry that does not
+// parse counts as none.
+func (k *picker) cells() []int {
+	xs, err := parseSymbols(k.row.sensitive.Text)
+	if err != nil {
+		return nil
+	}
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}
+
+// set makes cells the row's sensitive cells.
+func (k *picker) set(cells []int) {
+	if k.row == nil {
+		return
+	}
+	slices.Sort(cells)
+	k.row.sensitive.SetText(formatSymbols(slices.Compact(cells)))
+	k.show()
+}
+
+// show outlines the cells and describes them.
+func (k *picker) show() {
+	cells := k.cells()
+	k.d.heat.SetSelected(cells)
+	k.label.SetText(fmt.Sprintf("Picking the sensitive cells of %s: click cells to add or remove them (%s).",
+		strings.TrimSpace(k.row.id.Text), plural(len(cells), "cell", "cells")))
+}
+
+// tapped toggles a cell; it reports whether picking took the tap.
+func (k *picker) tapped(cell int) bool {
+	if k.row != nil && !slices.Contains(k.row.p.rows, k.row) {
+		k.stop() // the row was removed
+	}
+	if k.row == nil || cell < 0 {
+		return k.row != nil
+	}
+	cells := k.cells()
+	if i, found := slices.BinarySearch(cells, cell); found {
+		cells = slices.Delete(cells, i, i+1)
+	} else {
+		cells = slices.Insert(cells, i, cell)
+	}
+	k.set(cells)
+	return true
+}
+
+// onImport reads a list of cells from a file.
+func (k *picker) onImport() {
+	fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil || rc == nil {
+			return
+		}
+		defer rc.Close()
+		cells, err := readCells(rc, k.d.data.studyAlphabet().Len())
+		if err != nil {
+			showError(k.d.win, fmt.Errorf("%s: %w", rc.URI().Name(), err), "The cells picked so far stay; correct the file and import it again.")
+			return
+		}
+		k.set(cells)
+	}, k.d.win)
+	fd.SetFilter(storage.NewExtensionFileFilter([]string{".txt", ".csv"}))
+	fd.Resize(fyne.NewSize(800, 560))
+	fd.Show()
+}
+
+// readCells reads a list of cells: a CSV whose header has a cell column
+// (a distribution file, say; rows of probability 0 are left out), or
+// cell numbers and lo-hi ranges separated by commas, spaces or lines.
+// Every cell must lie in 0..k−1.
+func readCells(r io.Reader, k int) ([]int, error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(512)
+	first, _, _ := strings.Cut(string(head), "\n")
+	var cells []int
+	if strings.Contains(strings.ToLower(first), "cell") {
+		recs, err := csv.NewReader(br).ReadAll()
+		if err != nil {
+			return nil, err
+		}
+		col, pcol := slices.Index(recs[0], "cell"), slices.Index(recs[0], "probability")
+		if col < 0 {
+			return nil, errors.New(`the header has no "cell" column`)
+		}
+		for i, rec := range recs[1:] {
+			if pcol >= 0 && strings.TrimSpace(rec[pcol]) == "0" {
+				continue
+			}
+			c, err := strconv.Atoi(strings.TrimSpace(rec[col]))
+			if err != nil {
+				return nil, fmt.Errorf("line %d: cell %q is not a whole number", i+2, rec[col])
+			}
+			cells = append(cells, c)
+		}
+	} else {
+		b, err := io.ReadAll(br)
+		if err != nil {
+			return nil, err
+		}
+		if cells, err = parseSymbols(strings.Join(strings.Fields(string(b)), ",")); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range cells {
+		if c < 0 || c >= k {
+			return nil, fmt.Errorf("cell %d is outside the alphabet of %d cells", c, k)
+		}
+	}
+	return cells, nil
+}

@@ -1,0 +1,64 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/privmap/privmap/core"
+)
+
+// TestPickSensitiveCells picks a uRR's sensitive cells on the map:
+// clicking adds or removes a cell, the row's entry and the outlines
+// follow, Clear empties, Done ends.
+func TestPickSensitiveCells(t *testing.T) {
+	w, u := newTestWindow(t)
+	u.pop.addRow(core.MechanismSpec{ID: "u", Kind: core.KindURR, Epsilon: 1, Sensitive: []int{5}})
+	r := u.pop.rows[len(u.pop.rows)-1]
+	require.False(t, r.pick.Disabled())
+	assert.True(t, u.pop.rows[0].pick.Disabled(), "a planar geometric row has no sensitive cells")
+	r.pick.OnTapped()
+	assert.Equal(t, tabData, u.tabs.SelectedIndex())
+	assert.True(t, u.data.picker.banner.Visible())
+	w.Canvas().Capture() // draws the map, placing its cells
+	assert.Equal(t, []int{5}, u.data.heat.Selected)
+
+	for _, c := range []int{8, 5, 7, 100} {
+		assert.True(t, u.data.picker.tapped(c))
+	}
+	assert.Equal(t, "7, 8, 100", r.sensitive.Text)
+	assert.Equal(t, []int{7, 8, 100}, u.data.heat.Selected)
+	assert.Contains(t, u.data.picker.label.Text, "3 cells")
+	spec, err := r.spec()
+	require.NoError(t, err)
+	assert.Equal(t, []int{7, 8, 100}, spec.Sensitive)
+
+	u.data.picker.set(nil)
+	assert.Equal(t, "", r.sensitive.Text)
+	u.data.picker.set([]int{9, 3, 3})
+	assert.Equal(t, "3, 9", r.sensitive.Text)
+	u.data.picker.stop()
+	assert.False(t, u.data.picker.banner.Visible())
+	assert.Nil(t, u.data.heat.Selected)
+	assert.False(t, u.data.picker.tapped(4), "taps do nothing once done")
+	assert.Equal(t, "3, 9", r.sensitive.Text)
+}
+
+func TestReadCells(t *testing.T) {
+	got, err := readCells(strings.NewReader("1, 2\n5-7\n\n 9\n"), 10)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 5, 6, 7, 9}, got)
+	got, err = readCells(strings.NewReader("cell,probability,label\n0,0.5,a\n1,0,b\n3,0.5,c\n"), 4)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 3}, got)
+	_, err = readCells(strings.NewReader("1, 12"), 10)
+	assert.ErrorContains(t, err, "cell 12 is outside the alphabet of 10 cells")
+	_, err = readCells(strings.NewReader("cells,x\n1,2\n"), 10)
+	assert.ErrorContains(t, err, `no "cell" column`)
+	_, err = readCells(strings.NewReader("cell\nx\n"), 10)
+	assert.ErrorContains(t, err, "line 2")
+	_, err = readCells(strings.NewReader("1, a"), 10)
+	assert.Error(t, err)
+}
