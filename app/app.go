@@ -22,7 +22,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/privmap/privmap/assets"
-	"github.com/privmap/privmap/core"
 )
 
 // DefaultSize is the window's initial size.
@@ -107,13 +106,12 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 		u.tabs.SelectIndex(tabCompare)
 	}
 	u.data.onShown = func(ds *dataset) {
-		u.pop.setAlphabet(ds.studyAlphabet())
-		if u.pop.rows == nil {
-			// A first population to start from: FW Table 6's geometric
-			// mechanisms suit both the map and ordinal alphabets.
-			if ms, err := core.PresetMechanisms("fw-t6", u.pop.alphabet); err == nil {
-				u.pop.setSpecs(ms)
-			}
+		prev, a := u.pop.alphabet, ds.studyAlphabet()
+		u.pop.setAlphabet(a)
+		// A first population to start from, or a new one when the data
+		// changed kind (map to census, say) and the old one does not fit.
+		if u.pop.rows == nil || prev.Kind != a.Kind && !u.pop.fits() {
+			u.pop.applyDefault()
 		}
 	}
 	w.SetOnDropped(u.data.onDropped)

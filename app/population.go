@@ -146,6 +146,25 @@ func (p *populationTab) check() {
 	}
 }
 
+// fits reports whether the population is valid on its alphabet.
+func (p *populationTab) fits() bool {
+	_, err := p.study()
+	return err == nil
+}
+
+// applyDefault sets the population to a preset that suits the alphabet:
+// FW Table 6's geometric mechanisms on maps and ordinal alphabets, CEM's
+// k-RR mix on categories, which have no distance.
+func (p *populationTab) applyDefault() {
+	name := "fw-t6"
+	if p.alphabet.Kind == core.KindCategorical {
+		name = "cem"
+	}
+	if ms, err := core.PresetMechanisms(name, p.alphabet); err == nil {
+		p.setSpecs(ms)
+	}
+}
+
 func (p *populationTab) onApplyPreset() {
 	i := p.preset.SelectedIndex()
 	if i < 0 {

@@ -102,12 +102,22 @@ func TestPopulationValidation(t *testing.T) {
 
 func TestPopulationFollowsData(t *testing.T) {
 	d, p := newPopulationUI(t)
-	// Planar mechanisms have no place on a census alphabet.
+	// Planar mechanisms have no place on a census alphabet: the map's
+	// FW Table 6 population gives way to CEM's k-RR mix.
 	d.load(bytesSource("adult.data", []byte(adultLine("40", "Male")+"\n"+adultLine("20", "Female")+"\n")), false)
 	d.wg.Wait()
 	p.audits.Wait()
 	assert.Equal(t, 120, p.alphabet.Len())
+	require.Len(t, p.rows, 4)
+	assert.Equal(t, core.KindKRR, p.rows[0].kind.Selected)
+	// A row that does not fit says why.
+	p.rows[0].kind.SetSelected(core.KindPlanar)
+	p.audits.Wait()
 	assert.Contains(t, p.rows[0].audit.Text, "needs a grid alphabet")
+	// Tabulating the same kind of data again keeps the user's rows.
+	d.load(bytesSource("adult2.data", []byte(adultLine("30", "Male")+"\n")), false)
+	d.wg.Wait()
+	assert.Equal(t, core.KindPlanar, p.rows[0].kind.Selected)
 	p.preset.SetSelectedIndex(presetIndex(t, "cem"))
 	test.Tap(findButtonIn(t, p, "Apply preset"))
 	p.audits.Wait()

@@ -272,3 +272,39 @@ func TestOpenFileArgument(t *testing.T) {
 	assert.NotNil(t, w.Canvas().Overlays().Top(), "an error dialog")
 	w.Close()
 }
+
+// TestCensusRunAndCompare runs GIBU on a census table: the compare
+// screen shows attribute-pair marginals of the truth and the estimate,
+// with row and column selects, and exports them.
+func TestCensusRunAndCompare(t *testing.T) {
+	_, u := newTestWindow(t)
+	b, err := os.ReadFile(filepath.Join("..", "geo", "census", "testdata", "adult_sample.data"))
+	require.NoError(t, err)
+	u.data.load(bytesSource("adult_sample.data", b), false)
+	u.data.wg.Wait()
+	require.True(t, u.data.data.isCensus())
+	u.pop.audits.Wait()
+	u.run.onRun()
+	u.run.wg.Wait()
+	res := u.cmp.res
+	require.NotNil(t, res)
+	require.Len(t, res.ok(), 1)
+	assert.True(t, u.cmp.censusView.Visible())
+	a := u.data.data.alphabet
+	assert.Equal(t, a.Attributes[0].Name, u.cmp.rows.Selected)
+	assert.Equal(t, a.Attributes[1].Name, u.cmp.cols.Selected)
+	want, err := a.Marginal(res.results[0].est.Theta, 0, 1)
+	require.NoError(t, err)
+	assert.Equal(t, want, u.cmp.maps[1].Map.Values)
+	assert.True(t, math.IsNaN(res.results[0].metrics.EMD), "categories have no distance")
+	assert.Contains(t, u.cmp.metrics["EMD"].Text, "categories")
+
+	u.cmp.cols.SetSelected(noAttribute)
+	assert.Equal(t, 1, u.cmp.maps[0].Map.Rows)
+	u.cmp.onHover(0)
+	assert.Contains(t, u.cmp.hover.Text, a.Attributes[0].Name+" "+a.Attributes[0].Labels[0])
+
+	name := filepath.Join(t.TempDir(), "census.png")
+	require.NoError(t, u.cmp.writePNG(name, u.cmp.current(), viewSide, 1200, 500))
+	assert.Contains(t, u.cmp.notes(u.cmp.current())[0], "categories")
+}
