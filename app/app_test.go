@@ -34,9 +34,11 @@ func newTestWindow(t *testing.T) (fyne.Window, *ui) {
 	a := test.NewTempApp(t)
 	w := a.NewWindow("privmap")
 	u := newUI(a, w)
+	// The test driver runs fyne.Do on the calling goroutine: let the
+	// embedded data load before the window lays out its content.
+	u.data.wg.Wait()
 	w.SetContent(u.tabs)
 	w.Resize(DefaultSize)
-	u.data.wg.Wait()
 	t.Cleanup(w.Close)
 	return w, u
 }
@@ -70,9 +72,9 @@ func TestStalePreferences(t *testing.T) {
 	a.Preferences().SetString(prefPerUser, perUserAll)
 	w := a.NewWindow("privmap")
 	u := newUI(a, w)
-	w.SetContent(u.tabs)
 	d := u.data
 	d.wg.Wait()
+	w.SetContent(u.tabs)
 	assert.Equal(t, scaleSqrt, d.scale.Selected)
 	assert.Equal(t, perUserAll, d.perUser.Selected)
 	assert.Equal(t, "13,779 (all per user) · 0 outside box", d.fields["Data"].Text)

@@ -178,7 +178,8 @@ func (c *censusPanel) onTabulate() {
 }
 
 // censusMap draws the counts of ds's table as a heat map over the
-// attributes row and col (col −1: one row of row's categories).
+// attributes row and col, or with col −1 as a bar chart of row's
+// categories.
 func censusMap(ds *dataset, values []float64, row, col int, scale mapplot.Scale, title, label string) *mapplot.Map {
 	a := ds.alphabet
 	keep := []int{row}
@@ -190,10 +191,10 @@ func censusMap(ds *dataset, values []float64, row, col int, scale mapplot.Scale,
 		panic("app: census table without attributes: " + err.Error())
 	}
 	at := a.Attributes
-	out := &mapplot.Map{Values: m, Title: title, Label: label, Scale: scale,
+	out := &mapplot.Map{Values: m, Title: title, Label: label, Scale: scale, Bars: true,
 		Cols: len(at[row].Labels), Rows: 1, ColLabels: at[row].Labels, ColName: at[row].Name, RowLabels: []string{""}}
 	if col >= 0 {
-		out.Cols, out.Rows = len(at[col].Labels), len(at[row].Labels)
+		out.Cols, out.Rows, out.Bars = len(at[col].Labels), len(at[row].Labels), false
 		out.ColLabels, out.ColName = at[col].Labels, at[col].Name
 		out.RowLabels, out.RowName = at[row].Labels, at[row].Name
 	}

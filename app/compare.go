@@ -234,7 +234,7 @@ func (c *compareTab) refresh() {
 	c.onHover(-1)
 	set := func(k, v string) { c.metrics[k].SetText(v) }
 	if math.IsNaN(m.metrics.EMD) {
-		set("EMD", "— (categories have no distance)")
+		set("EMD", "— (no distance)")
 	} else {
 		set("EMD", fmt.Sprintf("%.5g %s", m.metrics.EMD, m.metrics.EMDUnit))
 	}

@@ -72,7 +72,14 @@ type Map struct {
 	// is then ignored.
 	ColLabels, RowLabels []string
 	ColName, RowName     string
+	// Bars draws a table of one row as a bar chart instead: a bar per
+	// column on a value axis named Label, coloured as its cell would be,
+	// so that one attribute reads as a histogram.
+	Bars bool
 }
+
+// bars reports whether m is drawn as a bar chart.
+func (m *Map) bars() bool { return m.Bars && m.categorical() && m.Rows == 1 }
 
 // categorical reports whether m is a table of categories.
 func (m *Map) categorical() bool { return m.ColLabels != nil || m.RowLabels != nil }
@@ -164,6 +171,9 @@ func Draw(c draw.Canvas, m *Map) vg.Rectangle {
 		panic("mapplot: Values do not match Cols×Rows")
 	}
 	cm := colourMap(m)
+	if m.bars() {
+		return drawBars(c, m, cm)
+	}
 	p := mapPlot(m, cm)
 	mapArea := draw.Crop(c, 0, -barWidth, 0, 0)
 	// Shrink the map area so that the data area has the true aspect.
@@ -204,7 +214,11 @@ func newPlot() *plot.Plot {
 func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
 	p := newPlot()
 	p.Title.Text = m.Title
-	p.Add(&cells{m: m, cm: cm})
+	if m.bars() {
+		p.Add(&bars{m: m, cm: cm})
+	} else {
+		p.Add(&cells{m: m, cm: cm})
+	}
 	b := m.bound()
 	p.X.Min, p.X.Max = b.Min[0], b.Max[0]
 	p.Y.Min, p.Y.Max = b.Min[1], b.Max[1]

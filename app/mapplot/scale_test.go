@@ -144,3 +144,33 @@ func TestFigure(t *testing.T) {
 		t.Errorf("%d dark pixels in the heading, want its text", dark)
 	}
 }
+
+// TestBars draws one attribute as a bar chart: each column's bar has its
+// cell's colour in the middle of its column, rises from 0 to the value
+// (a taller value, a taller bar), and the area above is white.
+func TestBars(t *testing.T) {
+	m := &Map{Cols: 4, Rows: 1, Values: []float64{0.1, 0.4, 0.2, 0.3}, Label: "probability", Bars: true,
+		ColLabels: []string{"a", "b", "c", "d"}, RowLabels: []string{""}, ColName: "letter"}
+	img, r := Image(m, 800, 500, 1)
+	want := (&cells{m: m, cm: colourMap(m)}).colours()
+	height := make([]int, 4)
+	for i := range m.Values {
+		cr := r.CellRect(m, i)
+		x := int((cr.X0 + cr.X1) / 2 * 800)
+		if got := r.Cell(m, (cr.X0+cr.X1)/2, (cr.Y0+cr.Y1)/2); got != i {
+			t.Errorf("Cell(middle of column %d) = %d", i, got)
+		}
+		for y := int(r.Y0 * 500); y < int(r.Y1*500); y++ {
+			c := img.RGBAAt(x, y)
+			if c.R == want[i].R && c.G == want[i].G && c.B == want[i].B {
+				height[i]++
+			}
+		}
+	}
+	span := (r.Y1 - r.Y0) * 500
+	for i, v := range m.Values {
+		if got, w := float64(height[i]), v/0.4*span; math.Abs(got-w) > 3 {
+			t.Errorf("bar %d is %v px tall, want %.1f", i, got, w)
+		}
+	}
+}
