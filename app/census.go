@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -173,7 +172,7 @@ func (c *censusPanel) onTabulate() {
 			return
 		}
 		d.status.SetText("Could not tabulate " + src.name + "; the previous table stays.")
-		dialog.ShowError(fmt.Errorf("%s: %w", src.name, err), d.win)
+		showError(d.win, fmt.Errorf("%s: %w", src.name, err), "The previous table stays. Check the attribute list (e.g. age,sex,income,marital, or age=17,30,50) and tabulate again.")
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/data/binding"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/paulmach/orb"
@@ -252,7 +253,7 @@ func (d *dataTab) setBoxEntries(b orb.Bound) {
 func (d *dataTab) load(src source, skipBad bool) {
 	opt, err := d.gridOptions(false)
 	if err != nil {
-		dialog.ShowError(err, d.win)
+		showError(d.win, err, "Correct the box or cell size on the Data screen, then open the file again.")
 		return
 	}
 	ch := d.census.choice()
@@ -305,7 +306,8 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 		}, d.win)
 		return
 	}
-	dialog.ShowError(fmt.Errorf("%s: %w", src.name, err), d.win)
+	showError(d.win, fmt.Errorf("%s: %w", src.name, err),
+		"The previous data stay loaded. Check that the file is a check-in file (Gowalla, Foursquare, SNAP or CSV with lat and lon columns) or a census file (UCI Adult, US Census 1990), then open it again.")
 }
 
 // show makes ds the current data.
@@ -434,7 +436,7 @@ func (d *dataTab) regrid(fit bool) {
 	}
 	opt, err := d.gridOptions(fit)
 	if err != nil {
-		dialog.ShowError(err, d.win)
+		showError(d.win, err, "Correct the box or cell size, then grid again; the current grid stays.")
 		return
 	}
 	p := d.app.Preferences()
@@ -456,7 +458,7 @@ func (d *dataTab) regridFailed(err error) {
 		return
 	}
 	d.status.SetText("Could not grid the data; the previous grid stays.")
-	dialog.ShowError(err, d.win)
+	showError(d.win, err, "The previous grid stays; change the box or cell size and grid again.")
 }
 
 func (d *dataTab) onOpen() {
@@ -470,8 +472,14 @@ func (d *dataTab) onOpen() {
 		}
 		u := rc.URI()
 		_ = rc.Close()
+		if u.Scheme() == "file" {
+			rememberFolder(d.app, u.Path())
+		}
 		d.load(uriSource(u), false)
 	}, d.win)
+	if l, err := storage.ListerForURI(storage.NewFileURI(lastFolder(d.app))); err == nil {
+		fd.SetLocation(l)
+	}
 	fd.Resize(fyne.NewSize(800, 560))
 	fd.Show()
 }

@@ -13,7 +13,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -273,7 +272,7 @@ func (r *runTab) onRun() {
 	}
 	req, err := r.input()
 	if err != nil {
-		dialog.ShowError(err, r.win)
+		showError(r.win, err, "Nothing was run; the last results stay on the Compare screen.")
 		return
 	}
 	req.methods, req.users, req.seed = set.Methods, set.Users, set.Seed

@@ -60,7 +60,7 @@ func (u *ui) study() (*core.Study, error) {
 func (u *ui) onSaveStudy() {
 	s, err := u.study()
 	if err != nil {
-		dialog.ShowError(fmt.Errorf("cannot save the study: %w", err), u.win)
+		showError(u.win, fmt.Errorf("cannot save the study: %w", err), "Nothing was written.")
 		return
 	}
 	entry, path := pathEntry(u.win, filepath.Join(lastFolder(u.app), "study.json"), []string{".json"})
@@ -140,7 +140,8 @@ func (u *ui) openStudy(b []byte, name string) error {
 	// tab's own hook has set the alphabet.
 	d.afterLoad = func(ds *dataset) {
 		if !sameAlphabet(ds.studyAlphabet(), s.Alphabet) {
-			dialog.ShowError(fmt.Errorf("%s: its data were loaded, but their alphabet differs from the study's; its population was not applied", name), u.win)
+			showError(u.win, fmt.Errorf("%s: its data were loaded, but their alphabet differs from the study's", name),
+				"Its population was not applied; check the study's alphabet against its grid or attributes.")
 			return
 		}
 		apply()
