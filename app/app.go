@@ -258,7 +258,11 @@ func (u *ui) runInput() (runRequest, error) {
 	} else {
 		req.data, req.truth = ds.grid.Cells, ds.grid.Distribution()
 		if ds.grid.Homes != nil {
+			// Each user's home cell: what a PUM maps to its tag "home",
+			// and by default the background its estimator spreads the
+			// tag's mass with (ULDP §5).
 			req.personal = map[string][]int{"home": ds.grid.Homes}
+			s.Personal = req.personal
 		}
 	}
 	return req, nil

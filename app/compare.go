@@ -241,7 +241,11 @@ func (c *compareTab) refresh() {
 	set("Squared error", fmt.Sprintf("%.5g", m.metrics.MSE))
 	set("JSD", fmt.Sprintf("%.5g nats", m.metrics.JSD))
 	set("TV", fmt.Sprintf("%.5g", m.metrics.TV))
-	set("Log-likelihood", fmt.Sprintf("%.10g", m.est.LogLik))
+	ll := fmt.Sprintf("%.10g", m.est.LogLik)
+	if math.IsNaN(m.est.LogLik) {
+		ll = "— (PUM reports depend on each user's cells)"
+	}
+	set("Log-likelihood", ll)
 	steps := "— (closed form)"
 	if m.est.Iterations > 0 {
 		steps = fmt.Sprintf("%d", m.est.Iterations)
@@ -342,7 +346,7 @@ func (c *compareTab) fillRanking() {
 			steps = fmt.Sprint(m.est.Iterations)
 		}
 		cells := []string{fmt.Sprint(i + 1), methodTitle(m.method), emd, fmt.Sprintf("%.4g", m.metrics.MSE),
-			fmt.Sprintf("%.4g", m.metrics.JSD), fmt.Sprintf("%.4g", m.metrics.TV), fmt.Sprintf("%.8g", m.est.LogLik),
+			fmt.Sprintf("%.4g", m.metrics.JSD), fmt.Sprintf("%.4g", m.metrics.TV), logLik(m.est.LogLik),
 			steps, m.elapsed.Round(time.Millisecond).String()}
 		row := container.NewGridWithColumns(len(rankHead))
 		for _, s := range cells {
@@ -353,6 +357,14 @@ func (c *compareTab) fillRanking() {
 		c.ranking.Add(row)
 	}
 	c.ranking.Refresh()
+}
+
+// logLik formats a log-likelihood for the ranking, — when undefined.
+func logLik(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.8g", v)
 }
 
 // notes describes the run for an exported figure: the data, the

@@ -309,3 +309,26 @@ func TestCensusRunAndCompare(t *testing.T) {
 	require.NoError(t, u.cmp.writePNG(name, u.cmp.current(), viewSide, 1200, 500))
 	assert.Contains(t, u.cmp.notes(u.cmp.current())[0], "categories")
 }
+
+// TestRunPUM runs a PUM whose users protect their home cell, the cell of
+// most of their check-ins, with the ULDP estimator.
+func TestRunPUM(t *testing.T) {
+	_, u := newTestWindow(t)
+	require.Len(t, u.data.data.grid.Homes, 2000)
+	u.pop.setSpecs([]core.MechanismSpec{{ID: "p", Kind: core.KindPUM, Epsilon: 2, Sensitive: []int{0, 1, 2}}})
+	u.pop.audits.Wait()
+	spec, err := u.pop.rows[0].spec()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"home"}, spec.Tags)
+	u.run.setSettings(core.RunSettings{Methods: []string{core.MethodULDP, core.MethodGIBU}, Seed: 1})
+	u.run.onRun()
+	u.run.wg.Wait()
+	res := u.cmp.res
+	require.NotNil(t, res)
+	require.Len(t, res.results, 2)
+	uldp := res.results[1]
+	require.Equal(t, core.MethodULDP, uldp.method)
+	require.NoError(t, uldp.err)
+	assert.InDelta(t, 1, sum(uldp.est.Theta), 1e-9)
+	assert.ErrorContains(t, res.results[0].err, "uldp", "GIBU does not take PUM reports, and says so")
+}

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -43,8 +44,9 @@ type EstimateOptions struct {
 
 // Reconstruct estimates the distribution of the users' data from their
 // grouped reports with the named method, and returns the estimate with
-// its log-likelihood on the reports (−Inf when it gives some report
-// probability 0).
+// its log-likelihood on the reports: −Inf when it gives some report
+// probability 0, NaN for uldp on a PUM's reports, whose probability
+// depends on each user's personal cells and not on θ alone.
 func Reconstruct(ctx context.Context, method string, s *Study, mechs []Mechanism, g *Groups, opt EstimateOptions) (*Estimate, error) {
 	if g.N() == 0 {
 		return nil, fmt.Errorf("core: no reports")
@@ -65,14 +67,28 @@ func Reconstruct(ctx context.Context, method string, s *Study, mechs []Mechanism
 	if err != nil {
 		return nil, err
 	}
-	switch method {
-	case MethodGIBU, MethodEM, MethodIBU, MethodCEM: // their EM computed it
+	switch {
+	case method == MethodGIBU, method == MethodEM, method == MethodIBU, method == MethodCEM: // their EM computed it
+	case hasPUMUsers(mechs, g):
+		// A PUM user's report depends on their own personal cells, not on
+		// θ alone: the likelihood of θ is not defined.
+		est.LogLik = math.NaN()
 	default:
 		if est.LogLik, err = LogLikelihood(mechs, g, s, est.Theta); err != nil {
 			return nil, err
 		}
 	}
 	return est, nil
+}
+
+// hasPUMUsers reports whether some users of g used a PUM.
+func hasPUMUsers(mechs []Mechanism, g *Groups) bool {
+	for j, m := range mechs {
+		if _, ok := m.(*PUM); ok && g.Users[j] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // estimation is one call of Reconstruct.

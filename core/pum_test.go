@@ -208,3 +208,40 @@ func TestPUMReports(t *testing.T) {
 		t.Errorf("pum/urappor draw %v", r)
 	}
 }
+
+// TestReconstructPUM estimates PUM reports with uldp: the estimate lives
+// on the data's K symbols and its log-likelihood, undefined for reports
+// that depend on each user's personal cells, is NaN; other methods refuse
+// the reports.
+func TestReconstructPUM(t *testing.T) {
+	spec := MechanismSpec{ID: "p", Kind: KindPUM, Epsilon: 2, Sensitive: []int{0}, Tags: []string{"home"}}
+	s := &Study{Alphabet: Alphabet{Kind: KindLinear, Size: 5}, Mechanisms: []MechanismSpec{spec}}
+	p, err := NewMechanism(spec, s.Alphabet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 2000
+	data, homes := make([]int, n), make([]int, n)
+	for i := range data {
+		data[i], homes[i] = i%5, (i+1)%5
+	}
+	s.Personal = map[string][]int{"home": homes}
+	var mech []int
+	var reps []Report
+	err = SimulateData(context.Background(), rand.New(rand.NewPCG(1, 2)), []Mechanism{p}, []int{n}, data, s.Personal,
+		func(_, j int, r Report) error { mech, reps = append(mech, j), append(reps, r); return nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := GroupReports(1, mech, reps)
+	est, err := Reconstruct(context.Background(), MethodULDP, s, []Mechanism{p}, g, EstimateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(est.Theta) != 5 || !math.IsNaN(est.LogLik) {
+		t.Errorf("uldp on pum: %d symbols, log-likelihood %v; want 5 and NaN", len(est.Theta), est.LogLik)
+	}
+	if _, err := Reconstruct(context.Background(), MethodINVM, s, []Mechanism{p}, g, EstimateOptions{}); err == nil {
+		t.Error("inv-m took pum reports")
+	}
+}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Takes the screenshots in docs/ of the real window under a private Xvfb,
 # driving it with the keyboard as .ci/smoke does.
-#   docs/shots.sh ./privmap
+#   docs/shots.sh ./privmap [adult.data]
+# With UCI Adult's adult.data it also shoots census.png, the compare
+# screen on its age × sex table.
 set -euo pipefail
 bin=${1:-./privmap}
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -40,3 +42,17 @@ key ctrl+a
 xdotool type --delay 10 "$dir/figure.png"
 key Return
 sleep 2
+
+# The census compare screen, on a file given (not shipped: UCI Adult).
+if [ -n "${2:-}" ]; then
+	kill $app; wait $app 2>/dev/null || true
+	XDG_CONFIG_HOME=$cfg "$bin" gui "$2" >/dev/null 2>&1 &
+	app=$!
+	wid=$(timeout 60 xdotool search --sync --onlyvisible --name '^privmap$' | head -1)
+	xdotool windowfocus --sync "$wid"
+	sleep 5
+	key ctrl+r
+	timeout 120 xdotool search --sync --name 'compared$' >/dev/null
+	key ctrl+4
+	xdotool mousemove 300 250; shot census
+fi
