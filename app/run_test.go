@@ -109,6 +109,12 @@ func TestRunCancel(t *testing.T) {
 	}, 5*time.Second, 10*time.Millisecond)
 	assert.Contains(t, u.run.stage.Text, "GIBU")
 	u.run.onRun() // a second Run while running does nothing
+	// The window keeps working during the run: tabs switch, the map
+	// answers the mouse, the data can be gridded again.
+	u.tabs.SelectIndex(tabData)
+	u.data.heat.hover(17)
+	assert.Equal(t, cellInfo(u.data.data.grid, 17), u.data.hover.Text)
+	u.tabs.SelectIndex(tabRun)
 	test.Tap(u.run.cancelBtn)
 	u.run.wg.Wait()
 	assert.False(t, u.run.running)

@@ -25,6 +25,9 @@ func drawBars(c draw.Canvas, m *Map, cm palette.ColorMap) vg.Rectangle {
 		lo, hi = -r, r
 	}
 	p.Y.Min, p.Y.Max = math.Min(lo, 0), hi
+	// The room a map keeps for its colour bar, less the bar: the
+	// colours of bars repeat their heights.
+	c = draw.Crop(c, 0, -barMargin, 0, -4)
 	p.Draw(c)
 	return p.DataCanvas(c).Rectangle
 }
