@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -337,4 +338,29 @@ func TestRunPUM(t *testing.T) {
 	require.NoError(t, uldp.err)
 	assert.InDelta(t, 1, sum(uldp.est.Theta), 1e-9)
 	assert.ErrorContains(t, res.results[0].err, "uldp", "GIBU does not take PUM reports, and says so")
+}
+
+// TestExportDialog exports through the form as a user does: Ctrl+E's
+// form opens with its file name focused, the size comes from the
+// preferences, and Enter writes the PNG.
+func TestExportDialog(t *testing.T) {
+	w, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	u.run.onRun()
+	u.run.wg.Wait()
+	u.app.Preferences().SetInt(prefPNGWidth, 900)
+	u.app.Preferences().SetInt(prefPNGHeight, 400)
+	u.cmp.onExportPNG()
+	e, ok := w.Canvas().Focused().(*widget.Entry)
+	require.True(t, ok, "the file name is focused")
+	name := filepath.Join(t.TempDir(), "typed.png")
+	e.SetText(name)
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	f, err := os.Open(name)
+	require.NoError(t, err)
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{900, 400}, [2]int{cfg.Width, cfg.Height})
+	assert.Equal(t, filepath.Dir(name), u.app.Preferences().String(prefFolder), "the folder is remembered")
 }
