@@ -8,6 +8,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/privmap/privmap/assets"
+	"github.com/privmap/privmap/core"
 )
 
 // DefaultSize is the window's initial size.
@@ -35,6 +37,8 @@ const (
 
 	prefCensusAttrs   = "census.attrs"
 	prefCensusMissing = "census.missing"
+
+	prefPopulation = "population.mechanisms"
 
 	prefWidth  = "window.width"
 	prefHeight = "window.height"
@@ -110,10 +114,13 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 		u.pop.setAlphabet(a)
 		// A first population to start from, or a new one when the data
 		// changed kind (map to census, say) and the old one does not fit.
-		if u.pop.rows == nil || prev.Kind != a.Kind && !u.pop.fits() {
+		switch {
+		case u.pop.rows == nil && u.restorePopulation():
+		case u.pop.rows == nil || prev.Kind != a.Kind && !u.pop.fits():
 			u.pop.applyDefault()
 		}
 	}
+	u.pop.OnChanged = u.savePopulation
 	w.SetOnDropped(u.data.onDropped)
 	u.tabs = container.NewAppTabs(
 		container.NewTabItemWithIcon("Data", theme.FileIcon(), u.data.buildUI()),
@@ -216,6 +223,31 @@ func (u *ui) addMenuAndShortcuts() {
 			u.onCancel()
 		}
 	})
+}
+
+// savePopulation remembers a valid population for the next session.
+func (u *ui) savePopulation() {
+	s, err := u.pop.study()
+	if err != nil {
+		return
+	}
+	if b, err := json.Marshal(s.Mechanisms); err == nil {
+		u.app.Preferences().SetString(prefPopulation, string(b))
+	}
+}
+
+// restorePopulation sets the population of the last session, if it fits
+// the alphabet, and reports whether it did.
+func (u *ui) restorePopulation() bool {
+	var ms []core.MechanismSpec
+	if err := json.Unmarshal([]byte(u.app.Preferences().String(prefPopulation)), &ms); err != nil || len(ms) == 0 {
+		return false
+	}
+	if (&core.Study{Alphabet: u.pop.alphabet, Mechanisms: ms}).Validate() != nil {
+		return false
+	}
+	u.pop.setSpecs(ms)
+	return true
 }
 
 // onChoosePreset shows the Population screen with its preset list

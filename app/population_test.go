@@ -154,3 +154,29 @@ func findButtonIn(t *testing.T, p *populationTab, text string) *widget.Button {
 	require.NotNil(t, b, text)
 	return b
 }
+
+// TestPopulationRemembered checks that the next session starts with the
+// last valid population, and with the default when it does not fit.
+func TestPopulationRemembered(t *testing.T) {
+	a := test.NewTempApp(t)
+	open := func() *ui {
+		w := a.NewWindow("privmap")
+		u := newUI(a, w)
+		u.data.wg.Wait()
+		w.SetContent(u.tabs)
+		t.Cleanup(w.Close)
+		return u
+	}
+	u := open()
+	require.Len(t, u.pop.rows, 10) // FW Table 6
+	u.pop.setSpecs([]core.MechanismSpec{{ID: "a", Kind: core.KindKRR, Epsilon: 1.5}, {ID: "b", Kind: core.KindURR, Epsilon: 2, Sensitive: []int{3, 4}}})
+	u.pop.rows[1].level.SetText("oops") // an invalid edit is not saved
+	u = open()
+	require.Len(t, u.pop.rows, 2)
+	spec, err := u.pop.rows[1].spec()
+	require.NoError(t, err)
+	assert.Equal(t, core.MechanismSpec{ID: "b", Kind: core.KindURR, Epsilon: 2, Sensitive: []int{3, 4}}, spec)
+	a.Preferences().SetString(prefPopulation, `[{"id": "x", "kind": "urr", "epsilon": 1, "sensitive": [9999]}]`)
+	u = open()
+	assert.Len(t, u.pop.rows, 10, "a saved population that does not fit gives way to the default")
+}
