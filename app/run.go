@@ -48,6 +48,8 @@ const (
 	prefRunAlpha   = "run.alpha"
 	prefRunUsers   = "run.users"
 	prefRunSeed    = "run.seed"
+	prefRunSignif  = "run.significance"
+	prefRunPrinted = "run.printedHessian"
 )
 
 // Post-processing choices as shown.
@@ -74,6 +76,8 @@ type runTab struct {
 	checks             map[string]*widget.Check
 	tol, maxIter       *widget.Entry
 	alpha, users, seed *widget.Entry
+	signif             *widget.Entry
+	printed            *widget.Check
 	post               *widget.Select
 	runBtn, cancelBtn  *widget.Button
 	bar                *widget.ProgressBar
@@ -98,11 +102,14 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 	r.maxIter = optionalNumber("100000", p.String(prefRunMaxIter))
 	r.alpha = optionalNumber("chosen by simulation", p.String(prefRunAlpha))
 	r.users = optionalNumber("every datum", p.String(prefRunUsers))
+	r.signif = optionalNumber("keep every estimate", p.String(prefRunSignif))
+	r.printed = widget.NewCheck("∇²s as CEM eq. (24) prints it (without the 2)", func(bool) { r.savePrefs() })
+	r.printed.Checked = p.Bool(prefRunPrinted)
 	r.seed = optionalNumber("1", p.String(prefRunSeed))
 	posts := []string{"project onto the simplex", "clip and renormalise", "none"}
 	r.post = widget.NewSelect(posts, func(string) { r.savePrefs() })
 	r.post.SetSelected(choice(p.String(prefRunPost), posts, posts[0]))
-	for _, e := range []*widget.Entry{r.tol, r.maxIter, r.alpha, r.users, r.seed} {
+	for _, e := range []*widget.Entry{r.tol, r.maxIter, r.alpha, r.signif, r.users, r.seed} {
 		e.OnChanged = func(string) { r.savePrefs() }
 		e.OnSubmitted = func(string) { r.onRun() }
 	}
@@ -147,8 +154,11 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 		widget.NewFormItem("EM max. steps", r.maxIter),
 		widget.NewFormItem("Post-processing", r.post),
 		widget.NewFormItem("CEM weight α", r.alpha),
+		widget.NewFormItem("CEM Hessian", r.printed),
+		widget.NewFormItem("ULDP significance", r.signif),
 	)
 	opts.Items[2].HintText = "of inversion and RAPPOR estimates"
+	opts.Items[5].HintText = "keep estimates above the Bonferroni threshold at this level, e.g. 0.05"
 	sim := widget.NewForm(
 		widget.NewFormItem("Users", r.users),
 		widget.NewFormItem("Seed", r.seed),
@@ -172,6 +182,8 @@ func (r *runTab) savePrefs() {
 	p.SetString(prefRunUsers, r.users.Text)
 	p.SetString(prefRunSeed, r.seed.Text)
 	p.SetString(prefRunPost, r.post.Selected)
+	p.SetString(prefRunSignif, r.signif.Text)
+	p.SetBool(prefRunPrinted, r.printed.Checked)
 }
 
 // methods returns the chosen estimators in order.
@@ -201,6 +213,13 @@ func (r *runTab) settings() (core.RunSettings, error) {
 	if s.Alpha, err = optNumber("CEM weight α", r.alpha); err != nil {
 		return s, err
 	}
+	if s.Significance, err = optNumber("ULDP significance", r.signif); err != nil {
+		return s, err
+	}
+	if s.Significance >= 1 {
+		return s, fmt.Errorf("ULDP significance %q: want a level below 1", r.signif.Text)
+	}
+	s.PrintedHessian = r.printed.Checked
 	if s.Users, err = optWhole("Users", r.users); err != nil {
 		return s, err
 	}
@@ -251,6 +270,8 @@ func (r *runTab) setSettings(s core.RunSettings) {
 	r.tol.SetText(f(s.Tol))
 	r.maxIter.SetText(f(float64(s.MaxIter)))
 	r.alpha.SetText(f(s.Alpha))
+	r.signif.SetText(f(s.Significance))
+	r.printed.SetChecked(s.PrintedHessian)
 	r.users.SetText(f(float64(s.Users)))
 	r.seed.SetText(strconv.FormatUint(s.Seed, 10))
 	for label, p := range postChoices {
@@ -279,7 +300,8 @@ func (r *runTab) onRun() {
 	req.opt = core.EstimateOptions{
 		EM:   core.EMOptions{Tol: set.Tol, MaxIter: set.MaxIter},
 		Post: set.Post,
-		CEM:  core.CEMOptions{Alpha: set.Alpha, Seed: set.Seed},
+		CEM:  core.CEMOptions{Alpha: set.Alpha, Seed: set.Seed, Printed: set.PrintedHessian},
+		ULDP: core.ULDPOptions{Significance: set.Significance},
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancel = cancel

@@ -135,6 +135,7 @@ func TestRunOptionErrors(t *testing.T) {
 		{func() { u.run.tol.SetText("abc") }, "EM tolerance"},
 		{func() { u.run.maxIter.SetText("2.5") }, "whole number"},
 		{func() { u.run.users.SetText("-3") }, "Users"},
+		{func() { u.run.signif.SetText("1") }, "below 1"},
 		{func() {
 			for _, c := range u.run.checks {
 				c.SetChecked(false)
@@ -151,7 +152,8 @@ func TestRunOptionErrors(t *testing.T) {
 		assert.NotNil(t, w.Canvas().Overlays().Top(), "an error dialog")
 		w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
 	}
-	set := core.RunSettings{Methods: []string{core.MethodCEM, core.MethodGIBU}, Users: 500, Seed: 9, Tol: 1e-9, MaxIter: 20, Post: core.PostNorm, Alpha: 0.3}
+	set := core.RunSettings{Methods: []string{core.MethodCEM, core.MethodGIBU}, Users: 500, Seed: 9, Tol: 1e-9, MaxIter: 20, Post: core.PostNorm, Alpha: 0.3,
+		PrintedHessian: true, Significance: 0.05}
 	u.run.setSettings(set)
 	got, err := u.run.settings()
 	require.NoError(t, err)

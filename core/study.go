@@ -169,6 +169,10 @@ type RunSettings struct {
 	MaxIter int     `json:"max_iter,omitempty"`
 	Post    string  `json:"post,omitempty"`
 	Alpha   float64 `json:"alpha,omitempty"`
+	// PrintedHessian and Significance are estimate's -printed-hessian
+	// and -significance.
+	PrintedHessian bool    `json:"printed_hessian,omitempty"`
+	Significance   float64 `json:"significance,omitempty"`
 }
 
 // WriteStudy writes s as indented JSON, with Data, if any, on one line
