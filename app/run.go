@@ -13,7 +13,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -121,7 +120,7 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 	r.detail = widget.NewLabel("")
 	r.detail.Truncation = fyne.TextTruncateEllipsis
 	r.detail.Importance = widget.LowImportance
-	r.summary = widget.NewLabel("")
+	r.summary = widget.NewLabel("No run yet.")
 	r.summary.Wrapping = fyne.TextWrapWord
 	return r
 }
@@ -164,12 +163,15 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 		widget.NewFormItem("Seed", r.seed),
 	)
 	sim.Items[0].HintText = "blank: sanitise every datum; else draw this many from the truth"
-	left := container.NewVBox(widget.NewCard("", "Estimators", methods))
+	left := container.NewVBox(widget.NewCard("", "Estimators", methods), widget.NewCard("", "Last run", r.summary))
 	right := container.NewVBox(widget.NewCard("", "Options", opts), widget.NewCard("", "Simulation", sim))
-	buttons := container.NewHBox(r.runBtn, r.cancelBtn, layout.NewSpacer())
-	bottom := container.NewVBox(buttons, r.bar, r.stage, r.detail, r.summary)
-	body := container.NewGridWithColumns(2, left, right)
-	return container.NewVScroll(container.NewVBox(body, bottom))
+	// Run, Cancel and the progress stay in view at the top; the stage
+	// and the estimator's step share a line.
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, container.NewHBox(r.runBtn, r.cancelBtn), nil, r.bar),
+		container.NewBorder(nil, nil, r.stage, nil, r.detail),
+	)
+	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(container.NewGridWithColumns(2, left, right)))
 }
 
 // savePrefs remembers the options.
