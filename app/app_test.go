@@ -34,9 +34,11 @@ func newTestWindow(t *testing.T) (fyne.Window, *ui) {
 	a := test.NewTempApp(t)
 	w := a.NewWindow("privmap")
 	u := newUI(a, w)
+	u.data.settle = u.pop.audits.Wait
 	// The test driver runs fyne.Do on the calling goroutine: let the
 	// embedded data load before the window lays out its content.
 	u.data.wg.Wait()
+	u.pop.audits.Wait()
 	w.SetContent(u.tabs)
 	w.Resize(DefaultSize)
 	t.Cleanup(w.Close)
@@ -72,8 +74,10 @@ func TestStalePreferences(t *testing.T) {
 	a.Preferences().SetString(prefPerUser, perUserAll)
 	w := a.NewWindow("privmap")
 	u := newUI(a, w)
+	u.data.settle = u.pop.audits.Wait
 	d := u.data
 	d.wg.Wait()
+	u.pop.audits.Wait()
 	w.SetContent(u.tabs)
 	assert.Equal(t, scaleSqrt, d.scale.Selected)
 	assert.Equal(t, perUserAll, d.perUser.Selected)

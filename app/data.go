@@ -75,9 +75,14 @@ type dataTab struct {
 	win  fyne.Window
 	data *dataset
 
-	busy     bool
-	cancel   context.CancelFunc
-	wg       sync.WaitGroup // running loads, for tests
+	busy   bool
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // running loads, for tests
+	// settle, set by tests, waits for work that showing data started
+	// (the population's audits) before a load counts as done in wg, so
+	// that the test driver, which runs fyne.Do on the caller's goroutine,
+	// never draws while an audit writes.
+	settle   func()
 	progress binding.Float
 
 	open, fit, apply, stop *widget.Button
@@ -271,8 +276,12 @@ func (d *dataTab) start(status string, work func(context.Context, func(float64))
 	d.setBusy(true)
 	d.status.SetText(status)
 	d.wg.Add(1)
+	settle := d.settle
 	go func() {
 		defer d.wg.Done()
+		if settle != nil {
+			defer settle()
+		}
 		defer cancel()
 		ds, err := work(ctx, func(f float64) { _ = d.progress.Set(f) })
 		if err == nil {

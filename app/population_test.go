@@ -162,7 +162,9 @@ func TestPopulationRemembered(t *testing.T) {
 	open := func() *ui {
 		w := a.NewWindow("privmap")
 		u := newUI(a, w)
+		u.data.settle = u.pop.audits.Wait
 		u.data.wg.Wait()
+		u.pop.audits.Wait()
 		w.SetContent(u.tabs)
 		t.Cleanup(w.Close)
 		return u
@@ -170,7 +172,9 @@ func TestPopulationRemembered(t *testing.T) {
 	u := open()
 	require.Len(t, u.pop.rows, 10) // FW Table 6
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "a", Kind: core.KindKRR, Epsilon: 1.5}, {ID: "b", Kind: core.KindURR, Epsilon: 2, Sensitive: []int{3, 4}}})
+	u.pop.audits.Wait()
 	u.pop.rows[1].level.SetText("oops") // an invalid edit is not saved
+	u.pop.audits.Wait()
 	u = open()
 	require.Len(t, u.pop.rows, 2)
 	spec, err := u.pop.rows[1].spec()
