@@ -174,7 +174,7 @@ func (u *ui) commands() map[string][]command {
 			{label: "Open data…", key: fyne.KeyO, action: u.data.onOpen},
 			{label: "Open study…", key: fyne.KeyO, shift: true, action: u.onOpenStudy},
 			{label: "Save study…", key: fyne.KeyS, action: u.onSaveStudy},
-			{label: "Export PNG…", key: fyne.KeyE, action: u.cmp.onExportPNG, separate: true},
+			{label: "Export PNG…", key: fyne.KeyE, action: u.onExportPNG, separate: true},
 			{label: "Export estimate CSV…", key: fyne.KeyE, shift: true, action: u.cmp.onExportCSV},
 		},
 		"Population": {
@@ -255,6 +255,16 @@ func (u *ui) restorePopulation() bool {
 func (u *ui) onChoosePreset() {
 	u.tabs.SelectIndex(tabPopulation)
 	u.win.Canvas().Focus(u.pop.preset)
+}
+
+// onExportPNG exports the data's map from the Data screen, else the
+// compared maps.
+func (u *ui) onExportPNG() {
+	if u.tabs.SelectedIndex() == tabData {
+		u.data.onExportPNG()
+		return
+	}
+	u.cmp.onExportPNG()
 }
 
 // onRun shows the Run screen and starts a run.

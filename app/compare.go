@@ -372,18 +372,7 @@ func logLik(v float64) string {
 func (c *compareTab) notes(m *methodResult) []string {
 	req := c.res.req
 	ds := req.ds
-	var data string
-	if ds.isCensus() {
-		var attrs []string
-		for _, a := range ds.alphabet.Attributes {
-			attrs = append(attrs, fmt.Sprintf("%s %d", a.Name, len(a.Labels)))
-		}
-		data = fmt.Sprintf("Data: %s · %s categories (%s)", ds.src.name, thousands(ds.alphabet.Len()), strings.Join(attrs, " × "))
-	} else {
-		g := ds.grid.Grid
-		data = fmt.Sprintf("Data: %s · %d×%d cells of %.3g km · %s–%s, %s–%s", ds.src.name, g.Cols, g.Rows,
-			g.CellKm, latString(g.Bound.Min[1]), latString(g.Bound.Max[1]), lonString(g.Bound.Min[0]), lonString(g.Bound.Max[0]))
-	}
+	data := dataNote(ds)
 	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", thousands(c.res.n), req.seed)}
 	lines = append(lines, wrapJoin("Mechanisms: ", mechanismMix(req.study, c.res.counts), 150)...)
 	est := fmt.Sprintf("Estimator: %s · %s", methodTitle(m.method), metricsLine(*m))
@@ -391,6 +380,21 @@ func (c *compareTab) notes(m *methodResult) []string {
 		est += fmt.Sprintf(" · %d steps", m.est.Iterations)
 	}
 	return append(lines, est)
+}
+
+// dataNote describes a data set for a figure: the file and its grid or
+// attributes.
+func dataNote(ds *dataset) string {
+	if ds.isCensus() {
+		var attrs []string
+		for _, a := range ds.alphabet.Attributes {
+			attrs = append(attrs, fmt.Sprintf("%s %d", a.Name, len(a.Labels)))
+		}
+		return fmt.Sprintf("Data: %s · %s categories (%s)", ds.src.name, thousands(ds.alphabet.Len()), strings.Join(attrs, " × "))
+	}
+	g := ds.grid.Grid
+	return fmt.Sprintf("Data: %s · %d×%d cells of %.3g km · %s–%s, %s–%s", ds.src.name, g.Cols, g.Rows,
+		g.CellKm, latString(g.Bound.Min[1]), latString(g.Bound.Max[1]), lonString(g.Bound.Min[0]), lonString(g.Bound.Max[0]))
 }
 
 // mechanismMix describes each mechanism and its users.

@@ -185,8 +185,9 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 	d.gridCard = widget.NewCard("", "Grid", container.NewVBox(grid, container.NewGridWithColumns(2, d.fit, d.apply)))
 	d.busyRow = container.NewBorder(nil, nil, nil, d.stop, d.bar)
 	d.busyRow.Hide()
+	export := &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: d.onExportPNG}
 	controls := container.NewVBox(
-		container.NewHBox(d.open, layout.NewSpacer()),
+		container.NewHBox(d.open, layout.NewSpacer(), export),
 		d.busyRow,
 		d.status,
 		d.gridCard,

@@ -190,25 +190,33 @@ func (c *compareTab) onExportPNG() {
 		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its maps can then be exported.", c.win)
 		return
 	}
-	p := c.app.Preferences()
-	entry, path := pathEntry(c.win, c.exportName(m, ".png"), []string{".png"})
-	view := widget.NewSelect(exportViews, nil)
-	view.SetSelected(choice(p.String(prefPNGView), exportViews, viewSide))
+	showPNGExport(c.win, c.app, c.exportName(m, ".png"), exportViews, func(view string) *mapplot.Figure { return c.figure(m, view) })
+}
+
+// showPNGExport asks for a file, the picture (when views offers more
+// than one) and its size, and writes figure(view) as PNG.
+func showPNGExport(win fyne.Window, a fyne.App, name string, views []string, figure func(view string) *mapplot.Figure) {
+	p := a.Preferences()
+	entry, path := pathEntry(win, name, []string{".png"})
+	view := widget.NewSelect(views, nil)
+	view.SetSelected(choice(p.String(prefPNGView), views, views[0]))
 	width := sizeEntry(p.IntWithFallback(prefPNGWidth, 1800))
 	height := sizeEntry(p.IntWithFallback(prefPNGHeight, 700))
-	items := []*widget.FormItem{
-		{Text: "Picture", Widget: view, HintText: viewsHelp},
-		{Text: "Width (px)", Widget: width},
-		{Text: "Height (px)", Widget: height},
+	var items []*widget.FormItem
+	if len(views) > 1 {
+		items = append(items, &widget.FormItem{Text: "Picture", Widget: view, HintText: viewsHelp})
 	}
-	showPathForm(c.win, "Export PNG", "Export", path, entry, items, func(name string) error {
+	items = append(items, widget.NewFormItem("Width (px)", width), widget.NewFormItem("Height (px)", height))
+	showPathForm(win, "Export PNG", "Export", path, entry, items, func(name string) error {
 		w, _ := strconv.Atoi(strings.TrimSpace(width.Text))
 		h, _ := strconv.Atoi(strings.TrimSpace(height.Text))
 		p.SetInt(prefPNGWidth, w)
 		p.SetInt(prefPNGHeight, h)
-		p.SetString(prefPNGView, view.Selected)
-		rememberFolder(c.app, name)
-		return c.writePNG(name, m, view.Selected, w, h)
+		if len(views) > 1 {
+			p.SetString(prefPNGView, view.Selected)
+		}
+		rememberFolder(a, name)
+		return writeFigure(name, figure(view.Selected), w, h)
 	})
 }
 
@@ -253,15 +261,20 @@ func (c *compareTab) figure(m *methodResult, view string) *mapplot.Figure {
 	return f
 }
 
-// writePNG draws the picture at w×h pixels and writes it.
+// writePNG draws the picture view of the estimate m at w×h pixels and
+// writes it.
 func (c *compareTab) writePNG(name string, m *methodResult, view string, w, h int) error {
+	return writeFigure(name, c.figure(m, view), w, h)
+}
+
+// writeFigure draws f at w×h pixels and writes it as PNG.
+func writeFigure(name string, f *mapplot.Figure, w, h int) error {
 	if _, err := pixelSize(strconv.Itoa(w)); err != nil {
 		return fmt.Errorf("width: %w", err)
 	}
 	if _, err := pixelSize(strconv.Itoa(h)); err != nil {
 		return fmt.Errorf("height: %w", err)
 	}
-	f := c.figure(m, view)
 	// Type grows with the picture, so that a large export stays legible
 	// rather than a small picture of a large canvas.
 	base := 1500.0
@@ -271,6 +284,21 @@ func (c *compareTab) writePNG(name string, m *methodResult, view string, w, h in
 	scale := max(1, min(float64(w)/base, float64(h)/600))
 	img := f.Image(w, h, scale)
 	return writeFileAtomic(name, func(out io.Writer) error { return png.Encode(out, img) })
+}
+
+// onExportPNG exports the data's true map.
+func (d *dataTab) onExportPNG() {
+	ds := d.data
+	if ds == nil || d.heat.Map == nil {
+		dialog.ShowInformation("Nothing to export", "Open a data file first (Ctrl+O).", d.win)
+		return
+	}
+	m := *d.heat.Map
+	base := strings.TrimSuffix(ds.src.name, filepath.Ext(ds.src.name))
+	name := filepath.Join(lastFolder(d.app), slug(base)+"-true.png")
+	showPNGExport(d.win, d.app, name, []string{viewTrue}, func(string) *mapplot.Figure {
+		return &mapplot.Figure{Title: m.Title, Notes: []string{dataNote(ds)}, Maps: []*mapplot.Map{&m}}
+	})
 }
 
 // onExportCSV asks for a file and writes the estimate as a distribution

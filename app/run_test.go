@@ -354,10 +354,28 @@ func TestExportDialog(t *testing.T) {
 	u.run.wg.Wait()
 	u.app.Preferences().SetInt(prefPNGWidth, 900)
 	u.app.Preferences().SetInt(prefPNGHeight, 400)
-	u.cmp.onExportPNG()
+	u.onExportPNG()
+	name := filepath.Join(t.TempDir(), "typed.png")
+	assert.Equal(t, [2]int{900, 400}, submitExport(t, w, name))
+	assert.Equal(t, filepath.Dir(name), u.app.Preferences().String(prefFolder), "the folder is remembered")
+}
+
+// TestDataExport exports the Data screen's true map through its form.
+func TestDataExport(t *testing.T) {
+	w, u := newTestWindow(t)
+	u.tabs.SelectIndex(tabData)
+	u.onExportPNG()
+	e := w.Canvas().Focused().(*widget.Entry)
+	assert.True(t, strings.HasSuffix(e.Text, "synthetic-san-francisco-check-ins-embedded-true.png"), e.Text)
+	assert.Equal(t, [2]int{1800, 700}, submitExport(t, w, filepath.Join(t.TempDir(), "true.png")))
+}
+
+// submitExport types name into the export form's focused file entry,
+// presses Enter, and returns the size of the PNG written.
+func submitExport(t *testing.T, w fyne.Window, name string) [2]int {
+	t.Helper()
 	e, ok := w.Canvas().Focused().(*widget.Entry)
 	require.True(t, ok, "the file name is focused")
-	name := filepath.Join(t.TempDir(), "typed.png")
 	e.SetText(name)
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	f, err := os.Open(name)
@@ -365,6 +383,5 @@ func TestExportDialog(t *testing.T) {
 	defer f.Close()
 	cfg, err := png.DecodeConfig(f)
 	require.NoError(t, err)
-	assert.Equal(t, [2]int{900, 400}, [2]int{cfg.Width, cfg.Height})
-	assert.Equal(t, filepath.Dir(name), u.app.Preferences().String(prefFolder), "the folder is remembered")
+	return [2]int{cfg.Width, cfg.Height}
 }
