@@ -27,7 +27,7 @@ func drawBars(c draw.Canvas, m *Map, cm palette.ColorMap) vg.Rectangle {
 	p.Y.Min, p.Y.Max = math.Min(lo, 0), hi
 	// The room a map keeps for its colour bar, less the bar: the
 	// colours of bars repeat their heights.
-	c = draw.Crop(c, 0, -barMargin, 0, -4)
+	c = draw.Crop(c, 0, -barMargin, 0, 0)
 	p.Draw(c)
 	return p.DataCanvas(c).Rectangle
 }

@@ -160,6 +160,7 @@ func Image(m *Map, w, h int, pxPerPt float64) (*image.RGBA, Rect) {
 // barWidth is the room kept right of the map for the colour bar, and
 // barMargin the room right of the bar.
 const (
+	topMargin = 5 * vg.Length(1)
 	barWidth  = 90 * vg.Length(1)
 	barMargin = 14 * vg.Length(1)
 )
@@ -170,6 +171,7 @@ func Draw(c draw.Canvas, m *Map) vg.Rectangle {
 	if len(m.Values) != m.Cols*m.Rows || m.Cols == 0 {
 		panic("mapplot: Values do not match Cols×Rows")
 	}
+	c = draw.Crop(c, 0, 0, 0, -topMargin) // the title clear of the edge
 	cm := colourMap(m)
 	if m.bars() {
 		return drawBars(c, m, cm)
