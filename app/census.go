@@ -138,8 +138,14 @@ func (c *censusPanel) show(ds *dataset) {
 // view returns the attribute indices shown as rows and columns, col −1
 // for a single attribute.
 func (c *censusPanel) view(a core.Alphabet) (row, col int) {
-	row = max(0, a.Attribute(c.rows.Selected))
-	col = a.Attribute(c.col.Selected)
+	return attrAxes(a, c.rows.Selected, c.col.Selected)
+}
+
+// attrAxes returns the indices of the attributes named as rows and
+// columns of a view of a, col −1 for none (or the rows' own).
+func attrAxes(a core.Alphabet, rows, cols string) (row, col int) {
+	row = max(0, a.Attribute(rows))
+	col = a.Attribute(cols)
 	if col == row {
 		col = -1
 	}
@@ -204,17 +210,23 @@ func censusMap(ds *dataset, values []float64, row, col int, scale mapplot.Scale,
 // censusCellInfo describes a cell of the census heat map: its categories
 // and count and share of the people.
 func censusCellInfo(ds *dataset, m *mapplot.Map, cell int) string {
-	r, c := cell/m.Cols, cell%m.Cols
-	where := m.ColName + " " + m.ColLabels[c]
-	if m.RowName != "" {
-		where = m.RowName + " " + m.RowLabels[r] + " · " + where
-	}
+	where := categoryPlace(m, cell)
 	n := int(m.Values[cell])
 	share := 0.0
 	if k := len(ds.table.Data); k > 0 {
 		share = 100 * float64(n) / float64(k)
 	}
 	return fmt.Sprintf("%s · %s (%.2f%%)", where, plural(n, "person", "people"), share)
+}
+
+// categoryPlace names the categories of a cell of a census map.
+func categoryPlace(m *mapplot.Map, cell int) string {
+	r, c := cell/m.Cols, cell%m.Cols
+	where := m.ColName + " " + m.ColLabels[c]
+	if m.RowName != "" {
+		where = m.RowName + " " + m.RowLabels[r] + " · " + where
+	}
+	return where
 }
 
 // censusSummary fills the summary rows for a census table.

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
@@ -189,7 +190,7 @@ func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
 			out[i] = gridMap(ds.grid.Grid, v, sc, titles[i], "probability")
 		}
 	}
-	hi := math.Max(maxOf(out[0].Values), maxOf(out[1].Values))
+	hi := math.Max(floats.Max(out[0].Values), floats.Max(out[1].Values))
 	for _, mp := range out[:2] {
 		mp.Lo, mp.Hi = 0, hi
 	}
@@ -198,23 +199,9 @@ func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
 	return out
 }
 
-func maxOf(v []float64) float64 {
-	m := math.Inf(-1)
-	for _, x := range v {
-		m = math.Max(m, x)
-	}
-	return m
-}
-
 // censusAxes returns the attribute indices viewed as rows and columns.
 func (c *compareTab) censusAxes() (row, col int) {
-	a := c.res.req.ds.alphabet
-	row = max(0, a.Attribute(c.rows.Selected))
-	col = a.Attribute(c.cols.Selected)
-	if col == row {
-		col = -1
-	}
-	return row, col
+	return attrAxes(c.res.req.ds.alphabet, c.rows.Selected, c.cols.Selected)
 }
 
 // refresh redraws the maps and the metrics of the estimate chosen.
@@ -272,19 +259,11 @@ func (c *compareTab) onHover(cell int) {
 		return
 	}
 	mp := [3]*mapplot.Map{c.maps[0].Map, c.maps[1].Map, c.maps[2].Map}
-	where := ""
+	var where string
 	if ds := c.res.req.ds; ds.isCensus() {
-		r, col := cell/mp[0].Cols, cell%mp[0].Cols
-		where = mp[0].ColName + " " + mp[0].ColLabels[col]
-		if mp[0].RowName != "" {
-			where = mp[0].RowName + " " + mp[0].RowLabels[r] + " · " + where
-		}
+		where = categoryPlace(mp[0], cell)
 	} else {
-		g := ds.grid.Grid
-		r, col := g.RowCol(cell)
-		b := g.CellBound(cell)
-		where = fmt.Sprintf("cell %d (row %d, col %d) · %s–%s · %s–%s", cell, r, col,
-			latString(b.Min[1]), latString(b.Max[1]), lonString(b.Min[0]), lonString(b.Max[0]))
+		where = cellPlace(ds.grid.Grid, cell)
 	}
 	c.hover.SetText(fmt.Sprintf("%s · true %.4g · %s %.4g · difference %+.4g", where,
 		mp[0].Values[cell], methodTitle(m.method), mp[1].Values[cell], mp[2].Values[cell]))

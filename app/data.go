@@ -554,9 +554,6 @@ func (d *dataTab) onHover(cell int) {
 // cellInfo describes a cell: index, row and column, its latitude and
 // longitude range, and its count and share.
 func cellInfo(gd *geo.Gridded, cell int) string {
-	g := gd.Grid
-	r, c := g.RowCol(cell)
-	b := g.CellBound(cell)
 	n := gd.Counts[cell]
 	share := 0.0
 	if gd.N() > 0 {
@@ -566,9 +563,16 @@ func cellInfo(gd *geo.Gridded, cell int) string {
 	if gd.Rule == geo.All {
 		noun, nouns = "check-in", "check-ins"
 	}
-	return fmt.Sprintf("cell %d (row %d, col %d) · %s–%s · %s–%s · %s (%.2f%%)",
-		cell, r, c, latString(b.Min[1]), latString(b.Max[1]), lonString(b.Min[0]), lonString(b.Max[0]),
-		plural(n, noun, nouns), share)
+	return fmt.Sprintf("%s · %s (%.2f%%)", cellPlace(gd.Grid, cell), plural(n, noun, nouns), share)
+}
+
+// cellPlace names a cell of g: index, row and column, and its latitude
+// and longitude range.
+func cellPlace(g *geo.Grid, cell int) string {
+	r, c := g.RowCol(cell)
+	b := g.CellBound(cell)
+	return fmt.Sprintf("cell %d (row %d, col %d) · %s–%s · %s–%s",
+		cell, r, c, latString(b.Min[1]), latString(b.Max[1]), lonString(b.Min[0]), lonString(b.Max[0]))
 }
 
 func latString(v float64) string { return hemi(v, "N", "S") }

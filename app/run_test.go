@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/privmap/privmap/core"
 )
@@ -40,7 +41,7 @@ func TestRunAndCompare(t *testing.T) {
 	gibu := res.results[0]
 	require.Equal(t, core.MethodGIBU, gibu.method)
 	assert.True(t, gibu.est.Converged)
-	assert.InDelta(t, 1, sum(gibu.est.Theta), 1e-9)
+	assert.InDelta(t, 1, floats.Sum(gibu.est.Theta), 1e-9)
 
 	truth := u.data.data.grid.Distribution()
 	m := u.cmp.maps
@@ -50,7 +51,7 @@ func TestRunAndCompare(t *testing.T) {
 		require.Equal(t, gibu.est.Theta[i], m[1].Map.Values[i])
 		require.InDelta(t, gibu.est.Theta[i]-truth[i], m[2].Map.Values[i], 1e-15)
 	}
-	hi := math.Max(maxOf(truth), maxOf(gibu.est.Theta))
+	hi := math.Max(floats.Max(truth), floats.Max(gibu.est.Theta))
 	assert.Equal(t, [2]float64{0, hi}, [2]float64{m[0].Map.Lo, m[0].Map.Hi})
 	assert.Equal(t, [2]float64{0, hi}, [2]float64{m[1].Map.Lo, m[1].Map.Hi})
 	assert.True(t, m[2].Map.Diverging)
@@ -75,14 +76,6 @@ func TestRunAndCompare(t *testing.T) {
 	// Choosing the other estimator redraws the estimate.
 	u.cmp.pick.SetSelected(methodTitle(core.MethodINVM))
 	assert.Equal(t, res.results[1].est.Theta[7], u.cmp.maps[1].Map.Values[7])
-}
-
-func sum(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s
 }
 
 // TestRunCancel runs a fake estimator that waits for cancel: the run
@@ -340,7 +333,7 @@ func TestRunPUM(t *testing.T) {
 	uldp := res.results[1]
 	require.Equal(t, core.MethodULDP, uldp.method)
 	require.NoError(t, uldp.err)
-	assert.InDelta(t, 1, sum(uldp.est.Theta), 1e-9)
+	assert.InDelta(t, 1, floats.Sum(uldp.est.Theta), 1e-9)
 	assert.ErrorContains(t, res.results[0].err, "uldp", "GIBU does not take PUM reports, and says so")
 }
 
