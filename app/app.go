@@ -303,8 +303,7 @@ func (u *ui) runInput() (runRequest, error) {
 			// Each user's home cell: what a PUM maps to its tag "home",
 			// and by default the background its estimator spreads the
 			// tag's mass with (ULDP §5).
-			req.personal = map[string][]int{"home": ds.grid.Homes}
-			s.Personal = req.personal
+			s.Personal = map[string][]int{"home": ds.grid.Homes}
 		}
 	}
 	return req, nil

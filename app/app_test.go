@@ -31,12 +31,18 @@ func newTestUI(t *testing.T) (fyne.Window, *dataTab) {
 // newTestWindow is newTestUI, returning all the screens.
 func newTestWindow(t *testing.T) (fyne.Window, *ui) {
 	t.Helper()
-	a := test.NewTempApp(t)
+	return openTestWindow(t, test.NewTempApp(t))
+}
+
+// openTestWindow opens a window of a on file (the embedded data when
+// none) and waits until its data are shown and audited.
+func openTestWindow(t *testing.T, a fyne.App, file ...string) (fyne.Window, *ui) {
+	t.Helper()
 	w := a.NewWindow("privmap")
-	u := newUI(a, w)
+	u := newUI(a, w, file...)
 	u.data.settle = u.pop.audits.Wait
 	// The test driver runs fyne.Do on the calling goroutine: let the
-	// embedded data load before the window lays out its content.
+	// data load before the window lays out its content.
 	u.data.wg.Wait()
 	u.pop.audits.Wait()
 	w.SetContent(u.tabs)
@@ -72,13 +78,8 @@ func TestStalePreferences(t *testing.T) {
 	a := test.NewTempApp(t)
 	a.Preferences().SetString(prefScale, "square root")
 	a.Preferences().SetString(prefPerUser, perUserAll)
-	w := a.NewWindow("privmap")
-	u := newUI(a, w)
-	u.data.settle = u.pop.audits.Wait
+	_, u := openTestWindow(t, a)
 	d := u.data
-	d.wg.Wait()
-	u.pop.audits.Wait()
-	w.SetContent(u.tabs)
 	assert.Equal(t, scaleSqrt, d.scale.Selected)
 	assert.Equal(t, perUserAll, d.perUser.Selected)
 	assert.Equal(t, "13,779 (all per user) · 0 outside box", d.fields["Data"].Text)

@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/data/binding"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/paulmach/orb"
@@ -472,26 +471,14 @@ func (d *dataTab) regridFailed(err error) {
 }
 
 func (d *dataTab) onOpen() {
-	fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, d.win)
-			return
-		}
-		if rc == nil {
-			return
-		}
+	showFileOpen(d.win, d.app, nil, func(rc fyne.URIReadCloser) {
 		u := rc.URI()
 		_ = rc.Close()
 		if u.Scheme() == "file" {
 			rememberFolder(d.app, u.Path())
 		}
 		d.load(uriSource(u), false)
-	}, d.win)
-	if l, err := storage.ListerForURI(storage.NewFileURI(lastFolder(d.app))); err == nil {
-		fd.SetLocation(l)
-	}
-	fd.Resize(fyne.NewSize(800, 560))
-	fd.Show()
+	})
 }
 
 func (d *dataTab) onDropped(_ fyne.Position, uris []fyne.URI) {

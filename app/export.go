@@ -101,6 +101,34 @@ func createTemp(path string) (*os.File, error) {
 	return nil, fmt.Errorf("cannot create a temporary file in %s", dir)
 }
 
+// startIn makes a file dialog open in folder dir, if it can be listed.
+func startIn(fd *dialog.FileDialog, dir string) {
+	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+		fd.SetLocation(l)
+	}
+}
+
+// showFileOpen shows the file dialog in the last folder, offering files
+// ending in one of exts (any file when none), and passes the file chosen
+// to open; a failure of the dialog itself is shown.
+func showFileOpen(w fyne.Window, a fyne.App, exts []string, open func(fyne.URIReadCloser)) {
+	fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, w)
+			return
+		}
+		if rc != nil {
+			open(rc)
+		}
+	}, w)
+	if len(exts) > 0 {
+		fd.SetFilter(storage.NewExtensionFileFilter(exts))
+	}
+	startIn(fd, lastFolder(a))
+	fd.Resize(fyne.NewSize(800, 560))
+	fd.Show()
+}
+
 // pathEntry is a file name entry with a Browse… button that opens the
 // file dialog in the entry's folder.
 func pathEntry(w fyne.Window, path string, exts []string) (*widget.Entry, fyne.CanvasObject) {
@@ -124,9 +152,7 @@ func pathEntry(w fyne.Window, path string, exts []string) (*widget.Entry, fyne.C
 			e.SetText(uc.URI().Path())
 		}, w)
 		d.SetFileName(filepath.Base(e.Text))
-		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(e.Text))); err == nil {
-			d.SetLocation(l)
-		}
+		startIn(d, filepath.Dir(e.Text))
 		d.SetFilter(storage.NewExtensionFileFilter(exts))
 		d.Show()
 	}}
@@ -155,10 +181,11 @@ func showPathForm(w fyne.Window, title, confirm string, path fyne.CanvasObject, 
 	return d
 }
 
-// exportName is the default file name of an export of the estimate m.
-func (c *compareTab) exportName(m *methodResult, ext string) string {
-	base := strings.TrimSuffix(c.res.req.ds.src.name, filepath.Ext(c.res.req.ds.src.name))
-	return filepath.Join(lastFolder(c.app), fmt.Sprintf("%s-%s%s", slug(base), m.method, ext))
+// exportPath is the default file of an export of data read from src:
+// the data's name as a slug followed by suffix, in the last folder.
+func exportPath(a fyne.App, src source, suffix string) string {
+	base := strings.TrimSuffix(src.name, filepath.Ext(src.name))
+	return filepath.Join(lastFolder(a), slug(base)+suffix)
 }
 
 // slug turns a name into a file name of lower-case letters, digits and
@@ -190,7 +217,7 @@ func (c *compareTab) onExportPNG() {
 		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its maps can then be exported.", c.win)
 		return
 	}
-	showPNGExport(c.win, c.app, c.exportName(m, ".png"), exportViews, func(view string) *mapplot.Figure { return c.figure(m, view) })
+	showPNGExport(c.win, c.app, exportPath(c.app, c.res.req.ds.src, "-"+m.method+".png"), exportViews, func(view string) *mapplot.Figure { return c.figure(m, view) })
 }
 
 // showPNGExport asks for a file, the picture (when views offers more
@@ -294,9 +321,7 @@ func (d *dataTab) onExportPNG() {
 		return
 	}
 	m := *d.heat.Map
-	base := strings.TrimSuffix(ds.src.name, filepath.Ext(ds.src.name))
-	name := filepath.Join(lastFolder(d.app), slug(base)+"-true.png")
-	showPNGExport(d.win, d.app, name, []string{viewTrue}, func(string) *mapplot.Figure {
+	showPNGExport(d.win, d.app, exportPath(d.app, ds.src, "-true.png"), []string{viewTrue}, func(string) *mapplot.Figure {
 		return &mapplot.Figure{Title: m.Title, Notes: []string{dataNote(ds)}, Maps: []*mapplot.Map{&m}}
 	})
 }
@@ -309,7 +334,7 @@ func (c *compareTab) onExportCSV() {
 		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its estimate can then be exported.", c.win)
 		return
 	}
-	entry, path := pathEntry(c.win, c.exportName(m, ".csv"), []string{".csv"})
+	entry, path := pathEntry(c.win, exportPath(c.app, c.res.req.ds.src, "-"+m.method+".csv"), []string{".csv"})
 	showPathForm(c.win, "Export the estimate as CSV", "Export", path, entry, nil, func(name string) error {
 		rememberFolder(c.app, name)
 		return c.writeCSV(name, m)

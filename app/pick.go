@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -108,10 +107,7 @@ func (k *picker) tapped(cell int) bool {
 
 // onImport reads a list of cells from a file.
 func (k *picker) onImport() {
-	fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil || rc == nil {
-			return
-		}
+	showFileOpen(k.d.win, k.d.app, []string{".txt", ".csv"}, func(rc fyne.URIReadCloser) {
 		defer rc.Close()
 		cells, err := readCells(rc, k.d.data.studyAlphabet().Len())
 		if err != nil {
@@ -119,10 +115,7 @@ func (k *picker) onImport() {
 			return
 		}
 		k.set(cells)
-	}, k.d.win)
-	fd.SetFilter(storage.NewExtensionFileFilter([]string{".txt", ".csv"}))
-	fd.Resize(fyne.NewSize(800, 560))
-	fd.Show()
+	})
 }
 
 // readCells reads a list of cells: a CSV whose header has a cell column

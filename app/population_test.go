@@ -160,13 +160,7 @@ func findButtonIn(t *testing.T, p *populationTab, text string) *widget.Button {
 func TestPopulationRemembered(t *testing.T) {
 	a := test.NewTempApp(t)
 	open := func() *ui {
-		w := a.NewWindow("privmap")
-		u := newUI(a, w)
-		u.data.settle = u.pop.audits.Wait
-		u.data.wg.Wait()
-		u.pop.audits.Wait()
-		w.SetContent(u.tabs)
-		t.Cleanup(w.Close)
+		_, u := openTestWindow(t, a)
 		return u
 	}
 	u := open()

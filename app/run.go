@@ -131,16 +131,23 @@ func optionalNumber(placeholder, text string) *widget.Entry {
 	e.SetPlaceHolder(placeholder)
 	e.SetText(text)
 	e.Validator = func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return nil
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return errors.New("a number ≥ 0, or blank for the default")
-		}
-		return nil
+		_, err := parseOptional(s)
+		return err
 	}
 	return e
+}
+
+// parseOptional parses an optional number ≥ 0, 0 when blank.
+func parseOptional(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, nil
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, errors.New("a number ≥ 0, or blank for the default")
+	}
+	return v, nil
 }
 
 func (r *runTab) buildUI() fyne.CanvasObject {
@@ -238,12 +245,8 @@ func (r *runTab) settings() (core.RunSettings, error) {
 
 // optNumber reads an optional number ≥ 0 (0 when blank).
 func optNumber(name string, e *widget.Entry) (float64, error) {
-	t := strings.TrimSpace(e.Text)
-	if t == "" {
-		return 0, nil
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+	v, err := parseOptional(e.Text)
+	if err != nil {
 		return 0, fmt.Errorf("%s %q: want a number ≥ 0, or blank for the default", name, e.Text)
 	}
 	return v, nil

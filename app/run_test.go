@@ -254,27 +254,17 @@ func TestStudySaveOpen(t *testing.T) {
 // study leaves the embedded data and a dialog.
 func TestOpenFileArgument(t *testing.T) {
 	a := test.NewTempApp(t)
-	w := a.NewWindow("privmap")
-	u := newUI(a, w, filepath.Join("..", "geo", "census", "testdata", "adult_sample.data"))
-	u.data.wg.Wait()
-	u.pop.audits.Wait()
-	w.SetContent(u.tabs)
+	_, u := openTestWindow(t, a, filepath.Join("..", "geo", "census", "testdata", "adult_sample.data"))
 	require.NotNil(t, u.data.data)
 	assert.True(t, u.data.data.isCensus())
 	assert.Equal(t, "adult_sample.data", u.data.data.src.name)
-	w.Close()
 
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"alphabet": {"kind": "grid"}}`), 0o644))
-	w = a.NewWindow("privmap")
-	u = newUI(a, w, bad)
-	u.data.wg.Wait()
-	u.pop.audits.Wait()
-	w.SetContent(u.tabs)
+	w, u := openTestWindow(t, a, bad)
 	require.NotNil(t, u.data.data)
 	assert.Equal(t, defaultSource().name, u.data.data.src.name)
 	assert.NotNil(t, w.Canvas().Overlays().Top(), "an error dialog")
-	w.Close()
 }
 
 // TestCensusRunAndCompare runs GIBU on a census table: the compare

@@ -16,14 +16,14 @@ type runRequest struct {
 	ds    *dataset // the data set the run was made on, for the maps
 	study *core.Study
 	// data is every user's true symbol and truth their distribution;
-	// with users > 0, that many users are drawn from truth instead.
-	data     []int
-	personal map[string][]int
-	truth    []float64
-	users    int
-	seed     uint64
-	methods  []string
-	opt      core.EstimateOptions
+	// with users > 0, that many users are drawn from truth instead. The
+	// study's Personal holds the users' personal cells, if any.
+	data    []int
+	truth   []float64
+	users   int
+	seed    uint64
+	methods []string
+	opt     core.EstimateOptions
 }
 
 // methodResult is one estimator's outcome.
@@ -102,7 +102,7 @@ func execute(ctx context.Context, req runRequest, estimate estimator, progress p
 	}
 	simProgress := func(f float64) { progress("Sanitising", (base+f)/steps, fmt.Sprintf("%d users", n)) }
 	if req.users == 0 {
-		err = core.SimulateData(ctx, rng, mechs, counts, req.data, req.personal, emit, simProgress)
+		err = core.SimulateData(ctx, rng, mechs, counts, req.data, s.Personal, emit, simProgress)
 	} else {
 		err = core.Simulate(ctx, rng, mechs, counts, req.truth, emit, simProgress)
 	}

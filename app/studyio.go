@@ -11,8 +11,8 @@ import (
 	"strconv"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
+	"github.com/paulmach/orb"
 
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
@@ -72,14 +72,7 @@ func (u *ui) onSaveStudy() {
 
 // onOpenStudy asks for a study file and opens it.
 func (u *ui) onOpenStudy() {
-	fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, u.win)
-			return
-		}
-		if rc == nil {
-			return
-		}
+	showFileOpen(u.win, u.app, []string{".json"}, func(rc fyne.URIReadCloser) {
 		defer rc.Close()
 		b, err := io.ReadAll(rc)
 		if err == nil {
@@ -92,13 +85,7 @@ func (u *ui) onOpenStudy() {
 		if rc.URI().Scheme() == "file" {
 			rememberFolder(u.app, rc.URI().Path())
 		}
-	}, u.win)
-	fd.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
-	if l, err := storage.ListerForURI(storage.NewFileURI(lastFolder(u.app))); err == nil {
-		fd.SetLocation(l)
-	}
-	fd.Resize(fyne.NewSize(800, 560))
-	fd.Show()
+	})
 }
 
 // openStudy shows a study: its data are loaded again from their file
@@ -189,12 +176,8 @@ func (d *dataTab) applySource(src *core.Source) error {
 	default:
 		return fmt.Errorf("source per_user %q: want first or all", src.PerUser)
 	}
-	if len(bb) == 4 {
-		f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-		d.south.SetText(f(bb[0]))
-		d.west.SetText(f(bb[1]))
-		d.north.SetText(f(bb[2]))
-		d.east.SetText(f(bb[3]))
+	if len(bb) == 4 { // south, west, north, east
+		d.setBoxEntries(orb.Bound{Min: orb.Point{bb[1], bb[0]}, Max: orb.Point{bb[3], bb[2]}})
 	}
 	if src.CellKm > 0 {
 		d.cell.SetText(strconv.FormatFloat(src.CellKm, 'g', -1, 64))

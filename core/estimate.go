@@ -55,12 +55,9 @@ func Reconstruct(ctx context.Context, method string, s *Study, mechs []Mechanism
 	if !ok {
 		return nil, fmt.Errorf("core: unknown method %q (want %s)", method, methodNames)
 	}
-	if method != MethodULDP {
-		for j, m := range mechs {
-			if _, ok := m.(*PUM); ok && g.Users[j] > 0 {
-				return nil, fmt.Errorf("core: mechanism %s is a pum, whose reports live on the extended alphabet: estimate them with uldp", mechName(s, j))
-			}
-		}
+	pum := pumUsed(mechs, g)
+	if pum >= 0 && method != MethodULDP {
+		return nil, fmt.Errorf("core: mechanism %s is a pum, whose reports live on the extended alphabet: estimate them with uldp", mechName(s, pum))
 	}
 	e := &estimation{ctx: ctx, method: method, s: s, mechs: mechs, g: g, opt: opt}
 	est, err := run(e)
@@ -69,7 +66,7 @@ func Reconstruct(ctx context.Context, method string, s *Study, mechs []Mechanism
 	}
 	switch {
 	case method == MethodGIBU, method == MethodEM, method == MethodIBU, method == MethodCEM: // their EM computed it
-	case hasPUMUsers(mechs, g):
+	case pum >= 0:
 		// A PUM user's report depends on their own personal cells, not on
 		// θ alone: the likelihood of θ is not defined.
 		est.LogLik = math.NaN()
@@ -81,14 +78,14 @@ func Reconstruct(ctx context.Context, method string, s *Study, mechs []Mechanism
 	return est, nil
 }
 
-// hasPUMUsers reports whether some users of g used a PUM.
-func hasPUMUsers(mechs []Mechanism, g *Groups) bool {
+// pumUsed returns the first PUM that some users of g used, or −1.
+func pumUsed(mechs []Mechanism, g *Groups) int {
 	for j, m := range mechs {
 		if _, ok := m.(*PUM); ok && g.Users[j] > 0 {
-			return true
+			return j
 		}
 	}
-	return false
+	return -1
 }
 
 // estimation is one call of Reconstruct.
