@@ -9,7 +9,7 @@ GO      ?= go
 BIN     ?= privmap
 SHOT    ?= screenshot.png
 # Packages tested with the race detector: everything but the GUI package.
-RACE_PKGS := ./core/... ./geo/... ./assets/... ./app/cli/... ./app/mapplot/...
+RACE_PKGS := ./core/... ./geo/... ./assets/... ./app ./app/cli/... ./app/mapplot/...
 STATICCHECK := inherit,ST1000,ST1003,ST1016,ST1020,ST1021,ST1022
 
 # Debian packages: the C toolchain and X11/OpenGL headers that Fyne's cgo
@@ -60,7 +60,7 @@ lint:
 
 unit:
 	$(GO) test -race -count=1 $(RACE_PKGS)
-	CGO_ENABLED=0 $(GO) test -tags ci -count=1 ./app/ .
+	CGO_ENABLED=0 $(GO) test -tags ci -count=1 ./app/gui/ .
 
 ## smoke: start the real binary under its own Xvfb and check its window
 smoke: build

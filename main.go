@@ -10,9 +10,9 @@ import (
 
 	fyneapp "fyne.io/fyne/v2/app"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/cli"
 	_ "github.com/privmap/privmap/app/clocale" // before Fyne reads the locale
+	"github.com/privmap/privmap/app/gui"
 )
 
 func main() {
@@ -29,7 +29,7 @@ func main() {
 	}
 	a := fyneapp.NewWithID("io.github.privmap")
 	w := a.NewWindow("privmap")
-	w.SetContent(app.New(a, w, files...))
-	w.Resize(app.WindowSize(a))
+	w.SetContent(gui.New(a, w, files...))
+	w.Resize(gui.WindowSize(a))
 	w.ShowAndRun()
 }

@@ -7,26 +7,28 @@ import (
 	"strings"
 )
 
-// Estimation methods of privmap estimate (DESIGN §4, §8).
+// Method names an estimator as privmap estimate's -method does.
+type Method string
+
+// Estimation methods (docs/ARCHITECTURE.md, "Command line").
 const (
-	MethodGIBU  = "gibu"
-	MethodEM    = "em" // alias of gibu
-	MethodCEM   = "cem"
-	MethodIBU   = "ibu"
-	MethodIBUM  = "ibu-m"
-	MethodIBUR  = "ibu-r"
-	MethodINV   = "inv"
-	MethodINVM  = "inv-m"
-	MethodINVR  = "inv-r"
-	MethodRAP   = "rap"
-	MethodRAPM  = "rap-m"
-	MethodRAPR  = "rap-r"
-	MethodULDP  = "uldp"
-	methodNames = "gibu, em, cem, ibu, ibu-m, ibu-r, inv, inv-m, inv-r, rap, rap-m, rap-r or uldp"
+	MethodGIBU Method = "gibu"
+	MethodEM   Method = "em" // alias of gibu
+	MethodCEM  Method = "cem"
+	MethodIBU  Method = "ibu"
+	MethodIBUM Method = "ibu-m"
+	MethodIBUR Method = "ibu-r"
+	MethodINV  Method = "inv"
+	MethodINVM Method = "inv-m"
+	MethodINVR Method = "inv-r"
+	MethodRAP  Method = "rap"
+	MethodRAPM Method = "rap-m"
+	MethodRAPR Method = "rap-r"
+	MethodULDP Method = "uldp"
 )
 
 // Methods lists the estimation methods.
-var Methods = []string{MethodGIBU, MethodEM, MethodCEM, MethodIBU, MethodIBUM, MethodIBUR,
+var Methods = []Method{MethodGIBU, MethodEM, MethodCEM, MethodIBU, MethodIBUM, MethodIBUR,
 	MethodINV, MethodINVM, MethodINVR, MethodRAP, MethodRAPM, MethodRAPR, MethodULDP}
 
 // EstimateOptions tune Reconstruct.
@@ -35,7 +37,7 @@ type EstimateOptions struct {
 	EM EMOptions
 	// Post is PostProj (default) or PostNorm for the inversion
 	// estimators (inv, rap and their variants).
-	Post string
+	Post Post
 	// CEM tunes the corrected EM.
 	CEM CEMOptions
 	// ULDP tunes the ULDP empirical estimator.
@@ -47,15 +49,15 @@ type EstimateOptions struct {
 // its log-likelihood on the reports: −Inf when it gives some report
 // probability 0, NaN for uldp on a PUM's reports, whose probability
 // depends on each user's personal cells and not on θ alone.
-func Reconstruct(ctx context.Context, method string, s *Study, mechs []Mechanism, g *Groups, opt EstimateOptions) (*Estimate, error) {
+func Reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism, g *Groups, opt EstimateOptions) (*Estimate, error) {
 	if g.N() == 0 {
 		return nil, fmt.Errorf("core: no reports")
 	}
 	run, ok := estimators[method]
 	if !ok {
-		return nil, fmt.Errorf("core: unknown method %q (want %s)", method, methodNames)
+		return nil, fmt.Errorf("core: unknown method %q (want %s)", method, MethodNames(", ", " or "))
 	}
-	pum := pumUsed(mechs, g)
+	pum := personalizedUsed(mechs, g.Users)
 	if pum >= 0 && method != MethodULDP {
 		return nil, fmt.Errorf("core: mechanism %s is a pum, whose reports live on the extended alphabet: estimate them with uldp", mechName(s, pum))
 	}
@@ -78,10 +80,11 @@ func Reconstruct(ctx context.Context, method string, s *Study, mechs []Mechanism
 	return est, nil
 }
 
-// pumUsed returns the first PUM that some users of g used, or −1.
-func pumUsed(mechs []Mechanism, g *Groups) int {
+// personalizedUsed returns the first Personalized mechanism (a PUM) that
+// some users used (users[j] > 0), or −1.
+func personalizedUsed(mechs []Mechanism, users []int) int {
 	for j, m := range mechs {
-		if _, ok := m.(*PUM); ok && g.Users[j] > 0 {
+		if _, ok := m.(Personalized); ok && users[j] > 0 {
 			return j
 		}
 	}
@@ -91,7 +94,7 @@ func pumUsed(mechs []Mechanism, g *Groups) int {
 // estimation is one call of Reconstruct.
 type estimation struct {
 	ctx    context.Context
-	method string
+	method Method
 	s      *Study
 	mechs  []Mechanism
 	g      *Groups
@@ -116,15 +119,15 @@ func (e *estimation) single(f func() (*Estimate, error)) (*Estimate, error) {
 	return f()
 }
 
-func (e *estimation) inv(g *Groups) ([]float64, error) { return InvM(e.mechs, g, e.s, e.opt.Post) }
-func (e *estimation) rap(g *Groups) ([]float64, error) { return RapM(e.mechs, g, e.s, e.opt.Post) }
+func (e *estimation) inv(g *Groups) ([]float64, error) { return INVM(e.mechs, g, e.s, e.opt.Post) }
+func (e *estimation) rap(g *Groups) ([]float64, error) { return RAPM(e.mechs, g, e.s, e.opt.Post) }
 
 // estimators maps each method to its computation.
-var estimators = map[string]func(*estimation) (*Estimate, error){
+var estimators = map[Method]func(*estimation) (*Estimate, error){
 	MethodGIBU: (*estimation).gibu,
 	MethodEM:   (*estimation).gibu,
 	MethodIBU:  func(e *estimation) (*Estimate, error) { return e.single(e.gibu) },
-	MethodIBUM: func(e *estimation) (*Estimate, error) { return IbuM(e.ctx, e.mechs, e.g, e.s, e.opt.EM) },
+	MethodIBUM: func(e *estimation) (*Estimate, error) { return IBUM(e.ctx, e.mechs, e.g, e.s, e.opt.EM) },
 	MethodIBUR: func(e *estimation) (*Estimate, error) {
 		iters, converged := 0, true
 		theta, err := PerMechanism(e.g, func(sub *Groups) ([]float64, error) {
@@ -159,7 +162,7 @@ var estimators = map[string]func(*estimation) (*Estimate, error){
 }
 
 // oneMechanism checks that all reports come from one mechanism.
-func oneMechanism(method string, s *Study, g *Groups) error {
+func oneMechanism(method Method, s *Study, g *Groups) error {
 	var used []string
 	for j, n := range g.Users {
 		if n > 0 {
@@ -184,4 +187,46 @@ func LogLikelihood(mechs []Mechanism, g *Groups, s *Study, theta []float64) (flo
 		return 0, fmt.Errorf("core: a distribution of %d symbols for mechanisms of %d", len(theta), c.k)
 	}
 	return c.step(theta, make([]float64, c.k)), nil
+}
+
+// EMOptions tune GIBU and the other EM estimators. Zero values select the
+// defaults.
+type EMOptions struct {
+	// Tol is δ: iterations stop when the normalised log-likelihood L
+	// changes by less than δ·max(1, |L|) over one accelerated cycle (three
+	// EM steps) or one plain step; default 1e−14, which brings the known
+	// vectors of the tests within 1e−9.
+	Tol float64
+	// MaxIter bounds the EM steps; default 100,000.
+	MaxIter int
+	// Init is θ⁰, which must be positive where the MLE may be; default
+	// uniform.
+	Init []float64
+	// Plain turns off the SQUAREM acceleration: every iteration is then
+	// one step of FW Algorithm 1 and Tol applies per step.
+	Plain bool
+	// Progress, when not nil, is called once a cycle with the EM steps
+	// done and the normalised log-likelihood of the current estimate.
+	Progress func(iter int, loglik float64)
+}
+
+// An Estimate is the result of an estimator.
+type Estimate struct {
+	// Theta is the estimated distribution over the K input symbols.
+	Theta []float64
+	// LogLik is the normalised log-likelihood (1/n) Σ c log P(report | θ)
+	// of Theta; Iterations the EM steps run (0 for closed forms);
+	// Converged whether the stopping rule was met before MaxIter.
+	LogLik     float64
+	Iterations int
+	Converged  bool
+	// Alpha is the weight of the corrected EM's correction.
+	Alpha float64
+}
+
+// MethodNames lists Methods joined by sep, the last two by last.
+func MethodNames(sep, last string) string {
+	names := joinKinds(Methods, sep)
+	i := strings.LastIndex(names, sep)
+	return names[:i] + last + names[i+len(sep):]
 }

@@ -16,7 +16,7 @@ var bg = context.Background()
 func TestInversionKnownVectors(t *testing.T) {
 	mechs, g := krrGroups(t, 5, []float64{1}, []int{400, 300, 200, 80, 20})
 	tests := []struct {
-		post string
+		post Post
 		want []float64
 	}{
 		{PostNone, []float64{0.9819767069, 0.5909883534, 0.2, -0.2691860241, -0.5037790362}},
@@ -57,8 +57,8 @@ func TestGIBUMixture(t *testing.T) {
 		t.Errorf("[IBU]_R = %v equals GIBU %v", ibuR.Theta, gibu.Theta)
 	}
 	// GIBU's likelihood is the largest of every estimator's.
-	for _, m := range []string{MethodIBUR, MethodIBUM, MethodINVM, MethodINVR, MethodCEM} {
-		for _, post := range []string{PostProj, PostNorm} {
+	for _, m := range []Method{MethodIBUR, MethodIBUM, MethodINVM, MethodINVR, MethodCEM} {
+		for _, post := range []Post{PostProj, PostNorm} {
 			e, err := Reconstruct(bg, m, nil, mechs, g, EstimateOptions{Post: post, CEM: CEMOptions{Seed: 1}})
 			if err != nil {
 				t.Fatalf("%s: %v", m, err)
@@ -123,12 +123,12 @@ func TestGIBUProperties(t *testing.T) {
 // mechanisms equals INV on them all.
 func TestInvMOneMechanism(t *testing.T) {
 	mechs, g := krrGroups(t, 5, []float64{1.3, 1.3}, []int{50, 40, 30, 20, 10}, []int{45, 30, 30, 25, 5})
-	m, err := InvM(mechs, g, nil, PostNone)
+	m, err := INVM(mechs, g, nil, PostNone)
 	if err != nil {
 		t.Fatal(err)
 	}
 	one, pooled := krrGroups(t, 5, []float64{1.3}, []int{95, 70, 60, 45, 15})
-	inv, err := InvM(one, pooled, nil, PostNone)
+	inv, err := INVM(one, pooled, nil, PostNone)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestPropositions2And3(t *testing.T) {
 		k1, _ := NewKRR(k, eps[0])
 		k2, _ := NewKRR(k, eps[1])
 		mean, se := mcMSE(t, []Mechanism{k1, k2}, []int{n / 2, n / 2}, truth, runs, func(g *Groups) []float64 {
-			th, err := InvM([]Mechanism{k1, k2}, g, nil, PostNone)
+			th, err := INVM([]Mechanism{k1, k2}, g, nil, PostNone)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +203,7 @@ func TestPropositions2And3(t *testing.T) {
 		r1, _ := NewRAPPOR(k, eps[0])
 		r2, _ := NewRAPPOR(k, eps[1])
 		mean, se = mcMSE(t, []Mechanism{r1, r2}, []int{n / 2, n / 2}, truth, runs, func(g *Groups) []float64 {
-			th, err := RapM([]Mechanism{r1, r2}, g, nil, PostNone)
+			th, err := RAPM([]Mechanism{r1, r2}, g, nil, PostNone)
 			if err != nil {
 				t.Fatal(err)
 			}

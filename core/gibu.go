@@ -5,44 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 )
-
-// EMOptions tune GIBU and the other EM estimators. Zero values select the
-// defaults.
-type EMOptions struct {
-	// Tol is δ: iterations stop when the normalised log-likelihood L
-	// changes by less than δ·max(1, |L|) over one accelerated cycle (three
-	// EM steps) or one plain step; default 1e−14, which brings the known
-	// vectors of the tests within 1e−9.
-	Tol float64
-	// MaxIter bounds the EM steps; default 100,000.
-	MaxIter int
-	// Init is θ⁰, which must be positive where the MLE may be; default
-	// uniform.
-	Init []float64
-	// Plain turns off the SQUAREM acceleration: every iteration is then
-	// one step of FW Algorithm 1 and Tol applies per step.
-	Plain bool
-	// Progress, when not nil, is called once a cycle with the EM steps
-	// done and the normalised log-likelihood of the current estimate.
-	Progress func(iter int, loglik float64)
-}
-
-// An Estimate is the result of an estimator.
-type Estimate struct {
-	// Theta is the estimated distribution over the K input symbols.
-	Theta []float64
-	// LogLik is the normalised log-likelihood (1/n) Σ c log P(report | θ)
-	// of Theta; Iterations the EM steps run (0 for closed forms);
-	// Converged whether the stopping rule was met before MaxIter.
-	LogLik     float64
-	Iterations int
-	Converged  bool
-	// Alpha is the weight of the corrected EM's correction.
-	Alpha float64
-}
 
 // emModel is the EM map of a set of grouped reports.
 type emModel interface {
@@ -309,4 +275,36 @@ func squarem(t0, t1, t2, r, v, dst []float64) bool {
 	}
 	floats.Scale(1/floats.Sum(dst), dst)
 	return true
+}
+
+// columns holds the likelihood column of every group: P(report | x) =
+// col[i][x]·e^{scale[i]}. Building them rejects reports impossible under
+// every input.
+type columns struct {
+	k     int
+	col   [][]float64
+	scale []float64
+	count []float64
+	n     float64
+}
+
+func newColumns(mechs []Mechanism, g *Groups, s *Study) (*columns, error) {
+	if len(g.List) == 0 {
+		return nil, errors.New("core: no reports")
+	}
+	k := mechs[g.List[0].Mech].Inputs()
+	c := &columns{k: k, col: make([][]float64, len(g.List)), scale: make([]float64, len(g.List)), count: make([]float64, len(g.List))}
+	for i, gr := range g.List {
+		m := mechs[gr.Mech]
+		if m.Inputs() != k {
+			return nil, fmt.Errorf("core: mechanism %s has %d inputs, others %d", mechName(s, gr.Mech), m.Inputs(), k)
+		}
+		col, scale := m.Likelihood(nil, gr.Report)
+		if slices.Max(col) <= 0 || math.IsInf(scale, -1) {
+			return nil, fmt.Errorf("core: mechanism %s: report %s is impossible under every input", mechName(s, gr.Mech), clip(gr.Report.String(), 40))
+		}
+		c.col[i], c.scale[i], c.count[i] = col, scale, float64(gr.Count)
+		c.n += float64(gr.Count)
+	}
+	return c, nil
 }

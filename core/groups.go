@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,39 +142,16 @@ func (rr *reportReader) row(rec []string) (int, Report, int, error) {
 	return j, rep, c, nil
 }
 
-// columns holds the likelihood column of every group: P(report | x) =
-// col[i][x]·e^{scale[i]}. Building them rejects reports impossible under
-// every input.
-type columns struct {
-	k     int
-	col   [][]float64
-	scale []float64
-	count []float64
-	n     float64
-}
-
-func newColumns(mechs []Mechanism, g *Groups, s *Study) (*columns, error) {
-	if len(g.List) == 0 {
-		return nil, errors.New("core: no reports")
-	}
-	k := mechs[g.List[0].Mech].Inputs()
-	c := &columns{k: k, col: make([][]float64, len(g.List)), scale: make([]float64, len(g.List)), count: make([]float64, len(g.List))}
-	for i, gr := range g.List {
-		m := mechs[gr.Mech]
-		if m.Inputs() != k {
-			return nil, fmt.Errorf("core: mechanism %s has %d inputs, others %d", mechName(s, gr.Mech), m.Inputs(), k)
-		}
-		col, scale := m.Likelihood(nil, gr.Report)
-		if slices.Max(col) <= 0 || math.IsInf(scale, -1) {
-			return nil, fmt.Errorf("core: mechanism %s: report %s is impossible under every input", mechName(s, gr.Mech), clip(gr.Report.String(), 40))
-		}
-		c.col[i], c.scale[i], c.count[i] = col, scale, float64(gr.Count)
-		c.n += float64(gr.Count)
-	}
-	return c, nil
-}
-
 // mechName names mechanism j for errors: its id when the study is known.
+// mechKind names the kind of mechanism j of s for errors.
+func mechKind(s *Study, j int) MechanismKind {
+	if s != nil && j < len(s.Mechanisms) {
+		return s.Mechanisms[j].Kind
+	}
+	return "of another kind"
+}
+
+// mechName names mechanism j of s for errors: its id, else its number.
 func mechName(s *Study, j int) string {
 	if s != nil && j < len(s.Mechanisms) {
 		return strconv.Quote(s.Mechanisms[j].ID)

@@ -1,106 +1,160 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"strings"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// A Report is one sanitised output. Mechanisms whose outputs are symbols
-// (k-RR, geometric, Shokri, uRR, identity) report Symbol in 0..Outputs−1
-// and leave Bits empty; RAPPOR and uRAP report a K-bit vector packed in
-// Bits (see NewBits) and set Symbol to −1. A Report is comparable, so
-// reports can be grouped in a map.
-type Report struct {
-	Symbol int
-	Bits   Bits
+// A Mechanism sanitises a symbol of the input alphabet and gives the
+// likelihood of a report: every mechanism of this package is one.
+type Mechanism interface {
+	// Inputs returns the size K of the input alphabet.
+	Inputs() int
+	// Likelihood sets dst[x] so that P(r | x) = dst[x]·e^{scale}, and
+	// returns dst and scale.
+	Likelihood(dst []float64, r Report) ([]float64, float64)
 }
 
-// SymbolReport returns the report of symbol z.
-func SymbolReport(z int) Report { return Report{Symbol: z} }
+// NewMechanism builds the mechanism a validated spec describes on the
+// alphabet a. Shokri's mechanism solves a linear program, which takes
+// seconds to minutes; NewMechanismWith can cancel it and report progress.
+func NewMechanism(spec MechanismSpec, a Alphabet) (Mechanism, error) {
+	return NewMechanismWith(context.Background(), spec, a, nil)
+}
 
-// BitsReport returns the report of a bit vector.
-func BitsReport(b Bits) Report { return Report{Symbol: -1, Bits: b} }
-
-// String formats r as in a reports file: the symbol's index or the bits as
-// a string of 0s and 1s.
-func (r Report) String() string {
-	if r.Symbol >= 0 {
-		return fmt.Sprint(r.Symbol)
+// NewMechanismWith is NewMechanism with a context that cancels a long
+// build and a progress callback, called now and then during Shokri's
+// solve with the iteration and the relative optimality gap.
+func NewMechanismWith(ctx context.Context, spec MechanismSpec, a Alphabet, progress func(iter int, gap float64)) (Mechanism, error) {
+	k := a.Len()
+	var (
+		m   Mechanism
+		err error
+	)
+	switch spec.Kind {
+	case KindKRR:
+		m, err = NewKRR(k, spec.Epsilon)
+	case KindRAPPOR:
+		m, err = NewRAPPOR(k, spec.Epsilon)
+	case KindGeo:
+		m, err = NewGeometric(k, spec.Epsilon)
+	case KindPlanar:
+		m, err = NewPlanarGeometric(a.Cols, a.Rows, a.CellKm, spec.Epsilon)
+	case KindURR:
+		m, err = NewURR(k, spec.Epsilon, spec.Sensitive)
+	case KindURAP:
+		m, err = NewURAP(k, spec.Epsilon, spec.Sensitive)
+	case KindIdentity:
+		m, err = NewIdentity(k)
+	case KindShokri:
+		m, err = newShokri(ctx, a, spec.QualityLoss, progress)
+	case KindPUM:
+		m, err = NewPUM(k, spec.Epsilon, spec.Sensitive, spec.Tags, spec.Base)
+	default:
+		return nil, fmt.Errorf("core: mechanism %q: unknown kind %q", spec.ID, spec.Kind)
 	}
-	return r.Bits.String()
+	if err == nil {
+		err = checkDraw(m)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("core: mechanism %q: %w", spec.ID, err)
+	}
+	return m, nil
 }
 
-// Bits is a bit vector, packed eight bits a byte (bit j in byte j/8 at
-// position j%8) in a string so that it is comparable and immutable.
-type Bits struct {
-	n    int
-	data string
-}
-
-// NewBits packs bits (each 0 or 1) into a Bits.
-func NewBits(bits []byte) Bits {
-	b := make([]byte, (len(bits)+7)/8)
-	for j, v := range bits {
-		if v != 0 {
-			b[j/8] |= 1 << (j % 8)
+// newShokri solves Shokri's mechanism on a metric alphabet with a uniform
+// prior, as FW §8.2.4 does.
+func newShokri(ctx context.Context, a Alphabet, q float64, progress func(int, float64)) (*Shokri, error) {
+	k := a.Len()
+	d := mat.NewDense(k, k, nil)
+	for x := range k {
+		for z := range k {
+			v, _, ok := a.Distance(x, z)
+			if !ok {
+				return nil, fmt.Errorf("shokri needs a linear or grid alphabet, not %s", a.Kind)
+			}
+			d.Set(x, z, v)
 		}
 	}
-	return Bits{n: len(bits), data: string(b)}
+	return SolveShokri(ctx, d, nil, q, ShokriOptions{Progress: progress})
 }
 
-// ParseBits parses a string of '0' and '1' characters.
-func ParseBits(s string) (Bits, error) {
-	bits := make([]byte, len(s))
-	for j := range len(s) {
-		switch s[j] {
-		case '0':
-		case '1':
-			bits[j] = 1
-		default:
-			return Bits{}, fmt.Errorf("core: bit vector %q: character %d is not 0 or 1", clip(s, 40), j+1)
-		}
-	}
-	return NewBits(bits), nil
+// A Sampler draws symbol reports: every mechanism with symbol outputs.
+type Sampler interface {
+	// Sample returns the report of input x.
+	Sample(rng *rand.Rand, x int) int
 }
 
-// Len returns the number of bits.
-func (b Bits) Len() int { return b.n }
-
-// Bit returns bit j as 0 or 1.
-func (b Bits) Bit(j int) int {
-	if j < 0 || j >= b.n {
-		panic("core: bit index out of range")
-	}
-	return int(b.data[j/8]>>(j%8)) & 1
+// A BitSampler draws bit-vector reports, as RAPPOR and uRAP do.
+type BitSampler interface {
+	// Bits returns the length of a report.
+	Bits() int
+	// SampleBits returns the report of input x.
+	SampleBits(rng *rand.Rand, x int) Bits
 }
 
-// Ones returns the number of bits set.
-func (b Bits) Ones() int {
-	n := 0
-	for j := range b.n {
-		n += b.Bit(j)
-	}
-	return n
+// A Personalized mechanism lets each user first map her own personal
+// sensitive data to semantic tags, then sanitise the result with a
+// mechanism common to everyone on the data's symbols plus one symbol a
+// tag (PUM, ULDP §5). Its Inputs and Likelihood are the common
+// mechanism's, over the extended alphabet.
+type Personalized interface {
+	Mechanism
+	// DataSymbols returns the size K of the alphabet of true data.
+	DataSymbols() int
+	// TagNames names the tags, whose symbols are K, K+1, ….
+	TagNames() []string
+	// Premap returns the extended symbol that a user whose personal
+	// cells are personal (one per tag, −1 for none) sanitises for x.
+	Premap(x int, personal []int) int
+	// Common returns the mechanism that draws the reports.
+	Common() Mechanism
 }
 
-// String returns the bits as '0' and '1' characters.
-func (b Bits) String() string {
-	var s strings.Builder
-	s.Grow(b.n)
-	for j := range b.n {
-		s.WriteByte(byte('0' + b.Bit(j)))
+// DataSymbols returns the size of the alphabet of true data that m
+// sanitises: Inputs, except for a Personalized mechanism, whose inputs
+// add its tags.
+func DataSymbols(m Mechanism) int {
+	if p, ok := m.(Personalized); ok {
+		return p.DataSymbols()
 	}
-	return s.String()
+	return m.Inputs()
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
+// reporter returns the mechanism whose reports m gives: m itself, or
+// the common mechanism of a Personalized one.
+func reporter(m Mechanism) Mechanism {
+	if p, ok := m.(Personalized); ok {
+		return p.Common()
 	}
-	return s[:n] + "…"
+	return m
+}
+
+// checkDraw returns an error unless Draw can sample m: its reports are
+// drawn by a Sampler or a BitSampler.
+func checkDraw(m Mechanism) error {
+	switch reporter(m).(type) {
+	case Sampler, BitSampler:
+		return nil
+	}
+	return fmt.Errorf("core: a %T cannot be simulated: it draws neither symbols (Sampler) nor bit vectors (BitSampler)", m)
+}
+
+// Draw sanitises x with m and returns the report. m must pass checkDraw,
+// as every mechanism that NewMechanism builds does; Simulate checks
+// the mechanisms it is given.
+func Draw(m Mechanism, rng *rand.Rand, x int) Report {
+	switch s := reporter(m).(type) {
+	case Sampler:
+		return SymbolReport(s.Sample(rng, x))
+	case BitSampler:
+		return BitsReport(s.SampleBits(rng, x))
+	}
+	panic(fmt.Sprintf("core: %T cannot sample", m))
 }
 
 // A Channel has symbol outputs and gives their probabilities. Every
@@ -142,4 +196,15 @@ func checkSize(k int) error {
 		return fmt.Errorf("core: alphabet size must be at least 2, got %d", k)
 	}
 	return nil
+}
+
+// A BitChannel has K-bit outputs whose bits are independent given the
+// input, as RAPPOR and uRAP.
+type BitChannel interface {
+	// Inputs returns the size K of the input alphabet.
+	Inputs() int
+	// Bits returns the length of a report.
+	Bits() int
+	// BitProb returns P(bit j = 1 | x).
+	BitProb(x, j int) float64
 }

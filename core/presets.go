@@ -44,7 +44,7 @@ var (
 
 // fwSpecs returns one mechanism of kind per level, with equal shares (FW
 // §8 divides the users equally), identified as prefix-level.
-func fwSpecs(kind, prefix string, levels []float64) []MechanismSpec {
+func fwSpecs(kind MechanismKind, prefix string, levels []float64) []MechanismSpec {
 	out := make([]MechanismSpec, len(levels))
 	for i, v := range levels {
 		out[i] = MechanismSpec{ID: fmt.Sprintf("%s-%g", prefix, v), Kind: kind, Epsilon: v}

@@ -66,7 +66,7 @@ func TestFWPresets(t *testing.T) {
 		}
 		level := func(m MechanismSpec) float64 { return m.Epsilon + m.QualityLoss }
 		f, l := ms[0], ms[len(ms)-1]
-		if len(ms) != 10 || f.Kind+" "+l.Kind != tc.kinds || level(f) != tc.first || level(l) != tc.last {
+		if len(ms) != 10 || string(f.Kind+" "+l.Kind) != tc.kinds || level(f) != tc.first || level(l) != tc.last {
 			t.Errorf("%s on %s: %d mechanisms, %s %v … %s %v; want 10, %s %v … %v",
 				tc.preset, tc.a.Kind, len(ms), f.Kind, level(f), l.Kind, level(l), tc.kinds, tc.first, tc.last)
 		}

@@ -15,20 +15,19 @@ import (
 //
 //	Q_pre^(i)(x) = ⊥_k  if x ∈ X_S^(i) carries tag k,  x otherwise,
 //
-// then sanitises the result with Common, a uRR or uRAP on the extended
+// then sanitises the result with Common(), a uRR or uRAP on the extended
 // alphabet X ∪ {⊥_1..⊥_κ} whose sensitive set is X_S ∪ {⊥_1..⊥_κ}. Tag k
 // is symbol K+k of the extended alphabet. The composition is
 // (X_S ∪ X_S^(i), Y_P ∪ {⊥_1..⊥_κ}, ε)-ULDP for every user, and as Common
 // is the same for everyone, the collector does not learn what is
 // sensitive to whom: a personal datum is never reported as itself.
 //
-// Inputs, Likelihood and the samplers are those of Common, over the
+// Inputs, Likelihood and the reports are those of Common(), over the
 // extended alphabet; the collector estimates the extended distribution r
 // and returns tag k's mass to the cells with a background distribution
 // π_k: p(x) = r(x) + Σ_k r(⊥_k) π_k(x).
 type PUM struct {
-	// Common is the *URR or *URAP on the K+κ extended symbols.
-	Common Mechanism
+	common Mechanism // the uRR or uRAP on the K+κ extended symbols
 	// K is the size of the alphabet X of true data.
 	K int
 	// Tags names ⊥_1..⊥_κ, in the order of their symbols K, K+1, ….
@@ -45,7 +44,7 @@ const (
 // NewPUM returns the PUM on K symbols with common sensitive symbols
 // sensitive (possibly none), the given tags and a uRR or uRAP (base) at
 // level ε.
-func NewPUM(k int, eps float64, sensitive []int, tags []string, base string) (*PUM, error) {
+func NewPUM(k int, eps float64, sensitive []int, tags []string, base MechanismKind) (*PUM, error) {
 	if err := checkSize(k); err != nil {
 		return nil, err
 	}
@@ -67,9 +66,9 @@ func NewPUM(k int, eps float64, sensitive []int, tags []string, base string) (*P
 	var err error
 	switch base {
 	case BaseURR, "":
-		p.Common, err = NewURR(k+len(tags), eps, ext)
+		p.common, err = NewURR(k+len(tags), eps, ext)
 	case BaseURAP:
-		p.Common, err = NewURAP(k+len(tags), eps, ext)
+		p.common, err = NewURAP(k+len(tags), eps, ext)
 	default:
 		return nil, fmt.Errorf("core: pum base %q: want urr or urappor", base)
 	}
@@ -95,22 +94,25 @@ func checkTags(tags []string) error {
 	return nil
 }
 
+var _ Personalized = (*PUM)(nil)
+
 // Inputs returns K+κ, the size of the extended alphabet.
-func (p *PUM) Inputs() int { return p.Common.Inputs() }
+func (p *PUM) Inputs() int { return p.common.Inputs() }
 
 // Likelihood sets dst[x] for the K+κ extended symbols as Common does.
 func (p *PUM) Likelihood(dst []float64, r Report) ([]float64, float64) {
-	return p.Common.Likelihood(dst, r)
+	return p.common.Likelihood(dst, r)
 }
 
-// DataSymbols returns the size of the alphabet of true data that m
-// sanitises: Inputs, except for a PUM, whose inputs add its tags.
-func DataSymbols(m Mechanism) int {
-	if p, ok := m.(*PUM); ok {
-		return p.K
-	}
-	return m.Inputs()
-}
+// Common returns the uRR or uRAP on the extended alphabet that draws the
+// reports.
+func (p *PUM) Common() Mechanism { return p.common }
+
+// DataSymbols returns K, the size of the alphabet of true data.
+func (p *PUM) DataSymbols() int { return p.K }
+
+// TagNames returns Tags.
+func (p *PUM) TagNames() []string { return p.Tags }
 
 // Tag returns the extended symbol ⊥_k = K+k of tag name, or false.
 func (p *PUM) Tag(name string) (int, bool) {

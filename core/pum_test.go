@@ -17,7 +17,7 @@ type personalChannel struct {
 func (c personalChannel) Inputs() int  { return c.p.K }
 func (c personalChannel) Outputs() int { return c.p.Inputs() }
 func (c personalChannel) Prob(x, z int) float64 {
-	return c.p.Common.(Channel).Prob(c.p.Premap(x, c.personal), z)
+	return c.p.Common().(Channel).Prob(c.p.Premap(x, c.personal), z)
 }
 
 // personalBits is the same for a uRAP base.
@@ -29,7 +29,7 @@ type personalBits struct {
 func (c personalBits) Inputs() int { return c.p.K }
 func (c personalBits) Bits() int   { return c.p.Inputs() }
 func (c personalBits) BitProb(x, j int) float64 {
-	return c.p.Common.(BitChannel).BitProb(c.p.Premap(x, c.personal), j)
+	return c.p.Common().(BitChannel).BitProb(c.p.Premap(x, c.personal), j)
 }
 
 func TestPUMPremap(t *testing.T) {
@@ -72,7 +72,7 @@ func TestPUMPremap(t *testing.T) {
 // itself, and has exactly one input for every other invertible output.
 func TestPUMAudit(t *testing.T) {
 	const k, eps = 7, 1.3
-	for _, base := range []string{BaseURR, BaseURAP} {
+	for _, base := range []MechanismKind{BaseURR, BaseURAP} {
 		for _, sens := range [][]int{nil, {0, 4}} {
 			p, err := NewPUM(k, eps, sens, []string{"home", "work"}, base)
 			if err != nil {
@@ -87,7 +87,7 @@ func TestPUMAudit(t *testing.T) {
 			switch base {
 			case BaseURR:
 				c := personalChannel{p, personal}
-				checkRowsSumTo1(t, base, c)
+				checkRowsSumTo1(t, string(base), c)
 				if got := WorstLDP(c, protected); math.Abs(got-eps) > 1e-9 {
 					t.Errorf("%s S=%v: composed ε = %v, want %v", base, sens, got, eps)
 				}
@@ -156,7 +156,7 @@ func TestPUMSimulate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := p.Common.(Channel)
+	c := p.Common().(Channel)
 	for parity, x := range []int{5, 3} { // even users send ⊥home = 5, odd ones 3
 		probs := make([]float64, 6)
 		for z := range probs {

@@ -42,6 +42,9 @@ func (m *RAPPOR) Bits() int { return m.K }
 // keep returns p = e^{ε/2}/(1+e^{ε/2}), the probability a bit is kept.
 func (m *RAPPOR) keep() float64 { return 1 / (1 + math.Exp(-m.Epsilon/2)) }
 
+// flipProb returns 1/(1+e^{ε/2}), the probability of flipping a bit.
+func (m *RAPPOR) flipProb() float64 { return 1 / (1 + math.Exp(m.Epsilon/2)) }
+
 // SampleBits draws a report of x.
 func (m *RAPPOR) SampleBits(rng *rand.Rand, x int) Bits {
 	p := m.keep()

@@ -1,84 +1,126 @@
 package core
 
 import (
-	"math"
+	"fmt"
+	"strings"
 )
 
-// An Audit is what a mechanism instance really guarantees, read off its
-// channel rather than its formula (DESIGN §3).
-type Audit struct {
-	// LDP is the worst ε-LDP ratio: over every output, or over the
-	// protected outputs only when Protected (ULDP mechanisms). +Inf when
-	// some output rules inputs out.
-	LDP       float64
-	Protected bool
-	// Invertible, for ULDP mechanisms, is −1 when every invertible output
-	// has exactly one possible input, else the first output (uRAP: the
-	// first non-protected bit) that has not.
-	Invertible int
-	// GeoInd is the worst ε-geo-indistinguishability per GeoUnit (km or
-	// step); NaN without a metric or for bit-vector outputs.
-	GeoInd  float64
-	GeoUnit string
-	// QualityMean and QualityWorst are the expected distance between the
-	// true and the reported symbol, averaged over inputs (uniform prior)
-	// and for the worst input; NaN without a metric or for bit vectors.
-	QualityMean, QualityWorst float64
+// A Report is one sanitised output. Mechanisms whose outputs are symbols
+// (k-RR, geometric, Shokri, uRR, identity) report Symbol in 0..Outputs−1
+// and leave Bits empty; RAPPOR and uRAP report a K-bit vector packed in
+// Bits (see NewBits) and set Symbol to −1. A Report is comparable, so
+// reports can be grouped in a map.
+type Report struct {
+	Symbol int
+	Bits   Bits
 }
 
-// AuditMechanism audits m on alphabet a. It costs O(K³) for symbol
-// outputs (the geo-indistinguishability ratios) and O(K³) for bit
-// vectors.
-func AuditMechanism(m Mechanism, a Alphabet) Audit {
-	au := Audit{Invertible: -1, GeoInd: math.NaN(), QualityMean: math.NaN(), QualityWorst: math.NaN()}
-	switch c := m.(type) {
-	case *PUM:
-		// The common mechanism on the extended alphabet, whose tag symbols
-		// have no place on the map: no metric.
-		return AuditMechanism(c.Common, Alphabet{Kind: KindCategorical, Size: c.Inputs()})
-	case *URAP:
-		au.Protected = true
-		var zeros []int
-		for j := range c.K {
-			if !c.IsSensitive(j) {
-				zeros = append(zeros, j)
-			}
-		}
-		au.LDP = WorstBitLDP(c, zeros)
-		au.Invertible = InvertibleBits(c, zeros)
-		return au
-	case BitChannel:
-		au.LDP = WorstBitLDP(c, nil)
-		return au
-	case Channel:
-		var keep func(int) bool
-		if u, ok := m.(*URR); ok {
-			au.Protected = true
-			keep = u.IsSensitive
-			au.Invertible = InvertibleInputs(c, func(z int) bool { return !u.IsSensitive(z) })
-		}
-		au.LDP = WorstLDP(c, keep)
-		if _, unit, ok := a.Distance(0, 0); ok {
-			dist := func(x, y int) float64 { d, _, _ := a.Distance(x, y); return d }
-			au.GeoInd, au.GeoUnit = WorstGeoInd(c, dist), unit
-			au.QualityMean, au.QualityWorst = qualityLoss(c, dist)
-		}
+// SymbolReport returns the report of symbol z.
+func SymbolReport(z int) Report { return Report{Symbol: z} }
+
+// BitsReport returns the report of a bit vector.
+func BitsReport(b Bits) Report { return Report{Symbol: -1, Bits: b} }
+
+// String formats r as in a reports file: the symbol's index or the bits as
+// a string of 0s and 1s.
+func (r Report) String() string {
+	if r.Symbol >= 0 {
+		return fmt.Sprint(r.Symbol)
 	}
-	return au
+	return r.Bits.String()
 }
 
-// qualityLoss returns the mean over inputs and the maximum of the
-// expected distance Σ_z P(z|x) d(x, z).
-func qualityLoss(c Channel, dist func(x, y int) float64) (mean, worst float64) {
-	for x := range c.Inputs() {
-		e := 0.0
-		for z := range c.Outputs() {
-			if p := c.Prob(x, z); p > 0 {
-				e += p * dist(x, z)
-			}
+// Bits is a bit vector, packed eight bits a byte (bit j in byte j/8 at
+// position j%8) in a string so that it is comparable and immutable.
+type Bits struct {
+	n    int
+	data string
+}
+
+// NewBits packs bits (each 0 or 1) into a Bits.
+func NewBits(bits []byte) Bits {
+	b := make([]byte, (len(bits)+7)/8)
+	for j, v := range bits {
+		if v != 0 {
+			b[j/8] |= 1 << (j % 8)
 		}
-		mean += e
-		worst = math.Max(worst, e)
 	}
-	return mean / float64(c.Inputs()), worst
+	return Bits{n: len(bits), data: string(b)}
+}
+
+// ParseBits parses a string of '0' and '1' characters.
+func ParseBits(s string) (Bits, error) {
+	bits := make([]byte, len(s))
+	for j := range len(s) {
+		switch s[j] {
+		case '0':
+		case '1':
+			bits[j] = 1
+		default:
+			return Bits{}, fmt.Errorf("core: bit vector %q: character %d is not 0 or 1", clip(s, 40), j+1)
+		}
+	}
+	return NewBits(bits), nil
+}
+
+// Len returns the number of bits.
+func (b Bits) Len() int { return b.n }
+
+// Bit returns bit j as 0 or 1.
+func (b Bits) Bit(j int) int {
+	if j < 0 || j >= b.n {
+		panic("core: bit index out of range")
+	}
+	return int(b.data[j/8]>>(j%8)) & 1
+}
+
+// Ones returns the number of bits set.
+func (b Bits) Ones() int {
+	n := 0
+	for j := range b.n {
+		n += b.Bit(j)
+	}
+	return n
+}
+
+// String returns the bits as '0' and '1' characters.
+func (b Bits) String() string {
+	var s strings.Builder
+	s.Grow(b.n)
+	for j := range b.n {
+		s.WriteByte(byte('0' + b.Bit(j)))
+	}
+	return s.String()
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// ParseReport parses a report as written in a reports file for m: a
+// symbol index for symbol outputs, a string of 0s and 1s for bit-vector
+// outputs. A Personalized mechanism's reports are its common one's.
+func ParseReport(m Mechanism, s string) (Report, error) {
+	m = reporter(m)
+	if b, ok := m.(BitSampler); ok {
+		bits, err := ParseBits(s)
+		if err != nil {
+			return Report{}, err
+		}
+		if bits.Len() != b.Bits() {
+			return Report{}, fmt.Errorf("core: report %q has %d bits, want %d", clip(s, 40), bits.Len(), b.Bits())
+		}
+		return BitsReport(bits), nil
+	}
+	var z int
+	if _, err := fmt.Sscan(s, &z); err != nil || fmt.Sprint(z) != s {
+		return Report{}, fmt.Errorf("core: report %q is not a symbol index", clip(s, 40))
+	}
+	if c, ok := m.(Channel); ok && (z < 0 || z >= c.Outputs()) {
+		return Report{}, fmt.Errorf("core: report %d out of range 0..%d", z, c.Outputs()-1)
+	}
+	return SymbolReport(z), nil
 }

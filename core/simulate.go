@@ -47,11 +47,9 @@ func Simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []i
 	if err := checkMechs(mechs, counts, len(truth)); err != nil {
 		return err
 	}
-	for j, m := range mechs {
-		if _, ok := m.(*PUM); ok && counts[j] > 0 {
-			return fmt.Errorf("core: mechanism %d is a PUM, which needs each user's personal sensitive cells: "+
-				"simulate data that carry them instead of draws from a distribution", j+1)
-		}
+	if j := personalizedUsed(mechs, counts); j >= 0 {
+		return fmt.Errorf("core: mechanism %d is personalized (pum), which needs each user's personal sensitive cells: "+
+			"simulate data that carry them instead of draws from a distribution", j+1)
 	}
 	cum := make([]float64, len(truth))
 	acc := 0.0
@@ -115,18 +113,18 @@ func SimulateData(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts
 }
 
 // premappers returns for each mechanism the map from (user, datum) to the
-// symbol it sanitises: the datum itself, or PUM's Premap with the user's
-// personal cells.
+// symbol it sanitises: the datum itself, or a Personalized mechanism's
+// Premap with the user's personal cells.
 func premappers(mechs []Mechanism, personal map[string][]int, n int) ([]func(user, x int) int, error) {
 	out := make([]func(user, x int) int, len(mechs))
 	for j, m := range mechs {
-		p, ok := m.(*PUM)
+		p, ok := m.(Personalized)
 		if !ok {
 			out[j] = func(_, x int) int { return x }
 			continue
 		}
-		cells := make([][]int, len(p.Tags))
-		for k, t := range p.Tags {
+		cells := make([][]int, len(p.TagNames()))
+		for k, t := range p.TagNames() {
 			c, ok := personal[t]
 			if !ok {
 				return nil, fmt.Errorf("core: mechanism %d (pum) has tag %q, for which the data carry no personal cells", j+1, t)
@@ -147,6 +145,8 @@ func premappers(mechs []Mechanism, personal map[string][]int, n int) ([]func(use
 	return out, nil
 }
 
+// checkMechs checks that every mechanism sanitises the data's k symbols
+// and can be simulated.
 func checkMechs(mechs []Mechanism, counts []int, k int) error {
 	if len(mechs) != len(counts) {
 		panic("core: slice length mismatch")
@@ -154,6 +154,9 @@ func checkMechs(mechs []Mechanism, counts []int, k int) error {
 	for _, m := range mechs {
 		if DataSymbols(m) != k {
 			return errors.New("core: the data's alphabet differs from the mechanisms'")
+		}
+		if err := checkDraw(m); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,100 +1,20 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"math"
 	"slices"
-	"strconv"
+	"strings"
 )
-
-// Alphabet kinds of a study file (DESIGN §7).
-const (
-	KindGrid        = "grid"
-	KindLinear      = "linear"
-	KindCategorical = "categorical"
-)
-
-// An Alphabet is the input alphabet X of a study as stored in its JSON
-// file. A grid alphabet carries the geometry that metric mechanisms and
-// the earth mover's distance need; its corner fields are passed through
-// for the map and never used by the mathematics.
-type Alphabet struct {
-	Kind string `json:"kind"`
-	// Size is the number of symbols of a linear or categorical alphabet.
-	Size int `json:"size,omitempty"`
-	// Labels optionally name the symbols of a categorical or linear
-	// alphabet (labels on a linear one extend DESIGN §7 compatibly).
-	Labels []string `json:"labels,omitempty"`
-	// Attributes optionally gives a categorical or linear alphabet the
-	// structure of a cross product of attributes, such as census age ×
-	// sex × income × marital status: symbol x is the mixed-radix number
-	// whose digits are the attributes' categories, the first attribute
-	// most significant. It extends DESIGN §7 compatibly and lets a reader
-	// show marginals over chosen attributes.
-	Attributes []Attribute `json:"attributes,omitempty"`
-
-	// Cols, Rows and CellKm describe a grid of square cells of side CellKm
-	// kilometres, symbol row*Cols + col, row 0 south.
-	Cols   int     `json:"cols,omitempty"`
-	Rows   int     `json:"rows,omitempty"`
-	CellKm float64 `json:"cell_km,omitempty"`
-	// South and West are the grid's south-west corner in degrees; North and
-	// East, when present, its north-east corner, so that a reader can
-	// recover the exact cell boxes.
-	South float64 `json:"south,omitempty"`
-	West  float64 `json:"west,omitempty"`
-	North float64 `json:"north,omitempty"`
-	East  float64 `json:"east,omitempty"`
-	// CellWidthKm and CellHeightKm are the true sides of the cells when
-	// they differ from CellKm because the cells tile the box exactly.
-	CellWidthKm  float64 `json:"cell_width_km,omitempty"`
-	CellHeightKm float64 `json:"cell_height_km,omitempty"`
-}
-
-// Len returns the number of symbols K.
-func (a Alphabet) Len() int {
-	if a.Kind == KindGrid {
-		return a.Cols * a.Rows
-	}
-	return a.Size
-}
-
-// Validate reports the first problem with a.
-func (a Alphabet) Validate() error {
-	switch a.Kind {
-	case KindGrid:
-		if a.Cols < 1 || a.Rows < 1 {
-			return fmt.Errorf("core: grid alphabet needs cols and rows ≥ 1, got %d×%d", a.Cols, a.Rows)
-		}
-		if !(a.CellKm > 0) || math.IsInf(a.CellKm, 0) {
-			return fmt.Errorf("core: grid alphabet needs a positive cell_km, got %v", a.CellKm)
-		}
-	case KindLinear, KindCategorical:
-		if a.Size < 1 {
-			return fmt.Errorf("core: %s alphabet needs size ≥ 1, got %d", a.Kind, a.Size)
-		}
-		if a.Labels != nil && len(a.Labels) != a.Size {
-			return fmt.Errorf("core: %d labels for an alphabet of size %d", len(a.Labels), a.Size)
-		}
-		return a.validateAttributes()
-	case "":
-		return errors.New("core: alphabet has no kind")
-	default:
-		return fmt.Errorf("core: unknown alphabet kind %q (want grid, linear or categorical)", a.Kind)
-	}
-	return nil
-}
 
 // A MechanismSpec is one mechanism users of a study may pick, as stored in
 // the study file. Fields that a kind does not use are omitted.
 type MechanismSpec struct {
-	ID   string `json:"id"`
-	Kind string `json:"kind"`
+	ID   string        `json:"id"`
+	Kind MechanismKind `json:"kind"`
 	// Epsilon is ε: per km for planar-geometric, per step for geometric.
 	Epsilon float64 `json:"epsilon,omitempty"`
 	// Share is the fraction of users assigned to the mechanism in
@@ -109,8 +29,8 @@ type MechanismSpec struct {
 	// default) or urappor; Tags names its semantic tags ⊥_1..⊥_κ, which
 	// are symbols K, K+1, … of the extended alphabet. Both extend
 	// DESIGN §7 compatibly.
-	Base string   `json:"base,omitempty"`
-	Tags []string `json:"tags,omitempty"`
+	Base MechanismKind `json:"base,omitempty"`
+	Tags []string      `json:"tags,omitempty"`
 }
 
 // A Study is the alphabet and the mechanisms of a study file (DESIGN §7).
@@ -129,118 +49,225 @@ type Study struct {
 	// compatibly.
 	Personal map[string][]int `json:"personal,omitempty"`
 
-	// Source and Run optionally record where the study's data came from
-	// and how they were binned, and how the window simulated and
-	// estimated, so that privmap's window can reopen the whole study.
-	// They extend DESIGN §7 compatibly: the command line ignores them.
-	Source *Source      `json:"source,omitempty"`
-	Run    *RunSettings `json:"run,omitempty"`
+	// Extensions holds the top-level members that a layer above core
+	// stores with the study (privmap's window keeps its data source and
+	// run settings there), as raw JSON that core neither reads nor
+	// changes. ReadStudy accepts only the members it is told of, so a
+	// misspelt member is still an error.
+	Extensions map[string]json.RawMessage `json:"-"`
 }
 
-// Source records the data file of a study and how it was binned.
-type Source struct {
-	// Path is the file; empty for privmap's embedded default data.
-	Path string `json:"path,omitempty"`
-	// Format is the file's format as privmap grid's -format names it.
-	Format string `json:"format,omitempty"`
-	// Check-in files: the box as south, west, north, east, the cell side
-	// and the per-user rule (first or all).
-	BBox    []float64 `json:"bbox,omitempty"`
-	CellKm  float64   `json:"cell_km,omitempty"`
-	PerUser string    `json:"per_user,omitempty"`
-	// Census files: the attributes as privmap grid's -attrs lists them
-	// and the missing-value policy (drop or category).
-	Attrs   string `json:"attrs,omitempty"`
-	Missing string `json:"missing,omitempty"`
+// MechanismKind names the kind of a mechanism in a study file.
+type MechanismKind string
+
+// Mechanism kinds.
+const (
+	KindKRR      MechanismKind = "krr"
+	KindRAPPOR   MechanismKind = "rappor"
+	KindGeo      MechanismKind = "geometric"
+	KindPlanar   MechanismKind = "planar-geometric"
+	KindShokri   MechanismKind = "shokri"
+	KindURR      MechanismKind = "urr"
+	KindURAP     MechanismKind = "urappor"
+	KindPUM      MechanismKind = "pum"
+	KindIdentity MechanismKind = "identity"
+)
+
+// kinds lists the mechanism kinds with the alphabets they accept (nil:
+// any) and whether they take ε and a sensitive set.
+var kinds = map[MechanismKind]struct {
+	alphabets []AlphabetKind
+	epsilon   bool
+	sensitive bool
+}{
+	KindKRR:      {nil, true, false},
+	KindRAPPOR:   {nil, true, false},
+	KindGeo:      {[]AlphabetKind{KindLinear}, true, false},
+	KindPlanar:   {[]AlphabetKind{KindGrid}, true, false},
+	KindShokri:   {[]AlphabetKind{KindLinear, KindGrid}, false, false},
+	KindURR:      {nil, true, true},
+	KindURAP:     {nil, true, true},
+	KindPUM:      {nil, true, true},
+	KindIdentity: {nil, false, false},
 }
 
-// RunSettings are the simulation and estimators of a study's run.
-type RunSettings struct {
-	// Methods are the estimators, as privmap estimate's -method names
-	// them.
-	Methods []string `json:"methods,omitempty"`
-	// Users is the number of users drawn from the truth; 0 sanitises
-	// every datum of the data.
-	Users int    `json:"users,omitempty"`
-	Seed  uint64 `json:"seed,omitempty"`
-	// Tol, MaxIter, Post and Alpha are estimate's -tol, -max-iter, -post
-	// and -alpha (0 or empty for their defaults).
-	Tol     float64 `json:"tol,omitempty"`
-	MaxIter int     `json:"max_iter,omitempty"`
-	Post    string  `json:"post,omitempty"`
-	Alpha   float64 `json:"alpha,omitempty"`
-	// PrintedHessian and Significance are estimate's -printed-hessian
-	// and -significance.
-	PrintedHessian bool    `json:"printed_hessian,omitempty"`
-	Significance   float64 `json:"significance,omitempty"`
-}
+// shareTolerance is how far shares may sum from 1.
+const shareTolerance = 1e-9
 
-// WriteStudy writes s as indented JSON, with Data, if any, on one line
-// rather than one number a line.
-func WriteStudy(w io.Writer, s *Study) error {
-	c := *s
-	if c.Mechanisms == nil {
-		c.Mechanisms = []MechanismSpec{}
-	}
-	c.Data, c.Personal = nil, nil
-	// An Encoder, unlike MarshalIndent, can leave < > & in labels as
-	// they are rather than \u003c escapes.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(&c); err != nil {
+// Validate reports the first problem of s: its alphabet, then each
+// mechanism (unknown kind, ε not positive and finite, duplicate id,
+// sensitive symbols out of range or repeated, a kind that does not fit
+// the alphabet), then the shares (all given and summing to 1 within 1e−9,
+// or none given).
+func (s *Study) Validate() error {
+	if err := s.Alphabet.Validate(); err != nil {
 		return err
 	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n}\n"))
-	if len(s.Data) > 0 {
-		b = append(b, ",\n  \"data\": "...)
-		b = appendInts(b, s.Data)
-	}
-	if len(s.Personal) > 0 {
-		b = append(b, ",\n  \"personal\": {"...)
-		for i, tag := range slices.Sorted(maps.Keys(s.Personal)) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n    "...)
-			name, err := json.Marshal(tag)
-			if err != nil {
-				return err
-			}
-			b = append(b, name...)
-			b = append(b, ": "...)
-			b = appendInts(b, s.Personal[tag])
+	ids := make(map[string]bool, len(s.Mechanisms))
+	for i, m := range s.Mechanisms {
+		if err := m.validate(s.Alphabet); err != nil {
+			return fmt.Errorf("core: mechanism %d (%q): %w", i+1, m.ID, err)
 		}
-		b = append(b, "\n  }"...)
+		if ids[m.ID] {
+			return fmt.Errorf("core: mechanism id %q is used twice", m.ID)
+		}
+		ids[m.ID] = true
 	}
-	b = append(b, "\n}\n"...)
-	_, err := w.Write(b)
+	for i, x := range s.Data {
+		if x < 0 || x >= s.Alphabet.Len() {
+			return fmt.Errorf("core: datum %d is symbol %d, outside 0..%d", i+1, x, s.Alphabet.Len()-1)
+		}
+	}
+	if err := s.validatePersonal(); err != nil {
+		return err
+	}
+	_, err := s.Shares()
 	return err
 }
 
-// appendInts appends v as a JSON array on one line.
-func appendInts(b []byte, v []int) []byte {
-	b = append(b, '[')
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
+// validatePersonal checks that every tag of Personal gives one cell
+// (or −1) per datum.
+func (s *Study) validatePersonal() error {
+	for _, tag := range slices.Sorted(maps.Keys(s.Personal)) {
+		cells := s.Personal[tag]
+		if strings.TrimSpace(tag) == "" {
+			return errors.New("core: personal data under an empty tag name")
 		}
-		b = strconv.AppendInt(b, int64(x), 10)
+		if len(cells) != len(s.Data) {
+			return fmt.Errorf("core: personal tag %q gives %d cells for %d data", tag, len(cells), len(s.Data))
+		}
+		for i, x := range cells {
+			if x < -1 || x >= s.Alphabet.Len() {
+				return fmt.Errorf("core: personal tag %q: datum %d has cell %d, outside −1..%d", tag, i+1, x, s.Alphabet.Len()-1)
+			}
+		}
 	}
-	return append(b, ']')
+	return nil
 }
 
-// Distance returns the ground distance between symbols x and y and its
-// unit: steps on a linear alphabet, km between cell centres on a grid
-// (cells of side CellKm). Categorical alphabets have none (ok false).
-func (a Alphabet) Distance(x, y int) (d float64, unit string, ok bool) {
-	switch a.Kind {
-	case KindLinear:
-		return math.Abs(float64(x - y)), "step", true
-	case KindGrid:
-		dr, dc := float64(x/a.Cols-y/a.Cols), float64(x%a.Cols-y%a.Cols)
-		return a.CellKm * math.Hypot(dr, dc), "km", true
+// PersonalOf returns, for the tags of a PUM, the personal cells of datum i
+// in the order of tags, or an error naming the first tag the study has no
+// personal data for.
+func (s *Study) PersonalOf(tags []string) ([][]int, error) {
+	out := make([][]int, len(tags))
+	for k, t := range tags {
+		cells, ok := s.Personal[t]
+		if !ok {
+			return nil, fmt.Errorf("core: the study has no personal data for tag %q (privmap grid -home writes tag \"home\")", t)
+		}
+		out[k] = cells
 	}
-	return 0, "", false
+	return out, nil
+}
+
+func (m MechanismSpec) validate(a Alphabet) error {
+	if strings.TrimSpace(m.ID) == "" {
+		return errors.New("no id")
+	}
+	k, ok := kinds[m.Kind]
+	if !ok {
+		return fmt.Errorf("unknown kind %q (want krr, rappor, geometric, planar-geometric, shokri, urr, urappor, pum or identity)", m.Kind)
+	}
+	if k.alphabets != nil && !slices.Contains(k.alphabets, a.Kind) {
+		return fmt.Errorf("kind %s needs a %s alphabet, not %s", m.Kind, joinKinds(k.alphabets, " or "), a.Kind)
+	}
+	if err := m.validateParams(k.epsilon, k.sensitive, a); err != nil {
+		return err
+	}
+	if m.Share != nil && (!(*m.Share >= 0) || *m.Share > 1) {
+		return fmt.Errorf("share must be in [0, 1], got %v", *m.Share)
+	}
+	return nil
+}
+
+// validateParams checks ε, Shokri's quality loss and the sensitive set
+// against what the kind takes.
+func (m MechanismSpec) validateParams(epsilon, sensitive bool, a Alphabet) error {
+	switch {
+	case epsilon:
+		if err := checkEpsilon(m.Epsilon); err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), "core: "))
+		}
+	case m.Epsilon != 0:
+		return fmt.Errorf("kind %s takes no epsilon", m.Kind)
+	}
+	if m.Kind == KindShokri {
+		if !(m.QualityLoss > 0) || math.IsInf(m.QualityLoss, 0) {
+			return fmt.Errorf("quality_loss must be positive and finite, got %v", m.QualityLoss)
+		}
+	} else if m.QualityLoss != 0 {
+		return fmt.Errorf("kind %s takes no quality_loss", m.Kind)
+	}
+	return m.validateULDP(sensitive, a)
+}
+
+// validateULDP checks the sensitive set, and PUM's tags and base.
+func (m MechanismSpec) validateULDP(sensitive bool, a Alphabet) error {
+	if sensitive && (len(m.Sensitive) > 0 || m.Kind != KindPUM) {
+		if _, _, err := sensitiveSet(a.Len(), m.Sensitive); err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), "core: "))
+		}
+	} else if len(m.Sensitive) > 0 {
+		return fmt.Errorf("kind %s takes no sensitive set", m.Kind)
+	}
+	if m.Kind == KindPUM {
+		if err := checkTags(m.Tags); err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), "core: "))
+		}
+		if m.Base != "" && m.Base != BaseURR && m.Base != BaseURAP {
+			return fmt.Errorf("base %q: want urr or urappor", m.Base)
+		}
+	} else if m.Base != "" || len(m.Tags) > 0 {
+		return fmt.Errorf("kind %s takes no base or tags", m.Kind)
+	}
+	return nil
+}
+
+// Shares returns the share of users of each mechanism: as given, or equal
+// when none is given.
+func (s *Study) Shares() ([]float64, error) {
+	n := len(s.Mechanisms)
+	out := make([]float64, n)
+	given, sum := 0, 0.0
+	for i, m := range s.Mechanisms {
+		if m.Share != nil {
+			given++
+			out[i] = *m.Share
+			sum += *m.Share
+		}
+	}
+	switch {
+	case given == 0:
+		for i := range out {
+			out[i] = 1 / float64(n)
+		}
+	case given < n:
+		return nil, fmt.Errorf("core: %d of %d mechanisms give a share; give all or none", given, n)
+	case math.Abs(sum-1) > shareTolerance:
+		return nil, fmt.Errorf("core: shares sum to %v, not 1", sum)
+	}
+	return out, nil
+}
+
+// Find returns the mechanism with the given id.
+func (s *Study) Find(id string) (MechanismSpec, bool) {
+	for _, m := range s.Mechanisms {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return MechanismSpec{}, false
+}
+
+// Validate reports the first problem with m as a mechanism of a study on
+// alphabet a, so that an editor can check one mechanism as it is typed.
+func (m MechanismSpec) Validate(a Alphabet) error { return m.validate(a) }
+
+// joinKinds joins kinds with sep.
+func joinKinds[K ~string](kinds []K, sep string) string {
+	s := make([]string, len(kinds))
+	for i, k := range kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, sep)
 }

@@ -67,19 +67,35 @@ func TestWriteStudyRoundTrip(t *testing.T) {
 		Mechanisms: []MechanismSpec{{ID: "p", Kind: KindPUM, Epsilon: 1, Share: &share, Sensitive: []int{0}, Base: BaseURAP, Tags: []string{"home", "wörk \"x\""}}},
 		Data:       []int{0, 4, 2},
 		Personal:   map[string][]int{"wörk \"x\"": {-1, 3, 3}, "home": {1, 4, -1}},
-		Source:     &Source{Path: "/data/a b.csv", Format: "gowalla", BBox: []float64{37.7, -122.5, 37.8, -122.4}, CellKm: 0.5, PerUser: "first"},
-		Run:        &RunSettings{Methods: []string{MethodGIBU, MethodCEM}, Seed: 7, Tol: 1e-12, MaxIter: 50, Post: PostProj, Alpha: 0.5},
+		Extensions: map[string]json.RawMessage{
+			"source": json.RawMessage(`{"path":"/data/a b.csv","bbox":[37.7,-122.5]}`),
+			"run":    json.RawMessage(`{"methods":["gibu"]}`),
+		},
 	}
 	var buf bytes.Buffer
 	if err := WriteStudy(&buf, s); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(buf.String(), "  ],\n  \"run\": {\n    \"methods\": [\n      \"gibu\"\n    ]\n  },\n  \"source\": {") {
+		t.Errorf("extensions not indented in name order:\n%s", buf.String())
+	}
 	if !strings.Contains(buf.String(), "\"data\": [0,4,2],\n  \"personal\": {\n    \"home\": [1,4,-1],\n    \"wörk \\\"x\\\"\": [-1,3,3]\n  }\n}\n") {
 		t.Errorf("written:\n%s", buf.String())
 	}
-	got, err := ReadStudy(&buf)
+	written := buf.String()
+	if _, err := ReadStudy(strings.NewReader(written)); err == nil || !strings.Contains(err.Error(), `unknown field "run"`) {
+		t.Errorf("ReadStudy without extensions: error %v, want unknown field \"run\"", err)
+	}
+	got, err := ReadStudy(strings.NewReader(written), "source", "run")
 	if err != nil {
 		t.Fatal(err)
+	}
+	for name, raw := range got.Extensions { // compact what WriteStudy indented
+		var c bytes.Buffer
+		if err := json.Compact(&c, raw); err != nil {
+			t.Fatal(err)
+		}
+		got.Extensions[name] = c.Bytes()
 	}
 	if !reflect.DeepEqual(got, s) {
 		t.Errorf("read back %+v, want %+v", got, s)

@@ -115,3 +115,27 @@ func bitP(p1 float64, b int) float64 {
 	}
 	return 1 - p1
 }
+
+// empirical returns the bit frequencies f of g's reports and uRAP's
+// estimator, with θ = e^{ε/2}/(e^{ε/2}+1) (ULDP §4):
+//
+//	p̂(x) = (f_x − (1−θ))/(2θ − 1)  on X_S,  f_x/(1 − e^{−ε/2})  on X_N.
+func (m *URAP) empirical(g *Groups) (f, scale, offset []float64) {
+	n := float64(g.N())
+	f = make([]float64, m.K)
+	for _, gr := range g.List {
+		for x := range m.K {
+			f[x] += float64(gr.Count*gr.Report.Bits.Bit(x)) / n
+		}
+	}
+	theta, keepN := m.probs()
+	scale, offset = make([]float64, m.K), make([]float64, m.K)
+	for x := range m.K {
+		if m.IsSensitive(x) {
+			scale[x], offset[x] = 1/(2*theta-1), (1-theta)/(2*theta-1)
+		} else {
+			scale[x] = 1 / keepN
+		}
+	}
+	return f, scale, offset
+}

@@ -135,3 +135,22 @@ func (m *URR) Likelihood(dst []float64, r Report) ([]float64, float64) {
 	}
 	return dst, 0
 }
+
+// empirical returns the output frequencies f of g's reports and uRR's
+// estimator, with D = |X_S| + e^ε − 1 (ULDP §3):
+//
+//	p̂(x) = f(x)·D/(e^ε − 1) − 1/(e^ε − 1)  on X_S,  f(x)·D/(e^ε − 1)  on X_N.
+func (m *URR) empirical(g *Groups) (f, scale, offset []float64) {
+	n := float64(g.N())
+	f = make([]float64, m.K)
+	for _, gr := range g.List {
+		f[gr.Report.Symbol] += float64(gr.Count) / n
+	}
+	em1 := math.Expm1(m.Epsilon)
+	d := float64(len(m.Sensitive)) + em1
+	scale, offset = fill(nil, m.K, d/em1), make([]float64, m.K)
+	for _, x := range m.Sensitive {
+		offset[x] = 1 / em1
+	}
+	return f, scale, offset
+}

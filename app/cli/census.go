@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo/census"
 )
@@ -71,7 +72,7 @@ func runGridCensus(c *censusOpts, in, format, out, studyOut, preset string, skip
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if err := writeFile(out, func(w io.Writer) error { return writeCensusTruth(w, tab, a) }); err != nil {
+	if err := app.WriteFile(out, func(w io.Writer) error { return writeCensusTruth(w, tab, a) }); err != nil {
 		return err
 	}
 	if studyOut != "" {

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 )
 
@@ -36,13 +38,15 @@ func runChannel(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return fmt.Errorf("%s: no mechanism with id %q", *studyName, *id)
 	}
-	m, err := build(spec, s.Alphabet, stderr)
+	one := &core.Study{Alphabet: s.Alphabet, Mechanisms: []core.MechanismSpec{spec}}
+	ms, err := app.BuildMechanisms(context.Background(), one, buildProgress(one.Mechanisms, stderr))
 	if err != nil {
 		return fmt.Errorf("%s: %w", *studyName, err)
 	}
+	m := ms[0]
 	common := m
-	if p, ok := m.(*core.PUM); ok {
-		common = p.Common
+	if p, ok := m.(core.Personalized); ok {
+		common = p.Common()
 	}
 	c, isChannel := common.(core.Channel)
 	if *out != "" && !isChannel {
@@ -50,7 +54,7 @@ func runChannel(args []string, stdout, stderr io.Writer) error {
 	}
 	printAudit(stdout, spec, m, core.AuditMechanism(m, s.Alphabet))
 	if *out != "" {
-		return writeFile(*out, func(w io.Writer) error { return writeMatrix(w, c) })
+		return app.WriteFile(*out, func(w io.Writer) error { return writeMatrix(w, c) })
 	}
 	return nil
 }
@@ -61,14 +65,15 @@ func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.A
 		fmt.Fprintf(w, ", nominal ε %g", spec.Epsilon)
 	}
 	fmt.Fprintf(w, ", %d input symbols\n", m.Inputs())
-	if p, ok := m.(*core.PUM); ok {
+	if p, ok := m.(core.Personalized); ok {
 		base := spec.Base
 		if base == "" {
 			base = core.BaseURR
 		}
-		fmt.Fprintf(w, "common %s on the extended alphabet: symbols 0..%d are the data's,", base, p.K-1)
-		for k, t := range p.Tags {
-			fmt.Fprintf(w, " %d is tag ⊥%s", p.K+k, t)
+		k := p.DataSymbols()
+		fmt.Fprintf(w, "common %s on the extended alphabet: symbols 0..%d are the data's,", base, k-1)
+		for t, name := range p.TagNames() {
+			fmt.Fprintf(w, " %d is tag ⊥%s", k+t, name)
 		}
 		fmt.Fprintf(w, "; a user's personal sensitive datum is sanitised as its tag\n")
 	}

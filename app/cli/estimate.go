@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 )
 
@@ -26,8 +27,8 @@ func runEstimate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("estimate", stdout)
 	studyName := fs.String("study", "", "study JSON `file`")
 	reportsName := fs.String("reports", "", "reports CSV `file` (user,mechanism,report or mechanism,report,count)")
-	method := fs.String("method", core.MethodGIBU, "estimator: "+strings.Join(core.Methods, ", "))
-	post := fs.String("post", core.PostProj, "post-processing of inv and rap estimates: proj, norm or none")
+	method := fs.String("method", string(core.MethodGIBU), "estimator: "+core.MethodNames(", ", ", "))
+	post := fs.String("post", string(core.PostProj), "post-processing of inv and rap estimates: proj, norm or none")
 	alpha := fs.Float64("alpha", 0, "cem: fixed weight α of the correction (default: chosen by simulation)")
 	printed := fs.Bool("printed-hessian", false, "cem: use ∇²s as CEM eq. (24) prints it, without the factor 2")
 	seed := fs.Uint64("seed", 1, "cem: seed of the simulation that chooses α")
@@ -70,30 +71,30 @@ func runEstimate(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stderr, "privmap: %s: step %d, log-likelihood %.10g, %s\n", *method, iter, ll, time.Since(start).Round(time.Second))
 			}
 		}},
-		Post: *post,
+		Post: core.Post(*post),
 		CEM:  core.CEMOptions{Alpha: *alpha, Printed: *printed, Seed: *seed},
 		ULDP: core.ULDPOptions{Significance: *signif, Background: bg},
 	}
-	est, err := core.Reconstruct(context.Background(), *method, s, mechs, g, opt)
+	est, err := core.Reconstruct(context.Background(), core.Method(*method), s, mechs, g, opt)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *reportsName, err)
 	}
 	secs := time.Since(start).Seconds()
-	if err := writeFile(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }); err != nil {
+	if err := app.WriteFile(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }); err != nil {
 		return err
 	}
-	return printResult(stdout, *method, est, secs)
+	return printResult(stdout, core.Method(*method), est, secs)
 }
 
 // printResult prints the JSON line of an estimate.
-func printResult(w io.Writer, method string, est *core.Estimate, secs float64) error {
+func printResult(w io.Writer, method core.Method, est *core.Estimate, secs float64) error {
 	res := struct {
-		Method     string   `json:"method"`
-		LogLik     *float64 `json:"loglik"`
-		Iterations int      `json:"iterations"`
-		Converged  bool     `json:"converged"`
-		Seconds    float64  `json:"seconds"`
-		Alpha      *float64 `json:"alpha,omitempty"`
+		Method     core.Method `json:"method"`
+		LogLik     *float64    `json:"loglik"`
+		Iterations int         `json:"iterations"`
+		Converged  bool        `json:"converged"`
+		Seconds    float64     `json:"seconds"`
+		Alpha      *float64    `json:"alpha,omitempty"`
 	}{Method: method, Iterations: est.Iterations, Converged: est.Converged, Seconds: math.Round(secs*1000) / 1000}
 	if !math.IsInf(est.LogLik, 0) && !math.IsNaN(est.LogLik) {
 		res.LogLik = &est.LogLik // null when the estimate rules some report out

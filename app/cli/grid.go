@@ -13,6 +13,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/census"
@@ -85,7 +86,7 @@ func runGridCheckins(in string, f geo.Format, opt geo.GridOptions, out, studyOut
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}
-	if err := writeFile(out, func(w io.Writer) error { return writeTruth(w, gd) }); err != nil {
+	if err := app.WriteFile(out, func(w io.Writer) error { return writeTruth(w, gd) }); err != nil {
 		return err
 	}
 	if studyOut != "" {
@@ -137,7 +138,7 @@ func writeStudy(name string, s *core.Study, preset string) error {
 		}
 		s.Mechanisms = ms
 	}
-	return writeFile(name, func(w io.Writer) error { return core.WriteStudy(w, s) })
+	return app.WriteFile(name, func(w io.Writer) error { return core.WriteStudy(w, s) })
 }
 
 // gridOptions checks and gathers the gridding flags.

@@ -6,10 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"sort"
 	"strconv"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 )
 
@@ -59,16 +59,17 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := checkPersonal(*studyName, s, useData); err != nil {
 		return err
 	}
-	shares, _ := s.Shares() // validated
-	counts := core.Assign(shares, *n)
-	rng := rand.New(rand.NewPCG(*seed, 0x70726976))
-	run := func(emit func(user, j int, r core.Report) error) error {
-		if useData {
-			return core.SimulateData(context.Background(), rng, mechs, counts, s.Data, s.Personal, emit, nil)
-		}
-		return core.Simulate(context.Background(), rng, mechs, counts, truth, emit, nil)
+	users := app.Users{Data: s.Data, Truth: truth, N: *n}
+	if useData {
+		users.N = 0
 	}
-	err = writeFile(*out, func(w io.Writer) error {
+	var counts []int
+	run := func(emit func(user, j int, r core.Report) error) error {
+		var err error
+		counts, err = app.Sanitise(context.Background(), s, mechs, users, *seed, emit, nil)
+		return err
+	}
+	err = app.WriteFile(*out, func(w io.Writer) error {
 		if *aggregate {
 			return writeAggregate(w, s, run)
 		}

@@ -7,21 +7,19 @@ import (
 	"os"
 	"time"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 )
 
-// readStudy opens and validates a study file, naming it in errors.
+// readStudy opens and validates a study file, naming it in errors. The
+// members the window adds (its data source and run) are read and left
+// aside.
 func readStudy(name string) (*core.Study, error) {
-	f, err := os.Open(name)
+	s, err := app.OpenStudy(name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	s, err := core.ReadStudy(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return s, nil
+	return s.Study, nil
 }
 
 // readTruth reads a distribution file over k symbols, naming it in errors.
@@ -39,31 +37,31 @@ func readTruth(name string, k int) ([]float64, error) {
 }
 
 // buildAll builds every mechanism of a study, reporting the progress of
-// long builds (Shokri's linear program) on stderr.
+// long builds (Shokri's linear program) on stderr every few seconds.
 func buildAll(name string, s *core.Study, stderr io.Writer) ([]core.Mechanism, error) {
 	if len(s.Mechanisms) == 0 {
 		return nil, fmt.Errorf("%s: the study lists no mechanisms; add some under \"mechanisms\"", name)
 	}
-	ms := make([]core.Mechanism, len(s.Mechanisms))
-	for i, spec := range s.Mechanisms {
-		m, err := build(spec, s.Alphabet, stderr)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		ms[i] = m
+	ms, err := app.BuildMechanisms(context.Background(), s, buildProgress(s.Mechanisms, stderr))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return ms, nil
 }
 
-// build builds one mechanism, printing a line on stderr every few seconds
-// while it takes long.
-func build(spec core.MechanismSpec, a core.Alphabet, stderr io.Writer) (core.Mechanism, error) {
-	start, last := time.Now(), time.Now()
-	return core.NewMechanismWith(context.Background(), spec, a, func(iter int, gap float64) {
+// buildProgress returns a progress function for app.BuildMechanisms
+// that prints a line on stderr every few seconds while a build takes long.
+func buildProgress(specs []core.MechanismSpec, stderr io.Writer) func(i, iter int, gap float64) {
+	var start, last time.Time
+	return func(i, iter int, gap float64) {
+		if iter == 0 {
+			start, last = time.Now(), time.Now()
+			return
+		}
 		if time.Since(last) > 5*time.Second {
 			last = time.Now()
 			fmt.Fprintf(stderr, "privmap: solving %s %q: iteration %d, optimality gap %.1e, %s\n",
-				spec.Kind, spec.ID, iter, gap, time.Since(start).Round(time.Second))
+				specs[i].Kind, specs[i].ID, iter, gap, time.Since(start).Round(time.Second))
 		}
-	})
+	}
 }

@@ -1,10 +1,10 @@
-// Package app is privmap's window: a privacy officer's desk that loads
+// Package gui is privmap's window: a privacy officer's desk that loads
 // check-in or census data, sets the population of mechanisms the users
 // choose, simulates their reports and runs the estimators off the UI
 // goroutine, compares true and estimated maps, and exports them. It
 // receives the fyne.App and fyne.Window from main, so every screen can be
 // tested headless with fyne.io/fyne/v2/test.
-package app
+package gui
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/assets"
 	"github.com/privmap/privmap/core"
 )
@@ -105,7 +106,7 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 		u.data.picker.start(r)
 	}
 	u.run.OnResult = func(res *runResult) {
-		u.win.SetTitle(fmt.Sprintf("privmap — %s compared", plural(len(res.results), "estimator", "estimators")))
+		u.win.SetTitle(fmt.Sprintf("privmap — %s compared", plural(len(res.Results), "estimator", "estimators")))
 		u.cmp.show(res)
 		u.tabs.SelectIndex(tabCompare)
 	}
@@ -294,11 +295,11 @@ func (u *ui) runInput() (runRequest, error) {
 	if err != nil {
 		return runRequest{}, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen, then run", err)
 	}
-	req := runRequest{ds: ds, study: s}
+	req := runRequest{ds: ds, Request: app.Request{Study: s}}
 	if ds.isCensus() {
-		req.data, req.truth = ds.table.Data, ds.table.Distribution()
+		req.Users.Data, req.Users.Truth = ds.table.Data, ds.table.Distribution()
 	} else {
-		req.data, req.truth = ds.grid.Cells, ds.grid.Distribution()
+		req.Users.Data, req.Users.Truth = ds.grid.Cells, ds.grid.Distribution()
 		if ds.grid.Homes != nil {
 			// Each user's home cell: what a PUM maps to its tag "home",
 			// and by default the background its estimator spreads the

@@ -1,4 +1,4 @@
-package app
+package gui
 
 import (
 	"slices"
@@ -78,7 +78,7 @@ func TestPopulationValidation(t *testing.T) {
 	assert.Empty(t, p.problems.Text)
 
 	// uRR takes a sensitive set; identity no level.
-	r.kind.SetSelected(core.KindURR)
+	r.kind.SetSelected(string(core.KindURR))
 	assert.False(t, r.sensitive.Disabled())
 	r.sensitive.SetText("5, 17, 20-22")
 	p.audits.Wait()
@@ -88,7 +88,7 @@ func TestPopulationValidation(t *testing.T) {
 	assert.Equal(t, []int{5, 17, 20, 21, 22}, m.Sensitive)
 	r.sensitive.SetText("5, 999")
 	assert.Contains(t, r.audit.Text, "999")
-	r.kind.SetSelected(core.KindIdentity)
+	r.kind.SetSelected(string(core.KindIdentity))
 	assert.True(t, r.level.Disabled())
 	p.audits.Wait()
 	assert.True(t, strings.HasPrefix(r.audit.Text, "ε-LDP ∞"), r.audit.Text)
@@ -109,15 +109,15 @@ func TestPopulationFollowsData(t *testing.T) {
 	p.audits.Wait()
 	assert.Equal(t, 120, p.alphabet.Len())
 	require.Len(t, p.rows, 4)
-	assert.Equal(t, core.KindKRR, p.rows[0].kind.Selected)
+	assert.Equal(t, string(core.KindKRR), p.rows[0].kind.Selected)
 	// A row that does not fit says why.
-	p.rows[0].kind.SetSelected(core.KindPlanar)
+	p.rows[0].kind.SetSelected(string(core.KindPlanar))
 	p.audits.Wait()
 	assert.Contains(t, p.rows[0].audit.Text, "needs a grid alphabet")
 	// Tabulating the same kind of data again keeps the user's rows.
 	d.load(bytesSource("adult2.data", []byte(adultLine("30", "Male")+"\n")), false)
 	d.wg.Wait()
-	assert.Equal(t, core.KindPlanar, p.rows[0].kind.Selected)
+	assert.Equal(t, string(core.KindPlanar), p.rows[0].kind.Selected)
 	p.preset.SetSelectedIndex(presetIndex(t, "cem"))
 	test.Tap(findButtonIn(t, p, "Apply preset"))
 	p.audits.Wait()

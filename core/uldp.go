@@ -37,69 +37,42 @@ type ULDPOptions struct {
 func ULDPEstimate(mechs []Mechanism, g *Groups, s *Study, opt ULDPOptions) ([]float64, error) {
 	return PerMechanism(g, func(sub *Groups) ([]float64, error) {
 		j := sub.List[0].Mech
-		m := mechs[j]
-		p, _ := m.(*PUM)
-		if p != nil {
-			m = p.Common
+		p, personal := mechs[j].(Personalized)
+		u, ok := reporter(mechs[j]).(empirical)
+		if !ok {
+			return nil, fmt.Errorf("core: uldp: mechanism %s: the uldp estimator is for urr, urappor and pum, not %s", mechName(s, j), mechKind(s, j))
 		}
-		raw, err := uldpRaw(m, sub, opt.Significance)
-		if err != nil {
-			return nil, fmt.Errorf("core: uldp: mechanism %s: %w", mechName(s, j), err)
-		}
-		r := ClipNormalize(raw)
-		if p == nil {
+		f, scale, offset := u.empirical(sub)
+		r := ClipNormalize(uldpRaw(f, scale, offset, float64(sub.N()), opt.Significance))
+		if !personal {
 			return r, nil
 		}
-		out := r[:p.K:p.K]
-		for k, tag := range p.Tags {
-			bg, err := background(p, tag, s, opt.Background[tag])
+		k := p.DataSymbols()
+		out := r[:k:k]
+		for t, tag := range p.TagNames() {
+			bg, err := background(k, tag, s, opt.Background[tag])
 			if err != nil {
 				return nil, err
 			}
-			floats.AddScaled(out, r[p.K+k], bg)
+			floats.AddScaled(out, r[k+t], bg)
 		}
 		return out, nil
 	})
 }
 
-// uldpRaw returns the unconstrained empirical estimate of a uRR or uRAP
-// from the reports of its users.
-func uldpRaw(m Mechanism, g *Groups, significance float64) ([]float64, error) {
-	n := float64(g.N())
-	var f, scale, offset []float64
-	switch u := m.(type) {
-	case *URR:
-		k := u.K
-		f = make([]float64, k)
-		for _, gr := range g.List {
-			f[gr.Report.Symbol] += float64(gr.Count) / n
-		}
-		em1 := math.Expm1(u.Epsilon)
-		d := float64(len(u.Sensitive)) + em1
-		scale, offset = fill(nil, k, d/em1), make([]float64, k)
-		for _, x := range u.Sensitive {
-			offset[x] = 1 / em1
-		}
-	case *URAP:
-		k := u.K
-		f = make([]float64, k)
-		for _, gr := range g.List {
-			for x := range k {
-				f[x] += float64(gr.Count*gr.Report.Bits.Bit(x)) / n
-			}
-		}
-		theta, keepN := u.probs()
-		scale, offset = make([]float64, k), make([]float64, k)
-		for x := range k {
-			if u.IsSensitive(x) {
-				scale[x], offset[x] = 1/(2*theta-1), (1-theta)/(2*theta-1)
-			} else {
-				scale[x] = 1 / keepN
-			}
-		}
-	default:
-		return nil, fmt.Errorf("the uldp estimator is for urr, urappor and pum, not %s", kindOf(m))
-	}
+// An empirical mechanism has an unbiased estimator that is affine in the
+// frequencies f of its outputs or bits: p̂ = f·scale − offset (uRR and
+// uRAP, ULDP §3–§4).
+type empirical interface {
+	// empirical returns f from the reports of g and the estimator's
+	// scale and offset.
+	empirical(g *Groups) (f, scale, offset []float64)
+}
+
+// uldpRaw returns the unconstrained empirical estimate f·scale − offset
+// from the frequencies f of n reports, with the significance threshold
+// of ULDP §2.5 at level significance when positive.
+func uldpRaw(f, scale, offset []float64, n, significance float64) []float64 {
 	raw := make([]float64, len(f))
 	for x := range raw {
 		raw[x] = f[x]*scale[x] - offset[x]
@@ -114,15 +87,15 @@ func uldpRaw(m Mechanism, g *Groups, significance float64) ([]float64, error) {
 			}
 		}
 	}
-	return raw, nil
+	return raw
 }
 
-// background returns π_k of a PUM tag: given, from the study's personal
+// background returns π of a PUM tag over k symbols: given, from the study's personal
 // cells, or uniform.
-func background(p *PUM, tag string, s *Study, given []float64) ([]float64, error) {
+func background(k int, tag string, s *Study, given []float64) ([]float64, error) {
 	if given != nil {
-		if len(given) != p.K {
-			return nil, fmt.Errorf("core: background of tag %q has %d entries for %d symbols", tag, len(given), p.K)
+		if len(given) != k {
+			return nil, fmt.Errorf("core: background of tag %q has %d entries for %d symbols", tag, len(given), k)
 		}
 		sum := floats.Sum(given)
 		if !(sum > 0) || floats.Min(given) < 0 {
@@ -132,7 +105,7 @@ func background(p *PUM, tag string, s *Study, given []float64) ([]float64, error
 		floats.Scale(1/sum, out)
 		return out, nil
 	}
-	out := make([]float64, p.K)
+	out := make([]float64, k)
 	n := 0
 	if s != nil {
 		for _, x := range s.Personal[tag] {
@@ -143,7 +116,7 @@ func background(p *PUM, tag string, s *Study, given []float64) ([]float64, error
 		}
 	}
 	if n == 0 {
-		return fill(out, p.K, 1/float64(p.K)), nil
+		return fill(out, k, 1/float64(k)), nil
 	}
 	floats.Scale(1/float64(n), out)
 	return out, nil

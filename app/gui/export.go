@@ -1,12 +1,10 @@
-package app
+package gui
 
 import (
 	"errors"
 	"fmt"
 	"image/png"
 	"io"
-	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 )
@@ -59,46 +58,6 @@ func lastFolder(a fyne.App) string {
 // rememberFolder remembers the folder of path for the next file dialog.
 func rememberFolder(a fyne.App, path string) {
 	a.Preferences().SetString(prefFolder, filepath.Dir(path))
-}
-
-// writeFileAtomic writes a file through a temporary file in the same
-// folder renamed into place, so that a failed write never leaves a
-// truncated file where a good one was.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	f, err := createTemp(path)
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// createTemp creates a new hidden file beside path. Unlike os.CreateTemp,
-// whose files are private (0600), it creates the file with mode 0666 less
-// the umask, as the final file would have been.
-func createTemp(path string) (*os.File, error) {
-	dir, base := filepath.Split(path)
-	for range 100 {
-		name := filepath.Join(dir, fmt.Sprintf(".%s.%d.tmp", base, rand.Uint32()))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, err
-		}
-	}
-	return nil, fmt.Errorf("cannot create a temporary file in %s", dir)
 }
 
 // startIn makes a file dialog open in folder dir, if it can be listed.
@@ -217,7 +176,7 @@ func (c *compareTab) onExportPNG() {
 		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its maps can then be exported.", c.win)
 		return
 	}
-	showPNGExport(c.win, c.app, exportPath(c.app, c.res.req.ds.src, "-"+m.method+".png"), exportViews, func(view string) *mapplot.Figure { return c.figure(m, view) })
+	showPNGExport(c.win, c.app, exportPath(c.app, c.res.ds.src, "-"+string(m.Method)+".png"), exportViews, func(view string) *mapplot.Figure { return c.figure(m, view) })
 }
 
 // showPNGExport asks for a file, the picture (when views offers more
@@ -281,9 +240,9 @@ func (c *compareTab) figure(m *methodResult, view string) *mapplot.Figure {
 	default:
 		f.Maps = ms[:]
 	}
-	f.Title = fmt.Sprintf("%s: %s", c.res.req.ds.src.name, view)
+	f.Title = fmt.Sprintf("%s: %s", c.res.ds.src.name, view)
 	if view == viewSide {
-		f.Title = fmt.Sprintf("%s: true | %s estimate | difference", c.res.req.ds.src.name, methodTitle(m.method))
+		f.Title = fmt.Sprintf("%s: true | %s estimate | difference", c.res.ds.src.name, methodTitle(m.Method))
 	}
 	return f
 }
@@ -310,7 +269,7 @@ func writeFigure(name string, f *mapplot.Figure, w, h int) error {
 	}
 	scale := max(1, min(float64(w)/base, float64(h)/600))
 	img := f.Image(w, h, scale)
-	return writeFileAtomic(name, func(out io.Writer) error { return png.Encode(out, img) })
+	return app.WriteFile(name, func(out io.Writer) error { return png.Encode(out, img) })
 }
 
 // onExportPNG exports the data's true map.
@@ -334,7 +293,7 @@ func (c *compareTab) onExportCSV() {
 		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its estimate can then be exported.", c.win)
 		return
 	}
-	entry, path := pathEntry(c.win, exportPath(c.app, c.res.req.ds.src, "-"+m.method+".csv"), []string{".csv"})
+	entry, path := pathEntry(c.win, exportPath(c.app, c.res.ds.src, "-"+string(m.Method)+".csv"), []string{".csv"})
 	showPathForm(c.win, "Export the estimate as CSV", "Export", path, entry, nil, func(name string) error {
 		rememberFolder(c.app, name)
 		return c.writeCSV(name, m)
@@ -343,6 +302,6 @@ func (c *compareTab) onExportCSV() {
 
 // writeCSV writes the estimate m as a distribution CSV.
 func (c *compareTab) writeCSV(name string, m *methodResult) error {
-	a := c.res.req.study.Alphabet
-	return writeFileAtomic(name, func(w io.Writer) error { return core.WriteDistribution(w, m.est.Theta, a) })
+	a := c.res.Study.Alphabet
+	return app.WriteFile(name, func(w io.Writer) error { return core.WriteDistribution(w, m.Estimate.Theta, a) })
 }

@@ -1,4 +1,4 @@
-package app
+package gui
 
 import (
 	"context"
@@ -16,17 +16,18 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 )
 
 // runMethods are the estimators the run screen offers, in order; the
 // single-mechanism forms (ibu, inv, rap) are the _M forms with one
 // mechanism, and em is gibu.
-var runMethods = []string{core.MethodGIBU, core.MethodCEM, core.MethodIBUM, core.MethodIBUR,
+var runMethods = []core.Method{core.MethodGIBU, core.MethodCEM, core.MethodIBUM, core.MethodIBUR,
 	core.MethodINVM, core.MethodINVR, core.MethodRAPM, core.MethodRAPR, core.MethodULDP}
 
 // methodHelp says what each estimator is.
-var methodHelp = map[string]string{
+var methodHelp = map[core.Method]string{
 	core.MethodGIBU: "MLE over all mechanisms at once (FW Alg. 1)",
 	core.MethodCEM:  "EM with CEM's error correction (CEM Alg. 2)",
 	core.MethodIBUM: "IBU on the users' average matrix (FW §5.3)",
@@ -52,7 +53,7 @@ const (
 )
 
 // Post-processing choices as shown.
-var postChoices = map[string]string{
+var postChoices = map[string]core.Post{
 	"project onto the simplex": core.PostProj,
 	"clip and renormalise":     core.PostNorm,
 	"none":                     core.PostNone,
@@ -68,11 +69,11 @@ type runTab struct {
 	// input returns the run's study, data and truth from the other
 	// screens; estimate is core.Reconstruct but for tests.
 	input    func() (runRequest, error)
-	estimate estimator
+	estimate app.Estimator
 	// OnResult receives a finished run on the UI goroutine.
 	OnResult func(*runResult)
 
-	checks             map[string]*widget.Check
+	checks             map[core.Method]*widget.Check
 	tol, maxIter       *widget.Entry
 	alpha, users, seed *widget.Entry
 	signif             *widget.Entry
@@ -89,12 +90,12 @@ type runTab struct {
 }
 
 func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
-	r := &runTab{ctx: ctx, app: a, win: w, estimate: core.Reconstruct, checks: map[string]*widget.Check{}}
+	r := &runTab{ctx: ctx, app: a, win: w, estimate: core.Reconstruct, checks: map[core.Method]*widget.Check{}}
 	p := a.Preferences()
-	chosen := strings.Split(p.StringWithFallback(prefRunMethods, core.MethodGIBU), ",")
+	chosen := strings.Split(p.StringWithFallback(prefRunMethods, string(core.MethodGIBU)), ",")
 	for _, m := range runMethods {
 		c := widget.NewCheck(methodTitle(m)+" — "+methodHelp[m], func(bool) { r.savePrefs() })
-		c.Checked = slices.Contains(chosen, m)
+		c.Checked = slices.Contains(chosen, string(m))
 		r.checks[m] = c
 	}
 	r.tol = optionalNumber("1e-14 (relative)", p.String(prefRunTol))
@@ -184,7 +185,7 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 // savePrefs remembers the options.
 func (r *runTab) savePrefs() {
 	p := r.app.Preferences()
-	p.SetString(prefRunMethods, strings.Join(r.methods(), ","))
+	p.SetString(prefRunMethods, strings.Join(kindNames(r.methods()), ","))
 	p.SetString(prefRunTol, r.tol.Text)
 	p.SetString(prefRunMaxIter, r.maxIter.Text)
 	p.SetString(prefRunAlpha, r.alpha.Text)
@@ -196,8 +197,8 @@ func (r *runTab) savePrefs() {
 }
 
 // methods returns the chosen estimators in order.
-func (r *runTab) methods() []string {
-	var out []string
+func (r *runTab) methods() []core.Method {
+	var out []core.Method
 	for _, m := range runMethods {
 		if r.checks[m].Checked {
 			out = append(out, m)
@@ -207,8 +208,8 @@ func (r *runTab) methods() []string {
 }
 
 // settings reads the options.
-func (r *runTab) settings() (core.RunSettings, error) {
-	s := core.RunSettings{Methods: r.methods(), Post: postChoices[r.post.Selected]}
+func (r *runTab) settings() (app.RunSettings, error) {
+	s := app.RunSettings{Methods: r.methods(), Post: postChoices[r.post.Selected]}
 	if len(s.Methods) == 0 {
 		return s, errors.New("choose at least one estimator")
 	}
@@ -262,7 +263,7 @@ func optWhole(name string, e *widget.Entry) (int, error) {
 }
 
 // setSettings shows saved options.
-func (r *runTab) setSettings(s core.RunSettings) {
+func (r *runTab) setSettings(s app.RunSettings) {
 	for m, c := range r.checks {
 		c.SetChecked(slices.Contains(s.Methods, m))
 	}
@@ -301,8 +302,8 @@ func (r *runTab) onRun() {
 		showError(r.win, err, "Nothing was run; the last results stay on the Compare screen.")
 		return
 	}
-	req.methods, req.users, req.seed = set.Methods, set.Users, set.Seed
-	req.opt = core.EstimateOptions{
+	req.Methods, req.Users.N, req.Seed = set.Methods, set.Users, set.Seed
+	req.Options = core.EstimateOptions{
 		EM:   core.EMOptions{Tol: set.Tol, MaxIter: set.MaxIter},
 		Post: set.Post,
 		CEM:  core.CEMOptions{Alpha: set.Alpha, Seed: set.Seed, Printed: set.PrintedHessian},
@@ -334,7 +335,11 @@ func (r *runTab) onRun() {
 	go func() {
 		defer r.wg.Done()
 		defer cancel()
-		res, err := execute(ctx, req, r.estimate, progress)
+		var res *runResult
+		out, err := app.Run(ctx, req.Request, r.estimate, methodTitle, progress)
+		if err == nil {
+			res = &runResult{Result: out, ds: req.ds}
+		}
 		fyne.DoAndWait(func() { r.finish(res, err, time.Since(start)) })
 	}()
 }
@@ -355,15 +360,15 @@ func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 		showError(r.win, err, "Check the population of mechanisms and the data, then run again.")
 		return
 	}
-	r.stage.SetText(fmt.Sprintf("Ran %s on %s users in %s.", plural(len(res.results), "estimator", "estimators"),
-		thousands(res.n), took.Round(time.Millisecond)))
+	r.stage.SetText(fmt.Sprintf("Ran %s on %s users in %s.", plural(len(res.Results), "estimator", "estimators"),
+		thousands(res.N()), took.Round(time.Millisecond)))
 	var b strings.Builder
-	for _, m := range res.results {
-		if m.err != nil {
-			fmt.Fprintf(&b, "%s: failed: %v\n", methodTitle(m.method), m.err)
+	for _, m := range res.Results {
+		if m.Err != nil {
+			fmt.Fprintf(&b, "%s: failed: %v\n", methodTitle(m.Method), m.Err)
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %s, %s\n", methodTitle(m.method), metricsLine(m), m.elapsed.Round(time.Millisecond))
+		fmt.Fprintf(&b, "%s: %s, %s\n", methodTitle(m.Method), metricsLine(m), m.Elapsed.Round(time.Millisecond))
 	}
 	r.summary.SetText(strings.TrimSpace(b.String()))
 	if r.OnResult != nil {
@@ -374,10 +379,10 @@ func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 // metricsLine summarises an estimate's errors.
 func metricsLine(m methodResult) string {
 	s := ""
-	if !math.IsNaN(m.metrics.EMD) {
-		s = fmt.Sprintf("EMD %.4g %s, ", m.metrics.EMD, m.metrics.EMDUnit)
+	if !math.IsNaN(m.Metrics.EMD) {
+		s = fmt.Sprintf("EMD %.4g %s, ", m.Metrics.EMD, m.Metrics.EMDUnit)
 	}
-	return s + fmt.Sprintf("squared error %.4g, JSD %.4g, TV %.4g", m.metrics.MSE, m.metrics.JSD, m.metrics.TV)
+	return s + fmt.Sprintf("squared error %.4g, JSD %.4g, TV %.4g", m.Metrics.MSE, m.Metrics.JSD, m.Metrics.TV)
 }
 
 func (r *runTab) setRunning(on bool) {

@@ -1,4 +1,4 @@
-package app
+package gui
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"github.com/paulmach/orb"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/census"
@@ -22,16 +23,17 @@ import (
 // study returns the whole study as the window holds it: the population's
 // alphabet and mechanisms, where the data came from and how they were
 // binned, and the run's options.
-func (u *ui) study() (*core.Study, error) {
+func (u *ui) study() (*app.Study, error) {
 	ds := u.data.data
 	if ds == nil {
 		return nil, errors.New("no data are loaded yet")
 	}
-	s, err := u.pop.study()
+	cs, err := u.pop.study()
 	if err != nil {
 		return nil, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen", err)
 	}
-	src := &core.Source{Path: ds.src.path}
+	s := &app.Study{Study: cs}
+	src := &app.Source{Path: ds.src.path}
 	if ds.isCensus() {
 		src.Format = ds.table.Format.String()
 		src.Attrs = ds.choice.attrs
@@ -66,7 +68,7 @@ func (u *ui) onSaveStudy() {
 	entry, path := pathEntry(u.win, filepath.Join(lastFolder(u.app), "study.json"), []string{".json"})
 	showPathForm(u.win, "Save the study", "Save", path, entry, nil, func(name string) error {
 		rememberFolder(u.app, name)
-		return writeFileAtomic(name, func(w io.Writer) error { return core.WriteStudy(w, s) })
+		return app.WriteFile(name, func(w io.Writer) error { return app.WriteStudy(w, s) })
 	})
 }
 
@@ -93,7 +95,7 @@ func (u *ui) onOpenStudy() {
 // set. A study without a source applies to the data loaded if its
 // alphabet fits them.
 func (u *ui) openStudy(b []byte, name string) error {
-	s, err := core.ReadStudy(bytes.NewReader(b))
+	s, err := app.ReadStudy(bytes.NewReader(b))
 	if err != nil {
 		return err
 	}
@@ -138,7 +140,7 @@ func (u *ui) openStudy(b []byte, name string) error {
 }
 
 // studySource returns the file a study's source names.
-func studySource(src *core.Source) (source, error) {
+func studySource(src *app.Source) (source, error) {
 	if src.Path == "" {
 		return defaultSource(), nil
 	}
@@ -163,7 +165,7 @@ func sameAlphabet(a, b core.Alphabet) bool {
 
 // applySource sets the grid and census controls as a study's source
 // records them.
-func (d *dataTab) applySource(src *core.Source) error {
+func (d *dataTab) applySource(src *app.Source) error {
 	bb := src.BBox
 	if len(bb) != 0 && len(bb) != 4 {
 		return fmt.Errorf("source bbox has %d numbers, want south, west, north, east", len(bb))

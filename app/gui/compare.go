@@ -1,4 +1,4 @@
-package app
+package gui
 
 import (
 	"fmt"
@@ -103,8 +103,8 @@ func (c *compareTab) buildUI() fyne.CanvasObject {
 func (c *compareTab) show(res *runResult) {
 	c.res = res
 	var names []string
-	for _, m := range res.ok() {
-		names = append(names, methodTitle(m.method))
+	for _, m := range res.Succeeded() {
+		names = append(names, methodTitle(m.Method))
 	}
 	prev := c.pick.Selected
 	c.pick.OnChanged = nil
@@ -118,7 +118,7 @@ func (c *compareTab) show(res *runResult) {
 		c.pick.SetSelected(names[0])
 	}
 	c.pick.OnChanged = func(string) { c.refresh() }
-	if ds := res.req.ds; ds != nil && ds.isCensus() {
+	if ds := res.ds; ds != nil && ds.isCensus() {
 		var attrs []string
 		for _, a := range ds.alphabet.Attributes {
 			attrs = append(attrs, a.Name)
@@ -151,8 +151,8 @@ func (c *compareTab) current() *methodResult {
 	if c.res == nil {
 		return nil
 	}
-	for _, m := range c.res.ok() {
-		if methodTitle(m.method) == c.pick.Selected {
+	for _, m := range c.res.Succeeded() {
+		if methodTitle(m.Method) == c.pick.Selected {
 			return &m
 		}
 	}
@@ -173,14 +173,14 @@ func (c *compareTab) colourScale() mapplot.Scale {
 // figureMaps returns the true, estimated and difference maps of m, the
 // first two on one colour scale.
 func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
-	req := c.res.req
-	truth, est := req.truth, m.est.Theta
+	req := c.res
+	truth, est := req.Users.Truth, m.Estimate.Theta
 	diff := make([]float64, len(truth))
 	for i := range diff {
 		diff[i] = est[i] - truth[i]
 	}
 	sc := c.colourScale()
-	titles := [3]string{"True", methodTitle(m.method) + " estimate", "Estimate − truth"}
+	titles := [3]string{"True", methodTitle(m.Method) + " estimate", "Estimate − truth"}
 	var out [3]*mapplot.Map
 	for i, v := range [3][]float64{truth, est, diff} {
 		if ds := req.ds; ds.isCensus() {
@@ -201,7 +201,7 @@ func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
 
 // censusAxes returns the attribute indices viewed as rows and columns.
 func (c *compareTab) censusAxes() (row, col int) {
-	return attrAxes(c.res.req.ds.alphabet, c.rows.Selected, c.cols.Selected)
+	return attrAxes(c.res.ds.alphabet, c.rows.Selected, c.cols.Selected)
 }
 
 // refresh redraws the maps and the metrics of the estimate chosen.
@@ -220,30 +220,30 @@ func (c *compareTab) refresh() {
 	}
 	c.onHover(-1)
 	set := func(k, v string) { c.metrics[k].SetText(v) }
-	if math.IsNaN(m.metrics.EMD) {
+	if math.IsNaN(m.Metrics.EMD) {
 		set("EMD", "— (no distance)")
 	} else {
-		set("EMD", fmt.Sprintf("%.5g %s", m.metrics.EMD, m.metrics.EMDUnit))
+		set("EMD", fmt.Sprintf("%.5g %s", m.Metrics.EMD, m.Metrics.EMDUnit))
 	}
-	set("Squared error", fmt.Sprintf("%.5g", m.metrics.MSE))
-	set("JSD", fmt.Sprintf("%.5g nats", m.metrics.JSD))
-	set("TV", fmt.Sprintf("%.5g", m.metrics.TV))
-	ll := fmt.Sprintf("%.10g", m.est.LogLik)
-	if math.IsNaN(m.est.LogLik) {
+	set("Squared error", fmt.Sprintf("%.5g", m.Metrics.MSE))
+	set("JSD", fmt.Sprintf("%.5g nats", m.Metrics.JSD))
+	set("TV", fmt.Sprintf("%.5g", m.Metrics.TV))
+	ll := fmt.Sprintf("%.10g", m.Estimate.LogLik)
+	if math.IsNaN(m.Estimate.LogLik) {
 		ll = "— (PUM reports depend on each user's cells)"
 	}
 	set("Log-likelihood", ll)
 	steps := "— (closed form)"
-	if m.est.Iterations > 0 {
-		steps = fmt.Sprintf("%d", m.est.Iterations)
-		if !m.est.Converged {
+	if m.Estimate.Iterations > 0 {
+		steps = fmt.Sprintf("%d", m.Estimate.Iterations)
+		if !m.Estimate.Converged {
 			steps += " (stopped before converging)"
 		}
 	}
 	set("Steps", steps)
-	t := m.elapsed.Round(time.Millisecond).String()
-	if m.method == core.MethodCEM {
-		t += fmt.Sprintf(" · α = %g", m.est.Alpha)
+	t := m.Elapsed.Round(time.Millisecond).String()
+	if m.Method == core.MethodCEM {
+		t += fmt.Sprintf(" · α = %g", m.Estimate.Alpha)
 	}
 	set("Time", t)
 }
@@ -260,13 +260,13 @@ func (c *compareTab) onHover(cell int) {
 	}
 	mp := [3]*mapplot.Map{c.maps[0].Map, c.maps[1].Map, c.maps[2].Map}
 	var where string
-	if ds := c.res.req.ds; ds.isCensus() {
+	if ds := c.res.ds; ds.isCensus() {
 		where = categoryPlace(mp[0], cell)
 	} else {
 		where = cellPlace(ds.grid.Grid, cell)
 	}
 	c.hover.SetText(fmt.Sprintf("%s · true %.4g · %s %.4g · difference %+.4g", where,
-		mp[0].Values[cell], methodTitle(m.method), mp[1].Values[cell], mp[2].Values[cell]))
+		mp[0].Values[cell], methodTitle(m.Method), mp[1].Values[cell], mp[2].Values[cell]))
 }
 
 // rankHead heads the ranking table.
@@ -275,15 +275,15 @@ var rankHead = []string{"Rank", "Estimator", "EMD", "Squared error", "JSD", "TV"
 // ranked returns the run's results best first: by EMD where the alphabet
 // has a distance, else by squared error; failures last.
 func ranked(res *runResult) []methodResult {
-	out := slices.Clone(res.results)
+	out := slices.Clone(res.Results)
 	key := func(m methodResult) float64 {
 		switch {
-		case m.err != nil:
+		case m.Err != nil:
 			return math.Inf(1)
-		case math.IsNaN(m.metrics.EMD):
-			return m.metrics.MSE
+		case math.IsNaN(m.Metrics.EMD):
+			return m.Metrics.MSE
 		}
-		return m.metrics.EMD
+		return m.Metrics.EMD
 	}
 	slices.SortStableFunc(out, func(a, b methodResult) int {
 		ka, kb := key(a), key(b)
@@ -309,24 +309,24 @@ func (c *compareTab) fillRanking() {
 	}
 	c.ranking.Add(head)
 	for i, m := range ranked(c.res) {
-		if m.err != nil {
+		if m.Err != nil {
 			// A failure spans the row, wrapped: the reason matters.
-			l := widget.NewLabel(fmt.Sprintf("%d. %s failed: %v", i+1, methodTitle(m.method), m.err))
+			l := widget.NewLabel(fmt.Sprintf("%d. %s failed: %v", i+1, methodTitle(m.Method), m.Err))
 			l.Wrapping = fyne.TextWrapWord
 			c.ranking.Add(l)
 			continue
 		}
 		emd := "—"
-		if !math.IsNaN(m.metrics.EMD) {
-			emd = fmt.Sprintf("%.4g %s", m.metrics.EMD, m.metrics.EMDUnit)
+		if !math.IsNaN(m.Metrics.EMD) {
+			emd = fmt.Sprintf("%.4g %s", m.Metrics.EMD, m.Metrics.EMDUnit)
 		}
 		steps := "—"
-		if m.est.Iterations > 0 {
-			steps = fmt.Sprint(m.est.Iterations)
+		if m.Estimate.Iterations > 0 {
+			steps = fmt.Sprint(m.Estimate.Iterations)
 		}
-		cells := []string{fmt.Sprint(i + 1), methodTitle(m.method), emd, fmt.Sprintf("%.4g", m.metrics.MSE),
-			fmt.Sprintf("%.4g", m.metrics.JSD), fmt.Sprintf("%.4g", m.metrics.TV), logLik(m.est.LogLik),
-			steps, m.elapsed.Round(time.Millisecond).String()}
+		cells := []string{fmt.Sprint(i + 1), methodTitle(m.Method), emd, fmt.Sprintf("%.4g", m.Metrics.MSE),
+			fmt.Sprintf("%.4g", m.Metrics.JSD), fmt.Sprintf("%.4g", m.Metrics.TV), logLik(m.Estimate.LogLik),
+			steps, m.Elapsed.Round(time.Millisecond).String()}
 		row := container.NewGridWithColumns(len(rankHead))
 		for _, s := range cells {
 			l := widget.NewLabel(s)
@@ -349,14 +349,14 @@ func logLik(v float64) string {
 // notes describes the run for an exported figure: the data, the
 // mechanisms the users chose and the estimator.
 func (c *compareTab) notes(m *methodResult) []string {
-	req := c.res.req
+	req := c.res
 	ds := req.ds
 	data := dataNote(ds)
-	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", thousands(c.res.n), req.seed)}
-	lines = append(lines, wrapJoin("Mechanisms: ", mechanismMix(req.study, c.res.counts), 150)...)
-	est := fmt.Sprintf("Estimator: %s · %s", methodTitle(m.method), metricsLine(*m))
-	if m.est.Iterations > 0 {
-		est += fmt.Sprintf(" · %d steps", m.est.Iterations)
+	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", thousands(c.res.N()), req.Seed)}
+	lines = append(lines, wrapJoin("Mechanisms: ", mechanismMix(req.Study, c.res.Counts), 150)...)
+	est := fmt.Sprintf("Estimator: %s · %s", methodTitle(m.Method), metricsLine(*m))
+	if m.Estimate.Iterations > 0 {
+		est += fmt.Sprintf(" · %d steps", m.Estimate.Iterations)
 	}
 	return append(lines, est)
 }

@@ -1,4 +1,4 @@
-package app
+package gui
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 )
 
@@ -36,29 +37,29 @@ func TestRunAndCompare(t *testing.T) {
 	res := u.cmp.res
 	require.NotNil(t, res)
 	assert.Equal(t, tabCompare, u.tabs.SelectedIndex())
-	assert.Equal(t, 2000, res.n)
-	require.Len(t, res.ok(), 2)
-	gibu := res.results[0]
-	require.Equal(t, core.MethodGIBU, gibu.method)
-	assert.True(t, gibu.est.Converged)
-	assert.InDelta(t, 1, floats.Sum(gibu.est.Theta), 1e-9)
+	assert.Equal(t, 2000, res.N())
+	require.Len(t, res.Succeeded(), 2)
+	gibu := res.Results[0]
+	require.Equal(t, core.MethodGIBU, gibu.Method)
+	assert.True(t, gibu.Estimate.Converged)
+	assert.InDelta(t, 1, floats.Sum(gibu.Estimate.Theta), 1e-9)
 
 	truth := u.data.data.grid.Distribution()
 	m := u.cmp.maps
 	require.NotNil(t, m[0].Map)
 	for i := range truth {
 		require.Equal(t, truth[i], m[0].Map.Values[i])
-		require.Equal(t, gibu.est.Theta[i], m[1].Map.Values[i])
-		require.InDelta(t, gibu.est.Theta[i]-truth[i], m[2].Map.Values[i], 1e-15)
+		require.Equal(t, gibu.Estimate.Theta[i], m[1].Map.Values[i])
+		require.InDelta(t, gibu.Estimate.Theta[i]-truth[i], m[2].Map.Values[i], 1e-15)
 	}
-	hi := math.Max(floats.Max(truth), floats.Max(gibu.est.Theta))
+	hi := math.Max(floats.Max(truth), floats.Max(gibu.Estimate.Theta))
 	assert.Equal(t, [2]float64{0, hi}, [2]float64{m[0].Map.Lo, m[0].Map.Hi})
 	assert.Equal(t, [2]float64{0, hi}, [2]float64{m[1].Map.Lo, m[1].Map.Hi})
 	assert.True(t, m[2].Map.Diverging)
 
-	want, err := core.Compare(truth, gibu.est.Theta, u.data.data.studyAlphabet())
+	want, err := core.Compare(truth, gibu.Estimate.Theta, u.data.data.studyAlphabet())
 	require.NoError(t, err)
-	assert.Equal(t, want, gibu.metrics)
+	assert.Equal(t, want, gibu.Metrics)
 	assert.Equal(t, fmt.Sprintf("%.5g km", want.EMD), u.cmp.metrics["EMD"].Text)
 
 	// Hover on one map marks the cell on all three and describes it.
@@ -71,11 +72,11 @@ func TestRunAndCompare(t *testing.T) {
 
 	// The ranking lists the better (lower EMD) estimator first.
 	r := ranked(res)
-	assert.LessOrEqual(t, r[0].metrics.EMD, r[1].metrics.EMD)
+	assert.LessOrEqual(t, r[0].Metrics.EMD, r[1].Metrics.EMD)
 
 	// Choosing the other estimator redraws the estimate.
 	u.cmp.pick.SetSelected(methodTitle(core.MethodINVM))
-	assert.Equal(t, res.results[1].est.Theta[7], u.cmp.maps[1].Map.Values[7])
+	assert.Equal(t, res.Results[1].Estimate.Theta[7], u.cmp.maps[1].Map.Values[7])
 }
 
 // TestRunCancel runs a fake estimator that waits for cancel: the run
@@ -85,7 +86,7 @@ func TestRunCancel(t *testing.T) {
 	_, u := newTestWindow(t)
 	u.pop.audits.Wait()
 	started := make(chan struct{})
-	u.run.estimate = func(ctx context.Context, method string, s *core.Study, mechs []core.Mechanism, g *core.Groups, opt core.EstimateOptions) (*core.Estimate, error) {
+	u.run.estimate = func(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, opt core.EstimateOptions) (*core.Estimate, error) {
 		opt.EM.Progress(7, -1234.5)
 		close(started)
 		<-ctx.Done()
@@ -135,7 +136,7 @@ func TestRunOptionErrors(t *testing.T) {
 			}
 		}, "at least one estimator"},
 	} {
-		u.run.setSettings(core.RunSettings{Methods: []string{core.MethodGIBU}, Seed: 1})
+		u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodGIBU}, Seed: 1})
 		tc.entry()
 		_, err := u.run.settings()
 		require.Error(t, err)
@@ -145,12 +146,12 @@ func TestRunOptionErrors(t *testing.T) {
 		assert.NotNil(t, w.Canvas().Overlays().Top(), "an error dialog")
 		w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
 	}
-	set := core.RunSettings{Methods: []string{core.MethodCEM, core.MethodGIBU}, Users: 500, Seed: 9, Tol: 1e-9, MaxIter: 20, Post: core.PostNorm, Alpha: 0.3,
+	set := app.RunSettings{Methods: []core.Method{core.MethodCEM, core.MethodGIBU}, Users: 500, Seed: 9, Tol: 1e-9, MaxIter: 20, Post: core.PostNorm, Alpha: 0.3,
 		PrintedHessian: true, Significance: 0.05}
 	u.run.setSettings(set)
 	got, err := u.run.settings()
 	require.NoError(t, err)
-	set.Methods = []string{core.MethodGIBU, core.MethodCEM} // in screen order
+	set.Methods = []core.Method{core.MethodGIBU, core.MethodCEM} // in screen order
 	assert.Equal(t, set, got)
 }
 
@@ -209,7 +210,7 @@ func TestExport(t *testing.T) {
 	assert.True(t, strings.HasPrefix(string(b), "cell,probability,row,col,lat,lon\n"), string(b[:60]))
 	back, err := core.ReadDistribution(bytes.NewReader(b), 384)
 	require.NoError(t, err)
-	assert.Equal(t, m.est.Theta, back)
+	assert.Equal(t, m.Estimate.Theta, back)
 
 	notes := u.cmp.notes(m)
 	assert.Contains(t, notes[0], "24×16 cells of 0.5 km")
@@ -223,17 +224,17 @@ func TestExport(t *testing.T) {
 func TestStudySaveOpen(t *testing.T) {
 	_, u := newTestWindow(t)
 	u.pop.audits.Wait()
-	u.run.setSettings(core.RunSettings{Methods: []string{core.MethodGIBU, core.MethodIBUM}, Seed: 42, MaxIter: 500})
+	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodGIBU, core.MethodIBUM}, Seed: 42, MaxIter: 500})
 	s, err := u.study()
 	require.NoError(t, err)
 	require.NotNil(t, s.Source)
 	assert.Equal(t, "", s.Source.Path, "the embedded data")
 	assert.Equal(t, 0.5, s.Source.CellKm)
 	var buf bytes.Buffer
-	require.NoError(t, core.WriteStudy(&buf, s))
+	require.NoError(t, app.WriteStudy(&buf, s))
 
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}})
-	u.run.setSettings(core.RunSettings{Methods: []string{core.MethodCEM}, Seed: 3})
+	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodCEM}, Seed: 3})
 	u.data.cell.SetText("1")
 	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
 	u.data.wg.Wait()
@@ -254,7 +255,7 @@ func TestStudySaveOpen(t *testing.T) {
 // study leaves the embedded data and a dialog.
 func TestOpenFileArgument(t *testing.T) {
 	a := test.NewTempApp(t)
-	_, u := openTestWindow(t, a, filepath.Join("..", "geo", "census", "testdata", "adult_sample.data"))
+	_, u := openTestWindow(t, a, filepath.Join("..", "..", "geo", "census", "testdata", "adult_sample.data"))
 	require.NotNil(t, u.data.data)
 	assert.True(t, u.data.data.isCensus())
 	assert.Equal(t, "adult_sample.data", u.data.data.src.name)
@@ -272,7 +273,7 @@ func TestOpenFileArgument(t *testing.T) {
 // with row and column selects, and exports them.
 func TestCensusRunAndCompare(t *testing.T) {
 	_, u := newTestWindow(t)
-	b, err := os.ReadFile(filepath.Join("..", "geo", "census", "testdata", "adult_sample.data"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "geo", "census", "testdata", "adult_sample.data"))
 	require.NoError(t, err)
 	u.data.load(bytesSource("adult_sample.data", b), false)
 	u.data.wg.Wait()
@@ -282,15 +283,15 @@ func TestCensusRunAndCompare(t *testing.T) {
 	u.run.wg.Wait()
 	res := u.cmp.res
 	require.NotNil(t, res)
-	require.Len(t, res.ok(), 1)
+	require.Len(t, res.Succeeded(), 1)
 	assert.True(t, u.cmp.censusView.Visible())
 	a := u.data.data.alphabet
 	assert.Equal(t, a.Attributes[0].Name, u.cmp.rows.Selected)
 	assert.Equal(t, a.Attributes[1].Name, u.cmp.cols.Selected)
-	want, err := a.Marginal(res.results[0].est.Theta, 0, 1)
+	want, err := a.Marginal(res.Results[0].Estimate.Theta, 0, 1)
 	require.NoError(t, err)
 	assert.Equal(t, want, u.cmp.maps[1].Map.Values)
-	assert.True(t, math.IsNaN(res.results[0].metrics.EMD), "categories have no distance")
+	assert.True(t, math.IsNaN(res.Results[0].Metrics.EMD), "categories have no distance")
 	assert.Contains(t, u.cmp.metrics["EMD"].Text, "no distance")
 
 	u.cmp.cols.SetSelected(noAttribute)
@@ -314,17 +315,17 @@ func TestRunPUM(t *testing.T) {
 	spec, err := u.pop.rows[0].spec()
 	require.NoError(t, err)
 	assert.Equal(t, []string{"home"}, spec.Tags)
-	u.run.setSettings(core.RunSettings{Methods: []string{core.MethodULDP, core.MethodGIBU}, Seed: 1})
+	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodULDP, core.MethodGIBU}, Seed: 1})
 	u.run.onRun()
 	u.run.wg.Wait()
 	res := u.cmp.res
 	require.NotNil(t, res)
-	require.Len(t, res.results, 2)
-	uldp := res.results[1]
-	require.Equal(t, core.MethodULDP, uldp.method)
-	require.NoError(t, uldp.err)
-	assert.InDelta(t, 1, floats.Sum(uldp.est.Theta), 1e-9)
-	assert.ErrorContains(t, res.results[0].err, "uldp", "GIBU does not take PUM reports, and says so")
+	require.Len(t, res.Results, 2)
+	uldp := res.Results[1]
+	require.Equal(t, core.MethodULDP, uldp.Method)
+	require.NoError(t, uldp.Err)
+	assert.InDelta(t, 1, floats.Sum(uldp.Estimate.Theta), 1e-9)
+	assert.ErrorContains(t, res.Results[0].Err, "uldp", "GIBU does not take PUM reports, and says so")
 }
 
 // TestExportDialog exports through the form as a user does: Ctrl+E's

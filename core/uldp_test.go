@@ -66,7 +66,7 @@ func TestULDPEstimateURAP(t *testing.T) {
 func TestULDPEstimatePUM(t *testing.T) {
 	pum, _ := NewPUM(4, 1, []int{0}, []string{"home"}, BaseURR)
 	ext := []float64{0.1, 0.2, 0.3, 0.1, 0.3} // r over X ∪ {⊥home}
-	g := exactGroups(pum.Common.(Channel), ext, 0, 1, 1e9)
+	g := exactGroups(pum.Common().(Channel), ext, 0, 1, 1e9)
 	s := &Study{Alphabet: Alphabet{Kind: KindCategorical, Size: 4}, Data: []int{1, 2, 3, 3}, Personal: map[string][]int{"home": {1, 3, 3, -1}}}
 	got, err := ULDPEstimate([]Mechanism{pum}, g, s, ULDPOptions{})
 	if err != nil {

@@ -1,4 +1,4 @@
-package app
+package gui
 
 import (
 	"context"
@@ -18,8 +18,9 @@ import (
 	"github.com/privmap/privmap/core"
 )
 
-// mechanismKinds are the kinds offered, in the order of DESIGN §3.
-var mechanismKinds = []string{
+// mechanismKinds are the kinds offered, in the order of
+// docs/ARCHITECTURE.md's table of mechanisms.
+var mechanismKinds = []core.MechanismKind{
 	core.KindKRR, core.KindRAPPOR, core.KindGeo, core.KindPlanar, core.KindShokri,
 	core.KindURR, core.KindURAP, core.KindPUM, core.KindIdentity,
 }
@@ -57,7 +58,7 @@ type mechRow struct {
 	// A PUM's base mechanism and semantic tags, kept from the study it
 	// came from; a new PUM protects each user's "home", the cell of most
 	// of their check-ins (ULDP §5).
-	base string
+	base core.MechanismKind
 	tags []string
 }
 
@@ -193,7 +194,7 @@ func (p *populationTab) setSpecs(ms []core.MechanismSpec) {
 
 func (p *populationTab) addRow(m core.MechanismSpec) {
 	r := &mechRow{p: p}
-	r.kind = widget.NewSelect(mechanismKinds, nil)
+	r.kind = widget.NewSelect(kindNames(mechanismKinds), nil)
 	r.id, r.level, r.share, r.sensitive = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
 	r.level.Validator = positiveNumber
 	r.share.Validator = optionalShare
@@ -240,7 +241,7 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 		m.ID = fmt.Sprintf("m%d", len(r.p.rows)+1)
 	}
 	r.id.SetText(m.ID)
-	r.kind.SetSelected(m.Kind)
+	r.kind.SetSelected(string(m.Kind))
 	level := m.Epsilon
 	if m.Kind == core.KindShokri {
 		level = m.QualityLoss
@@ -260,7 +261,7 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 
 // enableFields disables the fields the kind does not take.
 func (r *mechRow) enableFields() {
-	k := r.kind.Selected
+	k := core.MechanismKind(r.kind.Selected)
 	setEnabled(r.level, k != core.KindIdentity)
 	uldp := k == core.KindURR || k == core.KindURAP || k == core.KindPUM
 	setEnabled(r.sensitive, uldp)
@@ -283,7 +284,7 @@ func setEnabled(e *widget.Entry, on bool) {
 
 // spec parses the row.
 func (r *mechRow) spec() (core.MechanismSpec, error) {
-	m := core.MechanismSpec{ID: strings.TrimSpace(r.id.Text), Kind: r.kind.Selected}
+	m := core.MechanismSpec{ID: strings.TrimSpace(r.id.Text), Kind: core.MechanismKind(r.kind.Selected)}
 	if !r.level.Disabled() {
 		v, err := strconv.ParseFloat(strings.TrimSpace(r.level.Text), 64)
 		if err != nil {
@@ -463,4 +464,13 @@ func formatSymbols(xs []int) string {
 		i = j + 1
 	}
 	return strings.Join(parts, ", ")
+}
+
+// kindNames returns kinds as strings, for a select.
+func kindNames[K ~string](kinds []K) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
 }

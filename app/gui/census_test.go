@@ -1,4 +1,4 @@
-package app
+package gui
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 // labelled axes and hover, and tabulates again on other attributes.
 func TestCensusFile(t *testing.T) {
 	_, d := newTestUI(t)
-	b, err := os.ReadFile("../geo/census/testdata/adult_sample.data")
+	b, err := os.ReadFile("../../geo/census/testdata/adult_sample.data")
 	require.NoError(t, err)
 	d.load(bytesSource("adult.data", b), false)
 	d.wg.Wait()

@@ -1,0 +1,185 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/privmap/privmap/core"
+)
+
+// seedStream is the PCG stream of every simulation ("priv" in ASCII):
+// with it, the window and privmap simulate draw the same users and
+// reports from the same seed.
+const seedStream = 0x70726976
+
+// NewRand returns the generator of a simulation with the given seed.
+func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seedStream)) }
+
+// BuildMechanisms builds every mechanism of s. progress, if not nil, is
+// called with the mechanism's index before each build, and during a long
+// build (Shokri's linear program) with its iteration and relative
+// optimality gap (iter > 0). Cancelling ctx stops a long build.
+func BuildMechanisms(ctx context.Context, s *core.Study, progress func(i, iter int, gap float64)) ([]core.Mechanism, error) {
+	mechs := make([]core.Mechanism, len(s.Mechanisms))
+	for i, spec := range s.Mechanisms {
+		var lp func(int, float64)
+		if progress != nil {
+			progress(i, 0, 0)
+			lp = func(iter int, gap float64) { progress(i, iter, gap) }
+		}
+		m, err := core.NewMechanismWith(ctx, spec, s.Alphabet, lp)
+		if err != nil {
+			return nil, err
+		}
+		mechs[i] = m
+	}
+	return mechs, nil
+}
+
+// Users says whom a simulation sanitises: with N > 0, N users drawn from
+// Truth; else every datum of Data, with the study's personal cells.
+type Users struct {
+	Data  []int
+	Truth []float64
+	N     int
+}
+
+// Count returns the number of users sanitised.
+func (u Users) Count() int {
+	if u.N > 0 {
+		return u.N
+	}
+	return len(u.Data)
+}
+
+// Sanitise assigns the users to the study's mechanisms by share (largest
+// remainder, core.Assign) and sanitises each with its mechanism, drawing
+// from NewRand(seed); emit receives every report in order. It returns
+// the number of users of each mechanism.
+func Sanitise(ctx context.Context, s *core.Study, mechs []core.Mechanism, u Users, seed uint64,
+	emit func(user, j int, r core.Report) error, progress func(float64)) ([]int, error) {
+	n := u.Count()
+	if n == 0 {
+		return nil, errors.New("no users to simulate: the data set is empty")
+	}
+	shares, err := s.Shares()
+	if err != nil {
+		return nil, err
+	}
+	counts := core.Assign(shares, n)
+	rng := NewRand(seed)
+	if u.N > 0 {
+		err = core.Simulate(ctx, rng, mechs, counts, u.Truth, emit, progress)
+	} else {
+		err = core.SimulateData(ctx, rng, mechs, counts, u.Data, s.Personal, emit, progress)
+	}
+	return counts, err
+}
+
+// A Request is one run: the study, its users and the estimators.
+type Request struct {
+	Study *core.Study
+	// Users are the users sanitised; Users.Truth is also the truth the
+	// estimates are compared with.
+	Users   Users
+	Seed    uint64
+	Methods []core.Method
+	Options core.EstimateOptions
+}
+
+// A MethodResult is one estimator's outcome.
+type MethodResult struct {
+	Method   core.Method
+	Estimate *core.Estimate // nil when Err is set
+	Metrics  core.Metrics
+	Elapsed  time.Duration
+	Err      error
+}
+
+// A Result is a finished run.
+type Result struct {
+	Request
+	Counts  []int // users per mechanism
+	Results []MethodResult
+}
+
+// N returns the number of users sanitised.
+func (r *Result) N() int { return r.Users.Count() }
+
+// Succeeded returns the results that produced an estimate.
+func (r *Result) Succeeded() []MethodResult {
+	var out []MethodResult
+	for _, m := range r.Results {
+		if m.Err == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// An Estimator is core.Reconstruct's signature, so that tests can slow it.
+type Estimator func(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, opt core.EstimateOptions) (*core.Estimate, error)
+
+// Progress reports a run's stage, the fraction of the run done and a
+// line of detail (the estimator's step and log-likelihood).
+type Progress func(stage string, done float64, detail string)
+
+// Run builds the mechanisms, sanitises the users' data, and runs every
+// estimator, comparing each estimate with the truth. An estimator's own
+// failure (a method that does not apply to these mechanisms, say) is
+// kept in its result; cancelling ctx ends the run with ctx's error.
+// title names a method in the progress stages.
+func Run(ctx context.Context, req Request, estimate Estimator, title func(core.Method) string, progress Progress) (*Result, error) {
+	s := req.Study
+	steps := float64(len(s.Mechanisms) + 1 + len(req.Methods))
+	mechs, err := BuildMechanisms(ctx, s, func(i, iter int, gap float64) {
+		stage, detail := "Building "+s.Mechanisms[i].ID, ""
+		if iter > 0 {
+			detail = fmt.Sprintf("linear program: iteration %d, optimality gap %.1e", iter, gap)
+		}
+		progress(stage, float64(i)/steps, detail)
+	})
+	if err != nil {
+		return nil, err
+	}
+	base := float64(len(mechs))
+	n := req.Users.Count()
+	var g *core.Groups
+	var mech []int
+	var reps []core.Report
+	emit := func(_, j int, r core.Report) error {
+		mech, reps = append(mech, j), append(reps, r)
+		return nil
+	}
+	counts, err := Sanitise(ctx, s, mechs, req.Users, req.Seed, emit, func(f float64) {
+		progress("Sanitising", (base+f)/steps, fmt.Sprintf("%d users", n))
+	})
+	if err != nil {
+		return nil, err
+	}
+	g = core.GroupReports(len(mechs), mech, reps)
+	res := &Result{Request: req, Counts: counts}
+	for i, method := range req.Methods {
+		done := (base + 1 + float64(i)) / steps
+		progress(title(method), done, "")
+		opt := req.Options
+		opt.EM.Progress = func(iter int, ll float64) {
+			progress(title(method), done, fmt.Sprintf("step %d · log-likelihood %.10g", iter, ll))
+		}
+		start := time.Now()
+		est, err := estimate(ctx, method, s, mechs, g, opt)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		r := MethodResult{Method: method, Estimate: est, Elapsed: time.Since(start), Err: err}
+		if err == nil {
+			r.Metrics, r.Err = core.Compare(req.Users.Truth, est.Theta, s.Alphabet)
+		}
+		res.Results = append(res.Results, r)
+	}
+	progress("Done", 1, "")
+	return res, nil
+}

@@ -1,0 +1,134 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/privmap/privmap/core"
+)
+
+// The members that the application adds to a study file, beside core's
+// alphabet, mechanisms, data and personal cells. They extend the study
+// format of docs/ARCHITECTURE.md compatibly: the command line reads and
+// ignores them.
+const (
+	memberSource = "source"
+	memberRun    = "run"
+)
+
+// A Study is a study file as the application reads and writes it: core's
+// study, plus where its data came from and how the window ran it.
+type Study struct {
+	*core.Study
+	Source *Source      // nil when the file records no source
+	Run    *RunSettings // nil when the file records no run
+}
+
+// Source records the data file of a study and how it was binned, so that
+// the window can reopen the whole study.
+type Source struct {
+	// Path is the file; empty for privmap's embedded default data.
+	Path string `json:"path,omitempty"`
+	// Format is the file's format as privmap grid's -format names it.
+	Format string `json:"format,omitempty"`
+	// Check-in files: the box as south, west, north, east, the cell side
+	// and the per-user rule (first or all).
+	BBox    []float64 `json:"bbox,omitempty"`
+	CellKm  float64   `json:"cell_km,omitempty"`
+	PerUser string    `json:"per_user,omitempty"`
+	// Census files: the attributes as privmap grid's -attrs lists them
+	// and the missing-value policy (drop or category).
+	Attrs   string `json:"attrs,omitempty"`
+	Missing string `json:"missing,omitempty"`
+}
+
+// RunSettings are the simulation and estimators of a study's run.
+type RunSettings struct {
+	// Methods are the estimators, as privmap estimate's -method names
+	// them.
+	Methods []core.Method `json:"methods,omitempty"`
+	// Users is the number of users drawn from the truth; 0 sanitises
+	// every datum of the data.
+	Users int    `json:"users,omitempty"`
+	Seed  uint64 `json:"seed,omitempty"`
+	// Tol, MaxIter, Post and Alpha are estimate's -tol, -max-iter, -post
+	// and -alpha (0 or empty for their defaults).
+	Tol     float64   `json:"tol,omitempty"`
+	MaxIter int       `json:"max_iter,omitempty"`
+	Post    core.Post `json:"post,omitempty"`
+	Alpha   float64   `json:"alpha,omitempty"`
+	// PrintedHessian and Significance are estimate's -printed-hessian
+	// and -significance.
+	PrintedHessian bool    `json:"printed_hessian,omitempty"`
+	Significance   float64 `json:"significance,omitempty"`
+}
+
+// ReadStudy reads and validates a study file with the application's
+// members. Like core.ReadStudy it refuses unknown members, in the
+// application's members too.
+func ReadStudy(r io.Reader) (*Study, error) {
+	cs, err := core.ReadStudy(r, memberSource, memberRun)
+	if err != nil {
+		return nil, err
+	}
+	s := &Study{Study: cs}
+	if raw, ok := cs.Extensions[memberSource]; ok {
+		s.Source = new(Source)
+		if err := decodeMember(raw, memberSource, s.Source); err != nil {
+			return nil, err
+		}
+	}
+	if raw, ok := cs.Extensions[memberRun]; ok {
+		s.Run = new(RunSettings)
+		if err := decodeMember(raw, memberRun, s.Run); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// decodeMember decodes one application member strictly.
+func decodeMember(raw json.RawMessage, name string, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("study: %q: %w", name, err)
+	}
+	return nil
+}
+
+// OpenStudy reads the study file name, naming it in errors.
+func OpenStudy(name string) (*Study, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := ReadStudy(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return s, nil
+}
+
+// WriteStudy writes s as core.WriteStudy does, with its source and run.
+func WriteStudy(w io.Writer, s *Study) error {
+	c := *s.Study
+	c.Extensions = make(map[string]json.RawMessage, 2)
+	for name, v := range map[string]any{memberSource: s.Source, memberRun: s.Run} {
+		if v == nil {
+			continue
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if string(raw) != "null" {
+			c.Extensions[name] = raw
+		}
+	}
+	return core.WriteStudy(w, &c)
+}

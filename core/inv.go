@@ -1,0 +1,99 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// symbolChannels returns the mechanisms of the groups as Channels with a
+// common output alphabet, or an error naming the first that is not.
+func symbolChannels(mechs []Mechanism, g *Groups, s *Study, method Method) ([]Channel, error) {
+	cs := make([]Channel, len(mechs))
+	outputs := -1
+	first := -1
+	for j, m := range mechs {
+		if g.Users[j] == 0 {
+			continue
+		}
+		c, ok := m.(Channel)
+		if !ok {
+			return nil, fmt.Errorf("core: %s needs mechanisms with symbol outputs; mechanism %s (%s) reports bit vectors", method, mechName(s, j), mechKind(s, j))
+		}
+		if outputs >= 0 && c.Outputs() != outputs {
+			return nil, fmt.Errorf("core: %s needs a common output alphabet: mechanism %s has %d outputs, %s has %d",
+				method, mechName(s, first), outputs, mechName(s, j), c.Outputs())
+		}
+		if outputs < 0 {
+			outputs, first = c.Outputs(), j
+		}
+		cs[j] = c
+	}
+	if first < 0 {
+		return nil, errors.New("core: no reports")
+	}
+	return cs, nil
+}
+
+// compound returns A[n] = Σ_A (n^A/n) A and q[n], the frequencies of the
+// outputs over all users (FW eq. 6–7), for mechanisms with a common
+// output alphabet.
+func compound(cs []Channel, g *Groups) (*mat.Dense, []float64) {
+	var a *mat.Dense
+	var q []float64
+	n := float64(g.N())
+	for j, c := range cs {
+		if c == nil {
+			continue
+		}
+		m := Matrix(c)
+		if a == nil {
+			a = mat.NewDense(c.Inputs(), c.Outputs(), nil)
+			q = make([]float64, c.Outputs())
+		}
+		a.Apply(func(x, z int, v float64) float64 { return v + float64(g.Users[j])/n*m.At(x, z) }, a)
+	}
+	for _, gr := range g.List {
+		q[gr.Report.Symbol] += float64(gr.Count) / n
+	}
+	return a, q
+}
+
+// invert solves θ A = q for a square, well-conditioned A.
+func invert(a *mat.Dense, q []float64) ([]float64, error) {
+	k, z := a.Dims()
+	if k != z {
+		return nil, fmt.Errorf("core: the channel has %d inputs and %d outputs; matrix inversion needs as many of each", k, z)
+	}
+	var lu mat.LU
+	lu.Factorize(a)
+	if c := lu.Cond(); c > maxCondition || math.IsInf(c, 0) || math.IsNaN(c) {
+		return nil, fmt.Errorf("core: the channel matrix is singular or ill-conditioned (condition number %.3g > %.0g); use GIBU or IBU", c, maxCondition)
+	}
+	var theta mat.VecDense
+	if err := lu.SolveVecTo(&theta, true, mat.NewVecDense(k, q)); err != nil {
+		return nil, fmt.Errorf("core: matrix inversion: %w", err)
+	}
+	return theta.RawVector().Data, nil
+}
+
+// INVM is [INV]_M (FW eq. 7): θ̂ = q[n] A[n]⁻¹, post-processed. With one
+// mechanism it is INV, the empirical estimator.
+func INVM(mechs []Mechanism, g *Groups, s *Study, post Post) ([]float64, error) {
+	cs, err := symbolChannels(mechs, g, s, "inv-m")
+	if err != nil {
+		return nil, err
+	}
+	a, q := compound(cs, g)
+	raw, err := invert(a, q)
+	if err != nil {
+		return nil, err
+	}
+	return PostProcess(raw, post)
+}
+
+// maxCondition is the largest condition number of A[n] that the
+// inversion estimators accept.
+const maxCondition = 1e12
