@@ -8,7 +8,8 @@ export LANG := en_US.UTF-8
 GO      ?= go
 BIN     ?= privmap
 SHOT    ?= screenshot.png
-# Packages tested with the race detector: everything but the GUI package.
+# Packages tested with the race detector: everything but the GUI package
+# (app/gui and the root package run headless with CGO_ENABLED=0 instead).
 RACE_PKGS := ./core/... ./geo/... ./assets/... ./app ./app/cli/... ./app/mapplot/...
 STATICCHECK := inherit,ST1000,ST1003,ST1016,ST1020,ST1021,ST1022
 
@@ -25,7 +26,7 @@ all: build
 
 ## deps: install missing Debian packages (apt-get update first) and Go modules
 deps:
-	@command -v $(GO) >/dev/null || { echo "make deps: Go 1.24 or newer is needed on PATH (or in /usr/local/go/bin)"; exit 1; }
+	@command -v $(GO) >/dev/null || { echo "make deps: Go 1.26 or newer is needed on PATH (or in /usr/local/go/bin); see README.md, Two commands"; exit 1; }
 	@missing=$$(for p in $(APT_PKGS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo -n "$$p "; done); \
 	if [ -n "$$missing" ]; then \
@@ -52,6 +53,7 @@ run: build
 test: deps lint unit smoke
 
 lint:
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	$(GO) tool staticcheck -checks $(STATICCHECK) ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

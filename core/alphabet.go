@@ -24,15 +24,16 @@ type Alphabet struct {
 	Kind AlphabetKind `json:"kind"`
 	// Size is the number of symbols of a linear or categorical alphabet.
 	Size int `json:"size,omitempty"`
-	// Labels optionally name the symbols of a categorical or linear
-	// alphabet (labels on a linear one extend DESIGN §7 compatibly).
+	// Labels optionally name the symbols of a categorical or linear alphabet
+	// (labels on a linear one extend the study format of docs/ARCHITECTURE.md
+	// §7 compatibly).
 	Labels []string `json:"labels,omitempty"`
 	// Attributes optionally gives a categorical or linear alphabet the
-	// structure of a cross product of attributes, such as census age ×
-	// sex × income × marital status: symbol x is the mixed-radix number
-	// whose digits are the attributes' categories, the first attribute
-	// most significant. It extends DESIGN §7 compatibly and lets a reader
-	// show marginals over chosen attributes.
+	// structure of a cross product of attributes, such as census age × sex ×
+	// income × marital status: symbol x is the mixed-radix number whose
+	// digits are the attributes' categories, the first attribute most
+	// significant. It extends the study format of docs/ARCHITECTURE.md §7
+	// compatibly and lets a reader show marginals over chosen attributes.
 	Attributes []Attribute `json:"attributes,omitempty"`
 
 	// Cols, Rows and CellKm describe a grid of square cells of side CellKm

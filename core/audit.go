@@ -179,7 +179,7 @@ func WorstGeoInd(c Channel, dist func(x, x2 int) float64) float64 {
 }
 
 // An Audit is what a mechanism instance really guarantees, read off its
-// channel rather than its formula (DESIGN §3).
+// channel rather than its formula (docs/ARCHITECTURE.md §3).
 type Audit struct {
 	// LDP is the worst ε-LDP ratio: over every output, or over the
 	// protected outputs only when Protected (ULDP mechanisms). +Inf when

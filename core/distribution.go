@@ -9,12 +9,12 @@ import (
 	"strings"
 )
 
-// ReadDistribution reads a distribution file (DESIGN §7): a CSV whose
-// header names the columns cell and probability, other columns ignored.
-// Cells run over 0..k−1, each at most once; cells not listed have
-// probability 0. Probabilities must be finite, non-negative and sum to 1
-// within 1e−9. Errors name the line. With k ≤ 0 the alphabet is taken to
-// end at the largest cell listed.
+// ReadDistribution reads a distribution file (docs/ARCHITECTURE.md §7): a CSV
+// whose header names the columns cell and probability, other columns ignored.
+// Cells run over 0..k−1, each at most once; cells not listed have probability
+// 0. Probabilities must be finite, non-negative and sum to 1 within 1e−9.
+// Errors name the line. With k ≤ 0 the alphabet is taken to end at the
+// largest cell listed.
 func ReadDistribution(r io.Reader, k int) ([]float64, error) {
 	limit := k
 	if k <= 0 {

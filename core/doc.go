@@ -1,7 +1,94 @@
 // Package core holds the mathematics of privmap: alphabets, local privacy
 // mechanisms, estimators and metrics. It works on integer symbols 0..K−1
-// and knows nothing of geography or of the user interface; package geo
-// maps places to symbols and package app draws the results.
+// and knows nothing of geography, files' paths, flags or the user
+// interface: package geo maps places to symbols, package app runs the
+// pipeline, and packages app/cli and app/gui are its front ends (see
+// docs/ARCHITECTURE.md).
+//
+// # The path of a report
+//
+// A study (Study, read by ReadStudy) names an Alphabet and the mechanisms
+// the users may choose (MechanismSpec). NewMechanism builds each as a
+// Mechanism; Simulate or SimulateData sanitise the users' data with them,
+// reports are grouped by mechanism and report (Groups, the only input an
+// estimator needs, FW §6), Reconstruct runs a Method on the groups, and
+// Compare measures the Estimate against the truth.
+//
+// # Where things are
+//
+//	concept                                   file
+//	alphabets, ground distance                alphabet.go, attributes.go
+//	study files (JSON), mechanism specs       study.go, studyjson.go
+//	presets of the papers' populations        presets.go
+//	Mechanism and its capabilities            mechanism.go
+//	  (Channel, BitChannel, Sampler,
+//	  BitSampler, Personalized)
+//	reports and bit vectors                   report.go
+//	k-RR                                      krr.go
+//	RAPPOR                                    rappor.go
+//	linear geometric                          geometric.go
+//	planar geometric (FFT convolution)        planar.go, conv2.go
+//	Shokri's optimal mechanism (LP)           shokri.go
+//	uRR, uRAP                                 urr.go, urappor.go
+//	PUM                                       pum.go
+//	identity (ε = ∞)                          identity.go
+//	privacy audit of a channel                audit.go
+//	simulation, assignment by shares          simulate.go
+//	grouped reports, reports files            groups.go, csv.go
+//	distribution files                        distribution.go
+//	Reconstruct, methods, options             estimate.go
+//	GIBU / EM (with SQUAREM)                  gibu.go
+//	[IBU]_M                                   ibu.go
+//	[INV]_M                                   inv.go
+//	[RAP]_M                                   rap.go
+//	[e]_R (per mechanism, averaged)           permechanism.go
+//	corrected EM                              cem.go
+//	ULDP empirical estimators                 uldp.go
+//	post-processing onto the simplex          post.go, projsimplex.go
+//	metrics (MSE, JSD, TV, EMD)               metrics.go
+//	exact EMD on a grid (transportation)      transport.go
+//
+// # Equations of the papers
+//
+//	FW eq. (1)            k-RR                          KRR.Prob
+//	FW eq. (2)–(3)        truncated linear geometric    Geometric.Prob
+//	FW §2.3               planar geometric              PlanarGeometric
+//	FW eq. (4)–(5)        [e]_R                         PerMechanism
+//	FW eq. (6)–(7)        q[n], A[n], [INV]_M           INVM
+//	FW eq. (8)–(9)        [INV]_M under k-RR            INVM (by the matrix)
+//	FW eq. (10)           IBU                           IBUM, GIBU (one mechanism)
+//	FW §5.3               [IBU]_M                       IBUM
+//	FW eq. (12)           basic one-time RAPPOR         RAPPOR
+//	FW eq. (13)–(14)      [RAP]_M                       RAPM
+//	FW eq. (15), Alg. 1   GIBU                          GIBU
+//	FW §8.2.4             Shokri's mechanism            SolveShokri
+//	CEM eq. (2)           squared error                 SquaredError
+//	CEM eq. (8)           Jensen–Shannon divergence     JSD
+//	CEM eq. (14), Alg. 1  EM reconstruction             GIBU
+//	CEM eq. (22)–(24)     s_n and its derivatives       BiasCorrection
+//	CEM eq. (25)–(32)     bias â₋₁, Tikhonov λ          BiasCorrection
+//	CEM Alg. 2, §4.3      corrected EM, α by simulation CorrectedEM
+//	ULDP §2.5             empirical estimate, threshold ULDPEstimate
+//	ULDP Def. 3, §4.1     uRR                           URR
+//	ULDP Def. 4, §4.2     uRAP                          URAP
+//	ULDP §5               PUM and its estimate          PUM, ULDPEstimate
+//
+// docs/ARCHITECTURE.md restates the formulas whose text the papers'
+// copies lost (uRR, uRAP, PUM).
+//
+// # References
+//
+//   - FW: E. ElSalamouny and C. Palamidessi, "Reconstruction of the
+//     distribution of sensitive data under free-will privacy", 2022.
+//   - CEM: T. Murakami, H. Hino and J. Sakuma, "Toward distribution
+//     estimation under local differential privacy with small samples",
+//     Proceedings on Privacy Enhancing Technologies 2018(3),
+//     doi:10.1515/popets-2018-0022.
+//   - ULDP: T. Murakami and Y. Kawamoto, "Utility-optimized local
+//     differential privacy mechanisms for distribution estimation",
+//     USENIX Security 2019, arXiv:1807.11317.
+//
+// # Randomness
 //
 // Simulation randomness is seeded math/rand/v2, which makes experiments
 // repeatable and is not fit for collecting real data: a collection client

@@ -63,8 +63,8 @@ func (g *Groups) sort() {
 	slices.SortStableFunc(g.List, func(a, b Group) int { return a.Mech - b.Mech })
 }
 
-// ReadReports reads a reports file (DESIGN §7) of the study s whose
-// mechanisms are built as mechs: a CSV with header mechanism,report and
+// ReadReports reads a reports file (docs/ARCHITECTURE.md §7) of the study s
+// whose mechanisms are built as mechs: a CSV with header mechanism,report and
 // optionally a leading user column (one row per user), or
 // mechanism,report,count (aggregated). Errors carry the line.
 func ReadReports(r io.Reader, s *Study, mechs []Mechanism) (*Groups, error) {

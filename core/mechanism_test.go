@@ -1,10 +1,13 @@
 package core
 
 import (
+	"context"
+	"fmt"
 	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -91,29 +94,33 @@ func symbolMechs(t *testing.T) map[string]symbolMech {
 }
 
 func TestChannelRows(t *testing.T) {
-	for name, m := range symbolMechs(t) {
-		for x := range m.Inputs() {
-			sum := 0.0
+	mechs := symbolMechs(t)
+	for _, name := range slices.Sorted(maps.Keys(mechs)) {
+		m := mechs[name]
+		t.Run(name, func(t *testing.T) {
+			for x := range m.Inputs() {
+				sum := 0.0
+				for z := range m.Outputs() {
+					p := m.Prob(x, z)
+					if p < 0 || math.IsNaN(p) {
+						t.Fatalf("P(%d|%d) = %v", z, x, p)
+					}
+					sum += p
+				}
+				if math.Abs(sum-1) > 1e-12 {
+					t.Errorf("row %d sums to %.17g", x, sum)
+				}
+			}
+			// Likelihood columns are the channel's columns.
 			for z := range m.Outputs() {
-				p := m.Prob(x, z)
-				if p < 0 || math.IsNaN(p) {
-					t.Fatalf("%s: P(%d|%d) = %v", name, z, x, p)
-				}
-				sum += p
-			}
-			if math.Abs(sum-1) > 1e-12 {
-				t.Errorf("%s: row %d sums to %.17g", name, x, sum)
-			}
-		}
-		// Likelihood columns are the channel's columns.
-		for z := range m.Outputs() {
-			col, scale := m.Likelihood(nil, SymbolReport(z))
-			for x := range col {
-				if got, want := col[x]*math.Exp(scale), m.Prob(x, z); math.Abs(got-want) > 1e-15 {
-					t.Fatalf("%s: likelihood of %d at %d = %v, want %v", name, z, x, got, want)
+				col, scale := m.Likelihood(nil, SymbolReport(z))
+				for x := range col {
+					if got, want := col[x]*math.Exp(scale), m.Prob(x, z); math.Abs(got-want) > 1e-15 {
+						t.Fatalf("likelihood of %d at %d = %v, want %v", z, x, got, want)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -126,14 +133,14 @@ func TestSampleMatchesChannel(t *testing.T) {
 		if m.Outputs() > 20 {
 			continue
 		}
-		checkSampler(t, name, m, rng, n, 0, m.Inputs()/2, m.Inputs()-1)
+		t.Run(name, func(t *testing.T) { checkSampler(t, name, m, rng, n, 0, m.Inputs()/2, m.Inputs()-1) })
 	}
 }
 
 // sampler is a channel with a symbol sampler.
 type sampler interface {
 	Channel
-	Sample(rng *rand.Rand, x int) int
+	Sampler
 }
 
 // checkSampler draws n reports of each input xs and tests their counts
@@ -181,23 +188,102 @@ func TestAuditEpsilon(t *testing.T) {
 
 func TestMechanismErrors(t *testing.T) {
 	for _, eps := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		if _, err := NewKRR(5, eps); err == nil {
-			t.Errorf("NewKRR(5, %v) succeeded", eps)
+		t.Run(fmt.Sprintf("epsilon %v", eps), func(t *testing.T) {
+			if _, err := NewKRR(5, eps); err == nil {
+				t.Errorf("NewKRR(5, %v) succeeded", eps)
+			}
+			if _, err := NewRAPPOR(5, eps); err == nil {
+				t.Errorf("NewRAPPOR(5, %v) succeeded", eps)
+			}
+		})
+	}
+	t.Run("one symbol", func(t *testing.T) {
+		if _, err := NewGeometric(1, 1); err == nil {
+			t.Error("NewGeometric(1, 1) succeeded")
 		}
-		if _, err := NewRAPPOR(5, eps); err == nil {
-			t.Errorf("NewRAPPOR(5, %v) succeeded", eps)
+	})
+	for _, tc := range []struct {
+		name string
+		sens []int
+	}{
+		{"no sensitive symbol", nil},
+		{"symbol out of range", []int{5}},
+		{"negative symbol", []int{-1}},
+		{"repeated symbol", []int{1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := NewURR(5, 1, tc.sens); err == nil {
+				t.Errorf("NewURR(5, 1, %v) succeeded", tc.sens)
+			}
+			if _, err := NewURAP(5, 1, tc.sens); err == nil {
+				t.Errorf("NewURAP(5, 1, %v) succeeded", tc.sens)
+			}
+		})
+	}
+}
+
+// TestEveryKindDraws builds every kind a study can name and checks that
+// its reports are drawn, written and parsed back: no kind reaches Draw's
+// panic.
+func TestEveryKindDraws(t *testing.T) {
+	grid := Alphabet{Kind: KindGrid, Cols: 3, Rows: 2, CellKm: 1}
+	specs := []MechanismSpec{
+		{ID: "k", Kind: KindKRR, Epsilon: 1},
+		{ID: "r", Kind: KindRAPPOR, Epsilon: 1},
+		{ID: "g", Kind: KindGeo, Epsilon: 1},
+		{ID: "p", Kind: KindPlanar, Epsilon: 1},
+		{ID: "s", Kind: KindShokri, QualityLoss: 1},
+		{ID: "u", Kind: KindURR, Epsilon: 1, Sensitive: []int{1}},
+		{ID: "a", Kind: KindURAP, Epsilon: 1, Sensitive: []int{1}},
+		{ID: "m", Kind: KindPUM, Epsilon: 1, Tags: []string{"home"}},
+		{ID: "i", Kind: KindIdentity},
+	}
+	for k := range kinds {
+		if !slices.ContainsFunc(specs, func(s MechanismSpec) bool { return s.Kind == k }) {
+			t.Errorf("kind %s is not tested", k)
 		}
 	}
-	if _, err := NewGeometric(1, 1); err == nil {
-		t.Error("NewGeometric(1, 1) succeeded")
+	for _, spec := range specs {
+		t.Run(string(spec.Kind), func(t *testing.T) {
+			a := grid
+			if spec.Kind == KindGeo {
+				a = Alphabet{Kind: KindLinear, Size: 6}
+			}
+			if err := spec.Validate(a); err != nil {
+				t.Fatal(err)
+			}
+			m, err := NewMechanism(spec, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 1))
+			for x := range DataSymbols(m) {
+				r := Draw(m, rng, x)
+				back, err := ParseReport(m, r.String())
+				if err != nil || back != r {
+					t.Errorf("ParseReport(%q) = %v, %v; want %v", r.String(), back, err, r)
+				}
+			}
+		})
 	}
-	for _, s := range [][]int{nil, {5}, {-1}, {1, 1}} {
-		if _, err := NewURR(5, 1, s); err == nil {
-			t.Errorf("NewURR(5, 1, %v) succeeded", s)
-		}
-		if _, err := NewURAP(5, 1, s); err == nil {
-			t.Errorf("NewURAP(5, 1, %v) succeeded", s)
-		}
+}
+
+// silent is a mechanism that gives likelihoods but draws no report.
+type silent struct{}
+
+func (silent) Inputs() int { return 2 }
+func (silent) Likelihood(dst []float64, _ Report) ([]float64, float64) {
+	return append(dst[:0], 0.5, 0.5), 0
+}
+
+// TestSimulateRefusesUndrawable checks that a mechanism that cannot draw
+// a report is refused with an error, not a panic.
+func TestSimulateRefusesUndrawable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	emit := func(int, int, Report) error { return nil }
+	err := Simulate(context.Background(), rng, []Mechanism{silent{}}, []int{3}, []float64{0.5, 0.5}, emit, nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot be simulated") {
+		t.Errorf("Simulate with a mechanism that draws nothing: error %v, want \"cannot be simulated\"", err)
 	}
 }
 

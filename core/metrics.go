@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Metrics compare an estimate with the truth (DESIGN §5).
+// Metrics compare an estimate with the truth (docs/ARCHITECTURE.md §5).
 type Metrics struct {
 	// EMD is the earth mover's distance in the alphabet's ground distance
 	// (km on grids, steps on linear alphabets); NaN on categorical ones.

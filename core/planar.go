@@ -11,7 +11,8 @@ import (
 // geometric mechanism sums over; ε·s below about 0.02 needs more.
 const MaxLatticeRadius = 2000
 
-// latticeTail is the relative mass of the lattice left out (DESIGN §3).
+// latticeTail is the relative mass of the lattice left out
+// (docs/ARCHITECTURE.md §3).
 const latticeTail = 1e-15
 
 // PlanarGeometric is the planar geometric mechanism of FW §2.3 on a grid

@@ -8,10 +8,10 @@ import (
 )
 
 // PUM is the personalized ULDP mechanism with semantic tags of ULDP §5
-// (restated in DESIGN §3). Besides the common sensitive set X_S, user i
-// has personal sensitive data X_S^(i) ⊆ X_N (a home cell, a workplace),
-// each labelled with one of κ semantic tags ⊥_1..⊥_κ. The user first maps
-// her datum with the deterministic pre-processing
+// (restated in docs/ARCHITECTURE.md §3). Besides the common sensitive set
+// X_S, user i has personal sensitive data X_S^(i) ⊆ X_N (a home cell, a
+// workplace), each labelled with one of κ semantic tags ⊥_1..⊥_κ. The user
+// first maps her datum with the deterministic pre-processing
 //
 //	Q_pre^(i)(x) = ⊥_k  if x ∈ X_S^(i) carries tag k,  x otherwise,
 //

@@ -28,25 +28,27 @@ type MechanismSpec struct {
 	// Base is PUM's common mechanism on the extended alphabet, urr (the
 	// default) or urappor; Tags names its semantic tags ⊥_1..⊥_κ, which
 	// are symbols K, K+1, … of the extended alphabet. Both extend
-	// DESIGN §7 compatibly.
+	// the study format of docs/ARCHITECTURE.md §7 compatibly.
 	Base MechanismKind `json:"base,omitempty"`
 	Tags []string      `json:"tags,omitempty"`
 }
 
-// A Study is the alphabet and the mechanisms of a study file (DESIGN §7).
+// A Study is the alphabet and the mechanisms of a study file
+// (docs/ARCHITECTURE.md §7).
 type Study struct {
 	Alphabet   Alphabet        `json:"alphabet"`
 	Mechanisms []MechanismSpec `json:"mechanisms"`
 	// Data optionally lists the true symbol of every datum (one per user
 	// under privmap grid's -per-user first), so that a simulation can
-	// sanitise the real data rather than draws from their distribution.
-	// It extends DESIGN §7 compatibly: readers may ignore it.
+	// sanitise the real data rather than draws from their distribution. It
+	// extends the study format of docs/ARCHITECTURE.md §7 compatibly: readers
+	// may ignore it.
 	Data []int `json:"data,omitempty"`
 	// Personal optionally gives, for each semantic tag, the personal
 	// sensitive cell of every datum's user (−1 for none), parallel to Data:
 	// what PUM's users map to the tag (ULDP §5). privmap grid -home writes
-	// tag "home", each user's most frequent cell. It extends DESIGN §7
-	// compatibly.
+	// tag "home", each user's most frequent cell. It extends the study format
+	// of docs/ARCHITECTURE.md §7 compatibly.
 	Personal map[string][]int `json:"personal,omitempty"`
 
 	// Extensions holds the top-level members that a layer above core

@@ -21,10 +21,10 @@ type ULDPOptions struct {
 	Background map[string][]float64
 }
 
-// ULDPEstimate is the empirical estimator of uRR, uRAP and PUM (ULDP
-// §2.5, §3–§5, restated in DESIGN §3). From the frequency f of each
-// output symbol (uRR) or bit (uRAP), with D = |X_S| + e^ε − 1 and
-// θ = e^{ε/2}/(e^{ε/2}+1):
+// ULDPEstimate is the empirical estimator of uRR, uRAP and PUM (ULDP §2.5,
+// §4–§5, restated in docs/ARCHITECTURE.md §3). From the frequency f of each
+// output symbol (uRR) or bit (uRAP), with D = |X_S| + e^ε − 1 and θ =
+// e^{ε/2}/(e^{ε/2}+1):
 //
 //	uRR:  p̂(x) = (f(x)·D − 1)/(e^ε − 1)  on X_S,  f(x)·D/(e^ε − 1)  on X_N
 //	uRAP: p̂(x) = (f_x − (1−θ))/(2θ − 1)   on X_S,  f_x/(1 − e^{−ε/2}) on X_N
@@ -62,7 +62,7 @@ func ULDPEstimate(mechs []Mechanism, g *Groups, s *Study, opt ULDPOptions) ([]fl
 
 // An empirical mechanism has an unbiased estimator that is affine in the
 // frequencies f of its outputs or bits: p̂ = f·scale − offset (uRR and
-// uRAP, ULDP §3–§4).
+// uRAP, ULDP §4.1–§4.2).
 type empirical interface {
 	// empirical returns f from the reports of g and the estimator's
 	// scale and offset.

@@ -6,8 +6,8 @@ import (
 )
 
 // URAP is the utility-optimized RAPPOR of ULDP Def. 4 (restated in
-// DESIGN §3). The datum x is one-hot encoded in K bits that are sanitised
-// independently, with θ = e^{ε/2}/(e^{ε/2}+1):
+// docs/ARCHITECTURE.md §3). The datum x is one-hot encoded in K bits that are
+// sanitised independently, with θ = e^{ε/2}/(e^{ε/2}+1):
 //
 //	sensitive bit j:      P(1) = θ if x = j, else 1 − θ
 //	non-sensitive bit j:  P(1) = 1 − e^{−ε/2} if x = j, else 0
@@ -117,7 +117,7 @@ func bitP(p1 float64, b int) float64 {
 }
 
 // empirical returns the bit frequencies f of g's reports and uRAP's
-// estimator, with θ = e^{ε/2}/(e^{ε/2}+1) (ULDP §4):
+// estimator, with θ = e^{ε/2}/(e^{ε/2}+1) (ULDP §4.2):
 //
 //	p̂(x) = (f_x − (1−θ))/(2θ − 1)  on X_S,  f_x/(1 − e^{−ε/2})  on X_N.
 func (m *URAP) empirical(g *Groups) (f, scale, offset []float64) {

@@ -7,10 +7,10 @@ import (
 	"slices"
 )
 
-// URR is the utility-optimized randomized response of ULDP Def. 3
-// (formulas restated in DESIGN §3). X_S ⊆ X is the sensitive set and
-// X_N = X ∖ X_S; outputs are X, protected Y_P = X_S, invertible Y_I = X_N.
-// With D = |X_S| + e^ε − 1:
+// URR is the utility-optimized randomized response of ULDP Def. 3 (formulas
+// restated in docs/ARCHITECTURE.md §3). X_S ⊆ X is the sensitive set and X_N
+// = X ∖ X_S; outputs are X, protected Y_P = X_S, invertible Y_I = X_N. With D
+// = |X_S| + e^ε − 1:
 //
 //	P(x | x) = e^ε/D        x ∈ X_S
 //	P(y | x) = 1/D          x ∈ X_S, y ∈ X_S ∖ {x}
@@ -137,7 +137,7 @@ func (m *URR) Likelihood(dst []float64, r Report) ([]float64, float64) {
 }
 
 // empirical returns the output frequencies f of g's reports and uRR's
-// estimator, with D = |X_S| + e^ε − 1 (ULDP §3):
+// estimator, with D = |X_S| + e^ε − 1 (ULDP §4.1):
 //
 //	p̂(x) = f(x)·D/(e^ε − 1) − 1/(e^ε − 1)  on X_S,  f(x)·D/(e^ε − 1)  on X_N.
 func (m *URR) empirical(g *Groups) (f, scale, offset []float64) {

@@ -2,9 +2,9 @@ package geo
 
 import "github.com/privmap/privmap/core"
 
-// Alphabet returns the study-file alphabet of g (DESIGN §7): its cells, the
-// requested side and, as compatible extensions, the north-east corner and
-// the true sides, so that the exact cell boxes can be rebuilt.
+// Alphabet returns the study-file alphabet of g (docs/ARCHITECTURE.md §7):
+// its cells, the requested side and, as compatible extensions, the north-east
+// corner and the true sides, so that the exact cell boxes can be rebuilt.
 func (g *Grid) Alphabet() core.Alphabet {
 	return core.Alphabet{
 		Kind:         core.KindGrid,

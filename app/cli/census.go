@@ -179,8 +179,8 @@ func withMerges(a census.Attr, specs []string) (census.Attr, error) {
 	return b, b.Validate()
 }
 
-// writeCensusTruth writes the distribution file of DESIGN §7 with the
-// extra columns count, label and the category of every attribute.
+// writeCensusTruth writes the distribution file of docs/ARCHITECTURE.md §7
+// with the extra columns count, label and the category of every attribute.
 func writeCensusTruth(w io.Writer, tab *census.Table, a core.Alphabet) error {
 	cw := csv.NewWriter(w)
 	head := []string{"cell", "probability", "count", "label"}

@@ -211,8 +211,8 @@ func boxString(b orb.Bound) string {
 	return fmt.Sprintf("%.4f,%.4f,%.4f,%.4f (S,W,N,E)", b.Min[1], b.Min[0], b.Max[1], b.Max[0])
 }
 
-// writeTruth writes the distribution file of DESIGN §7 with the extra
-// columns count, row, col and the cell centre's lat and lon.
+// writeTruth writes the distribution file of docs/ARCHITECTURE.md §7 with the
+// extra columns count, row, col and the cell centre's lat and lon.
 func writeTruth(w io.Writer, gd *geo.Gridded) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"cell", "probability", "count", "row", "col", "lat", "lon"}); err != nil {

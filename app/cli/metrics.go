@@ -15,7 +15,7 @@ import (
 //
 // It prints one JSON line comparing an estimate with the truth: emd (in
 // the study's ground distance, km on grids; null without a study or on a
-// categorical alphabet), mse, jsd and tv (DESIGN §5).
+// categorical alphabet), mse, jsd and tv (docs/ARCHITECTURE.md §5).
 func runMetrics(args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("metrics", stdout)
 	truthName := fs.String("truth", "", "true distribution CSV `file`")

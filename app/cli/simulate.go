@@ -22,7 +22,7 @@ import (
 // assigns them to the study's mechanisms by share (largest remainder) and
 // writes their reports:
 // user,mechanism,report per user, or mechanism,report,count with
-// -aggregate (DESIGN §7).
+// -aggregate (docs/ARCHITECTURE.md §7).
 func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("simulate", stdout)
 	studyName := fs.String("study", "", "study JSON `file`")

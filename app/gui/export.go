@@ -286,7 +286,7 @@ func (d *dataTab) onExportPNG() {
 }
 
 // onExportCSV asks for a file and writes the estimate as a distribution
-// CSV (DESIGN §7).
+// CSV (docs/ARCHITECTURE.md §7).
 func (c *compareTab) onExportCSV() {
 	m := c.current()
 	if m == nil {

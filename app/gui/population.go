@@ -385,7 +385,7 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (stri
 		geo := fmt.Sprintf("%s per %s geo-indistinguishable", formatLevel(au.GeoInd), au.GeoUnit)
 		if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) && math.Abs(au.GeoInd-nominal) > 5e-4 {
 			// The lattice is summed until its tail is below 1e−15 of the
-			// mass (DESIGN §3): ratios of the far corners' tiny
+			// mass (docs/ARCHITECTURE.md §3): ratios of the far corners' tiny
 			// probabilities then stray from the nominal level.
 			geo += " (nominal " + formatLevel(nominal) + ")"
 		}

@@ -58,7 +58,8 @@ func (u *ui) study() (*app.Study, error) {
 	return s, nil
 }
 
-// onSaveStudy asks for a file and writes the study JSON (DESIGN §7).
+// onSaveStudy asks for a file and writes the study JSON (docs/ARCHITECTURE.md
+// §7).
 func (u *ui) onSaveStudy() {
 	s, err := u.study()
 	if err != nil {

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// layers is docs/ARCHITECTURE.md §1's table: for each package of the
+// module, the prefixes of the import paths it may use besides the
+// standard library.
+var layers = map[string][]string{
+	"core":        {"gonum.org/v1/gonum/"},
+	"geo":         {"github.com/paulmach/orb", mod + "core", mod + "geo"},
+	"geo/census":  {"github.com/paulmach/orb", mod + "core", mod + "geo"},
+	"assets":      {},
+	"assets/gen":  {mod + "geo"},
+	"app":         {mod + "core", mod + "geo"},
+	"app/mapplot": {"gonum.org/v1/plot", "gonum.org/v1/gonum/", "github.com/paulmach/orb", mod + "core"},
+	"app/cli":     {mod + "app", mod + "core", mod + "geo", "github.com/paulmach/orb"},
+	"app/clocale": {},
+	"app/gui": {"fyne.io/fyne/v2/widget", "fyne.io/fyne/v2/container", "fyne.io/fyne/v2/dialog", "fyne.io/fyne/v2/canvas",
+		"fyne.io/fyne/v2/theme", "fyne.io/fyne/v2/storage", "fyne.io/fyne/v2/data/", "fyne.io/fyne/v2/driver/",
+		"fyne.io/fyne/v2/layout", "fyne.io/fyne/v2\x00", "fyne.io/fyne/v2/test", "github.com/stretchr/testify/",
+		mod + "app", mod + "assets", mod + "core", mod + "geo", "github.com/paulmach/orb", "gonum.org/v1/gonum/"},
+	".": {mod + "app/gui", mod + "app/cli", mod + "app/clocale", "fyne.io/fyne/v2/app\x00"},
+}
+
+// testOnly adds what a package's tests may import besides its layer and
+// the package itself.
+var testOnly = map[string][]string{
+	"assets": {mod + "geo"}, // the embedded data must read as check-ins
+}
+
+const mod = "github.com/privmap/privmap/"
+
+// TestLayers checks that every package imports only what its layer may:
+// core knows no Fyne, orb or privmap package, the application layer no
+// Fyne, and only main opens a Fyne app.
+func TestLayers(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if strings.Contains(dir, "testdata") {
+			return nil
+		}
+		allowed, ok := layers[dir]
+		if !ok {
+			t.Errorf("%s: package %s is not in docs/ARCHITECTURE.md's table of layers", path, dir)
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			allowed = append(slices.Clip(allowed), testOnly[dir]...)
+			allowed = append(allowed, mod+dir+"\x00")
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
+				continue // the standard library
+			}
+			if !slices.ContainsFunc(allowed, func(a string) bool { return strings.HasPrefix(p+"\x00", a) }) {
+				t.Errorf("%s imports %s, which its layer may not", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

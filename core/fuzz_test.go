@@ -1,0 +1,65 @@
+package core
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// FuzzStudy reads a study, builds its mechanisms, simulates a few users
+// and parses their reports back: whatever the file says, the result is
+// an error or a valid simulation, never a panic. Alphabets are kept
+// small (at most maxFuzzSymbols symbols) so that each input runs fast;
+// resource bounds for large ones are a separate matter.
+func FuzzStudy(f *testing.F) {
+	for _, s := range []string{
+		`{"alphabet": {"kind": "linear", "size": 5}, "mechanisms": [{"id": "g", "kind": "geometric", "epsilon": 1}]}`,
+		`{"alphabet": {"kind": "grid", "cols": 3, "rows": 2, "cell_km": 0.5, "south": 37.7, "west": -122.5},
+		  "mechanisms": [{"id": "p", "kind": "planar-geometric", "epsilon": 2, "share": 0.5},
+		                 {"id": "s", "kind": "shokri", "quality_loss": 0.4, "share": 0.5}]}`,
+		`{"alphabet": {"kind": "categorical", "size": 4, "labels": ["a", "b", "c", "d"]},
+		  "mechanisms": [{"id": "r", "kind": "rappor", "epsilon": 1}, {"id": "u", "kind": "urappor", "epsilon": 1, "sensitive": [0]},
+		                 {"id": "k", "kind": "krr", "epsilon": 1}, {"id": "i", "kind": "identity"}]}`,
+		`{"alphabet": {"kind": "linear", "size": 3}, "mechanisms": [{"id": "m", "kind": "pum", "epsilon": 1, "tags": ["home"], "base": "urappor"}],
+		  "data": [0, 1, 2], "personal": {"home": [1, -1, 2]}}`,
+		`{"alphabet": {"kind": "linear", "size": 3}, "mechanisms": [{"id": "u", "kind": "urr", "epsilon": 1, "sensitive": [2]}], "data": [0, 2]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := ReadStudy(strings.NewReader(in))
+		if err != nil || s.Alphabet.Len() > maxFuzzSymbols {
+			return
+		}
+		mechs := make([]Mechanism, len(s.Mechanisms))
+		for i, spec := range s.Mechanisms {
+			if mechs[i], err = NewMechanism(spec, s.Alphabet); err != nil {
+				return
+			}
+		}
+		if len(mechs) == 0 {
+			return
+		}
+		shares, err := s.Shares()
+		if err != nil {
+			t.Fatalf("a valid study has no shares: %v", err)
+		}
+		rng := rand.New(rand.NewPCG(1, 1))
+		check := func(_, j int, r Report) error {
+			if _, err := ParseReport(mechs[j], r.String()); err != nil {
+				t.Fatalf("report %q of mechanism %d does not parse: %v", r, j, err)
+			}
+			return nil
+		}
+		if len(s.Data) > 0 {
+			_ = SimulateData(context.Background(), rng, mechs, Assign(shares, len(s.Data)), s.Data, s.Personal, check, nil)
+			return
+		}
+		truth := fill(nil, s.Alphabet.Len(), 1/float64(s.Alphabet.Len()))
+		_ = Simulate(context.Background(), rng, mechs, Assign(shares, 5), truth, check, nil)
+	})
+}
+
+// maxFuzzSymbols bounds the alphabets FuzzStudy builds mechanisms on.
+const maxFuzzSymbols = 24
