@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -123,15 +124,17 @@ func TestBiasCorrectionK3(t *testing.T) {
 		printed bool
 		f       float64
 	}{{false, 2}, {true, 1}} {
-		got, err := BiasCorrection(c, p, 1e-3, tc.printed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := naiveBias(gs, p, 1e-3, tc.f)
-		if !near(got, want, 1e-12*floats.Norm(want, math.Inf(1))) {
-			t.Errorf("printed %v: â₋₁ = %v, per-user tensor computation %v", tc.printed, got, want)
-		}
-		t.Logf("printed %v: â₋₁ = %.10g", tc.printed, got)
+		t.Run(fmt.Sprintf("printed %v", tc.printed), func(t *testing.T) {
+			got, err := BiasCorrection(c, p, 1e-3, tc.printed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := naiveBias(gs, p, 1e-3, tc.f)
+			if !near(got, want, 1e-12*floats.Norm(want, math.Inf(1))) {
+				t.Errorf("printed %v: â₋₁ = %v, per-user tensor computation %v", tc.printed, got, want)
+			}
+			t.Logf("printed %v: â₋₁ = %.10g", tc.printed, got)
+		})
 	}
 }
 

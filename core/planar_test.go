@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -141,8 +142,10 @@ func TestPlanarErrors(t *testing.T) {
 		cols, rows int
 		cell, eps  float64
 	}{{1, 1, 0.5, 1}, {0, 5, 0.5, 1}, {3, 3, 0, 1}, {3, 3, 0.5, 0}, {3, 3, 0.5, math.NaN()}, {3, 3, 0.001, 0.01}} {
-		if _, err := NewPlanarGeometric(c.cols, c.rows, c.cell, c.eps); err == nil {
-			t.Errorf("NewPlanarGeometric(%v) succeeded", c)
-		}
+		t.Run(fmt.Sprintf("%dx%d cell %v ε %v", c.cols, c.rows, c.cell, c.eps), func(t *testing.T) {
+			if _, err := NewPlanarGeometric(c.cols, c.rows, c.cell, c.eps); err == nil {
+				t.Errorf("NewPlanarGeometric(%v) succeeded", c)
+			}
+		})
 	}
 }

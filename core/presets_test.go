@@ -59,20 +59,22 @@ func TestFWPresets(t *testing.T) {
 		{"fw-t8", linear, "shokri shokri", 1.0, 28.0},
 		{"fw-t8", grid, "shokri shokri", 0.3, 3.0},
 	} {
-		ms, err := PresetMechanisms(tc.preset, tc.a)
-		if err != nil {
-			t.Errorf("%s on %s: %v", tc.preset, tc.a.Kind, err)
-			continue
-		}
-		level := func(m MechanismSpec) float64 { return m.Epsilon + m.QualityLoss }
-		f, l := ms[0], ms[len(ms)-1]
-		if len(ms) != 10 || string(f.Kind+" "+l.Kind) != tc.kinds || level(f) != tc.first || level(l) != tc.last {
-			t.Errorf("%s on %s: %d mechanisms, %s %v … %s %v; want 10, %s %v … %v",
-				tc.preset, tc.a.Kind, len(ms), f.Kind, level(f), l.Kind, level(l), tc.kinds, tc.first, tc.last)
-		}
-		if err := (&Study{Alphabet: tc.a, Mechanisms: ms}).Validate(); err != nil {
-			t.Errorf("%s on %s: invalid study: %v", tc.preset, tc.a.Kind, err)
-		}
+		t.Run(tc.preset+" on "+string(tc.a.Kind), func(t *testing.T) {
+			ms, err := PresetMechanisms(tc.preset, tc.a)
+			if err != nil {
+				t.Errorf("%s on %s: %v", tc.preset, tc.a.Kind, err)
+				return
+			}
+			level := func(m MechanismSpec) float64 { return m.Epsilon + m.QualityLoss }
+			f, l := ms[0], ms[len(ms)-1]
+			if len(ms) != 10 || string(f.Kind+" "+l.Kind) != tc.kinds || level(f) != tc.first || level(l) != tc.last {
+				t.Errorf("%s on %s: %d mechanisms, %s %v … %s %v; want 10, %s %v … %v",
+					tc.preset, tc.a.Kind, len(ms), f.Kind, level(f), l.Kind, level(l), tc.kinds, tc.first, tc.last)
+			}
+			if err := (&Study{Alphabet: tc.a, Mechanisms: ms}).Validate(); err != nil {
+				t.Errorf("%s on %s: invalid study: %v", tc.preset, tc.a.Kind, err)
+			}
+		})
 	}
 	for _, p := range []string{"fw-t6", "fw-t7", "fw-t8"} {
 		if _, err := PresetMechanisms(p, cat); err == nil {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -77,42 +78,44 @@ func TestShokriMatchesLP(t *testing.T) {
 		{10, 2.5, nil},
 		{10, 0.3, nil},
 	} {
-		d := linearDist(tc.k)
-		prior := tc.prior
-		if prior == nil {
-			prior = fill(nil, tc.k, 1/float64(tc.k))
-		}
-		start := time.Now()
-		m, err := SolveShokri(context.Background(), d, tc.prior, tc.q, ShokriOptions{Tol: 1e-7})
-		if err != nil {
-			t.Fatalf("K=%d Q=%v: %v", tc.k, tc.q, err)
-		}
-		want := simplexShokri(t, d, prior, tc.q)
-		t.Logf("K=%d Q=%v: objective %.9f (bound %.9f), LP %.9f, %d iterations, %v", tc.k, tc.q, m.Objective, m.Bound, want, m.Iterations, time.Since(start))
-		if math.Abs(m.Objective-want) > 1e-6*want || m.Bound < want-1e-9*want {
-			t.Errorf("K=%d Q=%v: objective %v, bound %v; LP optimum %v", tc.k, tc.q, m.Objective, m.Bound, want)
-		}
-		// The channel is feasible and its quality loss meets Q with
-		// equality (the bound binds for these Q).
-		loss := 0.0
-		for x := range tc.k {
-			sum := 0.0
-			for z := range tc.k {
-				p := m.Prob(x, z)
-				if p < 0 {
-					t.Fatalf("negative probability %v", p)
+		t.Run(fmt.Sprintf("K=%d Q=%v", tc.k, tc.q), func(t *testing.T) {
+			d := linearDist(tc.k)
+			prior := tc.prior
+			if prior == nil {
+				prior = fill(nil, tc.k, 1/float64(tc.k))
+			}
+			start := time.Now()
+			m, err := SolveShokri(context.Background(), d, tc.prior, tc.q, ShokriOptions{Tol: 1e-7})
+			if err != nil {
+				t.Fatalf("K=%d Q=%v: %v", tc.k, tc.q, err)
+			}
+			want := simplexShokri(t, d, prior, tc.q)
+			t.Logf("K=%d Q=%v: objective %.9f (bound %.9f), LP %.9f, %d iterations, %v", tc.k, tc.q, m.Objective, m.Bound, want, m.Iterations, time.Since(start))
+			if math.Abs(m.Objective-want) > 1e-6*want || m.Bound < want-1e-9*want {
+				t.Errorf("K=%d Q=%v: objective %v, bound %v; LP optimum %v", tc.k, tc.q, m.Objective, m.Bound, want)
+			}
+			// The channel is feasible and its quality loss meets Q with
+			// equality (the bound binds for these Q).
+			loss := 0.0
+			for x := range tc.k {
+				sum := 0.0
+				for z := range tc.k {
+					p := m.Prob(x, z)
+					if p < 0 {
+						t.Fatalf("negative probability %v", p)
+					}
+					sum += p
+					loss += prior[x] * p * d.At(x, z)
 				}
-				sum += p
-				loss += prior[x] * p * d.At(x, z)
+				if math.Abs(sum-1) > 1e-12 {
+					t.Errorf("row %d sums to %v", x, sum)
+				}
 			}
-			if math.Abs(sum-1) > 1e-12 {
-				t.Errorf("row %d sums to %v", x, sum)
+			// Equality holds up to the certified optimality gap.
+			if math.Abs(loss-tc.q) > 1e-6*tc.q {
+				t.Errorf("K=%d Q=%v: quality loss %v", tc.k, tc.q, loss)
 			}
-		}
-		// Equality holds up to the certified optimality gap.
-		if math.Abs(loss-tc.q) > 1e-6*tc.q {
-			t.Errorf("K=%d Q=%v: quality loss %v", tc.k, tc.q, loss)
-		}
+		})
 	}
 }
 

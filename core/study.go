@@ -93,6 +93,10 @@ var kinds = map[MechanismKind]struct {
 	KindIdentity: {nil, false, false},
 }
 
+// TakesSensitive reports whether mechanisms of kind k take a set of
+// sensitive symbols X_S (uRR, uRAP and PUM).
+func (k MechanismKind) TakesSensitive() bool { return kinds[k].sensitive }
+
 // shareTolerance is how far shares may sum from 1.
 const shareTolerance = 1e-9
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -82,10 +83,12 @@ func TestReadStudyErrors(t *testing.T) {
 		{"trailing data", `{"alphabet": {"kind": "linear", "size": 3}} {}`, "after the JSON object"},
 	}
 	for _, tc := range tests {
-		_, err := ReadStudy(strings.NewReader(tc.in))
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadStudy(strings.NewReader(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
 	}
 }
 
@@ -102,9 +105,11 @@ func TestParseReport(t *testing.T) {
 		m Mechanism
 		s string
 	}{{k, "5"}, {k, "-1"}, {k, "1.5"}, {k, "x"}, {k, " 1"}, {r, "011"}, {r, "01101"}, {r, "01a0"}} {
-		if _, err := ParseReport(c.m, c.s); err == nil {
-			t.Errorf("ParseReport(%T, %q) succeeded", c.m, c.s)
-		}
+		t.Run(fmt.Sprintf("%T %q", c.m, c.s), func(t *testing.T) {
+			if _, err := ParseReport(c.m, c.s); err == nil {
+				t.Errorf("ParseReport(%T, %q) succeeded", c.m, c.s)
+			}
+		})
 	}
 }
 

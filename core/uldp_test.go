@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -98,19 +99,21 @@ func TestULDPSignificance(t *testing.T) {
 		n     float64
 		zeros int
 	}{{1e9, 0}, {200, 2}} {
-		g := exactGroups(u, p, 0, 1, tc.n)
-		got, err := ULDPEstimate([]Mechanism{u}, g, nil, ULDPOptions{Significance: 0.05})
-		if err != nil {
-			t.Fatal(err)
-		}
-		zeros := 0
-		for _, v := range got {
-			if v == 0 {
-				zeros++
+		t.Run(fmt.Sprintf("n=%g", tc.n), func(t *testing.T) {
+			g := exactGroups(u, p, 0, 1, tc.n)
+			got, err := ULDPEstimate([]Mechanism{u}, g, nil, ULDPOptions{Significance: 0.05})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if zeros != tc.zeros {
-			t.Errorf("n = %g: estimate %v has %d zeros, want %d", tc.n, got, zeros, tc.zeros)
-		}
+			zeros := 0
+			for _, v := range got {
+				if v == 0 {
+					zeros++
+				}
+			}
+			if zeros != tc.zeros {
+				t.Errorf("n = %g: estimate %v has %d zeros, want %d", tc.n, got, zeros, tc.zeros)
+			}
+		})
 	}
 }

@@ -76,10 +76,12 @@ func TestGridIndexBorders(t *testing.T) {
 		}{"row border", orb.Point{sw[0], g.CellBound(r * g.Cols).Min[1]}, r * g.Cols})
 	}
 	for _, tc := range tests {
-		got, ok := g.Index(tc.p)
-		if got != tc.want || ok != (tc.want >= 0) {
-			t.Errorf("%s: Index(%v) = %d, %v, want %d", tc.name, tc.p, got, ok, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := g.Index(tc.p)
+			if got != tc.want || ok != (tc.want >= 0) {
+				t.Errorf("Index(%v) = %d, %v, want %d", tc.p, got, ok, tc.want)
+			}
+		})
 	}
 }
 
@@ -140,9 +142,11 @@ func TestNewGridErrors(t *testing.T) {
 		{"NaN corner", orb.Bound{Min: orb.Point{math.NaN(), 0}, Max: orb.Point{1, 1}}, 1},
 	}
 	for _, tc := range tests {
-		if g, err := NewGrid(tc.b, tc.cell); err == nil {
-			t.Errorf("%s: NewGrid = %d×%d, want an error", tc.name, g.Cols, g.Rows)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if g, err := NewGrid(tc.b, tc.cell); err == nil {
+				t.Errorf("NewGrid = %d×%d, want an error", g.Cols, g.Rows)
+			}
+		})
 	}
 	// A cell larger than the box still makes one cell.
 	g, err := NewGrid(FWBound, 100)

@@ -120,13 +120,15 @@ func TestGridErrors(t *testing.T) {
 		{"unknown command", []string{"grdi"}, 2, "unknown command"},
 	}
 	for _, tc := range tests {
-		code, _, errs := run(tc.args...)
-		if code != tc.code || !strings.Contains(errs, tc.msg) {
-			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tc.name, code, errs, tc.code, tc.msg)
-		}
-		if strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code == 1 {
-			t.Errorf("%s: error is not one line: %q", tc.name, errs)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := run(tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.msg) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errs, tc.code, tc.msg)
+			}
+			if strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code == 1 {
+				t.Errorf("error is not one line: %q", errs)
+			}
+		})
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("failed runs left %s behind", out)

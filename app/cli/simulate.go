@@ -56,7 +56,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if useData {
 		*n = len(s.Data)
 	}
-	if err := checkPersonal(*studyName, s, useData); err != nil {
+	if err := checkPersonal(*studyName, s, mechs, useData); err != nil {
 		return err
 	}
 	users := app.Users{Data: s.Data, Truth: truth, N: *n}
@@ -98,18 +98,19 @@ func isSet(fs *flag.FlagSet, name string) bool {
 }
 
 // checkPersonal checks that the study carries the personal cells of every
-// tag of its PUMs, and that the users are the study's own (draws from a
-// distribution have no personal cells).
-func checkPersonal(name string, s *core.Study, useData bool) error {
-	for _, spec := range s.Mechanisms {
-		if spec.Kind != core.KindPUM {
+// tag of its personalized mechanisms (PUM), and that the users are the
+// study's own (draws from a distribution have no personal cells).
+func checkPersonal(name string, s *core.Study, mechs []core.Mechanism, useData bool) error {
+	for i, spec := range s.Mechanisms {
+		p, ok := mechs[i].(core.Personalized)
+		if !ok {
 			continue
 		}
 		if !useData {
-			return fmt.Errorf("%s: mechanism %q (pum) needs each user's personal sensitive cells, which users drawn from a distribution lack: "+
-				"leave out -n and use a study whose data carry them (privmap grid -study-out S -home)", name, spec.ID)
+			return fmt.Errorf("%s: mechanism %q (%s) needs each user's personal sensitive cells, which users drawn from a distribution lack: "+
+				"leave out -n and use a study whose data carry them (privmap grid -study-out S -home)", name, spec.ID, spec.Kind)
 		}
-		if _, err := s.PersonalOf(spec.Tags); err != nil {
+		if _, err := s.PersonalOf(p.TagNames()); err != nil {
 			return fmt.Errorf("%s: mechanism %q: %w", name, spec.ID, err)
 		}
 	}

@@ -179,10 +179,12 @@ func TestSimulateChannelErrors(t *testing.T) {
 		{"home without study", []string{"grid", "-in", truth, "-o", out, "-home"}, 2, "-home writes into the study"},
 	}
 	for _, tc := range tests {
-		code, _, errs := run(tc.args...)
-		if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
-			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line with %q", tc.name, code, errs, tc.code, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := run(tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line with %q", code, errs, tc.code, tc.msg)
+			}
+		})
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Error("a failed run wrote its output")

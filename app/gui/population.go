@@ -263,7 +263,7 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 func (r *mechRow) enableFields() {
 	k := core.MechanismKind(r.kind.Selected)
 	setEnabled(r.level, k != core.KindIdentity)
-	uldp := k == core.KindURR || k == core.KindURAP || k == core.KindPUM
+	uldp := k.TakesSensitive()
 	setEnabled(r.sensitive, uldp)
 	if r.pick != nil {
 		if uldp {

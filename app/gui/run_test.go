@@ -136,15 +136,17 @@ func TestRunOptionErrors(t *testing.T) {
 			}
 		}, "at least one estimator"},
 	} {
-		u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodGIBU}, Seed: 1})
-		tc.entry()
-		_, err := u.run.settings()
-		require.Error(t, err)
-		assert.Contains(t, err.Error(), tc.want)
-		u.run.onRun()
-		assert.False(t, u.run.running)
-		assert.NotNil(t, w.Canvas().Overlays().Top(), "an error dialog")
-		w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+		t.Run(tc.want, func(t *testing.T) {
+			u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodGIBU}, Seed: 1})
+			tc.entry()
+			_, err := u.run.settings()
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			u.run.onRun()
+			assert.False(t, u.run.running)
+			assert.NotNil(t, w.Canvas().Overlays().Top(), "an error dialog")
+			w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+		})
 	}
 	set := app.RunSettings{Methods: []core.Method{core.MethodCEM, core.MethodGIBU}, Users: 500, Seed: 9, Tol: 1e-9, MaxIter: 20, Post: core.PostNorm, Alpha: 0.3,
 		PrintedHessian: true, Significance: 0.05}
@@ -180,23 +182,25 @@ func TestExport(t *testing.T) {
 		view string
 		w, h int
 	}{{viewSide, 1500, 520}, {viewDiff, 640, 480}} {
-		name := filepath.Join(dir, "map.png")
-		require.NoError(t, u.cmp.writePNG(name, m, tc.view, tc.w, tc.h))
-		f, err := os.Open(name)
-		require.NoError(t, err)
-		img, err := png.Decode(f)
-		f.Close()
-		require.NoError(t, err)
-		assert.Equal(t, tc.w, img.Bounds().Dx())
-		assert.Equal(t, tc.h, img.Bounds().Dy())
-		colours := map[[3]uint32]bool{}
-		for y := 0; y < tc.h; y += 3 {
-			for x := 0; x < tc.w; x += 3 {
-				r, g, b, _ := img.At(x, y).RGBA()
-				colours[[3]uint32{r, g, b}] = true
+		t.Run(tc.view, func(t *testing.T) {
+			name := filepath.Join(dir, "map.png")
+			require.NoError(t, u.cmp.writePNG(name, m, tc.view, tc.w, tc.h))
+			f, err := os.Open(name)
+			require.NoError(t, err)
+			img, err := png.Decode(f)
+			f.Close()
+			require.NoError(t, err)
+			assert.Equal(t, tc.w, img.Bounds().Dx())
+			assert.Equal(t, tc.h, img.Bounds().Dy())
+			colours := map[[3]uint32]bool{}
+			for y := 0; y < tc.h; y += 3 {
+				for x := 0; x < tc.w; x += 3 {
+					r, g, b, _ := img.At(x, y).RGBA()
+					colours[[3]uint32{r, g, b}] = true
+				}
 			}
-		}
-		assert.Greater(t, len(colours), 50, "%s: the picture is not blank", tc.view)
+			assert.Greater(t, len(colours), 50, "%s: the picture is not blank", tc.view)
+		})
 	}
 	assert.Error(t, u.cmp.writePNG(filepath.Join(dir, "x.png"), m, viewSide, 50, 400), "too small")
 	assert.Error(t, u.cmp.writePNG(filepath.Join(dir, "no", "x.png"), m, viewSide, 800, 400), "no such folder")

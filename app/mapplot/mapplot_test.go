@@ -1,6 +1,7 @@
 package mapplot
 
 import (
+	"fmt"
 	"image/color"
 	"image/png"
 	"math"
@@ -66,35 +67,37 @@ func TestImageCells(t *testing.T) {
 		cols, rows, w, h int
 		pxPerPt          float64
 	}{{24, 16, 900, 600, 1}, {7, 5, 640, 480, 2}, {120, 80, 1000, 700, 1.5}} {
-		m := &Map{Cols: tc.cols, Rows: tc.rows, Aspect: float64(tc.cols) / float64(tc.rows),
-			Bound: orb.Bound{Min: orb.Point{-122.5153, 37.7228}, Max: orb.Point{-122.3789, 37.7946}}}
-		m.Values = make([]float64, tc.cols*tc.rows)
-		for i := range m.Values {
-			m.Values[i] = float64((i*7919)%101) / 10 // scattered values
-		}
-		m.Values[1] = math.NaN()
-		img, r := Image(m, tc.w, tc.h, tc.pxPerPt)
-		cm := Viridis()
-		lo, hi := valueRange(m.Values)
-		cm.SetMin(lo)
-		cm.SetMax(hi)
-		want := (&cells{m: m, cm: cm}).colours()
-		bad := 0
-		for i := range m.Values {
-			cr := r.CellRect(m, i)
-			x := int((cr.X0 + cr.X1) / 2 * float64(tc.w))
-			y := int((cr.Y0 + cr.Y1) / 2 * float64(tc.h))
-			got := img.RGBAAt(x, y)
-			if w := want[i]; got.R != w.R || got.G != w.G || got.B != w.B {
-				bad++
-				if bad < 4 {
-					t.Errorf("%d×%d: cell %d at pixel (%d, %d) is %v, want %v", tc.cols, tc.rows, i, x, y, got, w)
+		t.Run(fmt.Sprintf("%dx%d at %dx%d", tc.cols, tc.rows, tc.w, tc.h), func(t *testing.T) {
+			m := &Map{Cols: tc.cols, Rows: tc.rows, Aspect: float64(tc.cols) / float64(tc.rows),
+				Bound: orb.Bound{Min: orb.Point{-122.5153, 37.7228}, Max: orb.Point{-122.3789, 37.7946}}}
+			m.Values = make([]float64, tc.cols*tc.rows)
+			for i := range m.Values {
+				m.Values[i] = float64((i*7919)%101) / 10 // scattered values
+			}
+			m.Values[1] = math.NaN()
+			img, r := Image(m, tc.w, tc.h, tc.pxPerPt)
+			cm := Viridis()
+			lo, hi := valueRange(m.Values)
+			cm.SetMin(lo)
+			cm.SetMax(hi)
+			want := (&cells{m: m, cm: cm}).colours()
+			bad := 0
+			for i := range m.Values {
+				cr := r.CellRect(m, i)
+				x := int((cr.X0 + cr.X1) / 2 * float64(tc.w))
+				y := int((cr.Y0 + cr.Y1) / 2 * float64(tc.h))
+				got := img.RGBAAt(x, y)
+				if w := want[i]; got.R != w.R || got.G != w.G || got.B != w.B {
+					bad++
+					if bad < 4 {
+						t.Errorf("%d×%d: cell %d at pixel (%d, %d) is %v, want %v", tc.cols, tc.rows, i, x, y, got, w)
+					}
 				}
 			}
-		}
-		if bad > 0 {
-			t.Errorf("%d×%d: %d of %d cells have the wrong colour", tc.cols, tc.rows, bad, len(m.Values))
-		}
+			if bad > 0 {
+				t.Errorf("%d×%d: %d of %d cells have the wrong colour", tc.cols, tc.rows, bad, len(m.Values))
+			}
+		})
 	}
 }
 

@@ -56,34 +56,36 @@ func TestReadAdultQuirks(t *testing.T) {
 		{"adult_test_sample.txt", 6, 7, "25", "<=50K", "Never-married", 2},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			r := open(t, tc.file, Adult)
-			recs := readAll(t, r)
-			if len(recs) != tc.records || r.Line() != tc.lines {
-				t.Fatalf("read %d records in %d lines, want %d in %d", len(recs), r.Line(), tc.records, tc.lines)
-			}
-			if got := recs[0][0]; got != tc.firstAge {
-				t.Errorf("first age = %q, want %q", got, tc.firstAge)
-			}
-			if got := recs[0][14]; got != tc.firstClass {
-				t.Errorf("first class = %q, want %q", got, tc.firstClass)
-			}
-			if got := recs[len(recs)-1][5]; got != tc.lastMarital {
-				t.Errorf("last marital status = %q, want %q", got, tc.lastMarital)
-			}
-			missing := 0
-			for _, rec := range recs {
-				for _, v := range rec {
-					if v == "?" {
-						missing++
-					}
-					if strings.HasSuffix(v, ".") || v != strings.TrimSpace(v) {
-						t.Errorf("field %q not cleaned", v)
+			t.Run(tc.file, func(t *testing.T) {
+				r := open(t, tc.file, Adult)
+				recs := readAll(t, r)
+				if len(recs) != tc.records || r.Line() != tc.lines {
+					t.Fatalf("read %d records in %d lines, want %d in %d", len(recs), r.Line(), tc.records, tc.lines)
+				}
+				if got := recs[0][0]; got != tc.firstAge {
+					t.Errorf("first age = %q, want %q", got, tc.firstAge)
+				}
+				if got := recs[0][14]; got != tc.firstClass {
+					t.Errorf("first class = %q, want %q", got, tc.firstClass)
+				}
+				if got := recs[len(recs)-1][5]; got != tc.lastMarital {
+					t.Errorf("last marital status = %q, want %q", got, tc.lastMarital)
+				}
+				missing := 0
+				for _, rec := range recs {
+					for _, v := range rec {
+						if v == "?" {
+							missing++
+						}
+						if strings.HasSuffix(v, ".") || v != strings.TrimSpace(v) {
+							t.Errorf("field %q not cleaned", v)
+						}
 					}
 				}
-			}
-			if missing != tc.missingCount {
-				t.Errorf("%d missing values, want %d", missing, tc.missingCount)
-			}
+				if missing != tc.missingCount {
+					t.Errorf("%d missing values, want %d", missing, tc.missingCount)
+				}
+			})
 		})
 	}
 }
@@ -200,12 +202,14 @@ func TestCEMTable2Adult(t *testing.T) {
 		{11, 51, "30–39, female, ≤$50K, widowed"},    // 36 Female Widowed
 		{12, 93, "50–64, female, ≤$50K, separated"},  // 54 Female Separated
 	} {
-		if got := tab.Data[tc.i]; got != tc.sym {
-			t.Errorf("record %d: symbol %d, want %d", tc.i+1, got, tc.sym)
-		}
-		if got := tab.Labels()[tc.sym]; got != tc.label {
-			t.Errorf("label %d = %q, want %q", tc.sym, got, tc.label)
-		}
+		t.Run(tc.label, func(t *testing.T) {
+			if got := tab.Data[tc.i]; got != tc.sym {
+				t.Errorf("record %d: symbol %d, want %d", tc.i+1, got, tc.sym)
+			}
+			if got := tab.Labels()[tc.sym]; got != tc.label {
+				t.Errorf("label %d = %q, want %q", tc.sym, got, tc.label)
+			}
+		})
 	}
 	test, err := Tabulate(open(t, "adult_test_sample.txt", Adult), CEMTable2(Adult)[2:3], Options{})
 	if err != nil {
@@ -421,8 +425,10 @@ func TestDetect(t *testing.T) {
 		{"37.77,-122.41", 0, false},
 		{adultLine("x", "Male"), 0, false},
 	} {
-		if f, ok := Detect(tc.line); f != tc.f || ok != tc.ok {
-			t.Errorf("Detect(%.30q) = %v, %v; want %v, %v", tc.line, f, ok, tc.f, tc.ok)
-		}
+		t.Run(tc.line, func(t *testing.T) {
+			if f, ok := Detect(tc.line); f != tc.f || ok != tc.ok {
+				t.Errorf("Detect(%.30q) = %v, %v; want %v, %v", tc.line, f, ok, tc.f, tc.ok)
+			}
+		})
 	}
 }

@@ -1,0 +1,149 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/privmap/privmap/core"
+)
+
+// testStudy is a linear alphabet of 5 symbols with two k-RR mechanisms
+// sharing the users 3:1, and 400 users' data.
+func testStudy() (*core.Study, []float64) {
+	three, one := 0.75, 0.25
+	s := &core.Study{
+		Alphabet: core.Alphabet{Kind: core.KindLinear, Size: 5},
+		Mechanisms: []core.MechanismSpec{
+			{ID: "lo", Kind: core.KindKRR, Epsilon: 0.5, Share: &three},
+			{ID: "hi", Kind: core.KindKRR, Epsilon: 4, Share: &one},
+		},
+	}
+	truth := []float64{0.4, 0.3, 0.15, 0.1, 0.05}
+	for x, p := range truth {
+		for range int(p * 400) {
+			s.Data = append(s.Data, x)
+		}
+	}
+	return s, truth
+}
+
+// TestSanitise checks the assignment by shares and that the same seed
+// gives the same reports, from data and from draws of the truth.
+func TestSanitise(t *testing.T) {
+	s, truth := testStudy()
+	mechs, err := BuildMechanisms(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		users Users
+		n     int
+	}{
+		{"every datum", Users{Data: s.Data, Truth: truth}, 400},
+		{"draws from the truth", Users{Truth: truth, N: 1000}, 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(seed uint64) ([]int, []string) {
+				var reps []string
+				counts, err := Sanitise(context.Background(), s, mechs, tc.users, seed, func(user, j int, r core.Report) error {
+					reps = append(reps, s.Mechanisms[j].ID+":"+r.String())
+					return nil
+				}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return counts, reps
+			}
+			counts, a := run(3)
+			if want := []int{tc.n * 3 / 4, tc.n / 4}; !slices.Equal(counts, want) {
+				t.Errorf("counts %v, want %v", counts, want)
+			}
+			if len(a) != tc.n {
+				t.Errorf("%d reports, want %d", len(a), tc.n)
+			}
+			if _, b := run(3); !slices.Equal(a, b) {
+				t.Error("the same seed gave other reports")
+			}
+			if _, c := run(4); slices.Equal(a, c) {
+				t.Error("another seed gave the same reports")
+			}
+		})
+	}
+	if _, err := Sanitise(context.Background(), s, mechs, Users{}, 1, nil, nil); err == nil {
+		t.Error("Sanitise with no users succeeded")
+	}
+}
+
+// TestRun runs the pipeline with two estimators, one of which does not
+// apply: its failure is kept in its result, the other's estimate is
+// GIBU's on the same reports.
+func TestRun(t *testing.T) {
+	s, truth := testStudy()
+	req := Request{Study: s, Users: Users{Data: s.Data, Truth: truth}, Seed: 1, Methods: []core.Method{core.MethodGIBU, core.MethodRAPM}}
+	var stages []string
+	res, err := Run(context.Background(), req, core.Reconstruct, func(m core.Method) string { return strings.ToUpper(string(m)) },
+		func(stage string, done float64, _ string) {
+			if done < 0 || done > 1 {
+				t.Errorf("progress %v outside [0, 1]", done)
+			}
+			if len(stages) == 0 || stages[len(stages)-1] != stage {
+				stages = append(stages, stage)
+			}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Building lo", "Building hi", "Sanitising", "GIBU", "RAP-M", "Done"}; !slices.Equal(stages, want) {
+		t.Errorf("stages %q, want %q", stages, want)
+	}
+	if res.N() != 400 || !slices.Equal(res.Counts, []int{300, 100}) || len(res.Results) != 2 {
+		t.Fatalf("%d users %v, %d results; want 400 [300 100], 2", res.N(), res.Counts, len(res.Results))
+	}
+	ok := res.Succeeded()
+	if len(ok) != 1 || ok[0].Method != core.MethodGIBU || res.Results[1].Err == nil {
+		t.Fatalf("succeeded %v, rap-m error %v; want gibu only", ok, res.Results[1].Err)
+	}
+	// The same reports, grouped by hand, give the same estimate.
+	mechs, _ := BuildMechanisms(context.Background(), s, nil)
+	var mech []int
+	var reps []core.Report
+	if _, err := Sanitise(context.Background(), s, mechs, req.Users, req.Seed, func(_, j int, r core.Report) error {
+		mech, reps = append(mech, j), append(reps, r)
+		return nil
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want, err := core.Reconstruct(context.Background(), core.MethodGIBU, s, mechs, core.GroupReports(2, mech, reps), core.EstimateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ok[0].Estimate.Theta, want.Theta) {
+		t.Errorf("Run's GIBU %v, want %v", ok[0].Estimate.Theta, want.Theta)
+	}
+	m, _ := core.Compare(truth, want.Theta, s.Alphabet)
+	if ok[0].Metrics != m || math.IsNaN(m.EMD) {
+		t.Errorf("metrics %+v, want %+v", ok[0].Metrics, m)
+	}
+}
+
+// TestRunCancel cancels a run during its first estimator: the run ends
+// with the context's error.
+func TestRunCancel(t *testing.T) {
+	s, truth := testStudy()
+	ctx, cancel := context.WithCancel(context.Background())
+	slow := func(ctx context.Context, _ core.Method, _ *core.Study, _ []core.Mechanism, _ *core.Groups, _ core.EstimateOptions) (*core.Estimate, error) {
+		cancel()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	req := Request{Study: s, Users: Users{Data: s.Data, Truth: truth}, Seed: 1, Methods: []core.Method{core.MethodGIBU}}
+	res, err := Run(ctx, req, slow, func(m core.Method) string { return string(m) }, func(string, float64, string) {})
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Errorf("cancelled run: %v, %v; want nil, context.Canceled", res, err)
+	}
+}

@@ -1,0 +1,68 @@
+package app
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/privmap/privmap/core"
+)
+
+// TestStudyRoundTrip writes a study with its source and run and reads it
+// back; core alone refuses the application's members, and a misspelt
+// member inside them is an error.
+func TestStudyRoundTrip(t *testing.T) {
+	s := &Study{
+		Study: &core.Study{
+			Alphabet:   core.Alphabet{Kind: core.KindLinear, Size: 4},
+			Mechanisms: []core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}},
+			Data:       []int{0, 3, 3},
+		},
+		Source: &Source{Path: "/data/a b.txt", Format: "gowalla", BBox: []float64{37.7, -122.5, 37.8, -122.4}, CellKm: 0.5, PerUser: "first"},
+		Run:    &RunSettings{Methods: []core.Method{core.MethodGIBU, core.MethodCEM}, Seed: 7, Tol: 1e-12, Post: core.PostNorm},
+	}
+	var buf bytes.Buffer
+	if err := WriteStudy(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	written := buf.String()
+	got, err := ReadStudy(strings.NewReader(written))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Extensions = nil
+	if !reflect.DeepEqual(got, s) {
+		t.Errorf("ReadStudy(WriteStudy(s)) = %+v, want %+v", got, s)
+	}
+	if _, err := core.ReadStudy(strings.NewReader(written)); err == nil || !strings.Contains(err.Error(), `unknown field "run"`) {
+		t.Errorf("core.ReadStudy of a window's study: error %v, want unknown field \"run\"", err)
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"misspelt run member", `{"alphabet": {"kind": "linear", "size": 2}, "mechanisms": [], "run": {"method": ["gibu"]}}`, `unknown field "method"`},
+		{"misspelt source member", `{"alphabet": {"kind": "linear", "size": 2}, "mechanisms": [], "source": {"pth": "x"}}`, `unknown field "pth"`},
+		{"misspelt top-level member", `{"alphabet": {"kind": "linear", "size": 2}, "mechanisms": [], "sources": {}}`, `unknown field "sources"`},
+		{"wrong type in source", `{"alphabet": {"kind": "linear", "size": 2}, "mechanisms": [], "source": {"cell_km": "half"}}`, `"source"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := ReadStudy(strings.NewReader(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ReadStudy: error %v, want one containing %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestStudyWithoutApplicationMembers writes a plain study as core does.
+func TestStudyWithoutApplicationMembers(t *testing.T) {
+	cs := &core.Study{Alphabet: core.Alphabet{Kind: core.KindLinear, Size: 2}}
+	var mine, cores bytes.Buffer
+	if err := WriteStudy(&mine, &Study{Study: cs}); err != nil {
+		t.Fatal(err)
+	}
+	if err := core.WriteStudy(&cores, cs); err != nil {
+		t.Fatal(err)
+	}
+	if mine.String() != cores.String() {
+		t.Errorf("WriteStudy without source or run:\n%s\nwant core's\n%s", mine.String(), cores.String())
+	}
+}
