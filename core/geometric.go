@@ -20,6 +20,12 @@ type Geometric struct {
 	Epsilon float64
 }
 
+// Geometric's capabilities.
+var (
+	_ Channel = (*Geometric)(nil)
+	_ Sampler = (*Geometric)(nil)
+)
+
 // NewGeometric returns the truncated geometric mechanism on K symbols.
 func NewGeometric(k int, eps float64) (*Geometric, error) {
 	if err := checkSize(k); err != nil {

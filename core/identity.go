@@ -5,6 +5,12 @@ import "math/rand/v2"
 // Identity reports the datum unchanged: ε = ∞, no obfuscation (CEM §5.1).
 type Identity struct{ K int }
 
+// Identity's capabilities.
+var (
+	_ Channel = (*Identity)(nil)
+	_ Sampler = (*Identity)(nil)
+)
+
 // NewIdentity returns the identity mechanism on K symbols.
 func NewIdentity(k int) (*Identity, error) {
 	if k < 1 {

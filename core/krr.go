@@ -16,6 +16,12 @@ type KRR struct {
 	Epsilon float64
 }
 
+// KRR's capabilities.
+var (
+	_ Channel = (*KRR)(nil)
+	_ Sampler = (*KRR)(nil)
+)
+
 // NewKRR returns k-RR on K symbols with privacy level eps.
 func NewKRR(k int, eps float64) (*KRR, error) {
 	if err := checkSize(k); err != nil {

@@ -19,6 +19,60 @@ type Mechanism interface {
 	Likelihood(dst []float64, r Report) ([]float64, float64)
 }
 
+// A Channel has symbol outputs and gives their probabilities. Every
+// mechanism with symbol outputs is a Channel.
+type Channel interface {
+	// Inputs returns the size K of the input alphabet.
+	Inputs() int
+	// Outputs returns the number of output symbols.
+	Outputs() int
+	// Prob returns P(z | x).
+	Prob(x, z int) float64
+}
+
+// A BitChannel has K-bit outputs whose bits are independent given the
+// input, as RAPPOR and uRAP.
+type BitChannel interface {
+	// Inputs returns the size K of the input alphabet.
+	Inputs() int
+	// Bits returns the length of a report.
+	Bits() int
+	// BitProb returns P(bit j = 1 | x).
+	BitProb(x, j int) float64
+}
+
+// A Sampler draws symbol reports: every mechanism with symbol outputs.
+type Sampler interface {
+	// Sample returns the report of input x.
+	Sample(rng *rand.Rand, x int) int
+}
+
+// A BitSampler draws bit-vector reports, as RAPPOR and uRAP do.
+type BitSampler interface {
+	// Bits returns the length of a report.
+	Bits() int
+	// SampleBits returns the report of input x.
+	SampleBits(rng *rand.Rand, x int) Bits
+}
+
+// A Personalized mechanism lets each user first map her own personal
+// sensitive data to semantic tags, then sanitise the result with a
+// mechanism common to everyone on the data's symbols plus one symbol a
+// tag (PUM, ULDP §5). Its Inputs and Likelihood are the common
+// mechanism's, over the extended alphabet.
+type Personalized interface {
+	Mechanism
+	// DataSymbols returns the size K of the alphabet of true data.
+	DataSymbols() int
+	// TagNames names the tags, whose symbols are K, K+1, ….
+	TagNames() []string
+	// Premap returns the extended symbol that a user whose personal
+	// cells are personal (one per tag, −1 for none) sanitises for x.
+	Premap(x int, personal []int) int
+	// Common returns the mechanism that draws the reports.
+	Common() Mechanism
+}
+
 // NewMechanism builds the mechanism a validated spec describes on the
 // alphabet a. Shokri's mechanism solves a linear program, which takes
 // seconds to minutes; NewMechanismWith can cancel it and report progress.
@@ -83,38 +137,6 @@ func newShokri(ctx context.Context, a Alphabet, q float64, progress func(int, fl
 	return SolveShokri(ctx, d, nil, q, ShokriOptions{Progress: progress})
 }
 
-// A Sampler draws symbol reports: every mechanism with symbol outputs.
-type Sampler interface {
-	// Sample returns the report of input x.
-	Sample(rng *rand.Rand, x int) int
-}
-
-// A BitSampler draws bit-vector reports, as RAPPOR and uRAP do.
-type BitSampler interface {
-	// Bits returns the length of a report.
-	Bits() int
-	// SampleBits returns the report of input x.
-	SampleBits(rng *rand.Rand, x int) Bits
-}
-
-// A Personalized mechanism lets each user first map her own personal
-// sensitive data to semantic tags, then sanitise the result with a
-// mechanism common to everyone on the data's symbols plus one symbol a
-// tag (PUM, ULDP §5). Its Inputs and Likelihood are the common
-// mechanism's, over the extended alphabet.
-type Personalized interface {
-	Mechanism
-	// DataSymbols returns the size K of the alphabet of true data.
-	DataSymbols() int
-	// TagNames names the tags, whose symbols are K, K+1, ….
-	TagNames() []string
-	// Premap returns the extended symbol that a user whose personal
-	// cells are personal (one per tag, −1 for none) sanitises for x.
-	Premap(x int, personal []int) int
-	// Common returns the mechanism that draws the reports.
-	Common() Mechanism
-}
-
 // DataSymbols returns the size of the alphabet of true data that m
 // sanitises: Inputs, except for a Personalized mechanism, whose inputs
 // add its tags.
@@ -157,17 +179,6 @@ func Draw(m Mechanism, rng *rand.Rand, x int) Report {
 	panic(fmt.Sprintf("core: %T cannot sample", m))
 }
 
-// A Channel has symbol outputs and gives their probabilities. Every
-// mechanism with symbol outputs is a Channel.
-type Channel interface {
-	// Inputs returns the size K of the input alphabet.
-	Inputs() int
-	// Outputs returns the number of output symbols.
-	Outputs() int
-	// Prob returns P(z | x).
-	Prob(x, z int) float64
-}
-
 // Matrix returns the channel as a dense Inputs×Outputs matrix,
 // A[x][z] = P(z | x). It is meant for small alphabets; structured
 // mechanisms offer matrix-free products instead.
@@ -196,15 +207,4 @@ func checkSize(k int) error {
 		return fmt.Errorf("core: alphabet size must be at least 2, got %d", k)
 	}
 	return nil
-}
-
-// A BitChannel has K-bit outputs whose bits are independent given the
-// input, as RAPPOR and uRAP.
-type BitChannel interface {
-	// Inputs returns the size K of the input alphabet.
-	Inputs() int
-	// Bits returns the length of a report.
-	Bits() int
-	// BitProb returns P(bit j = 1 | x).
-	BitProb(x, j int) float64
 }

@@ -46,6 +46,12 @@ type PlanarGeometric struct {
 	fft     *conv2
 }
 
+// PlanarGeometric's capabilities.
+var (
+	_ Channel = (*PlanarGeometric)(nil)
+	_ Sampler = (*PlanarGeometric)(nil)
+)
+
 // NewPlanarGeometric returns the planar geometric mechanism with ε per km
 // on a cols×rows grid of cellKm km cells.
 func NewPlanarGeometric(cols, rows int, cellKm, eps float64) (*PlanarGeometric, error) {

@@ -22,6 +22,13 @@ type RAPPOR struct {
 	Epsilon float64
 }
 
+// RAPPOR's capabilities.
+var (
+	_ BitChannel = (*RAPPOR)(nil)
+	_ BitSampler = (*RAPPOR)(nil)
+	_ bitFlipper = (*RAPPOR)(nil)
+)
+
 // NewRAPPOR returns basic one-time RAPPOR on K symbols.
 func NewRAPPOR(k int, eps float64) (*RAPPOR, error) {
 	if err := checkSize(k); err != nil {

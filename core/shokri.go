@@ -54,6 +54,12 @@ type ShokriOptions struct {
 	Progress func(iter int, gap float64)
 }
 
+// Shokri's capabilities.
+var (
+	_ Channel = (*Shokri)(nil)
+	_ Sampler = (*Shokri)(nil)
+)
+
 // SolveShokri computes Shokri's mechanism for the K×K distance matrix d,
 // prior π (uniform when nil) and quality bound q > 0. ctx cancels.
 func SolveShokri(ctx context.Context, d *mat.Dense, prior []float64, q float64, opt ShokriOptions) (*Shokri, error) {

@@ -17,6 +17,14 @@ import (
 // (X_S, Y_P, ε)-ULDP.
 type URAP struct{ uldpBase }
 
+// URAP's capabilities.
+var (
+	_ BitChannel = (*URAP)(nil)
+	_ BitSampler = (*URAP)(nil)
+	_ utilityOptimized = (*URAP)(nil)
+	_ empirical = (*URAP)(nil)
+)
+
 // NewURAP returns uRAP on K symbols with sensitive symbols sensitive.
 func NewURAP(k int, eps float64, sensitive []int) (*URAP, error) {
 	b, err := newULDPBase(k, eps, sensitive)

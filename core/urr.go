@@ -22,6 +22,14 @@ import (
 // invertible output reveals its one possible input.
 type URR struct{ uldpBase }
 
+// URR's capabilities.
+var (
+	_ Channel = (*URR)(nil)
+	_ Sampler = (*URR)(nil)
+	_ utilityOptimized = (*URR)(nil)
+	_ empirical = (*URR)(nil)
+)
+
 // NewURR returns uRR on K symbols with sensitive symbols sensitive.
 func NewURR(k int, eps float64, sensitive []int) (*URR, error) {
 	b, err := newULDPBase(k, eps, sensitive)
