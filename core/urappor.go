@@ -19,10 +19,10 @@ type URAP struct{ uldpBase }
 
 // URAP's capabilities.
 var (
-	_ BitChannel = (*URAP)(nil)
-	_ BitSampler = (*URAP)(nil)
+	_ BitChannel       = (*URAP)(nil)
+	_ BitSampler       = (*URAP)(nil)
 	_ utilityOptimized = (*URAP)(nil)
-	_ empirical = (*URAP)(nil)
+	_ empirical        = (*URAP)(nil)
 )
 
 // NewURAP returns uRAP on K symbols with sensitive symbols sensitive.

@@ -24,10 +24,10 @@ type URR struct{ uldpBase }
 
 // URR's capabilities.
 var (
-	_ Channel = (*URR)(nil)
-	_ Sampler = (*URR)(nil)
+	_ Channel          = (*URR)(nil)
+	_ Sampler          = (*URR)(nil)
 	_ utilityOptimized = (*URR)(nil)
-	_ empirical = (*URR)(nil)
+	_ empirical        = (*URR)(nil)
 )
 
 // NewURR returns uRR on K symbols with sensitive symbols sensitive.
