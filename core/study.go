@@ -159,7 +159,7 @@ func (s *Study) PersonalOf(tags []string) ([][]int, error) {
 	for k, t := range tags {
 		cells, ok := s.Personal[t]
 		if !ok {
-			return nil, fmt.Errorf("core: the study has no personal data for tag %q (privmap grid -home writes tag \"home\")", t)
+			return nil, fmt.Errorf("core: the study has no personal data for tag %q", t)
 		}
 		out[k] = cells
 	}

@@ -111,7 +111,7 @@ func checkPersonal(name string, s *core.Study, mechs []core.Mechanism, useData b
 				"leave out -n and use a study whose data carry them (privmap grid -study-out S -home)", name, spec.ID, spec.Kind)
 		}
 		if _, err := s.PersonalOf(p.TagNames()); err != nil {
-			return fmt.Errorf("%s: mechanism %q: %w", name, spec.ID, err)
+			return fmt.Errorf("%s: mechanism %q: %w (privmap grid -home writes tag \"home\")", name, spec.ID, err)
 		}
 	}
 	return nil
