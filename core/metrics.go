@@ -62,19 +62,29 @@ func TV(p, q []float64) float64 {
 }
 
 // JSD returns the Jensen–Shannon divergence ½ KL(p‖m) + ½ KL(q‖m),
-// m = (p+q)/2, in nats; 0·log 0 = 0.
+// m = (p+q)/2, in nats; 0·log 0 = 0. It is finite for every pair of
+// distributions, subnormal entries included.
 func JSD(p, q []float64) float64 {
 	s := 0.0
 	for i := range p {
-		m := (p[i] + q[i]) / 2
-		if p[i] > 0 {
-			s += p[i] * math.Log(p[i]/m)
-		}
-		if q[i] > 0 {
-			s += q[i] * math.Log(q[i]/m)
-		}
+		s += klTerm(p[i], q[i])
+		s += klTerm(q[i], p[i])
 	}
 	return s / 2
+}
+
+// klTerm returns a·ln(a/m), m = (a+b)/2, for a, b ≥ 0 (0 when a = 0).
+// When m underflows (a and b subnormal, (a+b)/2 rounds to 0) or a/m
+// overflows, it uses a·(ln 2 + ln a − ln(a+b)), which stays finite.
+func klTerm(a, b float64) float64 {
+	if !(a > 0) {
+		return 0
+	}
+	m := (a + b) / 2
+	if r := a / m; m > 0 && !math.IsInf(r, 0) {
+		return a * math.Log(r)
+	}
+	return a * (math.Ln2 + math.Log(a) - math.Log(a+b))
 }
 
 // EMDLinear returns the earth mover's distance on a linear alphabet with

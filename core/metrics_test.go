@@ -131,3 +131,47 @@ func TestMetricsClosedForms(t *testing.T) {
 		t.Errorf("categorical EMD %v", m.EMD)
 	}
 }
+
+// TestMetricsFinite compares pairs of distributions with zeros,
+// subnormal entries and disjoint supports: every metric is finite and
+// within its bounds (JSD ≤ ln 2, TV ≤ 1, EMD ≤ the grid's diameter).
+func TestMetricsFinite(t *testing.T) {
+	const tiny = 5e-324 // the smallest subnormal float64
+	grid := Alphabet{Kind: KindGrid, Cols: 2, Rows: 2, CellKm: 1}
+	line := Alphabet{Kind: KindLinear, Size: 4}
+	for _, tc := range []struct {
+		name string
+		p, q []float64
+	}{
+		{"estimate with a subnormal", []float64{0.5, 0.5, 0, 0}, []float64{0.5, 0.5 - tiny, tiny, 0}},
+		{"both subnormal in a cell", []float64{0.5, 0.5 - tiny, tiny, 0}, []float64{0.5, 0.5 - tiny, 0, tiny}},
+		{"disjoint supports", []float64{1, 0, 0, 0}, []float64{0, 0, 0, 1}},
+		{"equal", []float64{0.25, 0.25, 0.25, 0.25}, []float64{0.25, 0.25, 0.25, 0.25}},
+		{"zeros and a point mass", []float64{0, 0, 1, 0}, []float64{0.1, 0.2, 0.3, 0.4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, a := range []Alphabet{grid, line} {
+				m, err := Compare(tc.p, tc.q, a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range []float64{m.EMD, m.MSE, m.JSD, m.TV} {
+					if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+						t.Fatalf("%s: metrics %+v are not all finite and ≥ 0", a.Kind, m)
+					}
+				}
+				if m.JSD > math.Ln2+1e-15 || m.TV > 1+1e-15 || m.EMD > 3+1e-12 {
+					t.Errorf("%s: metrics %+v out of bounds", a.Kind, m)
+				}
+			}
+		})
+	}
+	// Disjoint supports reach JSD's maximum, ln 2.
+	if got := JSD([]float64{1, 0}, []float64{0, 1}); math.Abs(got-math.Ln2) > 1e-15 {
+		t.Errorf("JSD of disjoint point masses = %v, want ln 2", got)
+	}
+	// A subnormal against 0 contributes ½·tiny·ln 2, nothing infinite.
+	if got := JSD([]float64{0}, []float64{tiny}); got != 0 && got != tiny*math.Ln2/2 {
+		t.Errorf("JSD(0 ‖ %v) = %v", tiny, got)
+	}
+}
