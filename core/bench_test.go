@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // BenchmarkPlanarBuild builds the FW 24×16 planar channels of Table 6 and
@@ -160,6 +162,80 @@ func BenchmarkGIBUPlanar(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.ReportMetric(float64(est.Iterations), "steps")
+	}
+}
+
+// krrBench simulates n users of k-RR at ε on K symbols with a skewed
+// truth, whose MLE has zeros (the hard case for EM).
+func krrBench(b *testing.B, k, n int, eps float64) ([]Mechanism, *Groups) {
+	m, _ := NewKRR(k, eps)
+	rng := rand.New(rand.NewPCG(1, 1))
+	truth := make([]float64, k)
+	for x := range truth {
+		truth[x] = rng.Float64() * rng.Float64()
+	}
+	floats.Scale(1/floats.Sum(truth), truth)
+	g, err := SimulateGroups(context.Background(), rng, []Mechanism{m}, []int{n}, truth)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return []Mechanism{m}, g
+}
+
+// BenchmarkKRRMLE is issue 14's k-RR target (K = 384, n = 100,000,
+// ε = 0.5): GIBU to its certified gap (EM then Newton's method), against
+// the baseline of EM with SQUAREM alone until the likelihood stalls.
+func BenchmarkKRRMLE(b *testing.B) {
+	mechs, g := krrBench(b, 384, 100000, 0.5)
+	b.Run("gibu", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
+			if err != nil || !est.Converged {
+				b.Fatal(err, est.Gap)
+			}
+			b.ReportMetric(est.Gap*1e12, "gap·1e12")
+		}
+	})
+	b.Run("em-baseline", func(b *testing.B) {
+		b.ReportAllocs()
+		c, _ := newColumns(mechs, g, nil)
+		m := &mixture{k: c.k, terms: []interface {
+			add(theta, acc []float64) float64
+		}{c}} // not *columns: no Newton steps
+		for b.Loop() {
+			est, err := runEM(context.Background(), m, EMOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(est.Gap*1e12, "gap·1e12")
+		}
+	})
+}
+
+// BenchmarkGIBUPlanar100k is issue 14's FW planar target: 100,000 users
+// of FW Table 6's ten planar mechanisms on 24×16, to the certified gap.
+func BenchmarkGIBUPlanar100k(b *testing.B) {
+	eps := []float64{0.19, 0.253, 0.316, 0.38, 0.443, 0.632, 1.159, 1.686, 2.213, 3.124}
+	mechs := make([]Mechanism, len(eps))
+	counts := make([]int, len(eps))
+	for i, e := range eps {
+		mechs[i], _ = NewPlanarGeometric(24, 16, 0.5, e)
+		counts[i] = 10000
+	}
+	truth := randomDist(rand.New(rand.NewPCG(1, 1)), 384, 0.6)
+	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(2, 2)), mechs, counts, truth)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(est.Gap*1e12, "gap·1e12")
 		b.ReportMetric(float64(est.Iterations), "steps")
 	}
 }

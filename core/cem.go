@@ -75,7 +75,7 @@ func CorrectedEM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, em
 	}
 	est.Theta = corrected(est.Theta, a, alpha)
 	est.Alpha = alpha
-	est.LogLik = c.step(est.Theta, make([]float64, c.k))
+	est.LogLik, _ = c.step(est.Theta, make([]float64, c.k))
 	return est, nil
 }
 

@@ -14,23 +14,34 @@ import (
 type emModel interface {
 	// dims returns K.
 	dims() int
-	// step sets next = θ ⊙ (1/n) Σ_groups c·g/(θ·g) and returns the
-	// normalised log-likelihood L(θ) = (1/n) Σ c·log(θ·g).
-	step(theta, next []float64) float64
+	// step sets next = θ ⊙ ∇L(θ), ∇L(θ) = (1/n) Σ_groups c·g/(θ·g), and
+	// returns the normalised log-likelihood L(θ) = (1/n) Σ c·log(θ·g)
+	// and the certified gap max_x ∇_x L(θ) − 1 (see emUpdate).
+	step(theta, next []float64) (ll, gap float64)
 }
 
 // step is FW Algorithm 1's update on the likelihood columns.
-func (c *columns) step(theta, next []float64) float64 { return emUpdate(theta, next, c.add) }
+func (c *columns) step(theta, next []float64) (float64, float64) { return emUpdate(theta, next, c.add) }
 
-// emUpdate sets next = θ ⊙ acc, acc the sum that add accumulates from
-// zero, and returns add's log-likelihood.
-func emUpdate(theta, next []float64, add func(theta, acc []float64) float64) float64 {
+// emUpdate sets next = θ ⊙ G, G = ∇L(θ) the sum that add accumulates
+// from zero, and returns add's log-likelihood and the gap max_x G_x − 1.
+//
+// The gap certifies how far θ is from the MLE θ̂ in likelihood: L is
+// concave and Σ_x θ_x G_x = 1, so
+//
+//	L(θ̂) − L(θ) ≤ G·(θ̂ − θ) ≤ max_x G_x − 1,
+//
+// and it is 0 exactly when θ satisfies the KKT conditions of the MLE on
+// the simplex (G_x = 1 where θ_x > 0, G_x ≤ 1 elsewhere).
+func emUpdate(theta, next []float64, add func(theta, acc []float64) float64) (ll, gap float64) {
 	clear(next)
-	ll := add(theta, next)
+	ll = add(theta, next)
+	gap = math.Inf(-1)
 	for x := range next {
+		gap = math.Max(gap, next[x])
 		next[x] *= theta[x]
 	}
-	return ll
+	return ll, gap - 1
 }
 
 // add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·log P(report),
@@ -95,7 +106,7 @@ type mixture struct {
 
 func (m *mixture) dims() int { return m.k }
 
-func (m *mixture) step(theta, next []float64) float64 {
+func (m *mixture) step(theta, next []float64) (float64, float64) {
 	return emUpdate(theta, next, func(theta, acc []float64) float64 {
 		ll := 0.0
 		for _, t := range m.terms {
@@ -193,6 +204,11 @@ func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
 	if opt.MaxIter <= 0 {
 		opt.MaxIter = 100000
 	}
+	if opt.GapTol <= 0 {
+		opt.GapTol = DefaultGapTol
+	}
+	cols, _ := m.(*columns)
+	newton := cols != nil && !opt.Plain && cols.polishable()
 	theta := fill(nil, k, 1/float64(k))
 	if opt.Init != nil {
 		if len(opt.Init) != k {
@@ -208,32 +224,32 @@ func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		l0 := m.step(theta, t1)
+		l0, gap := m.step(theta, t1)
 		est.Iterations++
+		est.Gap = gap
 		if math.IsInf(l0, -1) {
 			return nil, errors.New("core: the initial distribution gives some report probability 0; start from a positive one")
 		}
 		if opt.Progress != nil {
 			opt.Progress(est.Iterations, l0)
 		}
-		if math.Abs(l0-prev) < opt.Tol*math.Max(1, math.Abs(l0)) {
-			est.Converged = true
-			est.Theta, est.LogLik = theta, l0
-			return est, nil
+		if gap <= opt.GapTol || math.Abs(l0-prev) < opt.Tol*math.Max(1, math.Abs(l0)) ||
+			newton && (gap <= newtonFrom || est.Iterations >= newtonAfter) {
+			break
 		}
 		prev = l0
 		if opt.Plain {
 			theta, t1 = t1, theta
 			continue
 		}
-		l1 := m.step(t1, t2)
+		l1, _ := m.step(t1, t2)
 		est.Iterations++
 		if !squarem(theta, t1, t2, r, v, t3) {
 			theta, t2 = t2, theta
 			continue
 		}
 		// t3 is the extrapolated point; one EM step from it.
-		lp := m.step(t3, t1)
+		lp, _ := m.step(t3, t1)
 		est.Iterations++
 		if lp >= l1 {
 			theta, t1 = t1, theta
@@ -242,9 +258,26 @@ func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
 		}
 	}
 	est.Theta = theta
-	est.LogLik = m.step(theta, t1)
+	est.LogLik, est.Gap = m.step(theta, t1)
+	if newton && est.Gap > opt.GapTol {
+		var err error
+		est.LogLik, est.Gap, est.Iterations, err = cols.polish(ctx, theta, opt.GapTol, est.Iterations)
+		if err != nil {
+			return nil, err
+		}
+	}
+	est.Converged = est.Gap <= opt.GapTol
+	est.Gap = math.Max(est.Gap, 0) // a bound on a difference ≥ 0; below 0 is rounding
 	return est, nil
 }
+
+// EM hands over to Newton's method (columns.polish) once the certified
+// gap is below newtonFrom or after newtonAfter EM steps, whichever comes
+// first: Newton's steps converge fast near the MLE, and EM's slowly.
+const (
+	newtonFrom  = 1e-4
+	newtonAfter = 300
+)
 
 // squarem sets dst to the SQUAREM S3 extrapolation θ0 − 2αr + α²v from
 // θ0 and its two EM images θ1, θ2 (r = θ1 − θ0, v = θ2 − 2θ1 + θ0,

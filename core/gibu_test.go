@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // krrGroups returns the groups of one or more k-RR mechanisms on K
@@ -96,24 +98,83 @@ func TestGIBUOperatorForm(t *testing.T) {
 	if _, ok := ops.(*mixture); !ok {
 		t.Fatalf("budget 0 built %T", ops)
 	}
-	// 150 accelerated steps: the paths may part where SQUAREM's acceptance
-	// test falls within rounding, but stay close.
-	a, err := runEM(bg, cols, EMOptions{MaxIter: 150})
+	// The columns reach the certified MLE by Newton's method; EM in
+	// operator form approaches it and certifies its own gap.
+	a, err := runEM(bg, cols, EMOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := runEM(bg, ops, EMOptions{MaxIter: 150})
+	b, err := runEM(bg, ops, EMOptions{MaxIter: 3000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := maxDiff(a.Theta, b.Theta); d > 1e-6 || math.Abs(a.LogLik-b.LogLik) > 1e-10 {
-		t.Errorf("operator form differs from columns by %g (L %v vs %v)", d, b.LogLik, a.LogLik)
+	if !a.Converged || a.Gap > 1e-11 {
+		t.Errorf("columns: converged %v with gap %g, want ≤ 1e-11", a.Converged, a.Gap)
 	}
+	if d := a.LogLik - b.LogLik; d < -1e-12 || d > b.Gap+1e-12 {
+		t.Errorf("operator form's L %v is not within its gap %g of the MLE's %v", b.LogLik, b.Gap, a.LogLik)
+	}
+	t.Logf("operator form after %d steps: gap %.3g, %.3g from the MLE", b.Iterations, b.Gap, maxDiff(a.Theta, b.Theta))
 	// One step agrees to rounding.
 	x := randomDist(rand.New(rand.NewPCG(1, 3)), 63, 0)
 	na, nb := make([]float64, 63), make([]float64, 63)
-	la, lb := cols.step(x, na), ops.step(x, nb)
-	if d := maxDiff(na, nb); d > 1e-13 || math.Abs(la-lb) > 1e-13 {
-		t.Errorf("one step: Δθ %g, ΔL %g", d, la-lb)
+	la, ga := cols.step(x, na)
+	lb, gb := ops.step(x, nb)
+	if d := maxDiff(na, nb); d > 1e-13 || math.Abs(la-lb) > 1e-13 || math.Abs(ga-gb) > 1e-11 {
+		t.Errorf("one step: Δθ %g, ΔL %g, Δgap %g", d, la-lb, ga-gb)
+	}
+}
+
+// TestKRRMLEOracle checks GIBU against k-RR's closed-form MLE
+// (water-filling, KRR.MLE) on data whose MLE has zeros (skewed truths,
+// weak ε) and on data where it has none: GIBU must be certified
+// converged and within 1e−9 of the closed form, and the closed form must
+// satisfy the KKT conditions to rounding.
+func TestKRRMLEOracle(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		k, n int
+		eps  float64
+		skew float64 // truth ∝ u^skew, u uniform
+	}{
+		{"K=384 n=1e5 ε=0.5", 384, 100000, 0.5, 2},
+		{"K=50 n=1e4 ε=1", 50, 10000, 1, 3},
+		{"K=20 n=1e6 ε=4, no zeros", 20, 1000000, 4, 0.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(tc.k)))
+			truth := make([]float64, tc.k)
+			for x := range truth {
+				truth[x] = math.Pow(rng.Float64(), tc.skew)
+			}
+			floats.Scale(1/floats.Sum(truth), truth)
+			m, _ := NewKRR(tc.k, tc.eps)
+			g, err := SimulateGroups(context.Background(), rng, []Mechanism{m}, []int{tc.n}, truth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := make([]float64, tc.k)
+			for _, gr := range g.List {
+				counts[gr.Report.Symbol] += float64(gr.Count)
+			}
+			mle := m.MLE(counts)
+			cols, _ := newColumns([]Mechanism{m}, g, nil)
+			if _, gap := cols.step(mle, make([]float64, tc.k)); math.Abs(gap) > 1e-12 {
+				t.Errorf("closed form's gap %g, want 0 to rounding", gap)
+			}
+			if s := floats.Sum(mle); math.Abs(s-1) > 1e-12 || floats.Min(mle) < 0 {
+				t.Errorf("closed form sums to %v, min %v", s, floats.Min(mle))
+			}
+			est, err := GIBU(context.Background(), []Mechanism{m}, g, nil, EMOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !est.Converged || est.Gap > 1e-11 {
+				t.Errorf("GIBU converged %v with gap %g", est.Converged, est.Gap)
+			}
+			if d := maxDiff(est.Theta, mle); d > 1e-9 {
+				t.Errorf("GIBU is %g (L∞) from the closed-form MLE", d)
+			}
+		})
 	}
 }

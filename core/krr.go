@@ -1,8 +1,10 @@
 package core
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // KRR is k-ary randomized response (Warner; Kairouz et al.), FW eq. (1):
@@ -87,4 +89,47 @@ func fill(dst []float64, n int, v float64) []float64 {
 		dst[i] = v
 	}
 	return dst
+}
+
+// MLE returns the maximum-likelihood estimate of the distribution of the
+// users' data from the counts of their k-RR reports (counts[z] reports of
+// z), in closed form. The reports' distribution π = r + (p − r)θ, with
+// p = e^ε/D and r = 1/D (D = K − 1 + e^ε), maximises Σ q_z ln π_z over
+// π_z ≥ r, Σ π_z = 1; its KKT conditions give the water-filling
+//
+//	π_z = max(r, q_z/λ),  λ such that Σ_z π_z = 1,
+//
+// and θ = (π − r)/(p − r). It is the fixed point GIBU and IBU converge
+// to on these reports, and serves as their oracle.
+func (m *KRR) MLE(counts []float64) []float64 {
+	if len(counts) != m.K {
+		panic("core: slice length mismatch")
+	}
+	n := 0.0
+	for _, c := range counts {
+		n += c
+	}
+	d := float64(m.K-1) + math.Exp(m.Epsilon)
+	r, pr := 1/d, math.Expm1(m.Epsilon)/d // r and p − r
+	order := make([]int, m.K)
+	for z := range order {
+		order[z] = z
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(counts[b], counts[a]) })
+	// The j largest counts are above the water line: λ = (their sum/n) /
+	// (1 − (K−j)r). Take the largest j whose j-th count clears it.
+	lambda, top := 1.0, 0.0
+	for j, z := range order {
+		top += counts[z] / n
+		l := top / (1 - float64(m.K-j-1)*r)
+		if counts[z]/n/l <= r {
+			break
+		}
+		lambda = l
+	}
+	theta := make([]float64, m.K)
+	for z, c := range counts {
+		theta[z] = math.Max(0, c/n/lambda-r) / pr
+	}
+	return theta
 }

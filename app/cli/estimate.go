@@ -33,6 +33,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) error {
 	printed := fs.Bool("printed-hessian", false, "cem: use ∇²s as CEM eq. (24) prints it, without the factor 2")
 	seed := fs.Uint64("seed", 1, "cem: seed of the simulation that chooses α")
 	tol := fs.Float64("tol", 0, "EM: stop when the log-likelihood changes by less than `δ` (default 1e-14, relative)")
+	gapTol := fs.Float64("gap-tol", 0, fmt.Sprintf("EM: converged when the certified log-likelihood gap to the MLE is at most `δ` nats per report (default %g)", core.DefaultGapTol))
 	maxIter := fs.Int("max-iter", 0, "EM: at most `N` steps (default 100000)")
 	signif := fs.Float64("significance", 0, "uldp: keep estimates above the Bonferroni threshold at this level (e.g. 0.05)")
 	var backgrounds backgroundFlag
@@ -44,8 +45,11 @@ func runEstimate(args []string, stdout, stderr io.Writer) error {
 	if err := required(fs, "study", "reports", "o"); err != nil {
 		return err
 	}
-	if *tol < 0 || *maxIter < 0 || *alpha < 0 || *signif < 0 || *signif >= 1 {
-		return usageError{"-tol, -max-iter and -alpha must be ≥ 0 and -significance in [0, 1)"}
+	if *tol < 0 || *gapTol < 0 || *maxIter < 0 || *alpha < 0 || *signif < 0 || *signif >= 1 {
+		return usageError{"-tol, -gap-tol, -max-iter and -alpha must be ≥ 0 and -significance in [0, 1)"}
+	}
+	if *gapTol == 0 {
+		*gapTol = core.DefaultGapTol
 	}
 	s, err := readStudy(*studyName)
 	if err != nil {
@@ -65,7 +69,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) error {
 	}
 	start, last := time.Now(), time.Now()
 	opt := core.EstimateOptions{
-		EM: core.EMOptions{Tol: *tol, MaxIter: *maxIter, Progress: func(iter int, ll float64) {
+		EM: core.EMOptions{Tol: *tol, GapTol: *gapTol, MaxIter: *maxIter, Progress: func(iter int, ll float64) {
 			if time.Since(last) > 5*time.Second {
 				last = time.Now()
 				fmt.Fprintf(stderr, "privmap: %s: step %d, log-likelihood %.10g, %s\n", *method, iter, ll, time.Since(start).Round(time.Second))
@@ -83,11 +87,16 @@ func runEstimate(args []string, stdout, stderr io.Writer) error {
 	if err := app.WriteFile(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }); err != nil {
 		return err
 	}
-	return printResult(stdout, core.Method(*method), est, secs)
+	return printResult(stdout, core.Method(*method), est, secs, *gapTol)
 }
 
-// printResult prints the JSON line of an estimate.
-func printResult(w io.Writer, method core.Method, est *core.Estimate, secs float64) error {
+// certified are the methods whose estimates carry a certified gap to the
+// MLE (core.Estimate.Gap).
+var certified = map[core.Method]bool{core.MethodGIBU: true, core.MethodEM: true, core.MethodIBU: true, core.MethodIBUM: true, core.MethodIBUR: true}
+
+// printResult prints the JSON line of an estimate: for the iterative
+// maximum-likelihood methods with the certified gap and its tolerance.
+func printResult(w io.Writer, method core.Method, est *core.Estimate, secs, gapTol float64) error {
 	res := struct {
 		Method     core.Method `json:"method"`
 		LogLik     *float64    `json:"loglik"`
@@ -95,12 +104,17 @@ func printResult(w io.Writer, method core.Method, est *core.Estimate, secs float
 		Converged  bool        `json:"converged"`
 		Seconds    float64     `json:"seconds"`
 		Alpha      *float64    `json:"alpha,omitempty"`
+		Gap        *float64    `json:"gap,omitempty"`
+		GapTol     *float64    `json:"gap_tol,omitempty"`
 	}{Method: method, Iterations: est.Iterations, Converged: est.Converged, Seconds: math.Round(secs*1000) / 1000}
 	if !math.IsInf(est.LogLik, 0) && !math.IsNaN(est.LogLik) {
 		res.LogLik = &est.LogLik // null when the estimate rules some report out
 	}
 	if method == core.MethodCEM {
 		res.Alpha = &est.Alpha
+	}
+	if certified[method] {
+		res.Gap, res.GapTol = &est.Gap, &gapTol
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
