@@ -38,6 +38,7 @@
 //	distribution files                        distribution.go
 //	Reconstruct, methods, options             estimate.go
 //	GIBU / EM (with SQUAREM)                  gibu.go
+//	Newton's method near the MLE              newton.go
 //	[IBU]_M                                   ibu.go
 //	[INV]_M                                   inv.go
 //	[RAP]_M                                   rap.go
@@ -50,7 +51,7 @@
 //
 // # Equations of the papers
 //
-//	FW eq. (1)            k-RR                          KRR.Prob
+//	FW eq. (1)            k-RR                          KRR.Prob, KRR.MLE
 //	FW eq. (2)–(3)        truncated linear geometric    Geometric.Prob
 //	FW §2.3               planar geometric              PlanarGeometric
 //	FW eq. (4)–(5)        [e]_R                         PerMechanism
