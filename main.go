@@ -5,8 +5,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	fyneapp "fyne.io/fyne/v2/app"
 
@@ -25,7 +28,12 @@ func main() {
 		}
 		files = os.Args[2:]
 	case len(os.Args) > 1:
-		os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr))
+		// Ctrl+C or SIGTERM cancels the command, which then writes no
+		// output file.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
 	}
 	a := fyneapp.NewWithID("io.github.privmap")
 	w := a.NewWindow("privmap")

@@ -25,6 +25,9 @@ func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seedStr
 func BuildMechanisms(ctx context.Context, s *core.Study, progress func(i, iter int, gap float64)) ([]core.Mechanism, error) {
 	mechs := make([]core.Mechanism, len(s.Mechanisms))
 	for i, spec := range s.Mechanisms {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		var lp func(int, float64)
 		if progress != nil {
 			progress(i, 0, 0)
@@ -176,7 +179,11 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 		}
 		r := MethodResult{Method: method, Estimate: est, Elapsed: time.Since(start), Err: err}
 		if err == nil {
-			r.Metrics, r.Err = core.Compare(req.Users.Truth, est.Theta, s.Alphabet)
+			progress(title(method), done, "comparing with the truth (exact EMD)")
+			r.Metrics, r.Err = core.Compare(ctx, req.Users.Truth, est.Theta, s.Alphabet)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 		}
 		res.Results = append(res.Results, r)
 	}

@@ -125,7 +125,7 @@ func TestRun(t *testing.T) {
 	if !slices.Equal(ok[0].Estimate.Theta, want.Theta) {
 		t.Errorf("Run's GIBU %v, want %v", ok[0].Estimate.Theta, want.Theta)
 	}
-	m, _ := core.Compare(truth, want.Theta, s.Alphabet)
+	m, _ := core.Compare(context.Background(), truth, want.Theta, s.Alphabet)
 	if ok[0].Metrics != m || math.IsNaN(m.EMD) {
 		t.Errorf("metrics %+v, want %+v", ok[0].Metrics, m)
 	}

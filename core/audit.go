@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 )
@@ -53,13 +54,16 @@ func sampleBits(rng *rand.Rand, k int, p1 func(j int) float64) Bits {
 //
 // with b_j ranging over {0, 1} (only 0 for j in zeros). This is computed
 // from the bit probabilities in O(K³) without enumerating outputs.
-func WorstBitLDP(c BitChannel, zeros []int) float64 {
+func WorstBitLDP(ctx context.Context, c BitChannel, zeros []int) (float64, error) {
 	fixed := make([]bool, c.Bits())
 	for _, j := range zeros {
 		fixed[j] = true
 	}
 	worst := 0.0
 	for x := range c.Inputs() {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		for x2 := range c.Inputs() {
 			if x == x2 {
 				continue
@@ -76,7 +80,7 @@ func WorstBitLDP(c BitChannel, zeros []int) float64 {
 			worst = math.Max(worst, sum)
 		}
 	}
-	return worst
+	return worst, nil
 }
 
 // logRatio returns ln(p/q), −Inf when p = 0 (an outcome that cannot make
@@ -143,7 +147,7 @@ func InvertibleBits(c BitChannel, revealing []int) int {
 //
 // The K² inverse distances are computed once, so that the O(K³) scan is
 // plain arithmetic (24×16 grid: about 60 ms).
-func WorstGeoInd(c Channel, dist func(x, x2 int) float64) float64 {
+func WorstGeoInd(ctx context.Context, c Channel, dist func(x, x2 int) float64) (float64, error) {
 	k := c.Inputs()
 	inv := make([]float64, k*k)
 	for x := range k {
@@ -156,6 +160,9 @@ func WorstGeoInd(c Channel, dist func(x, x2 int) float64) float64 {
 	worst := 0.0
 	logs := make([]float64, k)
 	for z := range c.Outputs() {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		for x := range k {
 			logs[x] = math.Log(c.Prob(x, z))
 		}
@@ -175,7 +182,7 @@ func WorstGeoInd(c Channel, dist func(x, x2 int) float64) float64 {
 			}
 		}
 	}
-	return worst
+	return worst, nil
 }
 
 // An Audit is what a mechanism instance really guarantees, read off its
@@ -210,13 +217,13 @@ type utilityOptimized interface {
 
 // AuditMechanism audits m on alphabet a. It costs O(K³) for symbol
 // outputs (the geo-indistinguishability ratios) and O(K³) for bit
-// vectors.
-func AuditMechanism(m Mechanism, a Alphabet) Audit {
+// vectors; cancelling ctx stops it with ctx's error.
+func AuditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error) {
 	au := Audit{Invertible: -1, GeoInd: math.NaN(), QualityMean: math.NaN(), QualityWorst: math.NaN()}
 	if p, ok := m.(Personalized); ok {
 		// The common mechanism on the extended alphabet, whose tag symbols
 		// have no place on the map: no metric.
-		return AuditMechanism(p.Common(), Alphabet{Kind: KindCategorical, Size: p.Inputs()})
+		return AuditMechanism(ctx, p.Common(), Alphabet{Kind: KindCategorical, Size: p.Inputs()})
 	}
 	u, uldp := m.(utilityOptimized)
 	switch c := m.(type) {
@@ -231,8 +238,9 @@ func AuditMechanism(m Mechanism, a Alphabet) Audit {
 			}
 			au.Invertible = InvertibleBits(c, zeros)
 		}
-		au.LDP = WorstBitLDP(c, zeros)
-		return au
+		var err error
+		au.LDP, err = WorstBitLDP(ctx, c, zeros)
+		return au, err
 	case Channel:
 		var keep func(int) bool
 		if uldp {
@@ -243,11 +251,15 @@ func AuditMechanism(m Mechanism, a Alphabet) Audit {
 		au.LDP = WorstLDP(c, keep)
 		if _, unit, ok := a.Distance(0, 0); ok {
 			dist := func(x, y int) float64 { d, _, _ := a.Distance(x, y); return d }
-			au.GeoInd, au.GeoUnit = WorstGeoInd(c, dist), unit
+			var err error
+			if au.GeoInd, err = WorstGeoInd(ctx, c, dist); err != nil {
+				return au, err
+			}
+			au.GeoUnit = unit
 			au.QualityMean, au.QualityWorst = qualityLoss(c, dist)
 		}
 	}
-	return au
+	return au, ctx.Err()
 }
 
 // qualityLoss returns the mean over inputs and the maximum of the

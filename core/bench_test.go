@@ -136,7 +136,7 @@ func BenchmarkEMDGrid(b *testing.B) {
 	fw := Alphabet{Kind: KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
 	p, q := randomDist(rng, 384, 0), randomDist(rng, 384, 0)
 	for b.Loop() {
-		if _, err := Compare(p, q, fw); err != nil {
+		if _, err := Compare(context.Background(), p, q, fw); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -39,7 +39,10 @@ func ExampleAuditMechanism() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	au := core.AuditMechanism(m, a)
+	au, err := core.AuditMechanism(context.Background(), m, a)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("ε-LDP %.4f, geo-ind %.4f per %s, expected loss %.4f %s\n", au.LDP, au.GeoInd, au.GeoUnit, au.QualityMean, au.GeoUnit)
 	// Output:
 	// ε-LDP 1.0986, geo-ind 1.0986 per step, expected loss 0.8333 step
@@ -80,7 +83,7 @@ func ExampleReconstruct() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	met, err := core.Compare(truth, est.Theta, core.Alphabet{Kind: core.KindLinear, Size: 3})
+	met, err := core.Compare(context.Background(), truth, est.Theta, core.Alphabet{Kind: core.KindLinear, Size: 3})
 	if err != nil {
 		log.Fatal(err)
 	}

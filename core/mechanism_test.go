@@ -167,7 +167,7 @@ func TestAuditEpsilon(t *testing.T) {
 	}
 	geo, _ := NewGeometric(50, 0.131)
 	step := func(x, x2 int) float64 { return math.Abs(float64(x - x2)) }
-	if got := WorstGeoInd(geo, step); math.Abs(got-0.131) > 1e-9 {
+	if got := mustGeoInd(t, geo, step); math.Abs(got-0.131) > 1e-9 {
 		t.Errorf("geometric audited ε per step = %v, want 0.131", got)
 	}
 	// The geometric mechanism is not LDP for any ε below (K−1)ε.
@@ -304,5 +304,48 @@ func TestBits(t *testing.T) {
 	}
 	if r := BitsReport(b); r.String() != "0110000001" || SymbolReport(7).String() != "7" {
 		t.Errorf("Report strings %q, %q", r, SymbolReport(7))
+	}
+}
+
+// mustAudit is AuditMechanism without cancel, failing t on an error.
+func mustAudit(t *testing.T, m Mechanism, a Alphabet) Audit {
+	t.Helper()
+	au, err := AuditMechanism(context.Background(), m, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return au
+}
+
+// mustGeoInd is WorstGeoInd without cancel, failing t on an error.
+func mustGeoInd(t *testing.T, c Channel, dist func(x, x2 int) float64) float64 {
+	t.Helper()
+	v, err := WorstGeoInd(context.Background(), c, dist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// mustBitLDP is WorstBitLDP without cancel, failing t on an error.
+func mustBitLDP(t *testing.T, c BitChannel, zeros []int) float64 {
+	t.Helper()
+	v, err := WorstBitLDP(context.Background(), c, zeros)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestAuditCancel cancels an audit: it stops with the context's error.
+func TestAuditCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g, _ := NewPlanarGeometric(8, 6, 0.5, 1)
+	r, _ := NewRAPPOR(8, 1)
+	for _, m := range []Mechanism{g, r} {
+		if _, err := AuditMechanism(ctx, m, Alphabet{Kind: KindGrid, Cols: 8, Rows: 6, CellKm: 0.5}); err != context.Canceled {
+			t.Errorf("cancelled audit of %T: error %v, want context.Canceled", m, err)
+		}
 	}
 }

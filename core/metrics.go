@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -21,8 +22,9 @@ type Metrics struct {
 }
 
 // Compare computes the metrics of estimate against truth on alphabet a
-// (Kind "" for no ground distance).
-func Compare(truth, estimate []float64, a Alphabet) (Metrics, error) {
+// (Kind "" for no ground distance). Cancelling ctx stops the exact EMD
+// of a grid, which may take long.
+func Compare(ctx context.Context, truth, estimate []float64, a Alphabet) (Metrics, error) {
 	if len(truth) != len(estimate) {
 		return Metrics{}, fmt.Errorf("core: metrics: the truth has %d symbols, the estimate %d", len(truth), len(estimate))
 	}
@@ -34,7 +36,7 @@ func Compare(truth, estimate []float64, a Alphabet) (Metrics, error) {
 		if a.Len() != len(truth) {
 			return Metrics{}, fmt.Errorf("core: metrics: the grid has %d cells, the distributions %d", a.Len(), len(truth))
 		}
-		d, err := Transport(truth, estimate, func(i, j int) float64 { v, _, _ := a.Distance(i, j); return v })
+		d, err := Transport(ctx, truth, estimate, func(i, j int) float64 { v, _, _ := a.Distance(i, j); return v })
 		if err != nil {
 			return Metrics{}, err
 		}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -63,7 +64,7 @@ func TestTransport(t *testing.T) {
 	dist := func(i, j int) float64 { d, _, _ := grid.Distance(i, j); return d }
 	for trial := range 40 {
 		p, q := randomDist(rng, 9, 0.3), randomDist(rng, 9, 0.3)
-		got, err := Transport(p, q, dist)
+		got, err := Transport(context.Background(), p, q, dist)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func TestTransport(t *testing.T) {
 	// On a line with |i − j| the optimum is the closed form.
 	for trial := range 20 {
 		p, q := randomDist(rng, 30, 0.5), randomDist(rng, 30, 0.2)
-		got, err := Transport(p, q, func(i, j int) float64 { return math.Abs(float64(i - j)) })
+		got, err := Transport(context.Background(), p, q, func(i, j int) float64 { return math.Abs(float64(i - j)) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +88,7 @@ func TestTransport(t *testing.T) {
 	fw := Alphabet{Kind: KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
 	p, q := make([]float64, 384), make([]float64, 384)
 	p[100], q[101] = 1, 1
-	m, err := Compare(p, q, fw)
+	m, err := Compare(context.Background(), p, q, fw)
 	if err != nil || math.Abs(m.EMD-0.5) > 1e-15 || m.EMDUnit != "km" || m.TV != 1 || m.MSE != 2 || math.Abs(m.JSD-math.Ln2) > 1e-15 {
 		t.Errorf("one cell east: %+v, %v", m, err)
 	}
@@ -97,7 +98,7 @@ func TestTransportFWGrid(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	fw := Alphabet{Kind: KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
 	p, q := randomDist(rng, 384, 0.7), randomDist(rng, 384, 0)
-	m, err := Compare(p, q, fw)
+	m, err := Compare(context.Background(), p, q, fw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +121,14 @@ func TestTransportFWGrid(t *testing.T) {
 func TestMetricsClosedForms(t *testing.T) {
 	p := []float64{0.5, 0.5, 0}
 	q := []float64{0, 0.5, 0.5}
-	m, err := Compare(p, q, Alphabet{Kind: KindLinear, Size: 3})
+	m, err := Compare(context.Background(), p, q, Alphabet{Kind: KindLinear, Size: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.EMD != 1 || m.TV != 0.5 || m.MSE != 0.5 || math.Abs(m.JSD-0.5*math.Ln2) > 1e-15 {
 		t.Errorf("metrics %+v", m)
 	}
-	if m, _ := Compare(p, q, Alphabet{Kind: KindCategorical, Size: 3}); !math.IsNaN(m.EMD) {
+	if m, _ := Compare(context.Background(), p, q, Alphabet{Kind: KindCategorical, Size: 3}); !math.IsNaN(m.EMD) {
 		t.Errorf("categorical EMD %v", m.EMD)
 	}
 }
@@ -151,7 +152,7 @@ func TestMetricsFinite(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, a := range []Alphabet{grid, line} {
-				m, err := Compare(tc.p, tc.q, a)
+				m, err := Compare(context.Background(), tc.p, tc.q, a)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -122,7 +122,7 @@ func TestPlanarAudit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := WorstGeoInd(m, m.DistanceKm); math.Abs(got-eps) > 1e-9 {
+		if got := mustGeoInd(t, m, m.DistanceKm); math.Abs(got-eps) > 1e-9 {
 			t.Errorf("ε = %v: audited ε per km = %.12f", eps, got)
 		}
 	}

@@ -78,7 +78,7 @@ func TestPUMAudit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			au := AuditMechanism(p, Alphabet{Kind: KindGrid, Cols: 7, Rows: 1, CellKm: 1})
+			au := mustAudit(t, p, Alphabet{Kind: KindGrid, Cols: 7, Rows: 1, CellKm: 1})
 			if !au.Protected || math.Abs(au.LDP-eps) > 1e-9 || au.Invertible != -1 || !math.IsNaN(au.GeoInd) {
 				t.Errorf("%s S=%v: audit %+v, want ε %v over protected outputs, invertible, no metric", base, sens, au, eps)
 			}
@@ -110,7 +110,7 @@ func TestPUMAudit(t *testing.T) {
 						zeros = append(zeros, j)
 					}
 				}
-				if got := WorstBitLDP(c, zeros); math.Abs(got-eps) > 1e-9 {
+				if got := mustBitLDP(t, c, zeros); math.Abs(got-eps) > 1e-9 {
 					t.Errorf("%s S=%v: composed ε = %v, want %v", base, sens, got, eps)
 				}
 				if c.BitProb(5, 5) != 0 || c.BitProb(2, 2) != 0 {

@@ -96,17 +96,17 @@ func TestBitSample(t *testing.T) {
 
 func TestBitAudit(t *testing.T) {
 	r, _ := NewRAPPOR(20, 0.7)
-	if got := WorstBitLDP(r, nil); math.Abs(got-0.7) > 1e-9 {
+	if got := mustBitLDP(t, r, nil); math.Abs(got-0.7) > 1e-9 {
 		t.Errorf("RAPPOR audited ε = %v, want 0.7", got)
 	}
 	// Brute force over all outputs agrees for a small K.
 	r6, _ := NewRAPPOR(6, 1.3)
-	if got, want := WorstBitLDP(r6, nil), bruteBitLDP(r6, nil); math.Abs(got-want) > 1e-12 || math.Abs(got-1.3) > 1e-9 {
+	if got, want := mustBitLDP(t, r6, nil), bruteBitLDP(r6, nil); math.Abs(got-want) > 1e-12 || math.Abs(got-1.3) > 1e-9 {
 		t.Errorf("RAPPOR K=6: factorised ε %v, brute force %v, nominal 1.3", got, want)
 	}
 	u, _ := NewURAP(6, 2, []int{1, 4})
 	zeros := []int{0, 2, 3, 5} // protected outputs: non-sensitive bits 0
-	if got, want := WorstBitLDP(u, zeros), bruteBitLDP(u, zeros); math.Abs(got-2) > 1e-9 || math.Abs(got-want) > 1e-12 {
+	if got, want := mustBitLDP(t, u, zeros), bruteBitLDP(u, zeros); math.Abs(got-2) > 1e-9 || math.Abs(got-want) > 1e-12 {
 		t.Errorf("uRAP audited ε on protected outputs = %v (brute force %v), want 2", got, want)
 	}
 	// Every output with a non-sensitive bit set is possible under exactly
@@ -131,7 +131,7 @@ func TestBitAudit(t *testing.T) {
 	}
 	// The audit reads the same off the bit probabilities, and catches a
 	// channel whose "revealing" bit is possible under every input.
-	if au := AuditMechanism(u, Alphabet{Kind: KindCategorical, Size: 6}); au.Invertible != -1 || !au.Protected || math.Abs(au.LDP-2) > 1e-9 {
+	if au := mustAudit(t, u, Alphabet{Kind: KindCategorical, Size: 6}); au.Invertible != -1 || !au.Protected || math.Abs(au.LDP-2) > 1e-9 {
 		t.Errorf("uRAP audit %+v", au)
 	}
 	if j := InvertibleBits(r6, []int{3}); j != 3 {

@@ -119,7 +119,7 @@ func TestParseReport(t *testing.T) {
 func TestAuditMechanism(t *testing.T) {
 	a := Alphabet{Kind: KindLinear, Size: 5}
 	m, _ := NewKRR(5, 1)
-	au := AuditMechanism(m, a)
+	au := mustAudit(t, m, a)
 	o := 1 / (4 + math.E)
 	if math.Abs(au.LDP-1) > 1e-9 || math.Abs(au.GeoInd-1) > 1e-9 || au.GeoUnit != "step" {
 		t.Errorf("audit %+v, want ε-LDP 1 and 1 per step", au)
@@ -128,12 +128,12 @@ func TestAuditMechanism(t *testing.T) {
 		t.Errorf("quality loss mean %v worst %v, want %v and %v", au.QualityMean, au.QualityWorst, 8*o, 10*o)
 	}
 	u, _ := NewURAP(6, 2, []int{1, 4})
-	if au := AuditMechanism(u, Alphabet{Kind: KindCategorical, Size: 6}); !au.Protected || math.Abs(au.LDP-2) > 1e-9 || !math.IsNaN(au.GeoInd) {
+	if au := mustAudit(t, u, Alphabet{Kind: KindCategorical, Size: 6}); !au.Protected || math.Abs(au.LDP-2) > 1e-9 || !math.IsNaN(au.GeoInd) {
 		t.Errorf("uRAP audit %+v", au)
 	}
 	g := Alphabet{Kind: KindGrid, Cols: 7, Rows: 5, CellKm: 0.5}
 	p, _ := NewPlanarGeometric(7, 5, 0.5, 0.835)
-	if au := AuditMechanism(p, g); math.Abs(au.GeoInd-0.835) > 1e-9 || au.GeoUnit != "km" {
+	if au := mustAudit(t, p, g); math.Abs(au.GeoInd-0.835) > 1e-9 || au.GeoUnit != "km" {
 		t.Errorf("planar audit %+v", au)
 	}
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"math"
 	"sort"
@@ -16,7 +17,8 @@ import (
 // Hand-rolled because gonum's dense simplex (optimize/convex/lp) cannot
 // take the 384×384 transportation problems of a city grid; the spanning
 // tree basis makes each pivot O(m+n) besides the O(mn) pricing.
-func Transport(supply, demand []float64, cost func(i, j int) float64) (float64, error) {
+// Cancelling ctx stops the pivots with ctx's error.
+func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int) float64) (float64, error) {
 	var src, dst []int
 	var a, b []float64
 	for i, v := range supply {
@@ -46,7 +48,7 @@ func Transport(supply, demand []float64, cost func(i, j int) float64) (float64, 
 	}
 	t := newTableau(len(a), len(b), func(i, j int) float64 { return cost(src[i], dst[j]) })
 	t.start(a, b)
-	if err := t.solve(); err != nil {
+	if err := t.solve(ctx); err != nil {
 		return 0, err
 	}
 	return t.total(), nil
@@ -206,9 +208,12 @@ func (t *tableau) path(from, to int) []int {
 }
 
 // solve pivots until no cell has a negative reduced cost.
-func (t *tableau) solve() error {
+func (t *tableau) solve(ctx context.Context) error {
 	tol := 1e-12 * math.Max(t.scale, 1)
 	for iter := 0; iter < 50*(t.m+t.n)*(t.m+t.n); iter++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		t.potentials()
 		best, bi, bj := -tol, -1, -1
 		for i := range t.m {

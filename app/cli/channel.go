@@ -19,7 +19,7 @@ import (
 // It prints the privacy audit of one mechanism of a study, computed from
 // its channel, and writes the dense matrix (rows inputs, columns outputs,
 // header x,z0,z1,…) of a mechanism with symbol outputs.
-func runChannel(args []string, stdout, stderr io.Writer) error {
+func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("channel", stdout)
 	studyName := fs.String("study", "", "study JSON `file`")
 	id := fs.String("mechanism", "", "`id` of the mechanism to audit")
@@ -39,7 +39,7 @@ func runChannel(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: no mechanism with id %q", *studyName, *id)
 	}
 	one := &core.Study{Alphabet: s.Alphabet, Mechanisms: []core.MechanismSpec{spec}}
-	ms, err := app.BuildMechanisms(context.Background(), one, buildProgress(one.Mechanisms, stderr))
+	ms, err := app.BuildMechanisms(ctx, one, buildProgress(one.Mechanisms, stderr))
 	if err != nil {
 		return fmt.Errorf("%s: %w", *studyName, err)
 	}
@@ -52,7 +52,11 @@ func runChannel(args []string, stdout, stderr io.Writer) error {
 	if *out != "" && !isChannel {
 		return fmt.Errorf("mechanism %q (%s) has 2^%d bit-vector outputs; no matrix is written", spec.ID, spec.Kind, m.Inputs())
 	}
-	printAudit(stdout, spec, m, core.AuditMechanism(m, s.Alphabet))
+	au, err := core.AuditMechanism(ctx, m, s.Alphabet)
+	if err != nil {
+		return err
+	}
+	printAudit(stdout, spec, m, au)
 	if *out != "" {
 		return app.WriteFile(*out, func(w io.Writer) error { return writeMatrix(w, c) })
 	}

@@ -5,6 +5,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,7 +16,7 @@ import (
 // A command is one sub-command: it parses its own flags from args.
 type command struct {
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 var commands = map[string]command{
@@ -28,8 +29,9 @@ var commands = map[string]command{
 
 // Run runs the sub-command named by args[0] with the rest of args and
 // returns the process exit status: 0 on success, 1 on failure, 2 on a
-// usage error.
-func Run(args []string, stdout, stderr io.Writer) int {
+// usage error, 130 when ctx was cancelled (Ctrl+C): the command then
+// stops and writes no output file.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stderr)
 		if len(args) == 0 {
@@ -43,10 +45,13 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	err := cmd.run(args[1:], stdout, stderr)
+	err := cmd.run(ctx, args[1:], stdout, stderr)
 	switch {
 	case err == nil:
 		return 0
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		fmt.Fprintf(stderr, "privmap %s: interrupted; no output file was written\n", args[0])
+		return 130
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, new(usageError)):

@@ -23,7 +23,7 @@ import (
 // and writes it as a distribution CSV, printing one JSON line with the
 // method, log-likelihood, iterations, convergence and time (and α for
 // cem) on stdout.
-func runEstimate(args []string, stdout, stderr io.Writer) error {
+func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("estimate", stdout)
 	studyName := fs.String("study", "", "study JSON `file`")
 	reportsName := fs.String("reports", "", "reports CSV `file` (user,mechanism,report or mechanism,report,count)")
@@ -55,7 +55,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mechs, err := buildAll(*studyName, s, stderr)
+	mechs, err := buildAll(ctx, *studyName, s, stderr)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) error {
 		CEM:  core.CEMOptions{Alpha: *alpha, Printed: *printed, Seed: *seed},
 		ULDP: core.ULDPOptions{Significance: *signif, Background: bg},
 	}
-	est, err := core.Reconstruct(context.Background(), core.Method(*method), s, mechs, g, opt)
+	est, err := core.Reconstruct(ctx, core.Method(*method), s, mechs, g, opt)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *reportsName, err)
 	}

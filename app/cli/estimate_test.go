@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -105,5 +106,36 @@ func TestEstimateErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Error("a failed estimate wrote its output")
+	}
+}
+
+// TestInterrupted runs each command that reads a study with its context
+// already cancelled, as Ctrl+C does: it exits with status 130, says so,
+// and leaves no output file, not even a temporary one.
+func TestInterrupted(t *testing.T) {
+	dir, study, truth := studyWith(t, `{"id": "g1", "kind": "planar-geometric", "epsilon": 1.159}`)
+	reports := filepath.Join(dir, "r.csv")
+	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-o", reports); code != 0 {
+		t.Fatal(errs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := filepath.Join(dir, "out.csv")
+	for _, args := range [][]string{
+		{"simulate", "-study", study, "-truth", truth, "-o", out},
+		{"estimate", "-study", study, "-reports", reports, "-o", out},
+		{"metrics", "-study", study, "-truth", truth, "-estimate", truth},
+		{"channel", "-study", study, "-mechanism", "g1", "-o", out},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			var o, e strings.Builder
+			if code := Run(ctx, args, &o, &e); code != 130 || !strings.Contains(e.String(), "interrupted") {
+				t.Errorf("exit %d, stderr %q; want 130 and interrupted", code, e.String())
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "*out.csv*"))
+			if len(files) > 0 {
+				t.Errorf("left %v behind", files)
+			}
+		})
 	}
 }

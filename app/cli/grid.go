@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/csv"
 	"flag"
 	"fmt"
@@ -31,7 +32,7 @@ import (
 // and, with -home, every datum's home cell for PUM. A census file is
 // tabulated over the chosen attributes instead (see runGridCensus). With
 // -preset the study also gets a paper's population of mechanisms.
-func runGrid(args []string, stdout, _ io.Writer) error {
+func runGrid(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("grid", stdout)
 	in := fs.String("in", "", "check-in or census `file` to read")
 	format := fs.String("format", "", "file format: gowalla, foursquare, csv, adult or census1990 (default: detect a check-in format)")

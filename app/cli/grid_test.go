@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -33,7 +34,7 @@ func writeSynth(t *testing.T, users int) string {
 
 func run(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = Run(args, &o, &e)
+	code = Run(context.Background(), args, &o, &e)
 	return code, o.String(), e.String()
 }
 

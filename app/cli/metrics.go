@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,7 +17,7 @@ import (
 // It prints one JSON line comparing an estimate with the truth: emd (in
 // the study's ground distance, km on grids; null without a study or on a
 // categorical alphabet), mse, jsd and tv (docs/ARCHITECTURE.md §5).
-func runMetrics(args []string, stdout, _ io.Writer) error {
+func runMetrics(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("metrics", stdout)
 	truthName := fs.String("truth", "", "true distribution CSV `file`")
 	estName := fs.String("estimate", "", "estimated distribution CSV `file`")
@@ -49,7 +50,7 @@ func runMetrics(args []string, stdout, _ io.Writer) error {
 		truth = append(truth, make([]float64, n-len(truth))...)
 		est = append(est, make([]float64, n-len(est))...)
 	}
-	m, err := core.Compare(truth, est, a)
+	m, err := core.Compare(ctx, truth, est, a)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ import (
 // writes their reports:
 // user,mechanism,report per user, or mechanism,report,count with
 // -aggregate (docs/ARCHITECTURE.md §7).
-func runSimulate(args []string, stdout, stderr io.Writer) error {
+func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("simulate", stdout)
 	studyName := fs.String("study", "", "study JSON `file`")
 	truthName := fs.String("truth", "", "distribution CSV `file` to draw users' data from")
@@ -44,7 +44,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mechs, err := buildAll(*studyName, s, stderr)
+	mechs, err := buildAll(ctx, *studyName, s, stderr)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	var counts []int
 	run := func(emit func(user, j int, r core.Report) error) error {
 		var err error
-		counts, err = app.Sanitise(context.Background(), s, mechs, users, *seed, emit, nil)
+		counts, err = app.Sanitise(ctx, s, mechs, users, *seed, emit, nil)
 		return err
 	}
 	err = app.WriteFile(*out, func(w io.Writer) error {

@@ -38,11 +38,11 @@ func readTruth(name string, k int) ([]float64, error) {
 
 // buildAll builds every mechanism of a study, reporting the progress of
 // long builds (Shokri's linear program) on stderr every few seconds.
-func buildAll(name string, s *core.Study, stderr io.Writer) ([]core.Mechanism, error) {
+func buildAll(ctx context.Context, name string, s *core.Study, stderr io.Writer) ([]core.Mechanism, error) {
 	if len(s.Mechanisms) == 0 {
 		return nil, fmt.Errorf("%s: the study lists no mechanisms; add some under \"mechanisms\"", name)
 	}
-	ms, err := app.BuildMechanisms(context.Background(), s, buildProgress(s.Mechanisms, stderr))
+	ms, err := app.BuildMechanisms(ctx, s, buildProgress(s.Mechanisms, stderr))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -368,10 +368,10 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (stri
 	if err != nil {
 		return "", err
 	}
-	if err := ctx.Err(); err != nil {
+	au, err := core.AuditMechanism(ctx, mech, a)
+	if err != nil {
 		return "", err
 	}
-	au := core.AuditMechanism(mech, a)
 	var parts []string
 	ldp := "ε-LDP " + formatLevel(au.LDP)
 	if au.Protected {

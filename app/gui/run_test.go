@@ -57,7 +57,7 @@ func TestRunAndCompare(t *testing.T) {
 	assert.Equal(t, [2]float64{0, hi}, [2]float64{m[1].Map.Lo, m[1].Map.Hi})
 	assert.True(t, m[2].Map.Diverging)
 
-	want, err := core.Compare(truth, gibu.Estimate.Theta, u.data.data.studyAlphabet())
+	want, err := core.Compare(context.Background(), truth, gibu.Estimate.Theta, u.data.data.studyAlphabet())
 	require.NoError(t, err)
 	assert.Equal(t, want, gibu.Metrics)
 	assert.Equal(t, fmt.Sprintf("%.5g km", want.EMD), u.cmp.metrics["EMD"].Text)
