@@ -195,9 +195,55 @@ func GIBU(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, opt EMOpt
 	return runEM(ctx, m, opt)
 }
 
-// runEM iterates the EM map of m from opt.Init.
+// runEM iterates the EM map of m from opt.Init, accelerated by SQUAREM
+// unless opt.Plain, and, for likelihood columns small enough, hands over
+// to Newton's method near the MLE (columns.polish).
 func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
-	k := m.dims()
+	opt = opt.withDefaults()
+	theta, err := startingPoint(m.dims(), opt.Init)
+	if err != nil {
+		return nil, err
+	}
+	cols, _ := m.(*columns)
+	newton := cols != nil && !opt.Plain && cols.polishable()
+	em := newSquarem(m)
+	est := &Estimate{}
+	prev := math.NaN()
+	for est.Iterations < opt.MaxIter {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l0, gap := m.step(theta, em.t1)
+		est.Iterations++
+		if math.IsInf(l0, -1) {
+			return nil, errors.New("core: the initial distribution gives some report probability 0; start from a positive one")
+		}
+		if opt.Progress != nil {
+			opt.Progress(est.Iterations, l0)
+		}
+		if opt.stop(l0, prev, gap, est.Iterations, newton) {
+			break
+		}
+		prev = l0
+		var steps int
+		theta, steps = em.cycle(theta, opt.Plain)
+		est.Iterations += steps
+	}
+	est.Theta = theta
+	est.LogLik, est.Gap = m.step(theta, em.t1)
+	if newton && est.Gap > opt.GapTol {
+		est.LogLik, est.Gap, est.Iterations, err = cols.polish(ctx, theta, opt.GapTol, est.Iterations)
+		if err != nil {
+			return nil, err
+		}
+	}
+	est.Converged = est.Gap <= opt.GapTol
+	est.Gap = math.Max(est.Gap, 0) // a bound on a difference ≥ 0; below 0 is rounding
+	return est, nil
+}
+
+// withDefaults returns opt with its zero values replaced by the defaults.
+func (opt EMOptions) withDefaults() EMOptions {
 	if opt.Tol <= 0 {
 		opt.Tol = 1e-14
 	}
@@ -207,68 +253,66 @@ func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
 	if opt.GapTol <= 0 {
 		opt.GapTol = DefaultGapTol
 	}
-	cols, _ := m.(*columns)
-	newton := cols != nil && !opt.Plain && cols.polishable()
+	return opt
+}
+
+// stop reports whether EM stops at a step of log-likelihood ll after one
+// of prev, with the given gap after iter steps: certified, stalled, or
+// ready to hand over to Newton's method when newton.
+func (opt EMOptions) stop(ll, prev, gap float64, iter int, newton bool) bool {
+	stalled := math.Abs(ll-prev) < opt.Tol*math.Max(1, math.Abs(ll))
+	handover := newton && (gap <= newtonFrom || iter >= newtonAfter)
+	return gap <= opt.GapTol || stalled || handover
+}
+
+// startingPoint returns θ⁰: init normalised, or uniform when init is nil.
+func startingPoint(k int, init []float64) ([]float64, error) {
 	theta := fill(nil, k, 1/float64(k))
-	if opt.Init != nil {
-		if len(opt.Init) != k {
-			return nil, fmt.Errorf("core: initial distribution has %d entries for %d symbols", len(opt.Init), k)
-		}
-		copy(theta, opt.Init)
-		floats.Scale(1/floats.Sum(theta), theta)
+	if init == nil {
+		return theta, nil
 	}
-	t1, t2, t3, r, v := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
-	est := &Estimate{}
-	prev := math.NaN()
-	for est.Iterations < opt.MaxIter {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		l0, gap := m.step(theta, t1)
-		est.Iterations++
-		est.Gap = gap
-		if math.IsInf(l0, -1) {
-			return nil, errors.New("core: the initial distribution gives some report probability 0; start from a positive one")
-		}
-		if opt.Progress != nil {
-			opt.Progress(est.Iterations, l0)
-		}
-		if gap <= opt.GapTol || math.Abs(l0-prev) < opt.Tol*math.Max(1, math.Abs(l0)) ||
-			newton && (gap <= newtonFrom || est.Iterations >= newtonAfter) {
-			break
-		}
-		prev = l0
-		if opt.Plain {
-			theta, t1 = t1, theta
-			continue
-		}
-		l1, _ := m.step(t1, t2)
-		est.Iterations++
-		if !squarem(theta, t1, t2, r, v, t3) {
-			theta, t2 = t2, theta
-			continue
-		}
-		// t3 is the extrapolated point; one EM step from it.
-		lp, _ := m.step(t3, t1)
-		est.Iterations++
-		if lp >= l1 {
-			theta, t1 = t1, theta
-		} else {
-			theta, t2 = t2, theta
-		}
+	if len(init) != k {
+		return nil, fmt.Errorf("core: initial distribution has %d entries for %d symbols", len(init), k)
 	}
-	est.Theta = theta
-	est.LogLik, est.Gap = m.step(theta, t1)
-	if newton && est.Gap > opt.GapTol {
-		var err error
-		est.LogLik, est.Gap, est.Iterations, err = cols.polish(ctx, theta, opt.GapTol, est.Iterations)
-		if err != nil {
-			return nil, err
-		}
+	copy(theta, init)
+	floats.Scale(1/floats.Sum(theta), theta)
+	return theta, nil
+}
+
+// squaremState holds an EM model and the work vectors of its cycles.
+type squaremState struct {
+	m                emModel
+	t1, t2, t3, r, v []float64
+}
+
+func newSquarem(m emModel) *squaremState {
+	k := m.dims()
+	return &squaremState{m: m, t1: make([]float64, k), t2: make([]float64, k), t3: make([]float64, k), r: make([]float64, k), v: make([]float64, k)}
+}
+
+// cycle continues from θ, whose EM image is in t1: plainly, θ ← t1;
+// else one more EM step, the SQUAREM extrapolation and a third step,
+// keeping whichever of the last two images has the higher likelihood.
+// It returns the new θ (one of the state's vectors; θ's storage is
+// reused) and the EM steps it took.
+func (s *squaremState) cycle(theta []float64, plain bool) ([]float64, int) {
+	if plain {
+		theta, s.t1 = s.t1, theta
+		return theta, 0
 	}
-	est.Converged = est.Gap <= opt.GapTol
-	est.Gap = math.Max(est.Gap, 0) // a bound on a difference ≥ 0; below 0 is rounding
-	return est, nil
+	l1, _ := s.m.step(s.t1, s.t2)
+	if !squarem(theta, s.t1, s.t2, s.r, s.v, s.t3) {
+		theta, s.t2 = s.t2, theta
+		return theta, 1
+	}
+	// t3 is the extrapolated point; one EM step from it.
+	lp, _ := s.m.step(s.t3, s.t1)
+	if lp >= l1 {
+		theta, s.t1 = s.t1, theta
+	} else {
+		theta, s.t2 = s.t2, theta
+	}
+	return theta, 2
 }
 
 // EM hands over to Newton's method (columns.polish) once the certified

@@ -70,28 +70,8 @@ func (c *columns) polish(ctx context.Context, theta []float64, tol float64, iter
 		if d == nil {
 			break
 		}
-		// Projected step: coordinates the step takes below 0, and the
-		// bound ones, are set to 0; t halves until L does not fall.
-		improved, t := false, 1.0
-		for range 30 {
-			for x := range trial {
-				trial[x] = math.Max(theta[x]+t*d[x], 0)
-				if bound[x] {
-					trial[x] = 0
-				}
-			}
-			floats.Scale(1/floats.Sum(trial), trial)
-			lt, gt := c.step(trial, next) // next is scratch here
-			// Near the MLE, L is flat to within its rounding: there a
-			// step is judged by the gap it leaves.
-			flat := lt >= ll-likelihoodUlps*math.Abs(ll) && gt < gap
-			if lt > ll || flat {
-				improved = true
-				copy(theta, trial)
-				break
-			}
-			t /= 2
-		}
+		t := c.projectedStep(theta, d, bound, trial, next, ll, gap)
+		improved := t > 0
 		if !improved {
 			// Where H is singular (fewer distinct reports than symbols)
 			// the Newton step is wild: damp it towards a gradient step
@@ -112,6 +92,32 @@ func (c *columns) polish(ctx context.Context, theta []float64, tol float64, iter
 		ll, gap = c.gradient(theta, grad)
 	}
 	return ll, gap, iter, nil
+}
+
+// projectedStep moves θ along d: coordinates the step takes below 0, and
+// the bound ones, are set to 0, and the step length t halves from 1
+// until L does not fall. Near the MLE, L is flat to within its rounding:
+// there a step is judged by the gap it leaves. It returns t, or 0 when
+// no step of 30 halvings improved θ, which is then unchanged; trial and
+// next are scratch.
+func (c *columns) projectedStep(theta, d []float64, bound []bool, trial, next []float64, ll, gap float64) float64 {
+	t := 1.0
+	for range 30 {
+		for x := range trial {
+			trial[x] = math.Max(theta[x]+t*d[x], 0)
+			if bound[x] {
+				trial[x] = 0
+			}
+		}
+		floats.Scale(1/floats.Sum(trial), trial)
+		lt, gt := c.step(trial, next)
+		if lt > ll || lt >= ll-likelihoodUlps*math.Abs(ll) && gt < gap {
+			copy(theta, trial)
+			return t
+		}
+		t /= 2
+	}
+	return 0
 }
 
 // gradient sets grad = ∇L(θ) and returns L(θ) and the gap.

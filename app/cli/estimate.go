@@ -17,7 +17,7 @@ import (
 // runEstimate is
 //
 //	privmap estimate -study S -reports R -method M [-post proj|norm|none]
-//	                 [-alpha A] [-tol D] [-max-iter N] -o estimate.csv
+//	                 [-alpha A] [-tol D] [-gap-tol G] [-max-iter N] -o estimate.csv
 //
 // It reconstructs the distribution of the users' data from their reports
 // and writes it as a distribution CSV, printing one JSON line with the
@@ -51,19 +51,7 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *gapTol == 0 {
 		*gapTol = core.DefaultGapTol
 	}
-	s, err := readStudy(*studyName)
-	if err != nil {
-		return err
-	}
-	mechs, err := buildAll(ctx, *studyName, s, stderr)
-	if err != nil {
-		return err
-	}
-	g, err := readReports(*reportsName, s, mechs)
-	if err != nil {
-		return err
-	}
-	bg, err := backgrounds.read(s)
+	s, mechs, g, bg, err := estimateInputs(ctx, *studyName, *reportsName, backgrounds, stderr)
 	if err != nil {
 		return err
 	}
@@ -93,6 +81,26 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // certified are the methods whose estimates carry a certified gap to the
 // MLE (core.Estimate.Gap).
 var certified = map[core.Method]bool{core.MethodGIBU: true, core.MethodEM: true, core.MethodIBU: true, core.MethodIBUM: true, core.MethodIBUR: true}
+
+// estimateInputs reads what privmap estimate works on: the study, its
+// mechanisms, the grouped reports and the PUM backgrounds.
+func estimateInputs(ctx context.Context, studyName, reportsName string, backgrounds backgroundFlag, stderr io.Writer) (
+	*core.Study, []core.Mechanism, *core.Groups, map[string][]float64, error) {
+	s, err := readStudy(studyName)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	mechs, err := buildAll(ctx, studyName, s, stderr)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	g, err := readReports(reportsName, s, mechs)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	bg, err := backgrounds.read(s)
+	return s, mechs, g, bg, err
+}
 
 // printResult prints the JSON line of an estimate: for the iterative
 // maximum-likelihood methods with the certified gap and its tolerance.
