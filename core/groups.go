@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -21,8 +22,10 @@ type Group struct {
 
 // Groups are the reports of a study's users, grouped.
 type Groups struct {
-	// List holds one group per (mechanism, report) seen, by mechanism and
-	// then in order of first appearance.
+	// List holds one group per (mechanism, report) seen, in the order of
+	// mechanism and then report (symbol, or bit vector), whatever the
+	// order the reports came in: per-user and aggregated reports of the
+	// same users give the same groups, and so bit-identical estimates.
 	List []Group
 	// Users holds n^A, the number of users of each mechanism.
 	Users []int
@@ -58,9 +61,12 @@ func GroupReports(mechs int, mech []int, reports []Report) *Groups {
 	return g
 }
 
-// sort orders the groups by mechanism, stably.
+// sort orders the groups by mechanism and report.
 func (g *Groups) sort() {
-	slices.SortStableFunc(g.List, func(a, b Group) int { return a.Mech - b.Mech })
+	slices.SortFunc(g.List, func(a, b Group) int {
+		return cmp.Or(cmp.Compare(a.Mech, b.Mech), cmp.Compare(a.Report.Symbol, b.Report.Symbol),
+			cmp.Compare(a.Report.Bits.n, b.Report.Bits.n), strings.Compare(a.Report.Bits.data, b.Report.Bits.data))
+	})
 }
 
 // ReadReports reads a reports file (docs/ARCHITECTURE.md §7) of the study s

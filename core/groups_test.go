@@ -1,6 +1,12 @@
 package core
 
 import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -24,7 +30,8 @@ func TestReadReports(t *testing.T) {
 		if g.N() != 4 || g.Users[0] != 3 || g.Users[1] != 1 || len(g.List) != 3 {
 			t.Errorf("%s: %+v", name, g)
 		}
-		if g.List[0].Report.Symbol != 2 || g.List[0].Count != 2 || g.List[2].Mech != 1 {
+		// By mechanism, then report.
+		if g.List[0].Report.Symbol != 0 || g.List[1].Report.Symbol != 2 || g.List[1].Count != 2 || g.List[2].Mech != 1 {
 			t.Errorf("%s: groups %+v", name, g.List)
 		}
 	}
@@ -50,5 +57,52 @@ func TestReadReports(t *testing.T) {
 	}
 	if _, err := GIBU(bg, mechs, g, s, EMOptions{}); err == nil || !strings.Contains(err.Error(), `mechanism "u": report 0110 is impossible`) {
 		t.Errorf("impossible report: %v", err)
+	}
+}
+
+// TestReportsPerUserEqualCounts reads the same users' reports per user,
+// shuffled, and as counts: the groups are equal, so every estimate is
+// bit-identical.
+func TestReportsPerUserEqualCounts(t *testing.T) {
+	s := &Study{Alphabet: Alphabet{Kind: KindLinear, Size: 4}, Mechanisms: []MechanismSpec{
+		{ID: "k", Kind: KindKRR, Epsilon: 1}, {ID: "r", Kind: KindRAPPOR, Epsilon: 2}}}
+	k, _ := NewKRR(4, 1)
+	r, _ := NewRAPPOR(4, 2)
+	mechs := []Mechanism{k, r}
+	rng := rand.New(rand.NewPCG(3, 3))
+	var rows []string
+	counts := map[string]int{}
+	for user := range 500 {
+		j := user % 2
+		rep := Draw(mechs[j], rng, rng.IntN(4))
+		row := s.Mechanisms[j].ID + "," + rep.String()
+		rows = append(rows, row)
+		counts[row]++
+	}
+	rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	perUser := "mechanism,report\n" + strings.Join(rows, "\n") + "\n"
+	var agg strings.Builder
+	agg.WriteString("mechanism,report,count\n")
+	for _, row := range slices.Sorted(maps.Keys(counts)) {
+		fmt.Fprintf(&agg, "%s,%d\n", row, counts[row])
+	}
+	a, err := ReadReports(strings.NewReader(perUser), s, mechs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadReports(strings.NewReader(agg.String()), s, mechs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("per-user groups %v differ from counted %v", a.List, b.List)
+	}
+	ea, err := GIBU(context.Background(), mechs, a, s, EMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eb, _ := GIBU(context.Background(), mechs, b, s, EMOptions{})
+	if !slices.Equal(ea.Theta, eb.Theta) {
+		t.Errorf("GIBU per user %v, from counts %v", ea.Theta, eb.Theta)
 	}
 }
