@@ -7,8 +7,9 @@ type Identity struct{ K int }
 
 // Identity's capabilities.
 var (
-	_ Channel = (*Identity)(nil)
-	_ Sampler = (*Identity)(nil)
+	_ Channel  = (*Identity)(nil)
+	_ Sampler  = (*Identity)(nil)
+	_ operator = (*Identity)(nil)
 )
 
 // NewIdentity returns the identity mechanism on K symbols.
@@ -41,4 +42,17 @@ func (m *Identity) Likelihood(dst []float64, r Report) ([]float64, float64) {
 	dst = fill(dst, m.K, 0)
 	dst[r.Symbol] = 1
 	return dst, 0
+}
+
+// MulVecTo sets dst = x: the identity channel as an operator. It
+// allocates dst when it is nil.
+func (m *Identity) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, m.K)
+	}
+	if len(x) != m.K || len(dst) != m.K {
+		panic("core: slice length mismatch")
+	}
+	copy(dst, x)
+	return dst
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // KRR is k-ary randomized response (Warner; Kairouz et al.), FW eq. (1):
@@ -20,8 +22,9 @@ type KRR struct {
 
 // KRR's capabilities.
 var (
-	_ Channel = (*KRR)(nil)
-	_ Sampler = (*KRR)(nil)
+	_ Channel  = (*KRR)(nil)
+	_ Sampler  = (*KRR)(nil)
+	_ operator = (*KRR)(nil)
 )
 
 // NewKRR returns k-RR on K symbols with privacy level eps.
@@ -132,4 +135,27 @@ func (m *KRR) MLE(counts []float64) []float64 {
 		theta[z] = math.Max(0, c/n/lambda-r) / pr
 	}
 	return theta
+}
+
+// MulVecTo sets dst = A x (the channel is symmetric, so also Aᵀ x) in
+// O(K): A = r·11ᵀ + (p − r)·I with p = e^ε/D and r = 1/D, so
+//
+//	(A x)_z = r·Σ x + (p − r)·x_z.
+//
+// It allocates dst when it is nil; trans is accepted for the operator
+// interface of the estimators.
+func (m *KRR) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, m.K)
+	}
+	if len(x) != m.K || len(dst) != m.K {
+		panic("core: slice length mismatch")
+	}
+	d := float64(m.K-1) + math.Exp(m.Epsilon)
+	r, pr := 1/d, math.Expm1(m.Epsilon)/d
+	s := r * floats.Sum(x)
+	for z, v := range x {
+		dst[z] = s + pr*v
+	}
+	return dst
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // URR is the utility-optimized randomized response of ULDP Def. 3 (formulas
@@ -26,6 +28,7 @@ type URR struct{ uldpBase }
 var (
 	_ Channel          = (*URR)(nil)
 	_ Sampler          = (*URR)(nil)
+	_ operator         = (*URR)(nil)
 	_ utilityOptimized = (*URR)(nil)
 	_ empirical        = (*URR)(nil)
 )
@@ -161,4 +164,46 @@ func (m *URR) empirical(g *Groups) (f, scale, offset []float64) {
 		offset[x] = 1 / em1
 	}
 	return f, scale, offset
+}
+
+// MulVecTo sets dst = A x, or Aᵀ x when trans, in O(K). With keepN =
+// (e^ε−1)/D and 1/D the probability of each sensitive output other
+// than the datum (ULDP Def. 3):
+//
+//	(Aᵀθ)_y = Σθ/D·[y ∈ X_S] + keepN·θ_y
+//	(A v)_x = Σ_{y∈X_S} v_y/D + keepN·v_x
+//
+// It allocates dst when it is nil.
+func (m *URR) MulVecTo(dst []float64, trans bool, x []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, m.K)
+	}
+	if len(x) != m.K || len(dst) != m.K {
+		panic("core: slice length mismatch")
+	}
+	_, toS, keepN := m.probs()
+	s := 0.0
+	if trans {
+		s = floats.Sum(x)
+	} else {
+		for _, y := range m.Sensitive {
+			s += x[y]
+		}
+	}
+	s *= toS
+	for z, v := range x {
+		dst[z] = keepN * v
+	}
+	// Aᵀθ adds the shared term to the sensitive outputs only, A v to
+	// every input.
+	if trans {
+		for _, y := range m.Sensitive {
+			dst[y] += s
+		}
+	} else {
+		for z := range dst {
+			dst[z] += s
+		}
+	}
+	return dst
 }
