@@ -145,18 +145,7 @@ func BenchmarkEMDGrid(b *testing.B) {
 // BenchmarkGIBUPlanar runs GIBU on 10,000 users of FW Table 6's ten
 // planar geometric mechanisms on the 24×16 grid.
 func BenchmarkGIBUPlanar(b *testing.B) {
-	eps := []float64{0.19, 0.253, 0.316, 0.38, 0.443, 0.632, 1.159, 1.686, 2.213, 3.124}
-	mechs := make([]Mechanism, len(eps))
-	counts := make([]int, len(eps))
-	for i, e := range eps {
-		mechs[i], _ = NewPlanarGeometric(24, 16, 0.5, e)
-		counts[i] = 1000
-	}
-	truth := randomDist(rand.New(rand.NewPCG(1, 1)), 384, 0.6)
-	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(2, 2)), mechs, counts, truth)
-	if err != nil {
-		b.Fatal(err)
-	}
+	mechs, g := fwPlanar(b, 1000)
 	for b.Loop() {
 		est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
 		if err != nil {
@@ -217,18 +206,7 @@ func BenchmarkKRRMLE(b *testing.B) {
 // BenchmarkGIBUPlanar100k is issue 14's FW planar target: 100,000 users
 // of FW Table 6's ten planar mechanisms on 24×16, to the certified gap.
 func BenchmarkGIBUPlanar100k(b *testing.B) {
-	eps := []float64{0.19, 0.253, 0.316, 0.38, 0.443, 0.632, 1.159, 1.686, 2.213, 3.124}
-	mechs := make([]Mechanism, len(eps))
-	counts := make([]int, len(eps))
-	for i, e := range eps {
-		mechs[i], _ = NewPlanarGeometric(24, 16, 0.5, e)
-		counts[i] = 10000
-	}
-	truth := randomDist(rand.New(rand.NewPCG(1, 1)), 384, 0.6)
-	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(2, 2)), mechs, counts, truth)
-	if err != nil {
-		b.Fatal(err)
-	}
+	mechs, g := fwPlanar(b, 10000)
 	b.ReportAllocs()
 	for b.Loop() {
 		est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
@@ -238,4 +216,22 @@ func BenchmarkGIBUPlanar100k(b *testing.B) {
 		b.ReportMetric(est.Gap*1e12, "gap·1e12")
 		b.ReportMetric(float64(est.Iterations), "steps")
 	}
+}
+
+// fwPlanar simulates users of FW Table 6's ten planar geometric
+// mechanisms on the 24×16 grid, perMech users each.
+func fwPlanar(b *testing.B, perMech int) ([]Mechanism, *Groups) {
+	eps := []float64{0.19, 0.253, 0.316, 0.38, 0.443, 0.632, 1.159, 1.686, 2.213, 3.124}
+	mechs := make([]Mechanism, len(eps))
+	counts := make([]int, len(eps))
+	for i, e := range eps {
+		mechs[i], _ = NewPlanarGeometric(24, 16, 0.5, e)
+		counts[i] = perMech
+	}
+	truth := randomDist(rand.New(rand.NewPCG(1, 1)), 384, 0.6)
+	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(2, 2)), mechs, counts, truth)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return mechs, g
 }
