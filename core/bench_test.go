@@ -145,7 +145,7 @@ func BenchmarkEMDGrid(b *testing.B) {
 // BenchmarkGIBUPlanar runs GIBU on 10,000 users of FW Table 6's ten
 // planar geometric mechanisms on the 24×16 grid.
 func BenchmarkGIBUPlanar(b *testing.B) {
-	mechs, g := fwPlanar(b, 1000)
+	mechs, g := planarUsers(b, 1000)
 	for b.Loop() {
 		est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
 		if err != nil {
@@ -206,7 +206,7 @@ func BenchmarkKRRMLE(b *testing.B) {
 // BenchmarkGIBUPlanar100k is issue 14's FW planar target: 100,000 users
 // of FW Table 6's ten planar mechanisms on 24×16, to the certified gap.
 func BenchmarkGIBUPlanar100k(b *testing.B) {
-	mechs, g := fwPlanar(b, 10000)
+	mechs, g := planarUsers(b, 10000)
 	b.ReportAllocs()
 	for b.Loop() {
 		est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
@@ -218,9 +218,10 @@ func BenchmarkGIBUPlanar100k(b *testing.B) {
 	}
 }
 
-// fwPlanar simulates users of FW Table 6's ten planar geometric
-// mechanisms on the 24×16 grid, perMech users each.
-func fwPlanar(b *testing.B, perMech int) ([]Mechanism, *Groups) {
+// planarUsers simulates users of ten planar geometric
+// mechanisms spanning FW Table 6's levels (0.19 to 3.124 per km) on
+// the 24×16 grid, perMech users each.
+func planarUsers(b *testing.B, perMech int) ([]Mechanism, *Groups) {
 	eps := []float64{0.19, 0.253, 0.316, 0.38, 0.443, 0.632, 1.159, 1.686, 2.213, 3.124}
 	mechs := make([]Mechanism, len(eps))
 	counts := make([]int, len(eps))
