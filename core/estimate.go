@@ -242,6 +242,16 @@ type Estimate struct {
 	Alpha float64
 }
 
+// Certified reports whether the estimates of m carry a certified gap to
+// the MLE (Estimate.Gap): gibu, em, ibu, ibu-m, and ibu-r per mechanism.
+func (m Method) Certified() bool {
+	switch m {
+	case MethodGIBU, MethodEM, MethodIBU, MethodIBUM, MethodIBUR:
+		return true
+	}
+	return false
+}
+
 // MethodNames lists Methods joined by sep, the last two by last.
 func MethodNames(sep, last string) string {
 	names := joinKinds(Methods, sep)

@@ -78,10 +78,6 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return printResult(stdout, core.Method(*method), est, secs, *gapTol)
 }
 
-// certified are the methods whose estimates carry a certified gap to the
-// MLE (core.Estimate.Gap).
-var certified = map[core.Method]bool{core.MethodGIBU: true, core.MethodEM: true, core.MethodIBU: true, core.MethodIBUM: true, core.MethodIBUR: true}
-
 // estimateInputs reads what privmap estimate works on: the study, its
 // mechanisms, the grouped reports and the PUM backgrounds.
 func estimateInputs(ctx context.Context, studyName, reportsName string, backgrounds backgroundFlag, stderr io.Writer) (
@@ -121,7 +117,7 @@ func printResult(w io.Writer, method core.Method, est *core.Estimate, secs, gapT
 	if method == core.MethodCEM {
 		res.Alpha = &est.Alpha
 	}
-	if certified[method] {
+	if method.Certified() {
 		res.Gap, res.GapTol = &est.Gap, &gapTol
 	}
 	b, err := json.Marshal(res)

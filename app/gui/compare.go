@@ -233,14 +233,7 @@ func (c *compareTab) refresh() {
 		ll = "— (PUM reports depend on each user's cells)"
 	}
 	set("Log-likelihood", ll)
-	steps := "— (closed form)"
-	if m.Estimate.Iterations > 0 {
-		steps = fmt.Sprintf("%d", m.Estimate.Iterations)
-		if !m.Estimate.Converged {
-			steps += " (stopped before converging)"
-		}
-	}
-	set("Steps", steps)
+	set("Steps", stepsText(m))
 	t := m.Elapsed.Round(time.Millisecond).String()
 	if m.Method == core.MethodCEM {
 		t += fmt.Sprintf(" · α = %g", m.Estimate.Alpha)
@@ -409,4 +402,23 @@ func wrapJoin(prefix string, items []string, width int) []string {
 		line += it + sep + " "
 	}
 	return append(lines, strings.TrimSpace(line))
+}
+
+// stepsText says how many steps an estimator took and, for the
+// maximum-likelihood ones, how close to the MLE that is certified to be.
+func stepsText(m *methodResult) string {
+	e := m.Estimate
+	if e.Iterations == 0 {
+		return "— (closed form)"
+	}
+	s := fmt.Sprintf("%d", e.Iterations)
+	switch {
+	case m.Method.Certified() && e.Converged:
+		s += fmt.Sprintf(" · log-likelihood certified within %.1g of the MLE", e.Gap)
+	case m.Method.Certified():
+		s += fmt.Sprintf(" · not converged: up to %.1g below the MLE", e.Gap)
+	case !e.Converged:
+		s += " (stopped before converging)"
+	}
+	return s
 }

@@ -61,6 +61,8 @@ func TestRunAndCompare(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, gibu.Metrics)
 	assert.Equal(t, fmt.Sprintf("%.5g km", want.EMD), u.cmp.metrics["EMD"].Text)
+	assert.Equal(t, fmt.Sprintf("%d · log-likelihood certified within %.1g of the MLE", gibu.Estimate.Iterations, gibu.Estimate.Gap),
+		u.cmp.metrics["Steps"].Text)
 
 	// Hover on one map marks the cell on all three and describes it.
 	u.cmp.maps[1].hover(100)
