@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -13,6 +14,9 @@ type Metrics struct {
 	EMD float64
 	// EMDUnit names EMD's unit.
 	EMDUnit string
+	// EMDNote says why EMD is NaN on a grid: the exact transport was too
+	// large to compute (a *TooLargeError's message); empty otherwise.
+	EMDNote string
 	// MSE is the squared error Σ (p − p̂)² (CEM eq. 2).
 	MSE float64
 	// JSD is the Jensen–Shannon divergence in nats (CEM eq. 8).
@@ -37,10 +41,15 @@ func Compare(ctx context.Context, truth, estimate []float64, a Alphabet) (Metric
 			return Metrics{}, fmt.Errorf("core: metrics: the grid has %d cells, the distributions %d", a.Len(), len(truth))
 		}
 		d, err := Transport(ctx, truth, estimate, func(i, j int) float64 { v, _, _ := a.Distance(i, j); return v })
-		if err != nil {
+		var large *TooLargeError
+		switch {
+		case errors.As(err, &large):
+			m.EMDUnit, m.EMDNote = "km", large.Error()
+		case err != nil:
 			return Metrics{}, err
+		default:
+			m.EMD, m.EMDUnit = d, "km"
 		}
-		m.EMD, m.EMDUnit = d, "km"
 	}
 	return m, nil
 }

@@ -2,8 +2,10 @@ package core
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -174,5 +176,27 @@ func TestMetricsFinite(t *testing.T) {
 	// A subnormal against 0 contributes ½·tiny·ln 2, nothing infinite.
 	if got := JSD([]float64{0}, []float64{tiny}); got != 0 && got != tiny*math.Ln2/2 {
 		t.Errorf("JSD(0 ‖ %v) = %v", tiny, got)
+	}
+}
+
+// TestTransportTooLarge refuses an exact EMD whose table would exceed
+// maxTransportCells before allocating it; Compare then keeps the other
+// metrics and says why EMD is missing.
+func TestTransportTooLarge(t *testing.T) {
+	const side = 11200 // side² = 1.25·10⁸ + 4·10⁵ cells: just over the limit
+	p := make([]float64, side)
+	q := make([]float64, side)
+	for i := range p {
+		p[i], q[i] = 1, 1
+	}
+	_, err := Transport(context.Background(), p, q, func(i, j int) float64 { return 1 })
+	var large *TooLargeError
+	if !errors.As(err, &large) || !strings.Contains(err.Error(), "11200×11200") {
+		t.Fatalf("Transport on %d×%d: error %v, want a TooLargeError naming the table", side, side, err)
+	}
+	a := Alphabet{Kind: KindGrid, Cols: side, Rows: 1, CellKm: 1}
+	m, err := Compare(context.Background(), p, q, a)
+	if err != nil || !math.IsNaN(m.EMD) || m.EMDNote == "" || m.TV != 0 {
+		t.Errorf("Compare: %+v, %v; want the other metrics, EMD NaN and a note", m, err)
 	}
 }

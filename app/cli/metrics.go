@@ -57,10 +57,11 @@ func runMetrics(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	res := struct {
 		EMD     *float64 `json:"emd"`
 		EMDUnit string   `json:"emd_unit,omitempty"`
+		EMDNote string   `json:"emd_note,omitempty"`
 		MSE     float64  `json:"mse"`
 		JSD     float64  `json:"jsd"`
 		TV      float64  `json:"tv"`
-	}{EMDUnit: m.EMDUnit, MSE: m.MSE, JSD: m.JSD, TV: m.TV}
+	}{EMDUnit: m.EMDUnit, EMDNote: m.EMDNote, MSE: m.MSE, JSD: m.JSD, TV: m.TV}
 	if !math.IsNaN(m.EMD) {
 		res.EMD = &m.EMD
 	}

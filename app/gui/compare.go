@@ -220,7 +220,9 @@ func (c *compareTab) refresh() {
 	}
 	c.onHover(-1)
 	set := func(k, v string) { c.metrics[k].SetText(v) }
-	if math.IsNaN(m.Metrics.EMD) {
+	if m.Metrics.EMDNote != "" {
+		set("EMD", "— (too large to compute exactly)")
+	} else if math.IsNaN(m.Metrics.EMD) {
 		set("EMD", "— (no distance)")
 	} else {
 		set("EMD", fmt.Sprintf("%.5g %s", m.Metrics.EMD, m.Metrics.EMDUnit))
