@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
@@ -198,5 +199,23 @@ func TestTransportTooLarge(t *testing.T) {
 	m, err := Compare(context.Background(), p, q, a)
 	if err != nil || !math.IsNaN(m.EMD) || m.EMDNote == "" || m.TV != 0 {
 		t.Errorf("Compare: %+v, %v; want the other metrics, EMD NaN and a note", m, err)
+	}
+}
+
+// TestTransportCancel cancels an exact EMD that would take seconds: it
+// stops with the context's error.
+func TestTransportCancel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	p, q := randomDist(rng, 1500, 0), randomDist(rng, 1500, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := Transport(ctx, p, q, func(i, j int) float64 { return math.Abs(float64(i%40-j%40)) + math.Abs(float64(i/40-j/40)) })
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Transport: error %v, want context.Canceled (or nil if it finished first)", err)
 	}
 }

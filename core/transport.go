@@ -52,7 +52,7 @@ func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int
 			Limit: fmt.Sprintf("%.0f cells (%.1f GB)", maxTransportCells, maxTransportCells*8/1e9)}
 	}
 	t := newTableau(len(a), len(b), func(i, j int) float64 { return cost(src[i], dst[j]) })
-	t.start(a, b)
+	t.start(a, b) // the least-cost start sorts the m×n cells: not cancellable inside
 	if err := t.solve(ctx); err != nil {
 		return 0, err
 	}
