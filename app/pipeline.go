@@ -150,7 +150,6 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 	}
 	base := float64(len(mechs))
 	n := req.Users.Count()
-	var g *core.Groups
 	var mech []int
 	var reps []core.Report
 	emit := func(_, j int, r core.Report) error {
@@ -163,7 +162,7 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 	if err != nil {
 		return nil, err
 	}
-	g = core.GroupReports(len(mechs), mech, reps)
+	g := core.GroupReports(len(mechs), mech, reps)
 	res := &Result{Request: req, Counts: counts}
 	for i, method := range req.Methods {
 		done := (base + 1 + float64(i)) / steps

@@ -94,6 +94,13 @@ func fill(dst []float64, n int, v float64) []float64 {
 	return dst
 }
 
+// rates returns r = 1/D, the probability of each other output, and
+// p − r = (e^ε − 1)/D, with D = K − 1 + e^ε: A = r·11ᵀ + (p − r)·I.
+func (m *KRR) rates() (r, pr float64) {
+	d := float64(m.K-1) + math.Exp(m.Epsilon)
+	return 1 / d, math.Expm1(m.Epsilon) / d
+}
+
 // MLE returns the maximum-likelihood estimate of the distribution of the
 // users' data from the counts of their k-RR reports (counts[z] reports of
 // z), in closed form. The reports' distribution π = r + (p − r)θ, with
@@ -112,8 +119,7 @@ func (m *KRR) MLE(counts []float64) []float64 {
 	for _, c := range counts {
 		n += c
 	}
-	d := float64(m.K-1) + math.Exp(m.Epsilon)
-	r, pr := 1/d, math.Expm1(m.Epsilon)/d // r and p − r
+	r, pr := m.rates()
 	order := make([]int, m.K)
 	for z := range order {
 		order[z] = z
@@ -151,8 +157,7 @@ func (m *KRR) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
 	if len(x) != m.K || len(dst) != m.K {
 		panic("core: slice length mismatch")
 	}
-	d := float64(m.K-1) + math.Exp(m.Epsilon)
-	r, pr := 1/d, math.Expm1(m.Epsilon)/d
+	r, pr := m.rates()
 	s := r * floats.Sum(x)
 	for z, v := range x {
 		dst[z] = s + pr*v

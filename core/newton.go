@@ -167,8 +167,7 @@ func (c *columns) newtonStep(theta, grad []float64, bound []bool, damp float64) 
 		gf[a] = grad[x]
 	}
 	var hg, h1 mat.VecDense
-	ones := make([]float64, f)
-	fill(ones, f, 1)
+	ones := fill(nil, f, 1)
 	if ch.SolveVecTo(&hg, mat.NewVecDense(f, gf)) != nil || ch.SolveVecTo(&h1, mat.NewVecDense(f, ones)) != nil {
 		return nil
 	}
