@@ -80,46 +80,15 @@ func GridCheckins(cs []Checkin, opt GridOptions) (*Gridded, error) {
 	if len(cs) == 0 {
 		return nil, errors.New("geo: no check-ins to grid")
 	}
-	data := cs
-	if opt.PerUser == First {
-		data = FirstPerUser(cs)
-	}
-	b := opt.Bound
-	if b == (orb.Bound{}) {
-		b = BoundOf(data)
-		if !(b.Min[0] < b.Max[0] && b.Min[1] < b.Max[1]) {
-			return nil, fmt.Errorf("geo: the %d data span no area (%v to %v); give a bounding box", len(data), b.Min, b.Max)
-		}
-	}
-	g, err := NewGrid(b, opt.CellKm)
-	if err != nil {
-		return nil, err
-	}
-	counts, cells := g.Bin(data)
-	outside := len(data) - len(cells)
-	if outside == len(data) {
-		return nil, fmt.Errorf("geo: all %d data lie outside the box %v..%v", len(data), b.Min, b.Max)
-	}
-	gd := &Gridded{
-		Grid: g, Counts: counts, Cells: cells,
-		Records: len(cs), Users: CountUsers(cs), Data: len(data), Outside: outside,
-		Rule: opt.PerUser,
-	}
-	if opt.Home {
-		home := g.HomeCells(cs)
-		gd.Homes = make([]int, 0, len(cells))
-		for _, c := range data {
-			cell, ok := g.Index(c.Point)
-			if !ok {
-				continue
+	gd, _, err := GridScan(func(fn func(Checkin) error) (*Result, error) {
+		for _, c := range cs {
+			if err := fn(c); err != nil {
+				return nil, err
 			}
-			if c.User != "" {
-				cell = home[c.User]
-			}
-			gd.Homes = append(gd.Homes, cell)
 		}
-	}
-	return gd, nil
+		return &Result{Lines: len(cs)}, nil
+	}, opt)
+	return gd, err
 }
 
 // HomeCells returns the home cell of every user of cs with a check-in

@@ -3,6 +3,7 @@ package geo
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -68,8 +69,10 @@ type Options struct {
 	SkipBad bool
 }
 
-// A Result is what ReadCheckins read.
+// A Result is what ReadCheckins or ScanCheckins read.
 type Result struct {
+	// Checkins holds the check-ins ReadCheckins read; ScanCheckins hands
+	// them to its function instead and leaves Checkins nil.
 	Checkins []Checkin
 	// Format is the format read, detected when Auto was asked.
 	Format Format
@@ -79,13 +82,16 @@ type Result struct {
 	Skipped int
 	// Errors holds the reasons of the first MaxKeptErrors skipped lines.
 	Errors []*ParseError
+
+	sink    func(Checkin) error
+	records int
 }
 
 // add appends a check-in. Its strings are copied out of the line they
 // were cut from, so that the line can be freed, and a user equal to the
 // previous record's shares its string, as SNAP files list each user's
 // check-ins together.
-func (r *Result) add(c Checkin) {
+func (r *Result) add(c Checkin) error {
 	if n := len(r.Checkins); n > 0 && r.Checkins[n-1].User == c.User {
 		c.User = r.Checkins[n-1].User
 	} else {
@@ -93,14 +99,15 @@ func (r *Result) add(c Checkin) {
 	}
 	c.Location = strings.Clone(c.Location)
 	r.Checkins = append(r.Checkins, c)
+	return nil
 }
 
 // record adds c read from a line, or, when err is not nil, returns the
 // line's *ParseError, or counts it when skipBad is set.
 func (r *Result) record(line int, c Checkin, err error, skipBad bool) error {
 	if err == nil {
-		r.add(c)
-		return nil
+		r.records++
+		return r.sink(c)
 	}
 	pe := lineError(line, err)
 	if !skipBad {
@@ -117,13 +124,30 @@ func (r *Result) skip(e *ParseError) {
 	}
 }
 
-// ReadCheckins reads check-ins in format f from r, streaming it once.
-// A UTF-8 byte-order mark and CRLF line ends are accepted; blank lines
-// are passed over. A malformed line gives a *ParseError unless
-// opt.SkipBad is set. A file with no data line gives ErrEmpty.
+// ReadCheckins reads check-ins in format f from r, streaming it once, and
+// keeps them all in Result.Checkins. A UTF-8 byte-order mark and CRLF line
+// ends are accepted; blank lines are passed over. A malformed line gives a
+// *ParseError unless opt.SkipBad is set. A file with no data line gives
+// ErrEmpty. ScanCheckins reads without keeping the records.
 func ReadCheckins(r io.Reader, f Format, opt Options) (*Result, error) {
+	res := &Result{}
+	res.sink = res.add
+	return scan(context.Background(), r, f, opt, res)
+}
+
+// ScanCheckins reads check-ins as ReadCheckins does but hands each to fn
+// as it is read, keeping none: memory stays that of one line whatever the
+// size of the file. The strings of a Checkin share the memory of its
+// line; fn clones what it keeps. An error from fn stops the scan and is
+// returned. The scan stops with ctx's error once ctx is done.
+func ScanCheckins(ctx context.Context, r io.Reader, f Format, opt Options, fn func(Checkin) error) (*Result, error) {
+	return scan(ctx, r, f, opt, &Result{sink: fn})
+}
+
+func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) (*Result, error) {
 	lr := newLineReader(r)
-	res := &Result{Format: f}
+	lr.ctx = ctx
+	res.Format = f
 	if f == Auto {
 		first, err := lr.peekDataLine()
 		if err != nil {
@@ -143,10 +167,11 @@ func ReadCheckins(r io.Reader, f Format, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("geo: %w %v", ErrUnknownFmt, f)
 	}
 	res.Lines = lr.line
+	res.sink = nil
 	if err != nil {
 		return nil, err
 	}
-	if len(res.Checkins) == 0 && res.Skipped == 0 {
+	if res.records == 0 && res.Skipped == 0 {
 		return nil, fmt.Errorf("geo: %w", ErrEmpty)
 	}
 	return res, nil
@@ -217,6 +242,7 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // lineReader yields lines without their end (LF or CRLF), strips a leading
 // byte-order mark and counts lines from 1.
 type lineReader struct {
+	ctx    context.Context
 	br     *bufio.Reader
 	line   int
 	peeked *string
@@ -237,6 +263,11 @@ func (lr *lineReader) next() (string, error) {
 		s := *lr.peeked
 		lr.peeked = nil
 		return s, nil
+	}
+	if lr.line&1023 == 0 && lr.ctx != nil {
+		if err := lr.ctx.Err(); err != nil {
+			return "", err
+		}
 	}
 	lr.buf = lr.buf[:0]
 	for {

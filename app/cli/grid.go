@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"slices"
@@ -74,17 +76,19 @@ func runGrid(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return runGridCheckins(*in, f, opt, *out, *studyOut, *preset, *skipBad, stdout)
+	return runGridCheckins(ctx, *in, f, opt, *out, *studyOut, *preset, *skipBad, stdout)
 }
 
 // runGridCheckins grids a check-in file and writes the truth and study.
-func runGridCheckins(in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, skipBad bool, stdout io.Writer) error {
-	res, err := readCheckinFile(in, f, geo.Options{SkipBad: skipBad})
+// The file is streamed (geo.GridScan), once or twice, so that its size
+// does not bound what can be gridded.
+func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, skipBad bool, stdout io.Writer) error {
+	gd, res, err := geo.GridScan(scanFile(ctx, in, f, geo.Options{SkipBad: skipBad}), opt)
 	if err != nil {
-		return err
-	}
-	gd, err := geo.GridCheckins(res.Checkins, opt)
-	if err != nil {
+		var pe *fs.PathError
+		if errors.Is(err, context.Canceled) || errors.As(err, &pe) {
+			return err // names the file already
+		}
 		return fmt.Errorf("%s: %w", in, err)
 	}
 	if err := app.WriteFile(out, func(w io.Writer) error { return writeTruth(w, gd) }); err != nil {
@@ -160,18 +164,17 @@ func gridOptions(bbox string, cell float64, perUser string, home bool) (geo.Grid
 	return opt, nil
 }
 
-// readCheckinFile opens and reads a check-in file, naming it in errors.
-func readCheckinFile(name string, f geo.Format, opt geo.Options) (*geo.Result, error) {
-	fh, err := os.Open(name)
-	if err != nil {
-		return nil, err
+// scanFile returns the geo.Scan of a check-in file: each pass opens it
+// afresh and streams it, stopping once ctx is done.
+func scanFile(ctx context.Context, name string, f geo.Format, opt geo.Options) geo.Scan {
+	return func(fn func(geo.Checkin) error) (*geo.Result, error) {
+		fh, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer fh.Close()
+		return geo.ScanCheckins(ctx, fh, f, opt, fn)
 	}
-	defer fh.Close()
-	res, err := geo.ReadCheckins(fh, f, opt)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return res, nil
 }
 
 func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {

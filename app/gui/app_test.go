@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/paulmach/orb"
+	"github.com/privmap/privmap/assets"
 	"github.com/privmap/privmap/geo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -244,7 +246,9 @@ func TestFitBox(t *testing.T) {
 	d.north.SetText("north")
 	test.Tap(d.fit)
 	d.wg.Wait()
-	want := geo.BoundOf(geo.FirstPerUser(d.data.res.Checkins))
+	all, err := geo.ReadCheckins(bytes.NewReader(assets.DefaultCheckins), geo.Auto, geo.Options{})
+	require.NoError(t, err)
+	want := geo.BoundOf(geo.FirstPerUser(all.Checkins))
 	assert.Equal(t, want, d.data.grid.Grid.Bound)
 	assert.Equal(t, strconv.FormatFloat(want.Max[1], 'f', -1, 64), d.north.Text)
 	assert.Equal(t, strconv.FormatFloat(want.Min[0], 'f', -1, 64), d.west.Text)

@@ -31,6 +31,7 @@ type dataset struct {
 	src       source
 	res       *geo.Result
 	grid      *geo.Gridded
+	skipBad   bool // malformed lines were skipped
 	fitted    bool // the box was fitted to the data
 	regridded bool // the data were gridded again, not loaded
 
@@ -436,9 +437,9 @@ func gridMap(g *geo.Grid, values []float64, scale mapplot.Scale, title, label st
 }
 
 // regrid grids the loaded data again with the current controls, off the
-// UI goroutine, since selecting first check-ins of millions of records
-// takes a while. With fit the box is the data's own, and the box entries
-// are set from the grid made.
+// UI goroutine, reading the source again as it streams past (privmap
+// keeps no record in memory; see gridSource). With fit the box is the
+// data's own, and the box entries are set from the grid made.
 func (d *dataTab) regrid(fit bool) {
 	if d.data == nil || d.busy || d.data.isCensus() {
 		return
@@ -452,12 +453,13 @@ func (d *dataTab) regrid(fit bool) {
 	p.SetFloat(prefCellKm, opt.CellKm)
 	p.SetString(prefPerUser, d.perUser.Selected)
 	old := d.data
-	d.start("Gridding "+old.src.name+"…", func(context.Context, func(float64)) (*dataset, error) {
-		gd, err := geo.GridCheckins(old.res.Checkins, opt)
+	d.start("Gridding "+old.src.name+"…", func(ctx context.Context, report func(float64)) (*dataset, error) {
+		ds, err := gridSource(ctx, old.src, old.skipBad, opt, report)
 		if err != nil {
 			return nil, err
 		}
-		return &dataset{src: old.src, res: old.res, grid: gd, regridded: true, fitted: fit}, nil
+		ds.regridded, ds.fitted = true, fit
+		return ds, nil
 	}, d.regridFailed)
 }
 

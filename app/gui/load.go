@@ -91,24 +91,49 @@ func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 	if err != nil {
 		return nil, err
 	}
-	defer rc.Close()
 	pr := &progressReader{ctx: ctx, r: rc, total: size, report: report}
 	br := bufio.NewReaderSize(pr, 64<<10)
 	if f, ok := census.Detect(firstLine(br)); ok {
+		defer rc.Close()
 		return readCensus(br, src, f, ch, skipBad)
 	}
-	res, err := geo.ReadCheckins(br, geo.Auto, geo.Options{SkipBad: skipBad})
+	_ = rc.Close()
+	ds, err := gridSource(ctx, src, skipBad, opt, report)
+	if err != nil || 2*ds.grid.Outside > ds.grid.Data {
+		opt.Bound = orb.Bound{}
+		ds, err = gridSource(ctx, src, skipBad, opt, report)
+		if ds != nil {
+			ds.fitted = true
+		}
+	}
+	return ds, err
+}
+
+// gridSource grids the check-ins of src as they stream past
+// (geo.GridScan), so that a file of any size is gridded in memory bounded
+// by its users. Each pass opens src afresh; report gets the fraction of
+// all passes read, and the reading stops once ctx is done.
+func gridSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptions, report func(float64)) (*dataset, error) {
+	passes, pass := opt.Passes(), 0
+	gd, res, err := geo.GridScan(func(fn func(geo.Checkin) error) (*geo.Result, error) {
+		rc, size, err := src.open()
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		done := float64(pass)
+		pass++
+		pr := &progressReader{ctx: ctx, r: rc, total: size, report: func(f float64) {
+			if report != nil {
+				report((done + f) / float64(passes))
+			}
+		}}
+		return geo.ScanCheckins(ctx, pr, geo.Auto, geo.Options{SkipBad: skipBad}, fn)
+	}, opt)
 	if err != nil {
 		return nil, err
 	}
-	ds := &dataset{src: src, res: res}
-	ds.grid, err = geo.GridCheckins(res.Checkins, opt)
-	if err != nil || 2*ds.grid.Outside > ds.grid.Data {
-		opt.Bound = orb.Bound{}
-		ds.fitted = true
-		ds.grid, err = geo.GridCheckins(res.Checkins, opt)
-	}
-	return ds, err
+	return &dataset{src: src, res: res, grid: gd, skipBad: skipBad}, nil
 }
 
 // firstLine returns the first line buffered in br without consuming it.

@@ -1,0 +1,296 @@
+package geo
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/paulmach/orb"
+)
+
+// A Scan reads a check-in source from its beginning, handing every
+// check-in to fn, and returns what it read: typically ScanCheckins over a
+// file opened afresh. GridScan calls it once, or twice (opt.Passes) when
+// it must fit the box to data it has to bin afterwards.
+type Scan func(fn func(Checkin) error) (*Result, error)
+
+// Passes returns how many times GridScan reads the source under opt: once
+// when the box is given or when one check-in per user is kept without
+// home cells, twice when the box must be fitted to every check-in (All)
+// or home cells are asked for before the box is known.
+func (opt GridOptions) Passes() int {
+	if opt.Bound == (orb.Bound{}) && (opt.PerUser == All || opt.Home) {
+		return 2
+	}
+	return 1
+}
+
+// GridScan grids the check-ins that scan reads as GridCheckins grids a
+// slice, with the same result, but keeps no record: only the state of
+// each user (the id, the first check-in under First, the cells visited
+// under Home) and the cell of each datum kept. So a file of any size is
+// gridded in memory bounded by its users and data, not its lines. It
+// returns the Result of the last scan.
+func GridScan(scan Scan, opt GridOptions) (*Gridded, *Result, error) {
+	s := &gridder{opt: opt, ids: make(map[string]int32)}
+	if opt.Bound != (orb.Bound{}) {
+		g, err := NewGrid(opt.Bound, opt.CellKm)
+		if err != nil {
+			return nil, nil, err
+		}
+		s.grid = g
+		s.startBins()
+	}
+	res, err := scan(s.first)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.records == 0 {
+		return nil, nil, errors.New("geo: no check-ins to grid")
+	}
+	if s.grid == nil {
+		if err := s.fitGrid(); err != nil {
+			return nil, nil, err
+		}
+		if opt.Passes() == 2 {
+			s.order = 0
+			if res, err = scan(s.again); err != nil {
+				return nil, nil, err
+			}
+			if s.order != s.records {
+				return nil, nil, fmt.Errorf("geo: the source changed while it was read: %d check-ins, then %d", s.records, s.order)
+			}
+		}
+	}
+	if opt.PerUser == First {
+		s.binFirsts()
+	}
+	data := len(s.firsts)
+	if opt.PerUser == All {
+		data = s.records
+	}
+	outside := data - len(s.cells)
+	if outside == data {
+		b := s.grid.Bound
+		return nil, nil, fmt.Errorf("geo: all %d data lie outside the box %v..%v", data, b.Min, b.Max)
+	}
+	gd := &Gridded{
+		Grid: s.grid, Counts: s.counts, Cells: s.cells,
+		Records: s.records, Users: len(s.ids) + s.anon, Data: data, Outside: outside,
+		Rule: opt.PerUser,
+	}
+	if opt.Home {
+		gd.Homes = s.homes()
+	}
+	return gd, res, nil
+}
+
+// stamp is a check-in time as seconds and nanoseconds, ordered as
+// time.Time.Before orders times without a monotonic reading.
+type stamp struct {
+	sec  int64
+	nsec int32
+}
+
+func stampOf(t time.Time) stamp { return stamp{t.Unix(), int32(t.Nanosecond())} }
+
+func (a stamp) before(b stamp) bool { return a.sec < b.sec || a.sec == b.sec && a.nsec < b.nsec }
+
+// firstCheckin is a user's first check-in: the earliest, ties going to
+// file order, as FirstPerUser takes it.
+type firstCheckin struct {
+	p    orb.Point
+	t    stamp
+	user int32 // -1 for an anonymous check-in
+}
+
+// visit counts a user's check-ins in one cell, for HomeCells' rule.
+type visit struct {
+	n     int32
+	first stamp
+	order int
+}
+
+// gridder is GridScan's state.
+type gridder struct {
+	opt  GridOptions
+	grid *Grid
+	// ids numbers the named users in order of appearance; anon counts
+	// the anonymous check-ins, each a user of its own.
+	ids  map[string]int32
+	anon int
+	// records counts the check-ins of the first scan; order the current
+	// scan's.
+	records, order int
+	// firsts holds, under First, one check-in for each user (named or
+	// anonymous) in order of first appearance; at[id] is the place of
+	// named user id in it.
+	firsts []firstCheckin
+	at     []int32
+	// box is the box of every check-in, fitted under All.
+	box orb.Bound
+	// counts and cells are the binned data; users the user of each
+	// datum in cells (under Home).
+	counts, cells []int
+	users         []int32
+	// visits holds, under Home, the visits of user<<32 | cell.
+	visits map[uint64]visit
+}
+
+// first is the function of the first scan.
+func (s *gridder) first(c Checkin) error {
+	id := int32(-1)
+	if c.User != "" {
+		var ok bool
+		if id, ok = s.ids[c.User]; !ok {
+			if len(s.ids) == 1<<31-1 {
+				return errors.New("geo: more than 2³¹−1 users")
+			}
+			id = int32(len(s.ids))
+			s.ids[strings.Clone(c.User)] = id
+			s.at = append(s.at, int32(len(s.firsts)))
+			if s.opt.PerUser == First {
+				s.firsts = append(s.firsts, firstCheckin{c.Point, stampOf(c.Time), id})
+			}
+		} else if s.opt.PerUser == First {
+			f := &s.firsts[s.at[id]]
+			if t := stampOf(c.Time); t.before(f.t) {
+				f.p, f.t = c.Point, t
+			}
+		}
+	} else {
+		s.anon++
+		if s.opt.PerUser == First {
+			s.firsts = append(s.firsts, firstCheckin{c.Point, stampOf(c.Time), -1})
+		}
+	}
+	if s.records == 0 {
+		s.box = orb.Bound{Min: c.Point, Max: c.Point}
+	} else {
+		s.box = s.box.Extend(c.Point)
+	}
+	s.records++
+	if s.grid != nil {
+		s.place(c, id)
+	}
+	s.order++
+	return nil
+}
+
+// again is the function of the second scan, once the grid is known.
+func (s *gridder) again(c Checkin) error {
+	if s.order >= s.records {
+		s.order++
+		return nil
+	}
+	id := int32(-1)
+	if c.User != "" {
+		var ok bool
+		if id, ok = s.ids[c.User]; !ok {
+			return fmt.Errorf("geo: the source changed while it was read: user %q is new", clip(c.User, 40))
+		}
+	}
+	s.place(c, id)
+	s.order++
+	return nil
+}
+
+// place bins check-in c of user id under All and counts its visit under
+// Home.
+func (s *gridder) place(c Checkin, id int32) {
+	cell, ok := s.grid.Index(c.Point)
+	if !ok {
+		return
+	}
+	if s.opt.PerUser == All {
+		s.counts[cell]++
+		s.cells = append(s.cells, cell)
+		if s.opt.Home {
+			s.users = append(s.users, id)
+		}
+	}
+	if s.opt.Home && id >= 0 {
+		k := uint64(id)<<32 | uint64(cell)
+		v, seen := s.visits[k]
+		t := stampOf(c.Time)
+		switch {
+		case !seen:
+			v = visit{n: 1, first: t, order: s.order}
+		default:
+			v.n++
+			if t.before(v.first) {
+				v.first, v.order = t, s.order
+			}
+		}
+		s.visits[k] = v
+	}
+}
+
+func (s *gridder) startBins() {
+	s.counts = make([]int, s.grid.Len())
+	if s.opt.Home {
+		s.visits = make(map[uint64]visit)
+	}
+}
+
+// fitGrid makes the grid over the box of the data: the first check-ins
+// under First, every check-in under All.
+func (s *gridder) fitGrid() error {
+	b, n := s.box, s.records
+	if s.opt.PerUser == First {
+		n = len(s.firsts)
+		b = orb.Bound{Min: s.firsts[0].p, Max: s.firsts[0].p}
+		for _, f := range s.firsts[1:] {
+			b = b.Extend(f.p)
+		}
+	}
+	if !(b.Min[0] < b.Max[0] && b.Min[1] < b.Max[1]) {
+		return fmt.Errorf("geo: the %d data span no area (%v to %v); give a bounding box", n, b.Min, b.Max)
+	}
+	g, err := NewGrid(b, s.opt.CellKm)
+	if err != nil {
+		return err
+	}
+	s.grid = g
+	s.startBins()
+	return nil
+}
+
+// binFirsts bins the first check-ins.
+func (s *gridder) binFirsts() {
+	s.cells = make([]int, 0, len(s.firsts))
+	for _, f := range s.firsts {
+		if cell, ok := s.grid.Index(f.p); ok {
+			s.counts[cell]++
+			s.cells = append(s.cells, cell)
+			if s.opt.Home {
+				s.users = append(s.users, f.user)
+			}
+		}
+	}
+}
+
+// homes returns the home cell of every datum's user, parallel to cells,
+// by HomeCells' rule: the cell of most of the user's check-ins inside the
+// grid, ties going to the cell checked in at first (by time, then order).
+func (s *gridder) homes() []int {
+	home := make([]int, len(s.ids))
+	best := make([]visit, len(s.ids))
+	for k, v := range s.visits {
+		id, cell := k>>32, int(k&(1<<32-1))
+		b := best[id]
+		if b.n == 0 || v.n > b.n || v.n == b.n &&
+			(v.first.before(b.first) || v.first == b.first && v.order < b.order) {
+			best[id], home[id] = v, cell
+		}
+	}
+	out := make([]int, len(s.cells))
+	for i, cell := range s.cells {
+		out[i] = cell
+		if id := s.users[i]; id >= 0 {
+			out[i] = home[id]
+		}
+	}
+	return out
+}
