@@ -74,27 +74,69 @@ func (g *Groups) sort() {
 // optionally a leading user column (one row per user), or
 // mechanism,report,count (aggregated). Errors carry the line.
 func ReadReports(r io.Reader, s *Study, mechs []Mechanism) (*Groups, error) {
-	var rr *reportReader
-	g := newGroups(len(mechs))
-	index := make(map[Group]int)
+	var t *ReportTable
 	err := readRecords(r, "reports", func(head []string) (err error) {
-		rr, err = newReportReader(head, s, mechs)
-		return err
-	}, func(rec []string) error {
-		j, rep, c, err := rr.row(rec)
-		if err == nil && c > 0 {
-			g.add(index, j, rep, c)
+		t, err = NewReportTable(head, s, mechs)
+		if err != nil {
+			err = fmt.Errorf("line 1: %w", err)
 		}
 		return err
-	})
+	}, func(rec []string) error { return t.Add(rec) })
 	if err != nil {
 		return nil, err
 	}
-	if g.N() == 0 {
+	return t.Groups()
+}
+
+// MaxReports bounds the users of a reports table, 2⁵³, so that every
+// count and sum of counts is exact in a float64.
+const MaxReports = 1 << 53
+
+// A ReportTable groups the rows of a reports table as they are read, from
+// a CSV file (ReadReports) or a columnar one: rows of mechanism, report
+// and, in an aggregated table, count, in any column order.
+type ReportTable struct {
+	head  []string
+	rr    *reportReader
+	g     *Groups
+	index map[Group]int
+}
+
+// NewReportTable starts a reports table of the study s, whose mechanisms
+// are built as mechs, with the column names head: mechanism and report,
+// optionally count and any other (such as user), case and spaces aside.
+func NewReportTable(head []string, s *Study, mechs []Mechanism) (*ReportTable, error) {
+	rr, err := newReportReader(head, s, mechs)
+	if err != nil {
+		return nil, err
+	}
+	return &ReportTable{head: slices.Clone(head), rr: rr, g: newGroups(len(mechs)), index: make(map[Group]int)}, nil
+}
+
+// Columns returns the column names the table was started with.
+func (t *ReportTable) Columns() []string { return t.head }
+
+// Add counts one row, its fields in the order of the header.
+func (t *ReportTable) Add(rec []string) error {
+	j, rep, c, err := t.rr.row(rec)
+	if err != nil || c == 0 {
+		return err
+	}
+	if c > MaxReports-t.g.N() {
+		return fmt.Errorf("count %d brings the reports beyond 2⁵³", c)
+	}
+	t.g.add(t.index, j, rep, c)
+	return nil
+}
+
+// Groups returns the groups counted, in the order of mechanism and
+// report, or an error if there was none.
+func (t *ReportTable) Groups() (*Groups, error) {
+	if t.g.N() == 0 {
 		return nil, errors.New("core: reports: no reports")
 	}
-	g.sort()
-	return g, nil
+	t.g.sort()
+	return t.g, nil
 }
 
 // reportReader parses the rows of a reports file.
@@ -112,7 +154,7 @@ func newReportReader(head []string, s *Study, mechs []Mechanism) (*reportReader,
 	mc, ok1 := col["mechanism"]
 	rc, ok2 := col["report"]
 	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("line 1: header %q lacks mechanism and report columns", strings.Join(head, ","))
+		return nil, fmt.Errorf("header %q lacks mechanism and report columns", strings.Join(head, ","))
 	}
 	rr := &reportReader{width: len(head), mech: mc, report: rc, count: -1, ids: map[string]int{}, mechs: mechs}
 	if cc, ok := col["count"]; ok {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 
@@ -26,7 +25,7 @@ import (
 func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("estimate", stdout)
 	studyName := fs.String("study", "", "study JSON `file`")
-	reportsName := fs.String("reports", "", "reports CSV `file` (user,mechanism,report or mechanism,report,count)")
+	reportsName := fs.String("reports", "", "reports `file`: CSV (user,mechanism,report or mechanism,report,count), Parquet with those columns, or a directory of part-*.parquet files")
 	method := fs.String("method", string(core.MethodGIBU), "estimator: "+core.MethodNames(", ", ", "))
 	post := fs.String("post", string(core.PostProj), "post-processing of inv and rap estimates: proj, norm or none")
 	alpha := fs.Float64("alpha", 0, "cem: fixed weight α of the correction (default: chosen by simulation)")
@@ -90,7 +89,7 @@ func estimateInputs(ctx context.Context, studyName, reportsName string, backgrou
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	g, err := readReports(reportsName, s, mechs)
+	g, err := app.ReadReportsFile(ctx, reportsName, s, mechs)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -126,20 +125,6 @@ func printResult(w io.Writer, method core.Method, est *core.Estimate, secs, gapT
 	}
 	_, err = fmt.Fprintln(w, string(b))
 	return err
-}
-
-// readReports opens and reads a reports file, naming it in errors.
-func readReports(name string, s *core.Study, mechs []core.Mechanism) (*core.Groups, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	g, err := core.ReadReports(f, s, mechs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return g, nil
 }
 
 // backgroundFlag collects -background TAG=FILE flags.

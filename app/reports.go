@@ -1,0 +1,221 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/privmap/privmap/core"
+)
+
+// parquetMagic starts and ends every Parquet file.
+var parquetMagic = []byte("PAR1")
+
+// ReadReportsFile reads the reports of the study s, whose mechanisms are
+// built as mechs, from name: a CSV file (core.ReadReports), a Parquet file,
+// or a directory of Parquet files as Spark writes one (part-*.parquet
+// beside _SUCCESS and .crc files). A Parquet table has the columns of the
+// CSV — mechanism, report and count, any order, any other columns aside —
+// typically the result of the collector's
+//
+//	SELECT mechanism, report, COUNT(*) AS count FROM reports GROUP BY mechanism, report
+//
+// (README.md, "Counts from a cluster"). Every form gives the same groups,
+// so the same estimate, bit for bit. Reading stops once ctx is done.
+func ReadReportsFile(ctx context.Context, name string, s *core.Study, mechs []core.Mechanism) (*core.Groups, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		parts, err := parquetParts(name)
+		if err != nil {
+			return nil, err
+		}
+		return readParquet(ctx, parts, s, mechs)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, len(parquetMagic))
+	if _, err := io.ReadFull(f, head); err == nil && bytes.Equal(head, parquetMagic) {
+		return readParquet(ctx, []string{name}, s, mechs)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	g, err := core.ReadReports(&ctxReader{ctx: ctx, r: f}, s, mechs)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return g, nil
+}
+
+// parquetParts lists the Parquet files of a directory in name order,
+// passing over the hidden and underscore files (_SUCCESS, .crc) Spark
+// writes beside them.
+func parquetParts(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var parts []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.Type().IsRegular() && strings.HasSuffix(n, ".parquet") && !strings.HasPrefix(n, ".") && !strings.HasPrefix(n, "_") {
+			parts = append(parts, filepath.Join(dir, n))
+		}
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%s: a directory of reports holds *.parquet files (part-*.parquet from Spark); found none", dir)
+	}
+	slices.Sort(parts)
+	return parts, nil
+}
+
+// readParquet counts the rows of every Parquet file into one table.
+func readParquet(ctx context.Context, names []string, s *core.Study, mechs []core.Mechanism) (*core.Groups, error) {
+	var t *core.ReportTable
+	for _, name := range names {
+		if err := readParquetFile(ctx, name, &t, s, mechs); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	g, err := t.Groups()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Dir(names[0]), err)
+	}
+	return g, nil
+}
+
+// readParquetFile counts the rows of one Parquet file into *t, starting
+// the table from the file's columns if *t is nil. parquet-go panics on
+// some malformed files; the panic becomes this file's error, so that a
+// damaged file sent by someone else cannot stop privmap.
+func readParquetFile(ctx context.Context, name string, t **core.ReportTable, s *core.Study, mechs []core.Mechanism) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("not a readable Parquet file: %v", p)
+		}
+	}()
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(f, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return fmt.Errorf("not a readable Parquet file: %w", err)
+	}
+	head, err := parquetColumns(pf.Schema())
+	if err != nil {
+		return err
+	}
+	if *t == nil {
+		if *t, err = core.NewReportTable(head, s, mechs); err != nil {
+			return err
+		}
+	} else if err := sameColumns(*t, head); err != nil {
+		return err
+	}
+	rec := make([]string, len(head))
+	rows := make([]parquet.Row, 1024)
+	row := int64(0)
+	for _, rg := range pf.RowGroups() {
+		if err := readRowGroup(ctx, rg, rows, rec, head, &row, *t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readRowGroup counts the rows of one row group; *row numbers them
+// through the file, from 1, for errors.
+func readRowGroup(ctx context.Context, rg parquet.RowGroup, rows []parquet.Row, rec, head []string, row *int64, t *core.ReportTable) error {
+	rr := rg.Rows()
+	defer rr.Close()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := rr.ReadRows(rows)
+		for _, r := range rows[:n] {
+			*row++
+			for i := range rec {
+				rec[i] = ""
+			}
+			for _, v := range r {
+				c := v.Column()
+				if v.IsNull() {
+					return fmt.Errorf("row %d: column %s is null", *row, head[c])
+				}
+				rec[c] = v.String()
+			}
+			if err := t.Add(rec); err != nil {
+				return fmt.Errorf("row %d: %w", *row, err)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// parquetColumns returns the column names of a flat schema; nested or
+// repeated columns are refused, as a reports table has none.
+func parquetColumns(sc *parquet.Schema) ([]string, error) {
+	var head []string
+	for _, f := range sc.Fields() {
+		if !f.Leaf() || f.Repeated() {
+			return nil, fmt.Errorf("column %s is nested or repeated; a reports table has flat columns mechanism, report and count", f.Name())
+		}
+		head = append(head, f.Name())
+	}
+	return head, nil
+}
+
+// sameColumns checks that a later part of a directory has the columns of
+// the first.
+func sameColumns(t *core.ReportTable, head []string) error {
+	if !slices.Equal(t.Columns(), head) {
+		return fmt.Errorf("columns %s differ from the first part's %s", strings.Join(head, ","), strings.Join(t.Columns(), ","))
+	}
+	return nil
+}
+
+// ctxReader fails with the context's error once it is done, so that a
+// streaming reader stops at its next read.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(b)
+}
