@@ -178,7 +178,9 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 		}
 		r := MethodResult{Method: method, Estimate: est, Elapsed: time.Since(start), Err: err}
 		if err == nil {
-			progress(title(method), done, "comparing with the truth (exact EMD)")
+			// A stage of its own, so that a window thinning the
+			// estimator's step lines still shows it.
+			progress("Comparing "+title(method)+" with the truth", done, "exact EMD, squared error, JSD, TV")
 			r.Metrics, r.Err = core.Compare(ctx, req.Users.Truth, est.Theta, s.Alphabet)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

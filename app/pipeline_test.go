@@ -98,7 +98,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Building lo", "Building hi", "Sanitising", "GIBU", "RAP-M", "Done"}; !slices.Equal(stages, want) {
+	if want := []string{"Building lo", "Building hi", "Sanitising", "GIBU", "Comparing GIBU with the truth", "RAP-M", "Done"}; !slices.Equal(stages, want) {
 		t.Errorf("stages %q, want %q", stages, want)
 	}
 	if res.N() != 400 || !slices.Equal(res.Counts, []int{300, 100}) || len(res.Results) != 2 {

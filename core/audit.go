@@ -15,10 +15,21 @@ import (
 // is nil). It is +Inf when some kept output is possible under one input
 // and impossible under another.
 func WorstLDP(c Channel, keep func(z int) bool) float64 {
+	worst, _ := worstLDP(context.Background(), c, keep)
+	return worst
+}
+
+// worstLDP is WorstLDP, stopping with ctx's error once ctx is done.
+func worstLDP(ctx context.Context, c Channel, keep func(z int) bool) (float64, error) {
 	worst := 0.0
 	for z := range c.Outputs() {
 		if keep != nil && !keep(z) {
 			continue
+		}
+		if z&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
 		}
 		lo, hi := math.Inf(1), 0.0
 		for x := range c.Inputs() {
@@ -30,7 +41,7 @@ func WorstLDP(c Channel, keep func(z int) bool) float64 {
 		}
 		worst = math.Max(worst, math.Log(hi/lo))
 	}
-	return worst
+	return worst, nil
 }
 
 // sampleBits draws k independent bits, bit j being 1 with probability
@@ -145,10 +156,49 @@ func InvertibleBits(c BitChannel, revealing []int) int {
 // over every output. For a linear alphabet with d = |x−x'| it is ε per
 // step; on a grid with distances in km, ε per km.
 //
-// The K² inverse distances are computed once, so that the O(K³) scan is
-// plain arithmetic (24×16 grid: about 60 ms).
+// An output whose column takes at most three values, all but one of them
+// on at most eight inputs (k-RR, uRR, the identity), is scanned in O(K):
+// its worst ratio is that of the nearest pair of inputs across two of
+// its values. Any other output costs a scan of the K² pairs, with the
+// inverse distances computed once (24×16 grid: about 60 ms in all; the
+// scan is O(K³), so AuditMechanism bounds it on large maps).
 func WorstGeoInd(ctx context.Context, c Channel, dist func(x, x2 int) float64) (float64, error) {
+	eps, _, err := worstGeoInd(ctx, c, dist, math.Inf(1))
+	return eps, err
+}
+
+// worstGeoInd is WorstGeoInd giving up, with done false, at the first
+// output that needs a pair scan when the pair scans of all outputs would
+// exceed budget operations.
+func worstGeoInd(ctx context.Context, c Channel, dist func(x, x2 int) float64, budget float64) (eps float64, done bool, err error) {
 	k := c.Inputs()
+	var inv []float64
+	worst := 0.0
+	logs := make([]float64, k)
+	for z := range c.Outputs() {
+		if err := ctx.Err(); err != nil {
+			return 0, false, err
+		}
+		for x := range k {
+			logs[x] = math.Log(c.Prob(x, z))
+		}
+		if w, ok := fewValued(logs, dist); ok {
+			worst = math.Max(worst, w)
+			continue
+		}
+		if inv == nil {
+			if float64(k)*float64(k)*float64(c.Outputs()) > budget {
+				return 0, false, nil
+			}
+			inv = inverseDistances(k, dist)
+		}
+		worst = math.Max(worst, pairScan(logs, inv))
+	}
+	return worst, true, nil
+}
+
+// inverseDistances returns 1/d(x, x2) for every pair, 0 on the diagonal.
+func inverseDistances(k int, dist func(x, x2 int) float64) []float64 {
 	inv := make([]float64, k*k)
 	for x := range k {
 		for x2 := range k {
@@ -157,32 +207,179 @@ func WorstGeoInd(ctx context.Context, c Channel, dist func(x, x2 int) float64) (
 			}
 		}
 	}
+	return inv
+}
+
+// pairScan returns max (l_x − l_x')/d(x, x') over the pairs of one
+// output's log-probabilities.
+func pairScan(logs, inv []float64) float64 {
+	k := len(logs)
 	worst := 0.0
+	for x, lx := range logs {
+		if math.IsInf(lx, -1) {
+			continue
+		}
+		row := inv[x*k : (x+1)*k]
+		for x2, l2 := range logs {
+			// Only a larger numerator can raise the maximum; the
+			// diagonal has inv 0.
+			if lx > l2 {
+				if r := (lx - l2) * row[x2]; r > worst {
+					worst = r
+				}
+			}
+		}
+	}
+	return worst
+}
+
+// fewValued returns the worst ratio of one output's log-probabilities
+// when they take at most three values, all but the most frequent on at
+// most eight inputs: the largest (v_i − v_j)/d(G_i, G_j) over pairs of
+// values v_i > v_j, with d(G_i, G_j) the least distance between their
+// inputs. It costs O(K) and reports false on any other column.
+func fewValued(logs []float64, dist func(x, x2 int) float64) (float64, bool) {
+	const maxValues, maxSmall = 3, 8
+	var vals [maxValues]float64
+	var members [maxValues][]int
+	var count [maxValues]int
+	nv := 0
+	for x, l := range logs {
+		i := 0
+		for i < nv && vals[i] != l {
+			i++
+		}
+		if i == nv {
+			if nv == maxValues {
+				return 0, false
+			}
+			vals[i] = l
+			nv++
+		}
+		count[i]++
+		if count[i] <= maxSmall+1 {
+			members[i] = append(members[i], x)
+		}
+	}
+	big := -1
+	for i := range nv {
+		if count[i] > maxSmall {
+			if big >= 0 {
+				return 0, false
+			}
+			big = i
+		}
+	}
+	worst := 0.0
+	for i := range nv {
+		for j := range nv {
+			if i == j || !(vals[i] > vals[j]) {
+				continue
+			}
+			d := groupDistance(members, count, i, j, big, len(logs), dist)
+			worst = math.Max(worst, (vals[i]-vals[j])/d)
+		}
+	}
+	return worst, true
+}
+
+// groupDistance returns the least distance between the inputs of values i
+// and j of fewValued; the members of the big value (if any) are all
+// inputs outside the small groups.
+func groupDistance(members [3][]int, count [3]int, i, j, big, k int, dist func(x, x2 int) float64) float64 {
+	if j == big {
+		i, j = j, i
+	}
+	best := math.Inf(1)
+	if i != big {
+		for _, x := range members[i] {
+			for _, y := range members[j] {
+				best = math.Min(best, dist(x, y))
+			}
+		}
+		return best
+	}
+	// i is the big value: every input not in a small group.
+	small := map[int]bool{}
+	for g := range count {
+		if g != big {
+			for _, x := range members[g] {
+				small[x] = true
+			}
+		}
+	}
+	for _, y := range members[j] {
+		for x := range k {
+			if !small[x] {
+				best = math.Min(best, dist(x, y))
+			}
+		}
+	}
+	return best
+}
+
+// exactGeoIndBudget bounds the operations of AuditMechanism's exact
+// pair scans (K² pairs × K outputs): about four seconds.
+const exactGeoIndBudget = 4e9
+
+// octile is the largest ratio of an 8-neighbour lattice path's length to
+// the straight distance it spans, √(4 − 2√2) = 1/cos(22.5°).
+var octile = math.Sqrt(4 - 2*math.Sqrt2)
+
+// neighbourGeoInd bounds ε-geo-indistinguishability on a linear or grid
+// alphabet from neighbouring inputs only, in O(K) an output. With L the
+// worst ratio over neighbours (a true pair, so ε ≥ L) and any pair joined
+// by a path of neighbours whose steps each change ln P by at most L times
+// their length:
+//
+//   - linear, d = |x − x'|: the path of unit steps has length d, so ε = L
+//     exactly;
+//   - grid, 8-neighbour steps: the path is at most octile times d, so
+//     L ≤ ε ≤ octile · L.
+func neighbourGeoInd(ctx context.Context, c Channel, a Alphabet) (lo, hi float64, err error) {
+	k := c.Inputs()
+	type step struct{ dr, dc int }
+	steps := []step{{0, 1}}
+	cols, rows := k, 1
+	if a.Kind == KindGrid {
+		steps = []step{{0, 1}, {1, 0}, {1, 1}, {1, -1}}
+		cols, rows = a.Cols, a.Rows
+	}
+	lens := make([]float64, len(steps))
+	for i, s := range steps {
+		c0 := max(0, -s.dc) // the step starts in a column it can leave by
+		if s.dr < rows && c0+s.dc < cols && c0 < cols {
+			lens[i], _, _ = a.Distance(c0, s.dr*cols+c0+s.dc)
+		}
+	}
 	logs := make([]float64, k)
 	for z := range c.Outputs() {
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		for x := range k {
 			logs[x] = math.Log(c.Prob(x, z))
 		}
 		for x, lx := range logs {
-			if math.IsInf(lx, -1) {
-				continue
-			}
-			row := inv[x*k : (x+1)*k]
-			for x2, l2 := range logs {
-				// Only a larger numerator can raise the maximum; the
-				// diagonal has inv 0.
-				if lx > l2 {
-					if r := (lx - l2) * row[x2]; r > worst {
-						worst = r
-					}
+			r, col := x/cols, x%cols
+			for i, s := range steps {
+				r2, c2 := r+s.dr, col+s.dc
+				if r2 >= rows || c2 < 0 || c2 >= cols {
+					continue
 				}
+				l2 := logs[r2*cols+c2]
+				if lx == l2 { // also both −Inf
+					continue
+				}
+				lo = math.Max(lo, math.Abs(lx-l2)/lens[i])
 			}
 		}
 	}
-	return worst, nil
+	hi = lo
+	if a.Kind == KindGrid {
+		hi = lo * octile * (1 + 1e-12)
+	}
+	return lo, hi, nil
 }
 
 // An Audit is what a mechanism instance really guarantees, read off its
@@ -198,9 +395,12 @@ type Audit struct {
 	// first non-protected bit) that has not.
 	Invertible int
 	// GeoInd is the worst ε-geo-indistinguishability per GeoUnit (km or
-	// step); NaN without a metric or for bit-vector outputs.
-	GeoInd  float64
-	GeoUnit string
+	// step); NaN without a metric or for bit-vector outputs. On a grid too
+	// large for the exact O(K³) scan, GeoInd is a certified lower bound
+	// and GeoIndUpper a certified upper bound (neighbourGeoInd); else
+	// GeoIndUpper equals GeoInd.
+	GeoInd, GeoIndUpper float64
+	GeoUnit             string
 	// QualityMean and QualityWorst are the expected distance between the
 	// true and the reported symbol, averaged over inputs (uniform prior)
 	// and for the worst input; NaN without a metric or for bit vectors.
@@ -219,7 +419,7 @@ type utilityOptimized interface {
 // outputs (the geo-indistinguishability ratios) and O(K³) for bit
 // vectors; cancelling ctx stops it with ctx's error.
 func AuditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error) {
-	au := Audit{Invertible: -1, GeoInd: math.NaN(), QualityMean: math.NaN(), QualityWorst: math.NaN()}
+	au := Audit{Invertible: -1, GeoInd: math.NaN(), GeoIndUpper: math.NaN(), QualityMean: math.NaN(), QualityWorst: math.NaN()}
 	if p, ok := m.(Personalized); ok {
 		// The common mechanism on the extended alphabet, whose tag symbols
 		// have no place on the map: no metric.
@@ -248,24 +448,41 @@ func AuditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error)
 			keep = u.IsSensitive
 			au.Invertible = InvertibleInputs(c, func(z int) bool { return !u.IsSensitive(z) })
 		}
-		au.LDP = WorstLDP(c, keep)
+		var err error
+		if au.LDP, err = worstLDP(ctx, c, keep); err != nil {
+			return au, err
+		}
 		if _, unit, ok := a.Distance(0, 0); ok {
 			dist := func(x, y int) float64 { d, _, _ := a.Distance(x, y); return d }
-			var err error
-			if au.GeoInd, err = WorstGeoInd(ctx, c, dist); err != nil {
+			var exact bool
+			if au.GeoInd, exact, err = worstGeoInd(ctx, c, dist, exactGeoIndBudget); err != nil {
 				return au, err
 			}
+			au.GeoIndUpper = au.GeoInd
+			if !exact {
+				if au.GeoInd, au.GeoIndUpper, err = neighbourGeoInd(ctx, c, a); err != nil {
+					return au, err
+				}
+			}
 			au.GeoUnit = unit
-			au.QualityMean, au.QualityWorst = qualityLoss(c, dist)
+			if au.QualityMean, au.QualityWorst, err = qualityLoss(ctx, c, dist); err != nil {
+				return au, err
+			}
 		}
 	}
 	return au, ctx.Err()
 }
 
 // qualityLoss returns the mean over inputs and the maximum of the
-// expected distance Σ_z P(z|x) d(x, z).
-func qualityLoss(c Channel, dist func(x, y int) float64) (mean, worst float64) {
+// expected distance Σ_z P(z|x) d(x, z), stopping with ctx's error once
+// ctx is done.
+func qualityLoss(ctx context.Context, c Channel, dist func(x, y int) float64) (mean, worst float64, err error) {
 	for x := range c.Inputs() {
+		if x&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, 0, err
+			}
+		}
 		e := 0.0
 		for z := range c.Outputs() {
 			if p := c.Prob(x, z); p > 0 {
@@ -275,5 +492,5 @@ func qualityLoss(c Channel, dist func(x, y int) float64) (mean, worst float64) {
 		mean += e
 		worst = math.Max(worst, e)
 	}
-	return mean / float64(c.Inputs()), worst
+	return mean / float64(c.Inputs()), worst, nil
 }

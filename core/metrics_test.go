@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,6 +86,25 @@ func TestTransport(t *testing.T) {
 		}
 		if want := EMDLinear(p, q); math.Abs(got-want) > 1e-12 {
 			t.Errorf("line trial %d: transport %v, closed form %v", trial, got, want)
+		}
+	}
+	// Larger problems, which take many blocks of pricing, lists of
+	// candidates and fresh potentials: a line of 700 symbols against its
+	// closed form, a 6×5 grid against gonum's simplex.
+	for trial := range 4 {
+		p, q := randomDist(rng, 700, 0.3), randomDist(rng, 700, 0)
+		got, err := Transport(context.Background(), p, q, func(i, j int) float64 { return math.Abs(float64(i - j)) })
+		if want := EMDLinear(p, q); err != nil || math.Abs(got-want) > 1e-9*want {
+			t.Errorf("long line trial %d: transport %v (%v), closed form %v", trial, got, err, want)
+		}
+	}
+	g65 := Alphabet{Kind: KindGrid, Cols: 6, Rows: 5, CellKm: 0.3}
+	d65 := func(i, j int) float64 { d, _, _ := g65.Distance(i, j); return d }
+	for trial := range 3 {
+		p, q := randomDist(rng, 30, 0.3), randomDist(rng, 30, 0)
+		got, err := Transport(context.Background(), p, q, d65)
+		if want := lpTransport(t, p, q, d65); err != nil || math.Abs(got-want) > 1e-9 {
+			t.Errorf("6×5 grid trial %d: transport %v (%v), gonum LP %v", trial, got, err, want)
 		}
 	}
 	// Everything one cell east: one cell side.
@@ -217,5 +237,66 @@ func TestTransportCancel(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled Transport: error %v, want context.Canceled (or nil if it finished first)", err)
+	}
+}
+
+// TestTransportIncrementalPotentials checks that the potentials updated
+// pivot by pivot (shiftSide) give every cell the reduced cost that
+// potentials solved afresh give it.
+func TestTransportIncrementalPotentials(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	p, q := randomDist(rng, 120, 0.4), randomDist(rng, 120, 0)
+	var a, b []float64
+	var src, dst []int
+	for i, v := range p {
+		if v > 0 {
+			a, src = append(a, v), append(src, i)
+		}
+	}
+	for j, v := range q {
+		if v > 0 {
+			b, dst = append(b, v), append(dst, j)
+		}
+	}
+	grid := Alphabet{Kind: KindGrid, Cols: 12, Rows: 10, CellKm: 1}
+	tab := newTableau(len(a), len(b), func(i, j int) float64 { d, _, _ := grid.Distance(src[i], dst[j]); return d })
+	// The north-west corner rule: a poor start, so that many pivots follow.
+	ra, rb := slices.Clone(a), slices.Clone(b)
+	for i, j := 0, 0; i < tab.m && j < tab.n; {
+		f := math.Min(ra[i], rb[j])
+		tab.addBasic(i, j, f)
+		ra[i] -= f
+		rb[j] -= f
+		if (ra[i] <= rb[j] || j == tab.n-1) && i < tab.m-1 {
+			i++
+		} else {
+			j++
+		}
+	}
+	if len(tab.flow) != tab.m+tab.n-1 {
+		t.Fatalf("start basis of %d cells, want %d", len(tab.flow), tab.m+tab.n-1)
+	}
+	tab.potentials()
+	next, cells := 0, tab.m*tab.n
+	for pivots := 0; ; pivots++ {
+		k := tab.price(&next, 64, cells, 1e-12)
+		if k < 0 {
+			if pivots < 20 {
+				t.Fatalf("only %d pivots: too few to test", pivots)
+			}
+			return
+		}
+		tab.pivot(k/tab.n, k%tab.n)
+		u, v := slices.Clone(tab.u), slices.Clone(tab.v)
+		tab.potentials()
+		for i := range tab.m {
+			for j := range tab.n {
+				inc, fresh := tab.c[i*tab.n+j]-u[i]-v[j], tab.c[i*tab.n+j]-tab.u[i]-tab.v[j]
+				if math.Abs(inc-fresh) > 1e-9 {
+					t.Fatalf("pivot %d, cell (%d, %d): reduced cost %v incrementally, %v afresh", pivots, i, j, inc, fresh)
+				}
+			}
+		}
+		tab.u, tab.v = u, v
 	}
 }

@@ -82,7 +82,10 @@ func SolveShokri(ctx context.Context, d *mat.Dense, prior []float64, q float64, 
 	if opt.MaxIter <= 0 {
 		opt.MaxIter = 200000
 	}
-	s := newPDHG(d, prior, q)
+	s, err := newPDHG(ctx, d, prior, q)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.run(ctx, opt); err != nil {
 		return nil, err
 	}
@@ -156,7 +159,7 @@ type pdhg struct {
 	scratch       []float64
 }
 
-func newPDHG(d *mat.Dense, prior []float64, q float64) *pdhg {
+func newPDHG(ctx context.Context, d *mat.Dense, prior []float64, q float64) (*pdhg, error) {
 	k, _ := d.Dims()
 	s := &pdhg{k: k, scale: mat.Max(d), bestLB: math.Inf(-1), bestUB: math.Inf(1)}
 	s.q = q / s.scale
@@ -179,9 +182,13 @@ func newPDHG(d *mat.Dense, prior []float64, q float64) *pdhg {
 	s.tOld, s.scratch = make([]float64, k), make([]float64, k)
 	// PDLP's initial primal weight ‖c‖/‖q‖: c is −1 on each t_y, q is
 	// the quality bound.
-	s.eta = 0.9 / s.opNorm()
+	norm, err := s.opNorm(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.eta = 0.9 / norm
 	s.setOmega(s.gamma * math.Sqrt(float64(k)) / s.q)
-	return s
+	return s, nil
 }
 
 func (s *pdhg) setOmega(w float64) {
@@ -262,8 +269,9 @@ func (s *pdhg) loss(a *mat.Dense) float64 {
 }
 
 // opNorm estimates the norm of the constraint operator
-// (A, t) ↦ (t_y − M_yz(A), L(A)) by power iteration.
-func (s *pdhg) opNorm() float64 {
+// (A, t) ↦ (t_y − M_yz(A), L(A)) by power iteration, stopping with
+// ctx's error once ctx is done.
+func (s *pdhg) opNorm(ctx context.Context) (float64, error) {
 	k := s.k
 	a := mat.NewDense(k, k, nil)
 	a.Apply(func(i, j int, _ float64) float64 { return 1 + 0.1*float64((i*7+j*3)%5) }, a)
@@ -271,6 +279,9 @@ func (s *pdhg) opNorm() float64 {
 	m := mat.NewDense(k, k, nil)
 	norm := 1.0
 	for range 30 {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		// y = K(a, t)
 		s.cuts(m, a)
 		m.Apply(func(y, z int, v float64) float64 { return s.gamma*t[y] - v }, m)
@@ -290,7 +301,7 @@ func (s *pdhg) opNorm() float64 {
 			t[i] /= n
 		}
 	}
-	return norm
+	return norm, nil
 }
 
 // step runs one PDHG iteration on the raw storage of the iterates.
@@ -388,6 +399,10 @@ func (s *pdhg) run(ctx context.Context, opt ShokriOptions) error {
 	restartA, restartU := mat.DenseCopyOf(s.a), mat.DenseCopyOf(s.u)
 	restartT, restartV := append([]float64(nil), s.t...), s.v
 	for s.iter < opt.MaxIter {
+		// A step costs two K×K products: hear a cancel at every one.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		s.step()
 		avgA.Add(avgA, s.a)
 		avgU.Add(avgU, s.u)
@@ -398,9 +413,6 @@ func (s *pdhg) run(ctx context.Context, opt ShokriOptions) error {
 		n++
 		if s.iter%check != 0 {
 			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return err
 		}
 		var ma, mu mat.Dense
 		ma.Scale(1/float64(n), avgA)

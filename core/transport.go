@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 )
 
 // Transport returns the minimum cost of moving the mass of supply onto
@@ -13,7 +13,7 @@ import (
 // the earth mover's distance for a ground distance. It is exact: the
 // transportation problem is solved by the transportation simplex (MODI
 // method, Dantzig 1951) from a least-cost starting basis, restricted to
-// the symbols with positive mass, with Dantzig's pricing.
+// the symbols with positive mass, with block pricing.
 //
 // Hand-rolled because gonum's dense simplex (optimize/convex/lp) cannot
 // take the 384×384 transportation problems of a city grid; the spanning
@@ -52,7 +52,9 @@ func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int
 			Limit: fmt.Sprintf("%.0f cells (%.1f GB)", maxTransportCells, maxTransportCells*8/1e9)}
 	}
 	t := newTableau(len(a), len(b), func(i, j int) float64 { return cost(src[i], dst[j]) })
-	t.start(a, b) // the least-cost start sorts the m×n cells: not cancellable inside
+	if err := t.start(ctx, a, b); err != nil {
+		return 0, err
+	}
 	if err := t.solve(ctx); err != nil {
 		return 0, err
 	}
@@ -91,6 +93,13 @@ type tableau struct {
 	adj   [][]int // basis tree: node → neighbour nodes
 	u, v  []float64
 	scale float64
+	// mark and epoch label the nodes of smallerSide's searches.
+	mark  []int32
+	epoch int32
+	cand  []int // cells entering soon (price)
+	// path's buffers.
+	prev, seen, queue []int32
+	route             []int
 }
 
 func newTableau(m, n int, cost func(i, j int) float64) *tableau {
@@ -128,16 +137,32 @@ func dropNode(s []int, x int) []int {
 	return s
 }
 
-// start builds a basis by the least-cost method, then joins the pieces of
-// the forest with zero-flow cells into a spanning tree.
-func (t *tableau) start(a, b []float64) {
-	cells := make([]int, t.m*t.n)
-	for k := range cells {
-		cells[k] = k
+// start builds a basis by the least-cost method, then joins the pieces
+// of the forest with zero-flow cells into a spanning tree. The cells are
+// taken in order of cost lazily — a heap of each row's columns, and a
+// heap of the rows' cheapest — so that a start costs O(mn) to set up and
+// O(log) a cell taken, not a sort of all m×n cells, and it hears ctx.
+func (t *tableau) start(ctx context.Context, a, b []float64) error {
+	rows := make([]costHeap, t.m)
+	top := costHeap{key: func(i int32) float64 { return rows[i].minCost() }}
+	for i := range t.m {
+		if i&15 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		row := t.c[i*t.n : (i+1)*t.n]
+		h := costHeap{items: make([]int32, t.n), key: func(j int32) float64 { return row[j] }}
+		for j := range h.items {
+			h.items[j] = int32(j)
+		}
+		h.init()
+		rows[i] = h
+		top.items = append(top.items, int32(i))
 	}
-	sort.Slice(cells, func(x, y int) bool { return t.c[cells[x]] < t.c[cells[y]] })
+	top.init()
 	a, b = append([]float64(nil), a...), append([]float64(nil), b...)
-	rowDone, colDone := make([]bool, t.m), make([]bool, t.n)
+	colDone := make([]bool, t.n)
 	parent := make([]int, t.m+t.n)
 	for k := range parent {
 		parent[k] = k
@@ -149,9 +174,21 @@ func (t *tableau) start(a, b []float64) {
 		}
 		return x
 	}
-	for _, k := range cells {
-		i, j := k/t.n, k%t.n
-		if rowDone[i] || colDone[j] {
+	for steps := 0; len(top.items) > 0; steps++ {
+		if steps&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		i := int(top.items[0])
+		j := int(rows[i].items[0])
+		if colDone[j] {
+			rows[i].pop()
+			if len(rows[i].items) == 0 {
+				top.pop()
+			} else {
+				top.fix(0)
+			}
 			continue
 		}
 		f := math.Min(a[i], b[j])
@@ -160,20 +197,72 @@ func (t *tableau) start(a, b []float64) {
 		a[i] -= f
 		b[j] -= f
 		if a[i] <= b[j] {
-			rowDone[i] = true
+			rows[i].items = nil // the row is done
+			top.pop()
 		} else {
 			colDone[j] = true
+			rows[i].pop()
+			if len(rows[i].items) == 0 {
+				top.pop()
+			} else {
+				top.fix(0)
+			}
 		}
 	}
-	for _, k := range cells {
-		if len(t.flow) == t.m+t.n-1 {
-			break
+	// Join the trees of the forest: any cell between two of them will do.
+	for i := 0; i < t.m && len(t.flow) < t.m+t.n-1; i++ {
+		for j := 0; j < t.n && len(t.flow) < t.m+t.n-1; j++ {
+			if ri, rj := find(i), find(t.m+j); ri != rj {
+				t.addBasic(i, j, 0)
+				parent[ri] = rj
+			}
 		}
-		i, j := k/t.n, k%t.n
-		if ri, rj := find(i), find(t.m+j); ri != rj {
-			t.addBasic(i, j, 0)
-			parent[ri] = rj
+	}
+	return nil
+}
+
+// costHeap is a binary min-heap of indices ordered by key. Hand-rolled
+// rather than container/heap, whose interface calls cost a third of the
+// start on a city grid.
+type costHeap struct {
+	items []int32
+	key   func(int32) float64
+}
+
+func (h *costHeap) minCost() float64 { return h.key(h.items[0]) }
+
+func (h *costHeap) init() {
+	for k := len(h.items)/2 - 1; k >= 0; k-- {
+		h.fix(k)
+	}
+}
+
+// fix moves item k down to its place.
+func (h *costHeap) fix(k int) {
+	n := len(h.items)
+	for {
+		l := 2*k + 1
+		if l >= n {
+			return
 		}
+		c := l
+		if r := l + 1; r < n && h.key(h.items[r]) < h.key(h.items[l]) {
+			c = r
+		}
+		if !(h.key(h.items[c]) < h.key(h.items[k])) {
+			return
+		}
+		h.items[k], h.items[c] = h.items[c], h.items[k]
+		k = c
+	}
+}
+
+func (h *costHeap) pop() {
+	n := len(h.items) - 1
+	h.items[0] = h.items[n]
+	h.items = h.items[:n]
+	if n > 0 {
+		h.fix(0)
 	}
 }
 
@@ -201,54 +290,112 @@ func (t *tableau) potentials() {
 	}
 }
 
-// path returns the nodes of the tree path from node from to node to.
+// path returns the nodes of the tree path from node from to node to, by
+// a breadth-first search on buffers kept between pivots.
 func (t *tableau) path(from, to int) []int {
-	prev := make([]int, t.m+t.n)
-	for k := range prev {
-		prev[k] = -1
+	if len(t.prev) != t.m+t.n {
+		t.prev, t.seen = make([]int32, t.m+t.n), make([]int32, t.m+t.n)
 	}
-	prev[from] = from
-	queue := []int{from}
-	for len(queue) > 0 && prev[to] < 0 {
-		x := queue[0]
-		queue = queue[1:]
+	t.epoch++
+	e := t.epoch
+	t.seen[from], t.prev[from] = e, int32(from)
+	queue := append(t.queue[:0], int32(from))
+	for k := 0; k < len(queue) && t.seen[to] != e; k++ {
+		x := queue[k]
 		for _, y := range t.adj[x] {
-			if prev[y] < 0 {
-				prev[y] = x
-				queue = append(queue, y)
+			if t.seen[y] != e {
+				t.seen[y], t.prev[y] = e, x
+				queue = append(queue, int32(y))
 			}
 		}
 	}
-	var p []int
-	for x := to; x != from; x = prev[x] {
+	t.queue = queue
+	p := t.route[:0]
+	for x := to; x != from; x = int(t.prev[x]) {
 		p = append(p, x)
 	}
-	return append(p, from)
+	t.route = append(p, from)
+	return t.route
 }
 
-// solve pivots until no cell has a negative reduced cost.
+// solve pivots until no cell has a negative reduced cost. Pricing is by
+// blocks (Grigoriadis 1986, as in LEMON's and POT's network simplex):
+// the cells are scanned from where the last scan stopped, a block of
+// about √(mn) at a time, and the most negative reduced cost of the first
+// block holding one enters. Optimality is declared only after a scan of
+// every cell finds none below −tol, as with Dantzig's full pricing, so
+// the result is as exact; a pivot costs O(block + m + n), not O(mn).
 func (t *tableau) solve(ctx context.Context) error {
 	tol := 1e-12 * math.Max(t.scale, 1)
+	cells := t.m * t.n
+	block := max(64, int(math.Sqrt(float64(cells))))
+	next := 0
+	t.potentials()
 	for iter := 0; iter < 50*(t.m+t.n)*(t.m+t.n); iter++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t.potentials()
-		best, bi, bj := -tol, -1, -1
-		for i := range t.m {
-			row := t.c[i*t.n : (i+1)*t.n]
-			for j, c := range row {
-				if r := c - t.u[i] - t.v[j]; r < best {
-					best, bi, bj = r, i, j
+		if iter%1024 == 1023 {
+			t.potentials() // against drift of the incremental updates
+		}
+		bk := t.price(&next, block, cells, tol)
+		if bk < 0 {
+			// Confirm optimality on potentials solved afresh.
+			t.potentials()
+			if bk = t.price(&next, block, cells, tol); bk < 0 {
+				return nil
+			}
+		}
+		t.pivot(bk/t.n, bk%t.n)
+	}
+	return errors.New("core: transport: the simplex did not terminate")
+}
+
+// price returns a cell of reduced cost below −tol, or −1 when none is
+// left. It keeps a list of candidates (multiple partial pricing): the
+// most negative of the list still below −tol enters; when none is, the
+// cells are scanned from *next, a block at a time, collecting every
+// negative one, until enough are found or a whole round found none.
+func (t *tableau) price(next *int, block, cells int, tol float64) int {
+	const enough = 128
+	best, bk, keep := -tol, -1, t.cand[:0]
+	for _, k := range t.cand {
+		if r := t.c[k] - t.u[k/t.n] - t.v[k%t.n]; r < -tol {
+			keep = append(keep, k)
+			if r < best {
+				best, bk = r, k
+			}
+		}
+	}
+	t.cand = keep
+	if bk >= 0 {
+		return bk
+	}
+	for scanned := 0; scanned < cells && len(t.cand) < enough; {
+		end := min(*next+block, cells)
+		i, j := *next/t.n, *next%t.n
+		ui := t.u[i]
+		for k := *next; k < end; k++ {
+			if r := t.c[k] - ui - t.v[j]; r < -tol {
+				t.cand = append(t.cand, k)
+				if r < best {
+					best, bk = r, k
+				}
+			}
+			if j++; j == t.n {
+				j = 0
+				if i++; i < t.m {
+					ui = t.u[i]
 				}
 			}
 		}
-		if bi < 0 {
-			return nil
+		scanned += end - *next
+		*next = end
+		if *next == cells {
+			*next = 0
 		}
-		t.pivot(bi, bj)
 	}
-	return errors.New("core: transport: the simplex did not terminate")
+	return bk
 }
 
 // pivot brings cell (i, j) into the basis along its cycle.
@@ -280,17 +427,86 @@ func (t *tableau) pivot(i, j int) {
 			t.flow[key] += theta
 		}
 	}
-	t.removeBasic(cells[leave].i, cells[leave].j)
+	li, lj := cells[leave].i, cells[leave].j
+	t.removeBasic(li, lj)
+	t.shiftSide(li, t.m+lj, i, j)
 	t.addBasic(i, j, theta)
 }
 
-// total returns Σ flow·cost.
-func (t *tableau) total() float64 {
-	s := 0.0
-	for k, c := range t.c { // in cell order, so that the sum is reproducible
-		if f, ok := t.flow[k]; ok {
-			s += f * c
+// shiftSide restores u_i + v_j = c_ij on the basis once cell (i, j)
+// enters where the cell between nodes a and b left. Removing it cut the
+// tree in two; the potentials of one side change by the reduced cost of
+// (i, j), which side being free (potentials are defined up to a
+// constant), so the smaller is found by searching from a and b in turn
+// and shifted: O(smaller side), not O(m + n).
+func (t *tableau) shiftSide(a, b, i, j int) {
+	r := t.c[i*t.n+j] - t.u[i] - t.v[j]
+	side := t.smallerSide(a, b)
+	// If row i is on the shifted side, u_i must rise by r: rows of the
+	// side rise by r and columns fall by r; else the reverse.
+	sign := -1.0
+	for _, x := range side {
+		if x == i {
+			sign = 1
+			break
 		}
+	}
+	for _, x := range side {
+		if x < t.m {
+			t.u[x] += sign * r
+		} else {
+			t.v[x-t.m] -= sign * r
+		}
+	}
+}
+
+// smallerSide returns the nodes of the smaller of the two trees of the
+// forest holding a and b, searching both alternately.
+func (t *tableau) smallerSide(a, b int) []int {
+	if t.mark == nil {
+		t.mark = make([]int32, t.m+t.n)
+	}
+	t.epoch += 2
+	ea, eb := t.epoch, t.epoch+1 // marks of a's and b's side
+	sa, sb := []int{a}, []int{b}
+	t.mark[a], t.mark[b] = ea, eb
+	for ka, kb := 0, 0; ; {
+		if ka == len(sa) {
+			return sa
+		}
+		if kb == len(sb) {
+			return sb
+		}
+		x := sa[ka]
+		ka++
+		for _, y := range t.adj[x] {
+			if t.mark[y] != ea {
+				t.mark[y] = ea
+				sa = append(sa, y)
+			}
+		}
+		x = sb[kb]
+		kb++
+		for _, y := range t.adj[x] {
+			if t.mark[y] != eb {
+				t.mark[y] = eb
+				sb = append(sb, y)
+			}
+		}
+	}
+}
+
+// total returns Σ flow·cost, summed over the basic cells in cell order
+// so that the sum is reproducible.
+func (t *tableau) total() float64 {
+	keys := make([]int, 0, len(t.flow))
+	for k := range t.flow {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	s := 0.0
+	for _, k := range keys {
+		s += t.flow[k] * t.c[k]
 	}
 	return s
 }

@@ -92,7 +92,12 @@ func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.A
 		fmt.Fprintf(w, "invertible outputs: output %d has more than one possible input\n", a.Invertible)
 	}
 	if !math.IsNaN(a.GeoInd) {
-		fmt.Fprintf(w, "ε-geo-indistinguishability: %s per %s%s\n", num(a.GeoInd), a.GeoUnit, infNote(a.GeoInd))
+		if a.GeoIndUpper > a.GeoInd {
+			fmt.Fprintf(w, "ε-geo-indistinguishability: between %s and %s per %s (certified bounds from neighbouring cells; the map is too large for the exact O(K³) scan)\n",
+				num(a.GeoInd), num(a.GeoIndUpper), a.GeoUnit)
+		} else {
+			fmt.Fprintf(w, "ε-geo-indistinguishability: %s per %s%s\n", num(a.GeoInd), a.GeoUnit, infNote(a.GeoInd))
+		}
 		fmt.Fprintf(w, "expected quality loss: %s %s mean over inputs, %s %s worst input\n",
 			num(a.QualityMean), a.GeoUnit, num(a.QualityWorst), a.GeoUnit)
 	}

@@ -274,9 +274,11 @@ func (u *ui) onRun() {
 	u.run.onRun()
 }
 
-// onCancel cancels whatever runs: a run, or loading data.
+// onCancel cancels whatever runs: a run, loading data, the audits of the
+// population.
 func (u *ui) onCancel() {
 	u.run.onCancel()
+	u.pop.stopAudits()
 	if u.data.busy {
 		u.data.onCancel()
 	}

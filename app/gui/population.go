@@ -347,6 +347,11 @@ func (r *mechRow) changed() {
 				return
 			}
 			r.audit.Importance = widget.MediumImportance // legible, unlike "auditing…"
+			if errors.Is(err, context.Canceled) {
+				r.audit.Importance = widget.LowImportance
+				text = "audit cancelled; change the row to audit it again"
+				err = nil
+			}
 			if err != nil {
 				r.audit.Importance = widget.DangerImportance
 				text = err.Error()
@@ -354,6 +359,13 @@ func (r *mechRow) changed() {
 			r.audit.SetText(text)
 		})
 	}()
+}
+
+// stopAudits cancels every audit still running.
+func (p *populationTab) stopAudits() {
+	for _, r := range p.rows {
+		r.stop()
+	}
 }
 
 func (r *mechRow) stop() {
@@ -383,7 +395,10 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (stri
 	parts = append(parts, ldp)
 	if !math.IsNaN(au.GeoInd) {
 		geo := fmt.Sprintf("%s per %s geo-indistinguishable", formatLevel(au.GeoInd), au.GeoUnit)
-		if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) && math.Abs(au.GeoInd-nominal) > 5e-4 {
+		if au.GeoIndUpper > au.GeoInd {
+			// Certified bounds from neighbouring cells on a large map.
+			geo = fmt.Sprintf("%s–%s per %s geo-indistinguishable (bounds)", formatLevel(au.GeoInd), formatLevel(au.GeoIndUpper), au.GeoUnit)
+		} else if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) && math.Abs(au.GeoInd-nominal) > 5e-4 {
 			// The lattice is summed until its tail is below 1e−15 of the
 			// mass (docs/ARCHITECTURE.md §3): ratios of the far corners' tiny
 			// probabilities then stray from the nominal level.

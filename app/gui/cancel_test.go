@@ -1,0 +1,121 @@
+package gui
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/privmap/privmap/core"
+)
+
+// cancelWithin is how soon a cancelled job must have stopped (issue 14).
+const cancelWithin = 500 * time.Millisecond
+
+// TestCancelEachJob starts each kind of long job for real — loading a
+// file, the audits of Shokri's mechanisms, building one (its linear
+// program), an estimator, the exact EMD — cancels it as the user does
+// (Ctrl+. or Esc run ui.onCancel) and checks that it stopped within
+// cancelWithin and that the window still shows the results it showed
+// before. Each job is one that runs for seconds or minutes uncancelled,
+// so a cancel that is not heard fails the test.
+func TestCancelEachJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real long jobs")
+	}
+	_, u := newTestWindow(t)
+	for m, c := range u.run.checks {
+		c.SetChecked(m == core.MethodGIBU)
+	}
+	u.run.users.SetText("")
+	u.run.onRun()
+	u.run.wg.Wait()
+	before := u.cmp.res
+	require.NotNil(t, before, "a first run to keep")
+
+	// waitFor polls until cond, read on the UI goroutine, holds.
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		require.Eventually(t, func() bool {
+			var ok bool
+			fyne.DoAndWait(func() { ok = cond() })
+			return ok
+		}, time.Minute, 5*time.Millisecond, what)
+	}
+	// cancel cancels, waits for wait and checks how long that took.
+	cancel := func(job string, wait func()) {
+		t.Helper()
+		start := time.Now()
+		u.onCancel()
+		wait()
+		took := time.Since(start)
+		t.Logf("%s stopped %v after Cancel", job, took)
+		assert.Less(t, took, cancelWithin, "%s stopped %v after Cancel", job, took)
+		assert.Same(t, before, u.cmp.res, "%s: the last results stay", job)
+	}
+
+	t.Run("load", func(t *testing.T) {
+		data := u.data.data
+		u.data.load(source{name: "endless", open: func() (io.ReadCloser, int64, error) {
+			return io.NopCloser(&endless{[]byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")}), 1 << 30, nil
+		}}, false)
+		time.Sleep(50 * time.Millisecond)
+		cancel("loading", u.data.wg.Wait)
+		assert.Same(t, data, u.data.data)
+	})
+
+	t.Run("Shokri audit", func(t *testing.T) {
+		ms, err := core.PresetMechanisms("fw-t8", u.pop.alphabet)
+		require.NoError(t, err)
+		u.pop.setSpecs(ms[:2])
+		waitFor("audits under way", func() bool { return u.pop.rows[0].audit.Text == "auditing…" })
+		time.Sleep(100 * time.Millisecond)
+		cancel("Shokri's audits", u.pop.audits.Wait)
+		for _, r := range u.pop.rows {
+			assert.Equal(t, "audit cancelled; change the row to audit it again", r.audit.Text)
+		}
+	})
+
+	t.Run("Shokri build", func(t *testing.T) {
+		u.run.onRun()
+		waitFor("the linear program", func() bool { return strings.Contains(u.run.detail.Text, "linear program: iteration") })
+		cancel("Shokri's build", u.run.wg.Wait)
+		assert.Contains(t, u.run.stage.Text, "cancelled")
+	})
+
+	// A 96×64 grid of 6,144 cells and k-RR users: GIBU's EM runs for
+	// minutes there, and the exact EMD against a full-support estimate
+	// has a table of millions of cells.
+	half := 0.5
+	u.pop.setSpecs([]core.MechanismSpec{
+		{ID: "lo", Kind: core.KindKRR, Epsilon: 0.5, Share: &half},
+		{ID: "hi", Kind: core.KindKRR, Epsilon: 3, Share: &half},
+	})
+	u.pop.audits.Wait()
+	u.data.cell.SetText("0.125")
+	test.Tap(u.data.apply)
+	u.data.wg.Wait()
+	u.pop.audits.Wait()
+	require.Equal(t, 96*64, u.pop.alphabet.Len())
+
+	t.Run("estimate", func(t *testing.T) {
+		u.run.maxIter.SetText("")
+		u.run.onRun()
+		waitFor("EM steps", func() bool { return strings.Contains(u.run.detail.Text, "step ") })
+		time.Sleep(100 * time.Millisecond)
+		cancel("GIBU", u.run.wg.Wait)
+	})
+
+	t.Run("EMD", func(t *testing.T) {
+		u.run.maxIter.SetText("1")
+		u.run.onRun()
+		waitFor("the exact EMD", func() bool { return strings.Contains(u.run.stage.Text, "Comparing GIBU with the truth") })
+		time.Sleep(100 * time.Millisecond)
+		cancel("the exact EMD", u.run.wg.Wait)
+	})
+}
