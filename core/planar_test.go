@@ -68,7 +68,7 @@ func TestPlanarBruteForce(t *testing.T) {
 // FW's 24×16 grid and on a 7×5 grid, for every ε of FW Table 6.
 func TestPlanarOperator(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	for _, g := range [][2]int{{24, 16}, {7, 5}} {
+	for _, g := range [][2]int{{24, 16}, {7, 5}, {3, 3}, {4, 11}, {2, 6}, {1, 9}} { // below 3×3: mulVecPadded
 		for _, eps := range fwPlanar {
 			m, err := NewPlanarGeometric(g[0], g[1], 0.5, eps)
 			if err != nil {

@@ -97,9 +97,10 @@ type tableau struct {
 	mark  []int32
 	epoch int32
 	cand  []int // cells entering soon (price)
-	// path's buffers.
+	// path's and smallerSide's buffers.
 	prev, seen, queue []int32
 	route             []int
+	sideA, sideB      []int
 }
 
 func newTableau(m, n int, cost func(i, j int) float64) *tableau {
@@ -468,7 +469,8 @@ func (t *tableau) smallerSide(a, b int) []int {
 	}
 	t.epoch += 2
 	ea, eb := t.epoch, t.epoch+1 // marks of a's and b's side
-	sa, sb := []int{a}, []int{b}
+	sa, sb := append(t.sideA[:0], a), append(t.sideB[:0], b)
+	defer func() { t.sideA, t.sideB = sa[:0], sb[:0] }()
 	t.mark[a], t.mark[b] = ea, eb
 	for ka, kb := 0, 0; ; {
 		if ka == len(sa) {
