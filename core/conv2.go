@@ -4,12 +4,15 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
-// conv2 convolves h×w arrays, cyclically, with a fixed kernel by 2-D FFT
-// (gonum's dsp/fourier along rows, then columns). It is safe for
-// concurrent use: each call makes its own transforms and buffers.
+// conv2 convolves real h×w arrays, cyclically, with a fixed real kernel
+// by 2-D FFT: gonum's real FFT (dsp/fourier.FFT) along the rows, which
+// keeps w/2+1 coefficients, then complex FFTs down those columns. Rows
+// known to be zero are not transformed, and only the rows asked for are
+// transformed back. It is safe for concurrent use: each call makes its
+// own transforms and buffers.
 type conv2 struct {
 	h, w  int
-	kspec []complex128 // the kernel's spectrum, row-major h×w
+	kspec []complex128 // the kernel's spectrum, h × (w/2+1), row-major
 }
 
 // newConv2 returns the convolution by kernel k, given as a function of the
@@ -17,57 +20,72 @@ type conv2 struct {
 // exceed 2·radius so that offsets do not overlap.
 func newConv2(h, w, radius int, k func(i, j int) float64) *conv2 {
 	c := &conv2{h: h, w: w}
-	a := make([]complex128, h*w)
+	a := make([]float64, h*w)
 	for i := -radius; i <= radius; i++ {
 		for j := -radius; j <= radius; j++ {
-			a[mod(i, h)*w+mod(j, w)] = complex(k(i, j), 0)
+			a[mod(i, h)*w+mod(j, w)] = k(i, j)
 		}
 	}
-	c.transform(a, false)
-	c.kspec = a
+	c.kspec = c.forward(a, h)
 	return c
 }
 
 func mod(i, n int) int { return ((i % n) + n) % n }
 
 // apply replaces a (row-major h×w) by its cyclic convolution with the
-// kernel.
-func (c *conv2) apply(a []complex128) {
-	c.transform(a, false)
+// kernel. Only rows below in may be non-zero in a, and only rows below
+// out of the result are written back.
+func (c *conv2) apply(a []float64, in, out int) {
+	spec := c.forward(a, in)
 	for i, s := range c.kspec {
-		a[i] *= s
+		spec[i] *= s
 	}
-	c.transform(a, true)
-	n := complex(float64(c.h*c.w), 0)
-	for i := range a {
-		a[i] /= n
+	c.inverse(a, spec, out)
+	scale := 1 / float64(c.h*c.w)
+	for i := range a[:out*c.w] {
+		a[i] *= scale
 	}
 }
 
-// transform applies the unnormalised 2-D DFT, or its inverse, in place.
-func (c *conv2) transform(a []complex128, inverse bool) {
-	rows, cols := fourier.NewCmplxFFT(c.w), fourier.NewCmplxFFT(c.h)
-	for r := range c.h {
-		row := a[r*c.w : (r+1)*c.w]
-		if inverse {
-			rows.Sequence(row, row)
-		} else {
-			rows.Coefficients(row, row)
-		}
+// forward returns the h × (w/2+1) spectrum of a, whose rows from rows on
+// are zero.
+func (c *conv2) forward(a []float64, rows int) []complex128 {
+	half := c.w/2 + 1
+	spec := make([]complex128, c.h*half)
+	rfft, cfft := fourier.NewFFT(c.w), fourier.NewCmplxFFT(c.h)
+	for r := range rows {
+		rfft.Coefficients(spec[r*half:(r+1)*half], a[r*c.w:(r+1)*c.w])
 	}
 	col := make([]complex128, c.h)
-	for j := range c.w {
+	for j := range half {
 		for r := range c.h {
-			col[r] = a[r*c.w+j]
+			col[r] = spec[r*half+j]
 		}
-		if inverse {
-			cols.Sequence(col, col)
-		} else {
-			cols.Coefficients(col, col)
-		}
+		cfft.Coefficients(col, col)
 		for r := range c.h {
-			a[r*c.w+j] = col[r]
+			spec[r*half+j] = col[r]
 		}
+	}
+	return spec
+}
+
+// inverse writes the first rows rows of the unnormalised inverse
+// transform of spec into a.
+func (c *conv2) inverse(a []float64, spec []complex128, rows int) {
+	half := c.w/2 + 1
+	rfft, cfft := fourier.NewFFT(c.w), fourier.NewCmplxFFT(c.h)
+	col := make([]complex128, c.h)
+	for j := range half {
+		for r := range c.h {
+			col[r] = spec[r*half+j]
+		}
+		cfft.Sequence(col, col)
+		for r := range rows {
+			spec[r*half+j] = col[r]
+		}
+	}
+	for r := range rows {
+		rfft.Sequence(a[r*c.w:(r+1)*c.w], spec[r*half:(r+1)*half])
 	}
 }
 

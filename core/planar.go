@@ -296,22 +296,16 @@ func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []flo
 	// with W, which is symmetric, so that A's part and Aᵀ's are one
 	// convolution — of x over every input for Aᵀ, of x on the interior
 	// outputs for A.
-	a := make([]complex128, c.h*c.w)
-	if !trans {
-		for z, v := range x {
-			if interior(z) {
-				a[z/cols*c.w+z%cols] = complex(v, 0)
-			}
-		}
-	} else {
-		for z, v := range x {
-			a[z/cols*c.w+z%cols] = complex(v, 0)
+	a := make([]float64, c.h*c.w)
+	for z, v := range x {
+		if trans || interior(z) {
+			a[z/cols*c.w+z%cols] = v
 		}
 	}
-	c.apply(a)
+	c.apply(a, rows, rows)
 	for z := range dst {
 		if !trans || interior(z) {
-			dst[z] = real(a[z/cols*c.w+z%cols])
+			dst[z] = a[z/cols*c.w+z%cols]
 		}
 	}
 	// Edge outputs collect a half-line across the edge: output p along
@@ -409,7 +403,7 @@ func (m *PlanarGeometric) operator() *conv2 {
 // the padded lattice is large where ε·s is small.
 func (m *PlanarGeometric) mulVecPadded(dst []float64, trans bool, x []float64) []float64 {
 	c, n := m.operator(), m.radius
-	a := make([]complex128, c.h*c.w)
+	a := make([]float64, c.h*c.w)
 	hh, ww := m.Rows+2*n, m.Cols+2*n
 	clamp := func(u, v int) int {
 		r := min(max(u-n, 0), m.Rows-1)
@@ -418,24 +412,24 @@ func (m *PlanarGeometric) mulVecPadded(dst []float64, trans bool, x []float64) [
 	}
 	if trans {
 		for z, v := range x {
-			a[(z/m.Cols+n)*c.w+z%m.Cols+n] = complex(v, 0)
+			a[(z/m.Cols+n)*c.w+z%m.Cols+n] = v
 		}
-		c.apply(a)
+		c.apply(a, m.Rows+n, hh)
 		for u := range hh {
 			for v := range ww {
-				dst[clamp(u, v)] += real(a[u*c.w+v])
+				dst[clamp(u, v)] += a[u*c.w+v]
 			}
 		}
 		return dst
 	}
 	for u := range hh {
 		for v := range ww {
-			a[u*c.w+v] = complex(x[clamp(u, v)], 0)
+			a[u*c.w+v] = x[clamp(u, v)]
 		}
 	}
-	c.apply(a)
+	c.apply(a, hh, m.Rows+n)
 	for z := range dst {
-		dst[z] = real(a[(z/m.Cols+n)*c.w+z%m.Cols+n])
+		dst[z] = a[(z/m.Cols+n)*c.w+z%m.Cols+n]
 	}
 	return dst
 }
