@@ -28,8 +28,13 @@ import (
 // costs two K×K matrix products. Every solution is certified: Objective
 // is the exact objective of the returned channel, which meets every
 // constraint (a final mix with the identity makes the quality loss at
-// most Q, with equality when it binds), and Bound is a dual upper bound,
-// so the returned channel is within Bound − Objective of optimal.
+// most Q, with equality when it binds), and Bound is an upper bound —
+// the smaller of a dual bound and Q itself, since the adversary may guess
+// the observation, whose expected error is the quality loss — so the
+// returned channel is within Bound − Objective of optimal. Q is the
+// optimum whenever the quality constraint binds, and reaching it ends the
+// solve at once (FW Table 8 on 24×16: about 100 iterations instead of
+// some ten thousand for the dual bound to meet it).
 type Shokri struct {
 	K           int
 	QualityLoss float64
@@ -163,6 +168,11 @@ func newPDHG(ctx context.Context, d *mat.Dense, prior []float64, q float64) (*pd
 	k, _ := d.Dims()
 	s := &pdhg{k: k, scale: mat.Max(d), bestLB: math.Inf(-1), bestUB: math.Inf(1)}
 	s.q = q / s.scale
+	// The adversary may guess the observation itself: then its expected
+	// error is Σ_y M_yy(A) = L(A) ≤ Q, so no channel of quality loss Q
+	// gives more privacy than Q. That bound holds for the optimum, and a
+	// channel reaching it is certified optimal at once.
+	s.bestUB = s.q
 	s.p = mat.NewDense(k, k, nil)
 	s.p.Apply(func(x, z int, v float64) float64 { return prior[x] * v / s.scale }, d)
 	if c := d.At(0, 1); isLinear(d, c) {

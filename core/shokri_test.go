@@ -158,3 +158,36 @@ func TestShokriSampleAndStudy(t *testing.T) {
 		t.Error("cancelled solve succeeded")
 	}
 }
+
+// TestShokriQualityBound checks that a binding quality constraint makes
+// Q the certified optimum: the adversary guessing the observation errs by
+// the quality loss, so the solver stops once a channel reaches Q, long
+// before a dual bound would (on this 12×8 grid thousands of iterations).
+func TestShokriQualityBound(t *testing.T) {
+	a := Alphabet{Kind: KindGrid, Cols: 12, Rows: 8, CellKm: 0.5}
+	m, err := newShokri(context.Background(), a, 0.9, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Bound != 0.9 || math.Abs(m.Objective-0.9) > 1e-6*0.9 || m.Iterations > 500 {
+		t.Errorf("objective %v, bound %v after %d iterations; want 0.9 within 1e−6, bound 0.9, few iterations", m.Objective, m.Bound, m.Iterations)
+	}
+	// The privacy of the channel is its objective: Σ_y min_z Σ_x π_x A_xy d(x, z).
+	k := a.Len()
+	priv := 0.0
+	for y := range k {
+		best := math.Inf(1)
+		for z := range k {
+			e := 0.0
+			for x := range k {
+				d, _, _ := a.Distance(x, z)
+				e += m.Prob(x, y) * d / float64(k)
+			}
+			best = math.Min(best, e)
+		}
+		priv += best
+	}
+	if math.Abs(priv-m.Objective) > 1e-9 {
+		t.Errorf("privacy of the channel %v, objective %v", priv, m.Objective)
+	}
+}
