@@ -3,6 +3,7 @@ package geo
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,7 +19,9 @@ type Scan func(fn func(Checkin) error) (*Result, error)
 // Passes returns how many times GridScan reads the source under opt: once
 // when the box is given or when one check-in per user is kept without
 // home cells, twice when the box must be fitted to every check-in (All)
-// or home cells are asked for before the box is known.
+// or home cells are asked for before the box is known. Home cells take
+// one pass more when the file does not list each user's check-ins
+// together (SNAP files do).
 func (opt GridOptions) Passes() int {
 	if opt.Bound == (orb.Bound{}) && (opt.PerUser == All || opt.Home) {
 		return 2
@@ -28,10 +31,12 @@ func (opt GridOptions) Passes() int {
 
 // GridScan grids the check-ins that scan reads as GridCheckins grids a
 // slice, with the same result, but keeps no record: only the state of
-// each user (the id, the first check-in under First, the cells visited
-// under Home) and the cell of each datum kept. So a file of any size is
-// gridded in memory bounded by its users and data, not its lines. It
-// returns the Result of the last scan.
+// each user (the id, the first check-in under First, the home cell under
+// Home) and the cell of each datum kept. So a file of any size is gridded
+// in memory bounded by its users and data, not its lines. (Home cells of
+// a file whose users' check-ins are not together need a map of every
+// user's cells, bounded by the distinct (user, cell) pairs.) It returns
+// the Result of the last scan.
 func GridScan(scan Scan, opt GridOptions) (*Gridded, *Result, error) {
 	s := &gridder{opt: opt, ids: make(map[string]int32)}
 	if opt.Bound != (orb.Bound{}) {
@@ -81,6 +86,12 @@ func GridScan(scan Scan, opt GridOptions) (*Gridded, *Result, error) {
 		Rule: opt.PerUser,
 	}
 	if opt.Home {
+		s.settle()
+		if s.unordered {
+			if err := s.homesAgain(scan); err != nil {
+				return nil, nil, err
+			}
+		}
 		gd.Homes = s.homes()
 	}
 	return gd, res, nil
@@ -134,8 +145,16 @@ type gridder struct {
 	// datum in cells (under Home).
 	counts, cells []int
 	users         []int32
-	// visits holds, under Home, the visits of user<<32 | cell.
-	visits map[uint64]visit
+	// Under Home: home[id] is the home cell of user id (−1 if none) once
+	// settled; userVisits the visits of user cur, the user being read;
+	// visits, for a file whose users are not together (unordered), the
+	// visits of user<<32 | cell.
+	home       []int32
+	settled    []bool
+	cur        int32
+	userVisits map[int]visit
+	unordered  bool
+	visits     map[uint64]visit
 }
 
 // first is the function of the first scan.
@@ -211,26 +230,80 @@ func (s *gridder) place(c Checkin, id int32) {
 		}
 	}
 	if s.opt.Home && id >= 0 {
-		k := uint64(id)<<32 | uint64(cell)
-		v, seen := s.visits[k]
-		t := stampOf(c.Time)
-		switch {
-		case !seen:
-			v = visit{n: 1, first: t, order: s.order}
-		default:
-			v.n++
-			if t.before(v.first) {
-				v.first, v.order = t, s.order
-			}
-		}
-		s.visits[k] = v
+		s.visit(id, cell, stampOf(c.Time))
 	}
+}
+
+// better reports whether visit v beats b for home, by HomeCells' rule:
+// more check-ins, then the earlier first time, then the earlier record.
+func better(v, b visit) bool {
+	return b.n == 0 || v.n > b.n || v.n == b.n &&
+		(v.first.before(b.first) || v.first == b.first && v.order < b.order)
+}
+
+// visit counts a check-in of user id in cell at time t. Files list a
+// user's check-ins together (SNAP's order), so the visits of one user at
+// a time are kept and the user's home settled when the next user starts:
+// memory bounded by the cells of one user. A user coming back later
+// means the file is in another order: the visits are then counted afresh
+// in one map of every (user, cell) by another scan (homesAgain).
+func (s *gridder) visit(id int32, cell int, t stamp) {
+	if s.unordered {
+		if s.visits == nil {
+			return // counted by homesAgain
+		}
+		k := uint64(id)<<32 | uint64(cell)
+		v := s.visits[k]
+		s.visits[k] = s.count(v, t)
+		return
+	}
+	for int(id) >= len(s.home) { // users are numbered as they come
+		s.home, s.settled = append(s.home, -1), append(s.settled, false)
+	}
+	if id != s.cur {
+		s.settle()
+		if s.settled[id] {
+			s.unordered = true
+			return
+		}
+		s.cur = id
+	}
+	s.userVisits[cell] = s.count(s.userVisits[cell], t)
+}
+
+// count adds a check-in at time t, the current record, to v.
+func (s *gridder) count(v visit, t stamp) visit {
+	if v.n == 0 {
+		return visit{n: 1, first: t, order: s.order}
+	}
+	v.n++
+	if t.before(v.first) {
+		v.first, v.order = t, s.order
+	}
+	return v
+}
+
+// settle fixes the home of the current user from its visits.
+func (s *gridder) settle() {
+	if s.cur < 0 {
+		return
+	}
+	var best visit
+	for cell, v := range s.userVisits {
+		if better(v, best) {
+			best, s.home[s.cur] = v, int32(cell)
+		}
+	}
+	s.settled[s.cur] = true
+	clear(s.userVisits)
+	s.cur = -1
 }
 
 func (s *gridder) startBins() {
 	s.counts = make([]int, s.grid.Len())
 	if s.opt.Home {
-		s.visits = make(map[uint64]visit)
+		s.cur = -1
+		s.userVisits = make(map[int]visit)
 	}
 }
 
@@ -275,22 +348,48 @@ func (s *gridder) binFirsts() {
 // by HomeCells' rule: the cell of most of the user's check-ins inside the
 // grid, ties going to the cell checked in at first (by time, then order).
 func (s *gridder) homes() []int {
-	home := make([]int, len(s.ids))
-	best := make([]visit, len(s.ids))
-	for k, v := range s.visits {
-		id, cell := k>>32, int(k&(1<<32-1))
-		b := best[id]
-		if b.n == 0 || v.n > b.n || v.n == b.n &&
-			(v.first.before(b.first) || v.first == b.first && v.order < b.order) {
-			best[id], home[id] = v, cell
-		}
-	}
 	out := make([]int, len(s.cells))
 	for i, cell := range s.cells {
 		out[i] = cell
 		if id := s.users[i]; id >= 0 {
-			out[i] = home[id]
+			out[i] = int(s.home[id])
 		}
 	}
 	return out
+}
+
+// homesAgain counts the visits of every (user, cell) in one map by another
+// scan, for a file whose users are not listed together, and settles
+// every home from them.
+func (s *gridder) homesAgain(scan Scan) error {
+	s.visits = make(map[uint64]visit)
+	s.order = 0
+	if _, err := scan(func(c Checkin) error {
+		if c.User != "" {
+			if cell, ok := s.grid.Index(c.Point); ok {
+				id, ok := s.ids[c.User]
+				if !ok {
+					return fmt.Errorf("geo: the source changed while it was read: user %q is new", clip(c.User, 40))
+				}
+				s.visit(id, cell, stampOf(c.Time))
+			}
+		}
+		s.order++
+		return nil
+	}); err != nil {
+		return err
+	}
+	if s.order != s.records {
+		return fmt.Errorf("geo: the source changed while it was read: %d check-ins, then %d", s.records, s.order)
+	}
+	best := make([]visit, len(s.ids))
+	s.home = slices.Repeat([]int32{-1}, len(s.ids))
+	for k, v := range s.visits {
+		id, cell := k>>32, int32(k&(1<<32-1))
+		if better(v, best[id]) {
+			best[id], s.home[id] = v, cell
+		}
+	}
+	s.visits = nil
+	return nil
 }

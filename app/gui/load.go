@@ -124,8 +124,8 @@ func gridSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 		done := float64(pass)
 		pass++
 		pr := &progressReader{ctx: ctx, r: rc, total: size, report: func(f float64) {
-			if report != nil {
-				report((done + f) / float64(passes))
+			if report != nil { // a file not sorted by user takes a pass more
+				report(min(1, (done+f)/float64(passes)))
 			}
 		}}
 		return geo.ScanCheckins(ctx, pr, geo.Auto, geo.Options{SkipBad: skipBad}, fn)
