@@ -148,3 +148,32 @@ func TestCategoricalTable(t *testing.T) {
 		f.Close()
 	}
 }
+
+// TestColoursTable checks that the table a large map's cells take their
+// colours from is within one 8-bit step of the colour map read exactly.
+func TestColoursTable(t *testing.T) {
+	m := &Map{Cols: 120, Rows: 80, Aspect: 1.5}
+	m.Values = make([]float64, m.Cols*m.Rows)
+	for i := range m.Values {
+		m.Values[i] = math.Sqrt(float64((i * 7919) % 9973))
+	}
+	if len(m.Values) <= lutLevels {
+		t.Fatalf("%d cells take the exact path", len(m.Values))
+	}
+	cm := Viridis()
+	lo, hi := valueRange(m.Values)
+	cm.SetMin(lo)
+	cm.SetMax(hi)
+	got := (&cells{m: m, cm: cm}).colours()
+	for i, v := range m.Values {
+		c, err := cm.At(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := color.NRGBAModel.Convert(c).(color.NRGBA)
+		d := func(a, b uint8) int { return max(int(a)-int(b), int(b)-int(a)) }
+		if d(got[i].R, want.R) > 1 || d(got[i].G, want.G) > 1 || d(got[i].B, want.B) > 1 || got[i].A != want.A {
+			t.Fatalf("cell %d (%v): colour %v, the map's %v", i, v, got[i], want)
+		}
+	}
+}
