@@ -43,6 +43,9 @@ type PlanarGeometric struct {
 	// rowTail[(i+m)*(m+2)+b] = Σ_{j ≤ b−m} W(i, j) for b ≤ m, and the whole
 	// row for b = m+1; quad likewise Σ_{i ≤ a−m} Σ_{j ≤ b−m} W(i, j).
 	rowTail, quad []float64
+	// near[(i+m)*(2m+1)+j+m] = W(i, j) for |i|, |j| ≤ m: the weights of
+	// the offsets within the grid, which Prob reads for interior outputs.
+	near []float64
 
 	fftOnce sync.Once
 	fft     *conv2
@@ -135,6 +138,13 @@ func (m *PlanarGeometric) tables() {
 		}
 	}
 	m.lambda = 1 / m.quad[(mm+1)*width+mm+1]
+	span := 2*mm + 1
+	m.near = make([]float64, span*span)
+	for i := -mm; i <= mm; i++ {
+		for j := -mm; j <= mm; j++ {
+			m.near[(i+mm)*span+j+mm] = m.w(i, j)
+		}
+	}
 }
 
 // Inputs returns Cols·Rows.
@@ -186,7 +196,7 @@ func (m *PlanarGeometric) Prob(x, z int) float64 {
 	var s float64
 	switch {
 	case !rs.half && !cs.half:
-		s = m.w(rs.d, cs.d)
+		s = m.near[(rs.d+m.m)*(2*m.m+1)+cs.d+m.m]
 	case !rs.half:
 		s = m.rowTail[(rs.d+m.m)*width+m.idx(cs)]
 	case !cs.half:
@@ -271,7 +281,7 @@ func (m *PlanarGeometric) edgeTables() (*conv2, []float64) {
 	m.edgeOnce.Do(func() {
 		mm, width := m.m, m.m+2
 		n := smooth(2*mm + 1)
-		m.interior = newConv2(n, n, mm, func(i, j int) float64 { return m.w(i, j) })
+		m.interior = newConv2(n, n, mm, func(i, j int) float64 { return m.near[(i+mm)*(2*mm+1)+j+mm] })
 		span := 2*mm + 1
 		m.tail = make([]float64, (mm+1)*span)
 		for b := 0; b <= mm; b++ {
