@@ -25,8 +25,9 @@ const latticeTail = 1e-15
 //
 // and a g outside the grid is remapped to the nearest cell by clamping each
 // coordinate (post-processing, so ε-geo-indistinguishability per km is
-// kept). The lattice is summed out to the Chebyshev radius where the
-// remaining mass is below 1e−15 of the total.
+// kept). The lattice is summed out to the grid's extent plus the
+// Chebyshev radius where the remaining mass is below 1e−15 of the total,
+// so that each border cell's sum keeps 1e−15 of its own value.
 //
 // The channel is a convolution except at the border, so besides Prob it
 // offers matrix-free products (Apply, ApplyTranspose) by FFT on the padded
@@ -79,6 +80,13 @@ func NewPlanarGeometric(cols, rows int, cellKm, eps float64) (*PlanarGeometric, 
 	if m.radius > MaxLatticeRadius {
 		return nil, fmt.Errorf("core: planar ε·s = %v needs a lattice of radius %d, more than %d", eps*cellKm, m.radius, MaxLatticeRadius)
 	}
+	// A border cell collects a half-line (or quadrant) of offsets
+	// starting as far as the grid is wide. Summed only to the radius
+	// above, such a sum loses its own terms — it is 0 for bounds beyond
+	// the radius, making outputs impossible from far inputs — and the
+	// channel loses its ε-geo-indistinguishability. Reaching that radius
+	// beyond the grid's extent, every sum keeps 1e−15 of its own value.
+	m.radius += max(rows, cols) - 1
 	m.tables()
 	return m, nil
 }

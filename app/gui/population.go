@@ -395,14 +395,20 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (stri
 	parts = append(parts, ldp)
 	if !math.IsNaN(au.GeoInd) {
 		geo := fmt.Sprintf("%s per %s geo-indistinguishable", formatLevel(au.GeoInd), au.GeoUnit)
+		var notes []string
 		if au.GeoIndUpper > au.GeoInd {
 			// Certified bounds from neighbouring cells on a large map.
-			geo = fmt.Sprintf("%s–%s per %s geo-indistinguishable (bounds)", formatLevel(au.GeoInd), formatLevel(au.GeoIndUpper), au.GeoUnit)
-		} else if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) && math.Abs(au.GeoInd-nominal) > 5e-4 {
-			// The lattice is summed until its tail is below 1e−15 of the
-			// mass (docs/ARCHITECTURE.md §3): ratios of the far corners' tiny
-			// probabilities then stray from the nominal level.
-			geo += " (nominal " + formatLevel(nominal) + ")"
+			geo = fmt.Sprintf("%s–%s per %s geo-indistinguishable", formatLevel(au.GeoInd), formatLevel(au.GeoIndUpper), au.GeoUnit)
+			notes = append(notes, "bounds")
+		}
+		if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) &&
+			(nominal < au.GeoInd-5e-4 || nominal > au.GeoIndUpper+5e-4) {
+			// The channel as built, read back, should give the nominal
+			// level (docs/ARCHITECTURE.md §3); say so when it does not.
+			notes = append(notes, "nominal "+formatLevel(nominal))
+		}
+		if len(notes) > 0 {
+			geo += " (" + strings.Join(notes, "; ") + ")"
 		}
 		parts = append(parts, geo)
 	}
