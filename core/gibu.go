@@ -192,7 +192,36 @@ func GIBU(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, opt EMOpt
 	if err != nil {
 		return nil, err
 	}
+	if k, counts, ok := oneKRR(mechs, g); ok && opt.Init == nil {
+		// Every user runs one k-RR: the MLE has a closed form
+		// (KRR.MLE), which the first step then certifies.
+		opt.Init = k.MLE(counts)
+	}
 	return runEM(ctx, m, opt)
+}
+
+// oneKRR reports whether every user of g runs a k-RR of one K and ε, and
+// returns it with the counts of each reported symbol.
+func oneKRR(mechs []Mechanism, g *Groups) (*KRR, []float64, bool) {
+	var k *KRR
+	for j, n := range g.Users {
+		if n == 0 {
+			continue
+		}
+		m, ok := mechs[j].(*KRR)
+		if !ok || k != nil && (m.K != k.K || m.Epsilon != k.Epsilon) {
+			return nil, nil, false
+		}
+		k = m
+	}
+	if k == nil {
+		return nil, nil, false
+	}
+	counts := make([]float64, k.K)
+	for _, gr := range g.List {
+		counts[gr.Report.Symbol] += float64(gr.Count)
+	}
+	return k, counts, true
 }
 
 // runEM iterates the EM map of m from opt.Init, accelerated by SQUAREM
