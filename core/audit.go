@@ -343,20 +343,7 @@ var octile = math.Sqrt(4 - 2*math.Sqrt2)
 //     L ≤ ε ≤ octile · L.
 func neighbourGeoInd(ctx context.Context, c Channel, a Alphabet) (lo, hi float64, err error) {
 	k := c.Inputs()
-	type step struct{ dr, dc int }
-	steps := []step{{0, 1}}
-	cols, rows := k, 1
-	if a.Kind == KindGrid {
-		steps = []step{{0, 1}, {1, 0}, {1, 1}, {1, -1}}
-		cols, rows = a.Cols, a.Rows
-	}
-	lens := make([]float64, len(steps))
-	for i, s := range steps {
-		c0 := max(0, -s.dc) // the step starts in a column it can leave by
-		if s.dr < rows && c0+s.dc < cols && c0 < cols {
-			lens[i], _, _ = a.Distance(c0, s.dr*cols+c0+s.dc)
-		}
-	}
+	steps, cols, rows := neighbourSteps(a, k)
 	logs := make([]float64, k)
 	for z := range c.Outputs() {
 		if err := ctx.Err(); err != nil {
@@ -365,32 +352,65 @@ func neighbourGeoInd(ctx context.Context, c Channel, a Alphabet) (lo, hi float64
 		for x := range k {
 			logs[x] = math.Log(c.Prob(x, z))
 		}
-		for x, lx := range logs {
-			r, col := x/cols, x%cols
-			for i, s := range steps {
-				r2, c2 := r+s.dr, col+s.dc
-				if r2 >= rows || c2 < 0 || c2 >= cols {
-					continue
-				}
-				l2 := logs[r2*cols+c2]
-				if lx == l2 { // also both −Inf
-					continue
-				}
-				d := lx - l2
-				if d < 0 {
-					d = -d
-				}
-				if d /= lens[i]; d > lo {
-					lo = d
-				}
-			}
-		}
+		lo = math.Max(lo, worstNeighbour(logs, steps, cols, rows))
 	}
 	hi = lo
 	if a.Kind == KindGrid {
 		hi = lo * octile * (1 + 1e-12)
 	}
 	return lo, hi, nil
+}
+
+// step is a move to a neighbouring cell and its length.
+type step struct {
+	dr, dc int
+	length float64
+}
+
+// neighbourSteps returns the moves to the neighbours that follow a cell
+// (each pair once) on a line of k symbols or a grid, with the grid's
+// columns and rows.
+func neighbourSteps(a Alphabet, k int) ([]step, int, int) {
+	steps := []step{{0, 1, 0}}
+	cols, rows := k, 1
+	if a.Kind == KindGrid {
+		steps = []step{{0, 1, 0}, {1, 0, 0}, {1, 1, 0}, {1, -1, 0}}
+		cols, rows = a.Cols, a.Rows
+	}
+	for i, s := range steps {
+		c0 := max(0, -s.dc) // the step starts in a column it can leave by
+		if s.dr < rows && c0+s.dc < cols && c0 < cols {
+			steps[i].length, _, _ = a.Distance(c0, s.dr*cols+c0+s.dc)
+		}
+	}
+	return steps, cols, rows
+}
+
+// worstNeighbour returns max |l_x − l_y|/d(x, y) over neighbouring x, y
+// of one output's log-probabilities.
+func worstNeighbour(logs []float64, steps []step, cols, rows int) float64 {
+	worst := 0.0
+	for x, lx := range logs {
+		r, col := x/cols, x%cols
+		for _, s := range steps {
+			r2, c2 := r+s.dr, col+s.dc
+			if r2 >= rows || c2 < 0 || c2 >= cols {
+				continue
+			}
+			l2 := logs[r2*cols+c2]
+			if lx == l2 { // also both −Inf
+				continue
+			}
+			d := lx - l2
+			if d < 0 { // plain comparisons: math.Abs and Max weigh on K²
+				d = -d
+			}
+			if d /= s.length; d > worst {
+				worst = d
+			}
+		}
+	}
+	return worst
 }
 
 // An Audit is what a mechanism instance really guarantees, read off its

@@ -303,102 +303,127 @@ func (m *PlanarGeometric) edgeTables() (*conv2, []float64) {
 
 // bordered is MulVecTo on a grid of at least 3×3 cells; dst is zeroed.
 func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []float64 {
-	rows, cols, mm := m.Rows, m.Cols, m.m
 	c, tail := m.edgeTables()
-	span := 2*mm + 1
-	interior := func(z int) bool {
-		r, col := z/cols, z%cols
-		return r > 0 && r < rows-1 && col > 0 && col < cols-1
-	}
-	// Interior outputs collect the single offset z − x: the convolution
-	// with W, which is symmetric, so that A's part and Aᵀ's are one
-	// convolution — of x over every input for Aᵀ, of x on the interior
-	// outputs for A.
-	a := make([]float64, c.h*c.w)
-	for z, v := range x {
-		if trans || interior(z) {
-			a[z/cols*c.w+z%cols] = v
-		}
-	}
-	c.apply(a, rows, rows)
-	for z := range dst {
-		if !trans || interior(z) {
-			dst[z] = a[z/cols*c.w+z%cols]
-		}
-	}
-	// Edge outputs collect a half-line across the edge: output p along
-	// the low row edge takes from input (r0, q) the weight
-	// tail[(mm−r0)·span + p−q+mm]; the high edge mirrors r0 to rows−1−r0;
-	// the column edges are the same along rows.
-	// Each sum is a dot product of a contiguous stretch of the tail with
-	// the line (reversed for Aᵀ), by gonum's floats.Dot.
-	in := make([]float64, max(rows, cols))
-	out := make([]float64, max(rows, cols))
-	edge := func(line func(i, q int) int, nIn, n int, edgeAt func(p int) int, bound func(i int) int) {
-		v, o := in[:n], out[:n]
-		if !trans {
-			for p := range o { // the inputs x on the edge's outputs
-				o[p] = x[edgeAt(p)]
-			}
-		}
-		for i := range nIn {
-			t := tail[bound(i)*span : (bound(i)+1)*span]
-			if !trans {
-				// dst(i, q) += Σ_{0<p<n−1} t[p−q+mm] x(edge p)
-				for q := range n {
-					dst[line(i, q)] += floats.Dot(t[1-q+mm:n-1-q+mm], o[1:n-1])
-				}
-				continue
-			}
-			// out(p) += Σ_q t[p−q+mm] x(i, q) = Σ_r t[p−n+1+mm+r] x(i, n−1−r)
-			for r := range v {
-				v[r] = x[line(i, n-1-r)]
-			}
-			for p := 1; p < n-1; p++ {
-				o[p] += floats.Dot(t[p-n+1+mm:p+1+mm], v)
-			}
-		}
-		if trans {
-			for p := 1; p < n-1; p++ {
-				dst[edgeAt(p)] += o[p]
-				o[p] = 0
-			}
-		}
-	}
+	b := &border{m: m, trans: trans, x: x, dst: dst, tail: tail,
+		in: make([]float64, max(m.Rows, m.Cols)), out: make([]float64, max(m.Rows, m.Cols))}
+	b.interior(c)
+	rows, cols, mm := m.Rows, m.Cols, m.m
 	byRow := func(i, q int) int { return i*cols + q }
 	byCol := func(i, q int) int { return q*cols + i }
-	edge(byRow, rows, cols, func(p int) int { return p }, func(i int) int { return mm - i })
-	edge(byRow, rows, cols, func(p int) int { return (rows-1)*cols + p }, func(i int) int { return mm - (rows - 1 - i) })
-	edge(byCol, cols, rows, func(p int) int { return p * cols }, func(i int) int { return mm - i })
-	edge(byCol, cols, rows, func(p int) int { return p*cols + cols - 1 }, func(i int) int { return mm - (cols - 1 - i) })
-	// Corners collect a quadrant.
-	width := mm + 2
+	b.edge(byRow, rows, cols, func(p int) int { return p }, func(i int) int { return mm - i })
+	b.edge(byRow, rows, cols, func(p int) int { return (rows-1)*cols + p }, func(i int) int { return mm - (rows - 1 - i) })
+	b.edge(byCol, cols, rows, func(p int) int { return p * cols }, func(i int) int { return mm - i })
+	b.edge(byCol, cols, rows, func(p int) int { return p*cols + cols - 1 }, func(i int) int { return mm - (cols - 1 - i) })
 	for _, corner := range [4][2]int{{0, 0}, {0, cols - 1}, {rows - 1, 0}, {rows - 1, cols - 1}} {
-		z := corner[0]*cols + corner[1]
-		acc := 0.0
-		for xi := range x {
-			br, bc := mm-xi/cols, mm-xi%cols
-			if corner[0] > 0 {
-				br = mm - (rows - 1 - xi/cols)
-			}
-			if corner[1] > 0 {
-				bc = mm - (cols - 1 - xi%cols)
-			}
-			w := m.quad[br*width+bc]
-			if trans {
-				acc += w * x[xi]
-			} else {
-				dst[xi] += w * x[z]
-			}
-		}
-		if trans {
-			dst[z] += acc
-		}
+		b.corner(corner[0], corner[1])
 	}
 	for i := range dst {
 		dst[i] *= m.lambda
 	}
 	return dst
+}
+
+// border holds one application of bordered: dst = A x or Aᵀ x (trans),
+// unnormalised, built part by part.
+type border struct {
+	m       *PlanarGeometric
+	trans   bool
+	x, dst  []float64
+	tail    []float64
+	in, out []float64 // a line along an edge
+}
+
+// isInterior reports whether cell z is off the border.
+func (b *border) isInterior(z int) bool {
+	r, col := z/b.m.Cols, z%b.m.Cols
+	return r > 0 && r < b.m.Rows-1 && col > 0 && col < b.m.Cols-1
+}
+
+// interior adds the outputs that collect the single offset z − x: the
+// convolution with W, which is symmetric, so that A's part and Aᵀ's are
+// one convolution — of x over every input for Aᵀ, of x on the interior
+// outputs for A.
+func (b *border) interior(c *conv2) {
+	cols := b.m.Cols
+	a := make([]float64, c.h*c.w)
+	for z, v := range b.x {
+		if b.trans || b.isInterior(z) {
+			a[z/cols*c.w+z%cols] = v
+		}
+	}
+	c.apply(a, b.m.Rows, b.m.Rows)
+	for z := range b.dst {
+		if !b.trans || b.isInterior(z) {
+			b.dst[z] = a[z/cols*c.w+z%cols]
+		}
+	}
+}
+
+// edge adds the outputs of one edge, which collect a half-line across
+// it: output p along the low row edge takes from input (r0, q) the
+// weight tail[(m−r0)·span + p−q+m]; the high edge mirrors r0 to
+// rows−1−r0; the column edges are the same along rows. line(i, q) is the
+// input at i across the edge and q along it, edgeAt(p) the output p
+// along it, bound(i) the tail row of inputs i across. Each sum is a dot
+// product of a contiguous stretch of the tail with the line (reversed
+// for Aᵀ), by gonum's floats.Dot.
+func (b *border) edge(line func(i, q int) int, nIn, n int, edgeAt func(p int) int, bound func(i int) int) {
+	mm, span := b.m.m, 2*b.m.m+1
+	v, o := b.in[:n], b.out[:n]
+	if !b.trans {
+		for p := range o { // the inputs x on the edge's outputs
+			o[p] = b.x[edgeAt(p)]
+		}
+	}
+	for i := range nIn {
+		t := b.tail[bound(i)*span : (bound(i)+1)*span]
+		if !b.trans {
+			// dst(i, q) += Σ_{0<p<n−1} t[p−q+mm] x(edge p)
+			for q := range n {
+				b.dst[line(i, q)] += floats.Dot(t[1-q+mm:n-1-q+mm], o[1:n-1])
+			}
+			continue
+		}
+		// out(p) += Σ_q t[p−q+mm] x(i, q) = Σ_r t[p−n+1+mm+r] x(i, n−1−r)
+		for r := range v {
+			v[r] = b.x[line(i, n-1-r)]
+		}
+		for p := 1; p < n-1; p++ {
+			o[p] += floats.Dot(t[p-n+1+mm:p+1+mm], v)
+		}
+	}
+	if b.trans {
+		for p := 1; p < n-1; p++ {
+			b.dst[edgeAt(p)] += o[p]
+			o[p] = 0
+		}
+	}
+}
+
+// corner adds the corner output (r, c), which collects a quadrant.
+func (b *border) corner(r, c int) {
+	m := b.m
+	rows, cols, mm, width := m.Rows, m.Cols, m.m, m.m+2
+	z := r*cols + c
+	acc := 0.0
+	for xi := range b.x {
+		br, bc := mm-xi/cols, mm-xi%cols
+		if r > 0 {
+			br = mm - (rows - 1 - xi/cols)
+		}
+		if c > 0 {
+			bc = mm - (cols - 1 - xi%cols)
+		}
+		w := m.quad[br*width+bc]
+		if b.trans {
+			acc += w * b.x[xi]
+		} else {
+			b.dst[xi] += w * b.x[z]
+		}
+	}
+	if b.trans {
+		b.dst[z] += acc
+	}
 }
 
 // operator returns the FFT convolution on the lattice padded by the

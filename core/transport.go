@@ -144,12 +144,67 @@ func dropNode(s []int, x int) []int {
 // heap of the rows' cheapest — so that a start costs O(mn) to set up and
 // O(log) a cell taken, not a sort of all m×n cells, and it hears ctx.
 func (t *tableau) start(ctx context.Context, a, b []float64) error {
+	rows, top, err := t.rowHeaps(ctx)
+	if err != nil {
+		return err
+	}
+	a, b = append([]float64(nil), a...), append([]float64(nil), b...)
+	colDone := make([]bool, t.n)
+	f := newForest(t.m + t.n)
+	// next drops row i's cheapest column, and the row once it has none.
+	next := func(i int) {
+		rows[i].pop()
+		if len(rows[i].items) == 0 {
+			top.pop()
+		} else {
+			top.fix(0)
+		}
+	}
+	for steps := 0; len(top.items) > 0; steps++ {
+		if steps&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		i := int(top.items[0])
+		j := int(rows[i].items[0])
+		if colDone[j] {
+			next(i)
+			continue
+		}
+		flow := math.Min(a[i], b[j])
+		t.addBasic(i, j, flow)
+		f.join(i, t.m+j)
+		a[i] -= flow
+		b[j] -= flow
+		if a[i] <= b[j] {
+			rows[i].items = nil // the row is done
+			top.pop()
+		} else {
+			colDone[j] = true
+			next(i)
+		}
+	}
+	// Join the trees of the forest: any cell between two of them will do.
+	for i := 0; i < t.m && len(t.flow) < t.m+t.n-1; i++ {
+		for j := 0; j < t.n && len(t.flow) < t.m+t.n-1; j++ {
+			if f.join(i, t.m+j) {
+				t.addBasic(i, j, 0)
+			}
+		}
+	}
+	return nil
+}
+
+// rowHeaps returns a heap of each row's columns by cost and a heap of
+// the rows by their cheapest column.
+func (t *tableau) rowHeaps(ctx context.Context) ([]costHeap, *costHeap, error) {
 	rows := make([]costHeap, t.m)
-	top := costHeap{key: func(i int32) float64 { return rows[i].minCost() }}
+	top := &costHeap{key: func(i int32) float64 { return rows[i].minCost() }}
 	for i := range t.m {
 		if i&15 == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 		row := t.c[i*t.n : (i+1)*t.n]
@@ -162,64 +217,33 @@ func (t *tableau) start(ctx context.Context, a, b []float64) error {
 		top.items = append(top.items, int32(i))
 	}
 	top.init()
-	a, b = append([]float64(nil), a...), append([]float64(nil), b...)
-	colDone := make([]bool, t.n)
-	parent := make([]int, t.m+t.n)
-	for k := range parent {
-		parent[k] = k
+	return rows, top, nil
+}
+
+// forest is a union–find over the nodes of the basis being built.
+type forest []int
+
+func newForest(n int) forest {
+	f := make(forest, n)
+	for k := range f {
+		f[k] = k
 	}
-	find := func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
+	return f
+}
+
+func (f forest) find(x int) int {
+	for f[x] != x {
+		f[x] = f[f[x]]
+		x = f[x]
 	}
-	for steps := 0; len(top.items) > 0; steps++ {
-		if steps&4095 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		i := int(top.items[0])
-		j := int(rows[i].items[0])
-		if colDone[j] {
-			rows[i].pop()
-			if len(rows[i].items) == 0 {
-				top.pop()
-			} else {
-				top.fix(0)
-			}
-			continue
-		}
-		f := math.Min(a[i], b[j])
-		t.addBasic(i, j, f)
-		parent[find(i)] = find(t.m + j)
-		a[i] -= f
-		b[j] -= f
-		if a[i] <= b[j] {
-			rows[i].items = nil // the row is done
-			top.pop()
-		} else {
-			colDone[j] = true
-			rows[i].pop()
-			if len(rows[i].items) == 0 {
-				top.pop()
-			} else {
-				top.fix(0)
-			}
-		}
-	}
-	// Join the trees of the forest: any cell between two of them will do.
-	for i := 0; i < t.m && len(t.flow) < t.m+t.n-1; i++ {
-		for j := 0; j < t.n && len(t.flow) < t.m+t.n-1; j++ {
-			if ri, rj := find(i), find(t.m+j); ri != rj {
-				t.addBasic(i, j, 0)
-				parent[ri] = rj
-			}
-		}
-	}
-	return nil
+	return x
+}
+
+// join merges the trees of x and y and reports whether they were apart.
+func (f forest) join(x, y int) bool {
+	rx, ry := f.find(x), f.find(y)
+	f[rx] = ry
+	return rx != ry
 }
 
 // costHeap is a binary min-heap of indices ordered by key. Hand-rolled

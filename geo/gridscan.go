@@ -39,34 +39,9 @@ func (opt GridOptions) Passes() int {
 // the Result of the last scan.
 func GridScan(scan Scan, opt GridOptions) (*Gridded, *Result, error) {
 	s := &gridder{opt: opt, ids: make(map[string]int32)}
-	if opt.Bound != (orb.Bound{}) {
-		g, err := NewGrid(opt.Bound, opt.CellKm)
-		if err != nil {
-			return nil, nil, err
-		}
-		s.grid = g
-		s.startBins()
-	}
-	res, err := scan(s.first)
+	res, err := s.read(scan)
 	if err != nil {
 		return nil, nil, err
-	}
-	if s.records == 0 {
-		return nil, nil, errors.New("geo: no check-ins to grid")
-	}
-	if s.grid == nil {
-		if err := s.fitGrid(); err != nil {
-			return nil, nil, err
-		}
-		if opt.Passes() == 2 {
-			s.order = 0
-			if res, err = scan(s.again); err != nil {
-				return nil, nil, err
-			}
-			if s.order != s.records {
-				return nil, nil, fmt.Errorf("geo: the source changed while it was read: %d check-ins, then %d", s.records, s.order)
-			}
-		}
 	}
 	if opt.PerUser == First {
 		s.binFirsts()
@@ -95,6 +70,42 @@ func GridScan(scan Scan, opt GridOptions) (*Gridded, *Result, error) {
 		gd.Homes = s.homes()
 	}
 	return gd, res, nil
+}
+
+// read reads the source once, with the grid when the box is given, or
+// to fit the box and then again when the data must be binned afterwards.
+func (s *gridder) read(scan Scan) (*Result, error) {
+	if s.opt.Bound != (orb.Bound{}) {
+		g, err := NewGrid(s.opt.Bound, s.opt.CellKm)
+		if err != nil {
+			return nil, err
+		}
+		s.grid = g
+		s.startBins()
+	}
+	res, err := scan(s.first)
+	if err != nil {
+		return nil, err
+	}
+	if s.records == 0 {
+		return nil, errors.New("geo: no check-ins to grid")
+	}
+	if s.grid != nil {
+		return res, nil
+	}
+	if err := s.fitGrid(); err != nil {
+		return nil, err
+	}
+	if s.opt.Passes() == 2 {
+		s.order = 0
+		if res, err = scan(s.again); err != nil {
+			return nil, err
+		}
+		if s.order != s.records {
+			return nil, fmt.Errorf("geo: the source changed while it was read: %d check-ins, then %d", s.records, s.order)
+		}
+	}
+	return res, nil
 }
 
 // stamp is a check-in time as seconds and nanoseconds, ordered as
