@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -101,6 +102,11 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	u.run = newRunTab(ctx, a, w)
 	u.cmp = newCompareTab(a, w)
 	u.run.input = u.runInput
+	u.run.coarser = func(cellKm float64) {
+		u.tabs.SelectIndex(tabData)
+		u.data.cell.SetText(strconv.FormatFloat(cellKm, 'g', 4, 64))
+		u.data.regrid(false)
+	}
 	u.pop.OnPick = func(r *mechRow) {
 		u.tabs.SelectIndex(tabData)
 		u.data.picker.start(r)

@@ -8,9 +8,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 )
 
@@ -118,4 +120,48 @@ func TestCancelEachJob(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		cancel("the exact EMD", u.run.wg.Wait)
 	})
+}
+
+// TestLongRunWarning checks that a run the cost model calls long is not
+// started but explained, with the cheaper alternative of cells twice as
+// wide, which grids the data again; the run then starts at once. The
+// model (app.EstimateCost, tested with its figures in app) is replaced
+// here by one that calls any run on more than 200 cells long.
+func TestLongRunWarning(t *testing.T) {
+	_, u := newTestWindow(t)
+	u.run.cost = func(req app.Request) app.Cost {
+		if req.Study.Alphabet.Len() > 200 {
+			return app.Cost{Time: time.Hour, Parts: []string{"many cells"}}
+		}
+		return app.Cost{Time: time.Second}
+	}
+	for m, c := range u.run.checks {
+		c.SetChecked(m == core.MethodGIBU)
+	}
+	u.run.onRun()
+	require.NotNil(t, u.run.costDialog, "no warning before a long run")
+	assert.False(t, u.run.running, "a long run started without asking")
+	buttons := map[string]*widget.Button{}
+	for _, o := range test.LaidOutObjects(u.win.Canvas().Overlays().Top()) {
+		if b, ok := o.(*widget.Button); ok {
+			buttons[b.Text] = b
+		}
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "This run will take") {
+			assert.True(t, strings.HasPrefix(l.Text, "This run will take about 60 min: many cells.\n\nOn cells of 1 km (12 × 8 = 96 cells) it would take about "), l.Text)
+		}
+	}
+	require.Contains(t, buttons, "Grid on 1 km cells", "no cheaper alternative offered")
+	require.Contains(t, buttons, "Run anyway")
+	test.Tap(buttons["Grid on 1 km cells"])
+	assert.Nil(t, u.run.costDialog)
+	u.data.wg.Wait()
+	u.pop.audits.Wait()
+	assert.Equal(t, 12*8, u.pop.alphabet.Len())
+	assert.Equal(t, tabData, u.tabs.SelectedIndex())
+
+	u.run.onRun()
+	assert.Nil(t, u.run.costDialog, "a warning before a short run")
+	assert.True(t, u.run.running)
+	u.run.onCancel()
+	u.run.wg.Wait()
 }

@@ -13,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -70,6 +71,13 @@ type runTab struct {
 	// screens; estimate is core.Reconstruct but for tests.
 	input    func() (runRequest, error)
 	estimate app.Estimator
+	// coarser grids the data again on cells of the given side, the
+	// cheaper alternative the window offers before a long run; cost is
+	// app.EstimateCost but for tests.
+	coarser func(cellKm float64)
+	cost    func(app.Request) app.Cost
+	// costDialog is the warning before a long run, while it shows.
+	costDialog *dialog.CustomDialog
 	// OnResult receives a finished run on the UI goroutine.
 	OnResult func(*runResult)
 
@@ -90,7 +98,7 @@ type runTab struct {
 }
 
 func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
-	r := &runTab{ctx: ctx, app: a, win: w, estimate: core.Reconstruct, checks: map[core.Method]*widget.Check{}}
+	r := &runTab{ctx: ctx, app: a, win: w, estimate: core.Reconstruct, cost: app.EstimateCost, checks: map[core.Method]*widget.Check{}}
 	p := a.Preferences()
 	chosen := strings.Split(p.StringWithFallback(prefRunMethods, string(core.MethodGIBU)), ",")
 	for _, m := range runMethods {
@@ -308,6 +316,48 @@ func (r *runTab) onRun() {
 		Post: set.Post,
 		CEM:  core.CEMOptions{Alpha: set.Alpha, Seed: set.Seed, Printed: set.PrintedHessian},
 		ULDP: core.ULDPOptions{Significance: set.Significance},
+	}
+	if cost := r.cost(req.Request); cost.Long() {
+		r.warnCost(req, cost)
+		return
+	}
+	r.start(req)
+}
+
+// warnCost says what a long run will cost before it starts, and offers
+// to run it anyway or, on a grid, to grid the data on cells twice as wide.
+func (r *runTab) warnCost(req runRequest, cost app.Cost) {
+	text := "This run will take " + cost.String() + "."
+	coarse, coarseCost, ok := app.Coarser(req.Request)
+	ok = ok && r.coarser != nil
+	if ok {
+		text += fmt.Sprintf("\n\nOn cells of %.3g km (%d × %d = %s cells) it would take about %s.",
+			coarse.CellKm, coarse.Cols, coarse.Rows, thousands(coarse.Len()), strings.TrimPrefix(coarseCost.String(), "about "))
+	}
+	label := widget.NewLabel(text)
+	label.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomWithoutButtons("A long run", label, r.win)
+	r.costDialog = d
+	buttons := []fyne.CanvasObject{
+		&widget.Button{Text: "Cancel", OnTapped: func() { d.Hide() }},
+		&widget.Button{Text: "Run anyway", Importance: widget.HighImportance, OnTapped: func() { d.Hide(); r.start(req) }},
+	}
+	if ok {
+		buttons = append(buttons[:1], &widget.Button{Text: fmt.Sprintf("Grid on %.3g km cells", coarse.CellKm), OnTapped: func() {
+			d.Hide()
+			r.coarser(coarse.CellKm)
+		}}, buttons[1])
+	}
+	d.SetButtons(buttons)
+	d.SetOnClosed(func() { r.costDialog = nil })
+	d.Resize(fyne.NewSize(560, 0))
+	d.Show()
+}
+
+// start runs req off the UI goroutine.
+func (r *runTab) start(req runRequest) {
+	if r.running {
+		return
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancel = cancel

@@ -1,0 +1,173 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/privmap/privmap/core"
+)
+
+// A Cost is what a run is expected to take on a machine like the
+// project's (docs/PERFORMANCE.md), by a rough model: the order of
+// magnitude, for warning before a long run, not a promise.
+type Cost struct {
+	// Time is the expected duration of the whole run.
+	Time time.Duration
+	// Parts name the work that dominates, most expensive first.
+	Parts []string
+}
+
+// Long reports whether the run is worth a warning: over a minute.
+func (c Cost) Long() bool { return c.Time > time.Minute }
+
+// The model's constants, measured on the project's machine (2 cores,
+// docs/PERFORMANCE.md): Shokri's solver on the 24×16 grid (4 s, K = 384,
+// K³ products, about a hundred iterations); a planar mechanism's EM step
+// (two FFTs on the (2m+1)² torus: 14 ms on NYC's 94×96 grid, N log₂ N =
+// 5.6·10⁵); the exact EMD (1.9 s on 7.6·10⁶ table cells); sanitising a
+// user (about 1 µs).
+const (
+	shokriAt384   = 4.0     // s
+	planarStepPer = 2.5e-8  // s per N log₂ N
+	emdPerCell    = 2.5e-7  // s per table cell
+	userCost      = 1e-6    // s per user
+	bigSteps      = 1000    // EM steps when Newton's dense Hessian is out of reach
+	smallSteps    = 200     // EM and Newton steps otherwise
+	denseBudget   = 2e9     // groups × K², as core's Newton method
+	smallRunFloor = 0.05    // s: nothing is free
+	stepOverhead  = 2.0e-9  // s per K per mechanism and step (operators, vectors)
+	groupPerUser  = 1.0     // at most one group per user
+	emdShare      = 0.25    // the truth's support, as a share of K, when unknown
+	secondsPerDay = 86400.0 // for the printout
+)
+
+// EstimateCost returns what req is expected to cost: building its
+// mechanisms, sanitising its users, and for every method the estimate
+// and the exact EMD against the truth.
+func EstimateCost(req Request) Cost {
+	s := req.Study
+	a := s.Alphabet
+	k := float64(a.Len())
+	n := float64(req.Users.Count())
+	type part struct {
+		secs float64
+		what string
+	}
+	var parts []part
+	shokri, planar := 0, 0
+	for _, m := range s.Mechanisms {
+		switch m.Kind {
+		case core.KindShokri:
+			shokri++
+		case core.KindPlanar:
+			planar++
+		}
+	}
+	if shokri > 0 {
+		secs := float64(shokri) * shokriAt384 * math.Pow(k/384, 3)
+		parts = append(parts, part{secs, fmt.Sprintf("Shokri's linear program on %s symbols (%d of them)", count(k), shokri)})
+	}
+	parts = append(parts, part{n * userCost, fmt.Sprintf("sanitising %s users", count(n))})
+	groups := math.Min(n*groupPerUser, k*float64(len(s.Mechanisms)))
+	steps := float64(smallSteps)
+	if groups*k*k > denseBudget {
+		steps = bigSteps
+	}
+	step := k * float64(len(s.Mechanisms)) * stepOverhead
+	if planar > 0 && a.Kind == core.KindGrid {
+		side := float64(2*max(a.Cols, a.Rows) - 1)
+		nn := side * side
+		step += float64(planar) * planarStepPer * nn * math.Log2(nn)
+	}
+	support := math.Min(k, math.Max(1, emdShare*k))
+	if req.Users.Truth != nil {
+		support = 0
+		for _, p := range req.Users.Truth {
+			if p > 0 {
+				support++
+			}
+		}
+	}
+	for _, method := range req.Methods {
+		parts = append(parts, part{steps * step, fmt.Sprintf("%s: about %s steps of %s", method, count(steps), seconds(step))})
+		if a.Kind == core.KindGrid {
+			parts = append(parts, part{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on a %s × %s table", method, count(support), count(k))})
+		}
+	}
+	total := smallRunFloor
+	for _, p := range parts {
+		total += p.secs
+	}
+	// The parts that matter, most expensive first.
+	var names []string
+	for len(parts) > 0 && len(names) < 3 {
+		best := 0
+		for i, p := range parts {
+			if p.secs > parts[best].secs {
+				best = i
+			}
+		}
+		if parts[best].secs < total/10 {
+			break
+		}
+		names = append(names, parts[best].what+" ("+seconds(parts[best].secs)+")")
+		parts = append(parts[:best], parts[best+1:]...)
+	}
+	return Cost{Time: time.Duration(math.Min(total, 1e6) * float64(time.Second)), Parts: names}
+}
+
+// Coarser returns the cheaper alternative to a long run on a grid: the
+// same run on cells twice as wide (a quarter of the symbols), as its
+// alphabet and cost. It reports false unless req is on a grid of at least
+// 2×2 cells.
+func Coarser(req Request) (core.Alphabet, Cost, bool) {
+	a := req.Study.Alphabet
+	if a.Kind != core.KindGrid || a.Cols < 2 || a.Rows < 2 {
+		return a, Cost{}, false
+	}
+	c := a
+	c.Cols, c.Rows = (a.Cols+1)/2, (a.Rows+1)/2
+	c.CellKm = 2 * a.CellKm
+	c.CellWidthKm, c.CellHeightKm = 0, 0
+	s := *req.Study
+	s.Alphabet = c
+	coarse := req
+	coarse.Study = &s
+	coarse.Users.Truth = nil // unknown until the data are gridded again
+	return c, EstimateCost(coarse), true
+}
+
+// String says the cost in words: "about 12 min: …".
+func (c Cost) String() string {
+	s := "about " + seconds(c.Time.Seconds())
+	if len(c.Parts) > 0 {
+		s += ": " + strings.Join(c.Parts, "; ")
+	}
+	return s
+}
+
+// seconds prints a duration in the unit that suits it.
+func seconds(s float64) string {
+	switch {
+	case s < 1:
+		return fmt.Sprintf("%.0f ms", math.Max(1, s*1000))
+	case s < 90:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 90*60:
+		return fmt.Sprintf("%.0f min", s/60)
+	case s < 2*secondsPerDay:
+		return fmt.Sprintf("%.0f h", s/3600)
+	}
+	return fmt.Sprintf("%.0f days", s/secondsPerDay)
+}
+
+// count prints a number with thousands separators.
+func count(v float64) string {
+	s := fmt.Sprintf("%.0f", v)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,65 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/privmap/privmap/core"
+)
+
+// costOf returns the cost of running methods on n users of preset on a
+// cols×rows grid of cell km cells.
+func costOf(t *testing.T, preset string, cols, rows int, cell float64, n int, methods ...core.Method) (Cost, Request) {
+	t.Helper()
+	a := core.Alphabet{Kind: core.KindGrid, Cols: cols, Rows: rows, CellKm: cell}
+	ms, err := core.PresetMechanisms(preset, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Study: &core.Study{Alphabet: a, Mechanisms: ms}, Users: Users{N: n}, Methods: methods}
+	return EstimateCost(req), req
+}
+
+// TestEstimateCost checks the cost model against the figures measured on
+// the project's machine (docs/PERFORMANCE.md), to an order of magnitude.
+func TestEstimateCost(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		preset   string
+		cols     int
+		rows     int
+		cell     float64
+		n        int
+		methods  []core.Method
+		lo, hi   time.Duration
+		dominant string
+	}{
+		// The demo: a second or two in all.
+		{"FW 24×16, Table 6, 2,000 users", "fw-t6", 24, 16, 0.5, 2000, []core.Method{core.MethodGIBU}, 0, 10 * time.Second, ""},
+		// NYC: GIBU about 80 s (1,000 steps of 75 ms), the EMD 2 s.
+		{"NYC, Table 7, 200,000 users", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodGIBU}, 30 * time.Second, 10 * time.Minute, "gibu: about 1,000 steps"},
+		// FW Table 8 on 24×16: ten solves of about 4 s.
+		{"FW 24×16, Table 8", "fw-t8", 24, 16, 0.5, 2000, []core.Method{core.MethodGIBU}, 20 * time.Second, 3 * time.Minute, "Shokri's linear program"},
+		// Shokri on 6,144 cells: K³ grows 4,096 times.
+		{"Shokri on 96×64", "fw-t8", 96, 64, 0.125, 2000, []core.Method{core.MethodGIBU}, 24 * time.Hour, 1e6 * time.Second, "Shokri's linear program on 6,144 symbols"},
+	} {
+		c, req := costOf(t, tc.preset, tc.cols, tc.rows, tc.cell, tc.n, tc.methods...)
+		if c.Time < tc.lo || c.Time > tc.hi {
+			t.Errorf("%s: %v, want between %v and %v (%s)", tc.name, c.Time, tc.lo, tc.hi, c)
+		}
+		if c.Long() != (c.Time > time.Minute) {
+			t.Errorf("%s: Long %v for %v", tc.name, c.Long(), c.Time)
+		}
+		if tc.dominant != "" && (len(c.Parts) == 0 || !strings.HasPrefix(c.Parts[0], tc.dominant)) {
+			t.Errorf("%s: parts %q, want the first to start %q", tc.name, c.Parts, tc.dominant)
+		}
+		a, coarse, ok := Coarser(req)
+		if !ok || a.Cols != (tc.cols+1)/2 || a.CellKm != 2*tc.cell || !(coarse.Time < c.Time) {
+			t.Errorf("%s: coarser %+v costs %v (ok %v), the run %v", tc.name, a, coarse.Time, ok, c.Time)
+		}
+	}
+	if _, _, ok := Coarser(Request{Study: &core.Study{Alphabet: core.Alphabet{Kind: core.KindLinear, Size: 10}}}); ok {
+		t.Error("a coarser linear alphabet")
+	}
+}
