@@ -1,8 +1,10 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,74 +50,91 @@ const (
 // and the exact EMD against the truth.
 func EstimateCost(req Request) Cost {
 	s := req.Study
-	a := s.Alphabet
-	k := float64(a.Len())
+	k := float64(s.Alphabet.Len())
 	n := float64(req.Users.Count())
-	type part struct {
-		secs float64
-		what string
-	}
-	var parts []part
-	shokri, planar := 0, 0
-	for _, m := range s.Mechanisms {
-		switch m.Kind {
-		case core.KindShokri:
-			shokri++
-		case core.KindPlanar:
-			planar++
-		}
-	}
-	if shokri > 0 {
+	var parts []costPart
+	if shokri := countKind(s, core.KindShokri); shokri > 0 {
 		secs := float64(shokri) * shokriAt384 * math.Pow(k/384, 3)
-		parts = append(parts, part{secs, fmt.Sprintf("Shokri's linear program on %s symbols (%d of them)", count(k), shokri)})
+		parts = append(parts, costPart{secs, fmt.Sprintf("Shokri's linear program on %s symbols (%d of them)", count(k), shokri)})
 	}
-	parts = append(parts, part{n * userCost, fmt.Sprintf("sanitising %s users", count(n))})
-	groups := math.Min(n*groupPerUser, k*float64(len(s.Mechanisms)))
-	steps := float64(smallSteps)
-	if groups*k*k > denseBudget {
-		steps = bigSteps
-	}
-	step := k * float64(len(s.Mechanisms)) * stepOverhead
-	if planar > 0 && a.Kind == core.KindGrid {
-		side := float64(2*max(a.Cols, a.Rows) - 1)
-		nn := side * side
-		step += float64(planar) * planarStepPer * nn * math.Log2(nn)
-	}
-	support := math.Min(k, math.Max(1, emdShare*k))
-	if req.Users.Truth != nil {
-		support = 0
-		for _, p := range req.Users.Truth {
-			if p > 0 {
-				support++
-			}
-		}
-	}
+	parts = append(parts, costPart{n * userCost, fmt.Sprintf("sanitising %s users", count(n))})
+	steps, step := emCost(s, k, n)
+	support := truthSupport(req.Users.Truth, k)
 	for _, method := range req.Methods {
-		parts = append(parts, part{steps * step, fmt.Sprintf("%s: about %s steps of %s", method, count(steps), seconds(step))})
-		if a.Kind == core.KindGrid {
-			parts = append(parts, part{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on a %s × %s table", method, count(support), count(k))})
+		parts = append(parts, costPart{steps * step, fmt.Sprintf("%s: about %s steps of %s", method, count(steps), seconds(step))})
+		if s.Alphabet.Kind == core.KindGrid {
+			parts = append(parts, costPart{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on a %s × %s table", method, count(support), count(k))})
 		}
 	}
+	return costOf(parts)
+}
+
+// A costPart is one piece of work of a run and its expected seconds.
+type costPart struct {
+	secs float64
+	what string
+}
+
+// costOf adds the parts up and names the three that matter (a tenth of
+// the whole or more), most expensive first.
+func costOf(parts []costPart) Cost {
 	total := smallRunFloor
 	for _, p := range parts {
 		total += p.secs
 	}
-	// The parts that matter, most expensive first.
+	slices.SortStableFunc(parts, func(a, b costPart) int { return cmp.Compare(b.secs, a.secs) })
 	var names []string
-	for len(parts) > 0 && len(names) < 3 {
-		best := 0
-		for i, p := range parts {
-			if p.secs > parts[best].secs {
-				best = i
-			}
-		}
-		if parts[best].secs < total/10 {
+	for _, p := range parts {
+		if len(names) == 3 || p.secs < total/10 {
 			break
 		}
-		names = append(names, parts[best].what+" ("+seconds(parts[best].secs)+")")
-		parts = append(parts[:best], parts[best+1:]...)
+		names = append(names, p.what+" ("+seconds(p.secs)+")")
 	}
 	return Cost{Time: time.Duration(math.Min(total, 1e6) * float64(time.Second)), Parts: names}
+}
+
+// countKind returns how many of s's mechanisms are of kind.
+func countKind(s *core.Study, kind core.MechanismKind) int {
+	c := 0
+	for _, m := range s.Mechanisms {
+		if m.Kind == kind {
+			c++
+		}
+	}
+	return c
+}
+
+// emCost returns the EM steps an estimate of s is expected to take and
+// the seconds of one: a thousand when Newton's dense Hessian is out of
+// reach, and the planar mechanisms' FFTs on their (2m+1)² torus.
+func emCost(s *core.Study, k, n float64) (steps, step float64) {
+	groups := math.Min(n*groupPerUser, k*float64(len(s.Mechanisms)))
+	steps = smallSteps
+	if groups*k*k > denseBudget {
+		steps = bigSteps
+	}
+	step = k * float64(len(s.Mechanisms)) * stepOverhead
+	if a := s.Alphabet; a.Kind == core.KindGrid {
+		side := float64(2*max(a.Cols, a.Rows) - 1)
+		nn := side * side
+		step += float64(countKind(s, core.KindPlanar)) * planarStepPer * nn * math.Log2(nn)
+	}
+	return steps, step
+}
+
+// truthSupport returns the number of symbols the truth gives mass, or a
+// quarter of k when it is not known.
+func truthSupport(truth []float64, k float64) float64 {
+	if truth == nil {
+		return math.Min(k, math.Max(1, emdShare*k))
+	}
+	support := 0.0
+	for _, p := range truth {
+		if p > 0 {
+			support++
+		}
+	}
+	return support
 }
 
 // Coarser returns the cheaper alternative to a long run on a grid: the

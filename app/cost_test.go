@@ -8,9 +8,9 @@ import (
 	"github.com/privmap/privmap/core"
 )
 
-// costOf returns the cost of running methods on n users of preset on a
+// runCost returns the cost of running methods on n users of preset on a
 // cols×rows grid of cell km cells.
-func costOf(t *testing.T, preset string, cols, rows int, cell float64, n int, methods ...core.Method) (Cost, Request) {
+func runCost(t *testing.T, preset string, cols, rows int, cell float64, n int, methods ...core.Method) (Cost, Request) {
 	t.Helper()
 	a := core.Alphabet{Kind: core.KindGrid, Cols: cols, Rows: rows, CellKm: cell}
 	ms, err := core.PresetMechanisms(preset, a)
@@ -44,7 +44,7 @@ func TestEstimateCost(t *testing.T) {
 		// Shokri on 6,144 cells: K³ grows 4,096 times.
 		{"Shokri on 96×64", "fw-t8", 96, 64, 0.125, 2000, []core.Method{core.MethodGIBU}, 24 * time.Hour, 1e6 * time.Second, "Shokri's linear program on 6,144 symbols"},
 	} {
-		c, req := costOf(t, tc.preset, tc.cols, tc.rows, tc.cell, tc.n, tc.methods...)
+		c, req := runCost(t, tc.preset, tc.cols, tc.rows, tc.cell, tc.n, tc.methods...)
 		if c.Time < tc.lo || c.Time > tc.hi {
 			t.Errorf("%s: %v, want between %v and %v (%s)", tc.name, c.Time, tc.lo, tc.hi, c)
 		}
