@@ -51,6 +51,11 @@ func alphaGrid() []float64 {
 // {c·10^−k : c = 1..9, k = 1..10} that brings the corrected estimate
 // closest to p' in squared error is taken. The result's Alpha says which.
 func CorrectedEM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, em EMOptions, opt CEMOptions) (*Estimate, error) {
+	if len(g.List) > 0 {
+		if err := checkCEMSize(len(g.List), mechs[g.List[0].Mech].Inputs()); err != nil {
+			return nil, err
+		}
+	}
 	c, err := newColumns(mechs, g, s)
 	if err != nil {
 		return nil, err
@@ -84,6 +89,24 @@ func corrected(theta, a []float64, alpha float64) []float64 {
 	t := make([]float64, len(theta))
 	floats.AddScaledTo(t, theta, -alpha, a)
 	return ClipNormalize(t)
+}
+
+// maxCEMBytes bounds the dense matrices of corrected EM: 2 GB.
+const maxCEMBytes = 2e9
+
+// checkCEMSize refuses, before anything is allocated, a corrected EM
+// whose dense matrices exceed maxCEMBytes: the likelihood columns and
+// BiasCorrection's five G×K matrices, and its four K×K ones (Ŝ, its
+// regularised copy, Q̂, B).
+func checkCEMSize(groups, k int) error {
+	g, kk := float64(groups), float64(k)
+	need := 8 * (6*g*kk + 4*kk*kk)
+	if need <= maxCEMBytes {
+		return nil
+	}
+	return &TooLargeError{What: "corrected EM (its bias correction, CEM eq. (28)–(32), is dense)",
+		Need:  fmt.Sprintf("%.1f GB for %d report groups over %d symbols", need/1e9, groups, k),
+		Limit: fmt.Sprintf("%.0f GB; GIBU estimates without the correction in memory linear in K", maxCEMBytes/1e9)}
 }
 
 // BiasCorrection returns â₋₁ of CEM eq. (28) at p for the grouped

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -182,4 +184,26 @@ func TestCEMSetup(t *testing.T) {
 		printedErr += sq(printed.Theta)
 	}
 	t.Logf("K = %d, N = 1060, %d runs: MSE of EM %.5g, corrected EM %.5g (exact ∇²s), %.5g (printed ∇²s)", k, runs, emErr, cemErr, printedErr)
+}
+
+// TestCorrectedEMTooLarge checks that a corrected EM whose dense
+// matrices would exceed the limit is refused before they are allocated,
+// as on New York's 9,024 cells (54,897 report groups: some 24 GB).
+func TestCorrectedEMTooLarge(t *testing.T) {
+	var large *TooLargeError
+	if err := checkCEMSize(54897, 9024); !errors.As(err, &large) {
+		t.Fatalf("NYC size: %v, want a *TooLargeError", err)
+	}
+	if err := checkCEMSize(8800, 400); err != nil { // CEM §5.1: 400 symbols
+		t.Errorf("CEM's own size refused: %v", err)
+	}
+	k := 6000 // 2.9 GB of dense matrices
+	m, _ := NewKRR(k, 1)
+	g := &Groups{Users: []int{k * 30}}
+	for z := range k {
+		g.List = append(g.List, Group{Mech: 0, Report: SymbolReport(z), Count: 30})
+	}
+	if _, err := CorrectedEM(context.Background(), []Mechanism{m}, g, nil, EMOptions{}, CEMOptions{Alpha: 0.1}); !errors.As(err, &large) {
+		t.Errorf("K = %d: %v, want a *TooLargeError", k, err)
+	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -102,18 +104,53 @@ type mixture struct {
 	terms []interface {
 		add(theta, acc []float64) float64
 	}
+	// accs and lls hold each term's share of a step (parallel).
+	accs [][]float64
+	lls  []float64
 }
 
 func (m *mixture) dims() int { return m.k }
 
 func (m *mixture) step(theta, next []float64) (float64, float64) {
-	return emUpdate(theta, next, func(theta, acc []float64) float64 {
-		ll := 0.0
-		for _, t := range m.terms {
-			ll += t.add(theta, acc)
+	return emUpdate(theta, next, m.parallel)
+}
+
+// parallel adds every term's share of an EM step to acc and returns the
+// log-likelihood. The terms are independent (each has its own buffers;
+// the operators are safe for concurrent use), so they run on every core,
+// each into an accumulator of its own; these are then added in the
+// terms' order, so that the result does not depend on the schedule.
+func (m *mixture) parallel(theta, acc []float64) float64 {
+	if len(m.terms) == 1 {
+		return m.terms[0].add(theta, acc)
+	}
+	if m.accs == nil {
+		m.accs, m.lls = make([][]float64, len(m.terms)), make([]float64, len(m.terms))
+		for i := range m.accs {
+			m.accs[i] = make([]float64, m.k)
 		}
-		return ll
-	})
+	}
+	next := make(chan int, len(m.terms))
+	for i := range m.terms {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(m.terms)) {
+		wg.Go(func() {
+			for i := range next {
+				clear(m.accs[i])
+				m.lls[i] = m.terms[i].add(theta, m.accs[i])
+			}
+		})
+	}
+	wg.Wait()
+	ll := 0.0
+	for i, a := range m.accs {
+		floats.Add(acc, a)
+		ll += m.lls[i]
+	}
+	return ll
 }
 
 // columnBudget is the number of likelihood entries (groups × K) of one
