@@ -231,3 +231,29 @@ func TestStructuredOperators(t *testing.T) {
 		t.Errorf("operator form's L %v, columns' %v", b.LogLik, a.LogLik)
 	}
 }
+
+// TestIBUMMatrixFree checks [IBU]_M applied matrix-free (the compound
+// channel as Σ_A (n^A/n) A) against the dense compound channel.
+func TestIBUMMatrixFree(t *testing.T) {
+	p1, _ := NewPlanarGeometric(7, 5, 0.5, 0.4)
+	p2, _ := NewPlanarGeometric(7, 5, 0.5, 1.5)
+	k1, _ := NewKRR(35, 2)
+	mechs := []Mechanism{p1, p2, k1}
+	truth := randomDist(rand.New(rand.NewPCG(8, 8)), 35, 0.3)
+	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(9, 9)), mechs, []int{3000, 2000, 1000}, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := EMOptions{MaxIter: 500, Plain: true}
+	dense, err := ibuM(context.Background(), mechs, g, nil, opt, math.MaxInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	free, err := ibuM(context.Background(), mechs, g, nil, opt, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxDiff(dense.Theta, free.Theta); d > 1e-9 || dense.Iterations != free.Iterations {
+		t.Errorf("matrix-free [IBU]_M is %g (L∞) from the dense one, %d steps against %d", d, free.Iterations, dense.Iterations)
+	}
+}

@@ -42,7 +42,6 @@ func symbolChannels(mechs []Mechanism, g *Groups, s *Study, method Method) ([]Ch
 // output alphabet.
 func compound(cs []Channel, g *Groups) (*mat.Dense, []float64) {
 	var a *mat.Dense
-	var q []float64
 	n := float64(g.N())
 	for j, c := range cs {
 		if c == nil {
@@ -51,14 +50,48 @@ func compound(cs []Channel, g *Groups) (*mat.Dense, []float64) {
 		m := Matrix(c)
 		if a == nil {
 			a = mat.NewDense(c.Inputs(), c.Outputs(), nil)
-			q = make([]float64, c.Outputs())
 		}
 		a.Apply(func(x, z int, v float64) float64 { return v + float64(g.Users[j])/n*m.At(x, z) }, a)
 	}
+	return a, pooled(cs, g)
+}
+
+// pooled returns q[n], the frequencies of the outputs over all users.
+func pooled(cs []Channel, g *Groups) []float64 {
+	var q []float64
+	for _, c := range cs {
+		if c != nil {
+			q = make([]float64, c.Outputs())
+			break
+		}
+	}
+	n := float64(g.N())
 	for _, gr := range g.List {
 		q[gr.Report.Symbol] += float64(gr.Count) / n
 	}
-	return a, q
+	return q
+}
+
+// maxDenseSymbols bounds the dense K×K channels of the inversion
+// estimators and of [IBU]_M without operators: an LU factorisation of
+// K = 4,096 (0.13 GB, 5·10¹⁰ operations) takes tens of seconds here and
+// cannot be interrupted.
+const maxDenseSymbols = 4096
+
+// checkDense refuses, before anything is allocated, dense channels of
+// more than maxDenseSymbols inputs or outputs.
+func checkDense(what string, cs []Channel) error {
+	for _, c := range cs {
+		if c == nil {
+			continue
+		}
+		if k := max(c.Inputs(), c.Outputs()); k > maxDenseSymbols {
+			return &TooLargeError{What: what,
+				Need:  fmt.Sprintf("a dense %d×%d matrix (%.1f GB, %.0e operations)", c.Inputs(), c.Outputs(), float64(c.Inputs())*float64(c.Outputs())*8/1e9, math.Pow(float64(k), 3)),
+				Limit: fmt.Sprintf("%d symbols; GIBU and [IBU]_M estimate matrix-free", maxDenseSymbols)}
+		}
+	}
+	return nil
 }
 
 // invert solves θ A = q for a square, well-conditioned A.
@@ -84,6 +117,9 @@ func invert(a *mat.Dense, q []float64) ([]float64, error) {
 func INVM(mechs []Mechanism, g *Groups, s *Study, post Post) ([]float64, error) {
 	cs, err := symbolChannels(mechs, g, s, "inv-m")
 	if err != nil {
+		return nil, err
+	}
+	if err := checkDense("matrix inversion", cs); err != nil {
 		return nil, err
 	}
 	a, q := compound(cs, g)

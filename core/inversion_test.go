@@ -1,6 +1,8 @@
 package core
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -21,5 +23,22 @@ func TestInvertSingular(t *testing.T) {
 	}
 	if th, err := invert(a, []float64{0.6, 0.4}); err != nil || !near(th, []float64{0.7, 0.3}, 1e-12) {
 		t.Errorf("invert = %v, %v; want [0.7 0.3]", th, err)
+	}
+}
+
+// TestInversionTooLarge checks that the dense estimators refuse, before
+// allocating, channels beyond maxDenseSymbols, while [IBU]_M goes
+// matrix-free there.
+func TestInversionTooLarge(t *testing.T) {
+	k := maxDenseSymbols + 1
+	m, _ := NewKRR(k, 1)
+	g := &Groups{Users: []int{10}, List: []Group{{Mech: 0, Report: SymbolReport(3), Count: 10}}}
+	var large *TooLargeError
+	if _, err := INVM([]Mechanism{m}, g, nil, PostProj); !errors.As(err, &large) {
+		t.Errorf("inv-m on %d symbols: %v, want a *TooLargeError", k, err)
+	}
+	est, err := IBUM(context.Background(), []Mechanism{m}, g, nil, EMOptions{MaxIter: 3})
+	if err != nil || len(est.Theta) != k {
+		t.Errorf("ibu-m on %d symbols: %v", k, err)
 	}
 }
