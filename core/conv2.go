@@ -1,6 +1,8 @@
 package core
 
 import (
+	"sync"
+
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -13,7 +15,21 @@ import (
 type conv2 struct {
 	h, w  int
 	kspec []complex128 // the kernel's spectrum, h × (w/2+1), row-major
+	// specs and reals recycle the buffers of apply, whose allocation
+	// per call drove the collector on every EM step of a city grid.
+	specs, reals sync.Pool
 }
+
+// buffer returns a zeroed h×w real array for apply; done gives it back.
+func (c *conv2) buffer() []float64 {
+	if b, ok := c.reals.Get().(*[]float64); ok {
+		clear(*b)
+		return *b
+	}
+	return make([]float64, c.h*c.w)
+}
+
+func (c *conv2) done(a []float64) { c.reals.Put(&a) }
 
 // newConv2 returns the convolution by kernel k, given as a function of the
 // offset (i, j) for |i|, |j| ≤ radius, on an h×w torus; h and w must
@@ -41,6 +57,7 @@ func (c *conv2) apply(a []float64, in, out int) {
 		spec[i] *= s
 	}
 	c.inverse(a, spec, out)
+	c.specs.Put(&spec)
 	scale := 1 / float64(c.h*c.w)
 	for i := range a[:out*c.w] {
 		a[i] *= scale
@@ -51,7 +68,13 @@ func (c *conv2) apply(a []float64, in, out int) {
 // are zero.
 func (c *conv2) forward(a []float64, rows int) []complex128 {
 	half := c.w/2 + 1
-	spec := make([]complex128, c.h*half)
+	var spec []complex128
+	if b, ok := c.specs.Get().(*[]complex128); ok {
+		spec = *b
+		clear(spec)
+	} else {
+		spec = make([]complex128, c.h*half)
+	}
 	rfft, cfft := fourier.NewFFT(c.w), fourier.NewCmplxFFT(c.h)
 	for r := range rows {
 		rfft.Coefficients(spec[r*half:(r+1)*half], a[r*c.w:(r+1)*c.w])

@@ -179,16 +179,20 @@ func oneMechanism(method Method, s *Study, g *Groups) error {
 }
 
 // LogLikelihood returns the normalised log-likelihood
-// (1/n) Σ c·log P(report | θ) of θ on the grouped reports.
+// (1/n) Σ c·log P(report | θ) of θ on the grouped reports. The users of a
+// mechanism whose likelihood columns would pass the column budget are
+// taken in operator form, as GIBU takes them (report probabilities below
+// 1e−12 of the mean are the operators' rounding and count as that floor);
+// the others' columns are exact, and −Inf when θ rules a report out.
 func LogLikelihood(mechs []Mechanism, g *Groups, s *Study, theta []float64) (float64, error) {
-	c, err := newColumns(mechs, g, s)
+	m, err := newModel(mechs, g, s, columnBudget)
 	if err != nil {
 		return 0, err
 	}
-	if len(theta) != c.k {
-		return 0, fmt.Errorf("core: a distribution of %d symbols for mechanisms of %d", len(theta), c.k)
+	if len(theta) != m.dims() {
+		return 0, fmt.Errorf("core: a distribution of %d symbols for mechanisms of %d", len(theta), m.dims())
 	}
-	ll, _ := c.step(theta, make([]float64, c.k))
+	ll, _ := m.step(theta, make([]float64, m.dims()))
 	return ll, nil
 }
 

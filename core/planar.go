@@ -345,7 +345,8 @@ func (b *border) isInterior(z int) bool {
 // outputs for A.
 func (b *border) interior(c *conv2) {
 	cols := b.m.Cols
-	a := make([]float64, c.h*c.w)
+	a := c.buffer()
+	defer c.done(a)
 	for z, v := range b.x {
 		if b.trans || b.isInterior(z) {
 			a[z/cols*c.w+z%cols] = v
