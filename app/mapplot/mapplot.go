@@ -202,6 +202,10 @@ func Draw(c draw.Canvas, m *Map) vg.Rectangle {
 // newPlot returns a plot in sans-serif type, legible beside Fyne's.
 func newPlot() *plot.Plot {
 	p := plot.New()
+	// The canvases privmap draws on start white (Image, Figure.Image);
+	// gonum/plot's own background fill rasterises the whole area again, a
+	// fifth of a redraw.
+	p.BackgroundColor = nil
 	sans := func(size float64) font.Font {
 		return font.Font{Typeface: "Liberation", Variant: "Sans", Size: font.Length(size)}
 	}
