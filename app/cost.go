@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -106,7 +107,8 @@ func countKind(s *core.Study, kind core.MechanismKind) int {
 
 // emCost returns the EM steps an estimate of s is expected to take and
 // the seconds of one: a thousand when Newton's dense Hessian is out of
-// reach, and the planar mechanisms' FFTs on their (2m+1)² torus.
+// reach, and the planar mechanisms' FFTs on their (2m+1)² torus, shared
+// among the cores.
 func emCost(s *core.Study, k, n float64) (steps, step float64) {
 	groups := math.Min(n*groupPerUser, k*float64(len(s.Mechanisms)))
 	steps = smallSteps
@@ -119,7 +121,8 @@ func emCost(s *core.Study, k, n float64) (steps, step float64) {
 		nn := side * side
 		step += float64(countKind(s, core.KindPlanar)) * planarStepPer * nn * math.Log2(nn)
 	}
-	return steps, step
+	// The mechanisms' shares of a step run on every core.
+	return steps, step / float64(max(1, min(runtime.GOMAXPROCS(0), len(s.Mechanisms))))
 }
 
 // truthSupport returns the number of symbols the truth gives mass, or a

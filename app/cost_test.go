@@ -37,8 +37,9 @@ func TestEstimateCost(t *testing.T) {
 	}{
 		// The demo: a second or two in all.
 		{"FW 24×16, Table 6, 2,000 users", "fw-t6", 24, 16, 0.5, 2000, []core.Method{core.MethodGIBU}, 0, 10 * time.Second, ""},
-		// NYC: GIBU about 80 s (1,000 steps of 75 ms), the EMD 2 s.
-		{"NYC, Table 7, 200,000 users", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodGIBU}, 30 * time.Second, 10 * time.Minute, "gibu: about 1,000 steps"},
+		// NYC: GIBU about 30 s on two cores (1,000 steps of 33 ms; 75 ms on
+		// one), the EMD 2 s.
+		{"NYC, Table 7, 200,000 users", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodGIBU}, 5 * time.Second, 10 * time.Minute, "gibu: about 1,000 steps"},
 		// FW Table 8 on 24×16: ten solves of about 4 s.
 		{"FW 24×16, Table 8", "fw-t8", 24, 16, 0.5, 2000, []core.Method{core.MethodGIBU}, 20 * time.Second, 3 * time.Minute, "Shokri's linear program"},
 		// Shokri on 6,144 cells: K³ grows 4,096 times.
