@@ -415,6 +415,8 @@ func stepsText(m *methodResult) string {
 	}
 	s := fmt.Sprintf("%d", e.Iterations)
 	switch {
+	case m.Method.Certified() && e.Converged && e.Gap == 0:
+		s += " · log-likelihood certified at the MLE's, to rounding"
 	case m.Method.Certified() && e.Converged:
 		s += fmt.Sprintf(" · log-likelihood certified within %.1g of the MLE", e.Gap)
 	case m.Method.Certified():

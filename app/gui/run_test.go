@@ -61,7 +61,8 @@ func TestRunAndCompare(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, gibu.Metrics)
 	assert.Equal(t, fmt.Sprintf("%.5g km", want.EMD), u.cmp.metrics["EMD"].Text)
-	assert.Equal(t, fmt.Sprintf("%d · log-likelihood certified within %.1g of the MLE", gibu.Estimate.Iterations, gibu.Estimate.Gap),
+	assert.Equal(t, stepsText(&gibu), u.cmp.metrics["Steps"].Text)
+	assert.True(t, strings.HasPrefix(stepsText(&gibu), fmt.Sprintf("%d · log-likelihood certified ", gibu.Estimate.Iterations)),
 		u.cmp.metrics["Steps"].Text)
 
 	// Hover on one map marks the cell on all three and describes it.
@@ -374,4 +375,19 @@ func submitExport(t *testing.T, w fyne.Window, name string) [2]int {
 	cfg, err := png.DecodeConfig(f)
 	require.NoError(t, err)
 	return [2]int{cfg.Width, cfg.Height}
+}
+
+// TestStepsText checks how the Compare screen words an estimator's steps.
+func TestStepsText(t *testing.T) {
+	for _, tc := range []struct {
+		est  core.Estimate
+		want string
+	}{
+		{core.Estimate{Iterations: 12, Converged: true, Gap: 0}, "12 · log-likelihood certified at the MLE's, to rounding"},
+		{core.Estimate{Iterations: 12, Converged: true, Gap: 3e-12}, "12 · log-likelihood certified within 3e-12 of the MLE"},
+		{core.Estimate{Iterations: 900, Gap: 2e-7}, "900 · not converged: up to 2e-07 below the MLE"},
+	} {
+		m := methodResult{Method: core.MethodGIBU, Estimate: &tc.est}
+		assert.Equal(t, tc.want, stepsText(&m))
+	}
 }
