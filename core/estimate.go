@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 )
 
 // Method names an estimator as privmap estimate's -method does.
@@ -130,11 +131,22 @@ var estimators = map[Method]func(*estimation) (*Estimate, error){
 	MethodIBUM: func(e *estimation) (*Estimate, error) { return IBUM(e.ctx, e.mechs, e.g, e.s, e.opt.EM) },
 	MethodIBUR: func(e *estimation) (*Estimate, error) {
 		iters, converged, gap := 0, true, 0.0
+		var mu sync.Mutex // the mechanisms' IBUs run concurrently
+		em := e.opt.EM
+		if progress := em.Progress; progress != nil {
+			em.Progress = func(iter int, ll float64) {
+				mu.Lock()
+				defer mu.Unlock()
+				progress(iter, ll)
+			}
+		}
 		theta, err := PerMechanism(e.g, func(sub *Groups) ([]float64, error) {
-			est, err := GIBU(e.ctx, e.mechs, sub, e.s, e.opt.EM)
+			est, err := GIBU(e.ctx, e.mechs, sub, e.s, em)
 			if err != nil {
 				return nil, err
 			}
+			mu.Lock()
+			defer mu.Unlock()
 			iters += est.Iterations
 			converged = converged && est.Converged
 			gap = math.Max(gap, est.Gap)

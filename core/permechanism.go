@@ -1,13 +1,20 @@
 package core
 
-import "gonum.org/v1/gonum/floats"
+import (
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+)
 
 // PerMechanism is FW eq. (4)–(5), [e]_R: it runs the estimator e on the
 // reports of each mechanism's users alone and averages the estimates
-// weighted by n^A/n.
+// weighted by n^A/n. The mechanisms' estimates are independent, so they
+// run on every core; e must be safe for concurrent use. They are averaged
+// in the mechanisms' order, and the first mechanism's error is returned,
+// so the result does not depend on the schedule.
 func PerMechanism(g *Groups, e func(sub *Groups) ([]float64, error)) ([]float64, error) {
-	var out []float64
-	n := float64(g.N())
+	var subs []*Groups
 	for j, nj := range g.Users {
 		if nj == 0 {
 			continue
@@ -19,14 +26,34 @@ func PerMechanism(g *Groups, e func(sub *Groups) ([]float64, error)) ([]float64,
 				sub.List = append(sub.List, gr)
 			}
 		}
-		theta, err := e(sub)
-		if err != nil {
-			return nil, err
+		subs = append(subs, sub)
+	}
+	thetas := make([][]float64, len(subs))
+	errs := make([]error, len(subs))
+	next := make(chan int, len(subs))
+	for i := range subs {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(subs)) {
+		wg.Go(func() {
+			for i := range next {
+				thetas[i], errs[i] = e(subs[i])
+			}
+		})
+	}
+	wg.Wait()
+	var out []float64
+	n := float64(g.N())
+	for i, sub := range subs {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
 		if out == nil {
-			out = make([]float64, len(theta))
+			out = make([]float64, len(thetas[i]))
 		}
-		floats.AddScaled(out, float64(nj)/n, theta)
+		floats.AddScaled(out, float64(sub.N())/n, thetas[i])
 	}
 	return out, nil
 }
