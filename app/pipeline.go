@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -168,8 +169,16 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 		done := (base + 1 + float64(i)) / steps
 		progress(title(method), done, "")
 		opt := req.Options
-		opt.EM.Progress = func(iter int, ll float64) {
-			progress(title(method), done, fmt.Sprintf("step %d · log-likelihood %.10g", iter, ll))
+		tol := opt.EM.GapTol
+		if tol <= 0 {
+			tol = core.DefaultGapTol
+		}
+		opt.EM.Progress = func(iter int, ll, gap float64) {
+			// The bar moves with the certified gap, from 1 down to its
+			// tolerance on a log scale, within this method's share.
+			frac := math.Log(1/math.Max(gap, tol)) / math.Log(1/tol)
+			frac = math.Max(0, math.Min(1, frac))
+			progress(title(method), done+frac/steps, fmt.Sprintf("step %d · log-likelihood %.10g · gap %.1g", iter, ll, math.Max(gap, 0)))
 		}
 		start := time.Now()
 		est, err := estimate(ctx, method, s, mechs, g, opt)

@@ -86,17 +86,26 @@ func TestRun(t *testing.T) {
 	s, truth := testStudy()
 	req := Request{Study: s, Users: Users{Data: s.Data, Truth: truth}, Seed: 1, Methods: []core.Method{core.MethodGIBU, core.MethodRAPM}}
 	var stages []string
+	var gibu []float64 // the bar during GIBU's steps
 	res, err := Run(context.Background(), req, core.Reconstruct, func(m core.Method) string { return strings.ToUpper(string(m)) },
-		func(stage string, done float64, _ string) {
+		func(stage string, done float64, detail string) {
 			if done < 0 || done > 1 {
 				t.Errorf("progress %v outside [0, 1]", done)
 			}
 			if len(stages) == 0 || stages[len(stages)-1] != stage {
 				stages = append(stages, stage)
 			}
+			if stage == "GIBU" && strings.HasPrefix(detail, "step ") {
+				gibu = append(gibu, done)
+			}
 		})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Two mechanisms, sanitising and two methods: GIBU's share of the bar
+	// is [3/5, 4/5]; it moves there with the certified gap.
+	if len(gibu) < 2 || gibu[0] < 3.0/5 || gibu[len(gibu)-1] > 4.0/5+1e-15 || !(gibu[len(gibu)-1] > gibu[0]) {
+		t.Errorf("the bar during GIBU: %v, want it to rise within [0.6, 0.8]", gibu)
 	}
 	if want := []string{"Building lo", "Building hi", "Sanitising", "GIBU", "Comparing GIBU with the truth", "RAP-M", "Done"}; !slices.Equal(stages, want) {
 		t.Errorf("stages %q, want %q", stages, want)

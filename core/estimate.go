@@ -134,10 +134,10 @@ var estimators = map[Method]func(*estimation) (*Estimate, error){
 		var mu sync.Mutex // the mechanisms' IBUs run concurrently
 		em := e.opt.EM
 		if progress := em.Progress; progress != nil {
-			em.Progress = func(iter int, ll float64) {
+			em.Progress = func(iter int, ll, gap float64) {
 				mu.Lock()
 				defer mu.Unlock()
-				progress(iter, ll)
+				progress(iter, ll, gap)
 			}
 		}
 		theta, err := PerMechanism(e.g, func(sub *Groups) ([]float64, error) {
@@ -235,8 +235,9 @@ type EMOptions struct {
 	// one step of FW Algorithm 1 and Tol applies per step.
 	Plain bool
 	// Progress, when not nil, is called once a cycle with the EM steps
-	// done and the normalised log-likelihood of the current estimate.
-	Progress func(iter int, loglik float64)
+	// done, the normalised log-likelihood of the current estimate and its
+	// certified gap (Estimate.Gap), which falls towards GapTol.
+	Progress func(iter int, loglik, gap float64)
 }
 
 // An Estimate is the result of an estimator.

@@ -94,7 +94,7 @@ func TestGIBUProperties(t *testing.T) {
 	}
 	for _, plain := range []bool{false, true} {
 		var lls []float64
-		est, err := GIBU(bg, mechs, g, nil, EMOptions{Plain: plain, MaxIter: 200000, Progress: func(_ int, ll float64) { lls = append(lls, ll) }})
+		est, err := GIBU(bg, mechs, g, nil, EMOptions{Plain: plain, MaxIter: 200000, Progress: func(_ int, ll, _ float64) { lls = append(lls, ll) }})
 		if err != nil {
 			t.Fatal(err)
 		}

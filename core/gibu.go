@@ -285,7 +285,7 @@ func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
 			return nil, errors.New("core: the initial distribution gives some report probability 0; start from a positive one")
 		}
 		if opt.Progress != nil {
-			opt.Progress(est.Iterations, l0)
+			opt.Progress(est.Iterations, l0, gap)
 		}
 		if opt.stop(l0, prev, gap, est.Iterations, newton) {
 			break

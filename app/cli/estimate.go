@@ -56,7 +56,7 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	start, last := time.Now(), time.Now()
 	opt := core.EstimateOptions{
-		EM: core.EMOptions{Tol: *tol, GapTol: *gapTol, MaxIter: *maxIter, Progress: func(iter int, ll float64) {
+		EM: core.EMOptions{Tol: *tol, GapTol: *gapTol, MaxIter: *maxIter, Progress: func(iter int, ll, _ float64) {
 			if time.Since(last) > 5*time.Second {
 				last = time.Now()
 				fmt.Fprintf(stderr, "privmap: %s: step %d, log-likelihood %.10g, %s\n", *method, iter, ll, time.Since(start).Round(time.Second))

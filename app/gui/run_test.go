@@ -90,7 +90,7 @@ func TestRunCancel(t *testing.T) {
 	u.pop.audits.Wait()
 	started := make(chan struct{})
 	u.run.estimate = func(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, opt core.EstimateOptions) (*core.Estimate, error) {
-		opt.EM.Progress(7, -1234.5)
+		opt.EM.Progress(7, -1234.5, 1e-3)
 		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
