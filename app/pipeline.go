@@ -131,6 +131,21 @@ type Estimator func(ctx context.Context, method core.Method, s *core.Study, mech
 // line of detail (the estimator's step and log-likelihood).
 type Progress func(stage string, done float64, detail string)
 
+// shokriTol is the relative optimality gap Shokri's solver stops at
+// (core.ShokriOptions' default).
+const shokriTol = 1e-6
+
+// gapFraction returns how far a certified gap has come from 1 down to
+// tol on a log scale, in [0, 1]: the bar of a solver that certifies its
+// result moves with it.
+func gapFraction(gap, tol float64) float64 {
+	f := math.Log(1/math.Max(gap, tol)) / math.Log(1/tol)
+	if !(f > 0) { // also NaN
+		return 0
+	}
+	return math.Min(1, f)
+}
+
 // Run builds the mechanisms, sanitises the users' data, and runs every
 // estimator, comparing each estimate with the truth. An estimator's own
 // failure (a method that does not apply to these mechanisms, say) is
@@ -140,11 +155,12 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 	s := req.Study
 	steps := float64(len(s.Mechanisms) + 1 + len(req.Methods))
 	mechs, err := BuildMechanisms(ctx, s, func(i, iter int, gap float64) {
-		stage, detail := "Building "+s.Mechanisms[i].ID, ""
+		stage, detail, frac := "Building "+s.Mechanisms[i].ID, "", 0.0
 		if iter > 0 {
 			detail = fmt.Sprintf("linear program: iteration %d, optimality gap %.1e", iter, gap)
+			frac = gapFraction(gap, shokriTol)
 		}
-		progress(stage, float64(i)/steps, detail)
+		progress(stage, (float64(i)+frac)/steps, detail)
 	})
 	if err != nil {
 		return nil, err
@@ -174,11 +190,7 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 			tol = core.DefaultGapTol
 		}
 		opt.EM.Progress = func(iter int, ll, gap float64) {
-			// The bar moves with the certified gap, from 1 down to its
-			// tolerance on a log scale, within this method's share.
-			frac := math.Log(1/math.Max(gap, tol)) / math.Log(1/tol)
-			frac = math.Max(0, math.Min(1, frac))
-			progress(title(method), done+frac/steps, fmt.Sprintf("step %d · log-likelihood %.10g · gap %.1g", iter, ll, math.Max(gap, 0)))
+			progress(title(method), done+gapFraction(gap, tol)/steps, fmt.Sprintf("step %d · log-likelihood %.10g · gap %.1g", iter, ll, math.Max(gap, 0)))
 		}
 		start := time.Now()
 		est, err := estimate(ctx, method, s, mechs, g, opt)

@@ -156,3 +156,15 @@ func TestRunCancel(t *testing.T) {
 		t.Errorf("cancelled run: %v, %v; want nil, context.Canceled", res, err)
 	}
 }
+
+// TestGapFraction checks the bar's position for a certified gap.
+func TestGapFraction(t *testing.T) {
+	for _, tc := range []struct{ gap, tol, want float64 }{
+		{1, 1e-6, 0}, {1e-3, 1e-6, 0.5}, {1e-6, 1e-6, 1}, {1e-9, 1e-6, 1}, {-1e-15, 1e-11, 1},
+		{math.Inf(1), 1e-6, 0}, {math.NaN(), 1e-6, 0}, {5, 1e-6, 0},
+	} {
+		if got := gapFraction(tc.gap, tc.tol); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("gapFraction(%v, %v) = %v, want %v", tc.gap, tc.tol, got, tc.want)
+		}
+	}
+}
