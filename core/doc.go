@@ -43,6 +43,7 @@
 //	[INV]_M                                   inv.go
 //	[RAP]_M                                   rap.go
 //	[e]_R (per mechanism, averaged)           permechanism.go
+//	independent work on every core            parallel.go
 //	corrected EM                              cem.go
 //	ULDP empirical estimators                 uldp.go
 //	post-processing onto the simplex          post.go, projsimplex.go

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -130,21 +128,10 @@ func (m *mixture) parallel(theta, acc []float64) float64 {
 			m.accs[i] = make([]float64, m.k)
 		}
 	}
-	next := make(chan int, len(m.terms))
-	for i := range m.terms {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(m.terms)) {
-		wg.Go(func() {
-			for i := range next {
-				clear(m.accs[i])
-				m.lls[i] = m.terms[i].add(theta, m.accs[i])
-			}
-		})
-	}
-	wg.Wait()
+	eachParallel(len(m.terms), func(i int) {
+		clear(m.accs[i])
+		m.lls[i] = m.terms[i].add(theta, m.accs[i])
+	})
 	ll := 0.0
 	for i, a := range m.accs {
 		floats.Add(acc, a)

@@ -1,9 +1,6 @@
 package core
 
 import (
-	"runtime"
-	"sync"
-
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -30,20 +27,7 @@ func PerMechanism(g *Groups, e func(sub *Groups) ([]float64, error)) ([]float64,
 	}
 	thetas := make([][]float64, len(subs))
 	errs := make([]error, len(subs))
-	next := make(chan int, len(subs))
-	for i := range subs {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(subs)) {
-		wg.Go(func() {
-			for i := range next {
-				thetas[i], errs[i] = e(subs[i])
-			}
-		})
-	}
-	wg.Wait()
+	eachParallel(len(subs), func(i int) { thetas[i], errs[i] = e(subs[i]) })
 	var out []float64
 	n := float64(g.N())
 	for i, sub := range subs {
