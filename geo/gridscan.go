@@ -97,15 +97,36 @@ func (s *gridder) read(scan Scan) (*Result, error) {
 		return nil, err
 	}
 	if s.opt.Passes() == 2 {
-		s.order = 0
-		if res, err = scan(s.again); err != nil {
-			return nil, err
-		}
-		if s.order != s.records {
-			return nil, fmt.Errorf("geo: the source changed while it was read: %d check-ins, then %d", s.records, s.order)
-		}
+		return s.rescan(scan, s.again)
 	}
 	return res, nil
+}
+
+// rescan reads the source again with fn, which counts the records in
+// s.order, and checks that it holds the records of the first scan.
+func (s *gridder) rescan(scan Scan, fn func(Checkin) error) (*Result, error) {
+	s.order = 0
+	res, err := scan(fn)
+	if err != nil {
+		return nil, err
+	}
+	if s.order != s.records {
+		return nil, fmt.Errorf("geo: the source changed while it was read: %d check-ins, then %d", s.records, s.order)
+	}
+	return res, nil
+}
+
+// known returns the id the first scan gave user, −1 for an anonymous
+// check-in, and an error for a user it did not see.
+func (s *gridder) known(user string) (int32, error) {
+	if user == "" {
+		return -1, nil
+	}
+	id, ok := s.ids[user]
+	if !ok {
+		return 0, fmt.Errorf("geo: the source changed while it was read: user %q is new", clip(user, 40))
+	}
+	return id, nil
 }
 
 // stamp is a check-in time as seconds and nanoseconds, ordered as
@@ -150,7 +171,8 @@ type gridder struct {
 	// named user id in it.
 	firsts []firstCheckin
 	at     []int32
-	// box is the box of every check-in, fitted under All.
+	// box is the box of every check-in, kept under All while the box is
+	// to be fitted.
 	box orb.Bound
 	// counts and cells are the binned data; users the user of each
 	// datum in cells (under Home).
@@ -179,8 +201,8 @@ func (s *gridder) first(c Checkin) error {
 			}
 			id = int32(len(s.ids))
 			s.ids[strings.Clone(c.User)] = id
-			s.at = append(s.at, int32(len(s.firsts)))
 			if s.opt.PerUser == First {
+				s.at = append(s.at, int32(len(s.firsts)))
 				s.firsts = append(s.firsts, firstCheckin{c.Point, stampOf(c.Time), id})
 			}
 		} else if s.opt.PerUser == First {
@@ -195,15 +217,16 @@ func (s *gridder) first(c Checkin) error {
 			s.firsts = append(s.firsts, firstCheckin{c.Point, stampOf(c.Time), -1})
 		}
 	}
-	if s.records == 0 {
+	switch {
+	case s.grid != nil:
+		s.place(c, id)
+	case s.opt.PerUser == First: // the box is fitted to the first check-ins
+	case s.records == 0:
 		s.box = orb.Bound{Min: c.Point, Max: c.Point}
-	} else {
+	default:
 		s.box = s.box.Extend(c.Point)
 	}
 	s.records++
-	if s.grid != nil {
-		s.place(c, id)
-	}
 	s.order++
 	return nil
 }
@@ -214,12 +237,9 @@ func (s *gridder) again(c Checkin) error {
 		s.order++
 		return nil
 	}
-	id := int32(-1)
-	if c.User != "" {
-		var ok bool
-		if id, ok = s.ids[c.User]; !ok {
-			return fmt.Errorf("geo: the source changed while it was read: user %q is new", clip(c.User, 40))
-		}
+	id, err := s.known(c.User)
+	if err != nil {
+		return err
 	}
 	s.place(c, id)
 	s.order++
@@ -374,24 +394,18 @@ func (s *gridder) homes() []int {
 // every home from them.
 func (s *gridder) homesAgain(scan Scan) error {
 	s.visits = make(map[uint64]visit)
-	s.order = 0
-	if _, err := scan(func(c Checkin) error {
-		if c.User != "" {
-			if cell, ok := s.grid.Index(c.Point); ok {
-				id, ok := s.ids[c.User]
-				if !ok {
-					return fmt.Errorf("geo: the source changed while it was read: user %q is new", clip(c.User, 40))
-				}
-				s.visit(id, cell, stampOf(c.Time))
-			}
+	if _, err := s.rescan(scan, func(c Checkin) error {
+		id, err := s.known(c.User)
+		if err != nil {
+			return err
+		}
+		if cell, ok := s.grid.Index(c.Point); ok && id >= 0 {
+			s.visit(id, cell, stampOf(c.Time))
 		}
 		s.order++
 		return nil
 	}); err != nil {
 		return err
-	}
-	if s.order != s.records {
-		return fmt.Errorf("geo: the source changed while it was read: %d check-ins, then %d", s.records, s.order)
 	}
 	best := make([]visit, len(s.ids))
 	s.home = slices.Repeat([]int32{-1}, len(s.ids))
