@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,15 +57,15 @@ func EstimateCost(req Request) Cost {
 	var parts []costPart
 	if shokri := countKind(s, core.KindShokri); shokri > 0 {
 		secs := float64(shokri) * shokriAt384 * math.Pow(k/384, 3)
-		parts = append(parts, costPart{secs, fmt.Sprintf("Shokri's linear program on %s symbols (%d of them)", count(k), shokri)})
+		parts = append(parts, costPart{secs, fmt.Sprintf("Shokri's linear program on %s symbols (%d of them)", Thousands(int(math.Round(k))), shokri)})
 	}
-	parts = append(parts, costPart{n * userCost, fmt.Sprintf("sanitising %s users", count(n))})
+	parts = append(parts, costPart{n * userCost, fmt.Sprintf("sanitising %s users", Thousands(int(math.Round(n))))})
 	steps, step := emCost(s, k, n)
 	support := truthSupport(req.Users.Truth, k)
 	for _, method := range req.Methods {
-		parts = append(parts, costPart{steps * step, fmt.Sprintf("%s: about %s steps of %s", method, count(steps), seconds(step))})
+		parts = append(parts, costPart{steps * step, fmt.Sprintf("%s: about %s steps of %s", method, Thousands(int(math.Round(steps))), seconds(step))})
 		if s.Alphabet.Kind == core.KindGrid {
-			parts = append(parts, costPart{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on a %s × %s table", method, count(support), count(k))})
+			parts = append(parts, costPart{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on a %s × %s table", method, Thousands(int(math.Round(support))), Thousands(int(math.Round(k))))})
 		}
 	}
 	return costOf(parts)
@@ -185,9 +186,13 @@ func seconds(s float64) string {
 	return fmt.Sprintf("%.0f days", s/secondsPerDay)
 }
 
-// count prints a number with thousands separators.
-func count(v float64) string {
-	s := fmt.Sprintf("%.0f", v)
+// Thousands formats n with comma thousands separators, as the window
+// and the cost model print counts.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
 	}

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/paulmach/orb"
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/assets"
 	"github.com/privmap/privmap/geo"
 	"github.com/stretchr/testify/assert"
@@ -109,9 +110,9 @@ func TestCellInfo(t *testing.T) {
 	got := cellInfo(d.data.grid, 0)
 	want := "cell 0 (row 0, col 0) · 37.7228°N–37.7273°N · 122.5153°W–122.5096°W · "
 	assert.True(t, strings.HasPrefix(got, want), got)
-	assert.Equal(t, "1,234,567", thousands(1234567))
-	assert.Equal(t, "-1,000", thousands(-1000))
-	assert.Equal(t, "999", thousands(999))
+	assert.Equal(t, "1,234,567", app.Thousands(1234567))
+	assert.Equal(t, "-1,000", app.Thousands(-1000))
+	assert.Equal(t, "999", app.Thousands(999))
 }
 
 // findButton returns the button labelled text under o, or nil.

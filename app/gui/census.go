@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
@@ -234,11 +235,11 @@ func (d *dataTab) censusSummary(ds *dataset) {
 	t := ds.table
 	set := func(k, v string) { d.fields[k].SetText(v) }
 	set("File", ds.src.name)
-	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", t.Format, thousands(t.Lines), thousands(t.Skipped)))
-	set("Records", thousands(t.Records)+" records")
-	data := thousands(len(t.Data)) + " people"
+	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", t.Format, app.Thousands(t.Lines), app.Thousands(t.Skipped)))
+	set("Records", app.Thousands(t.Records)+" records")
+	data := app.Thousands(len(t.Data)) + " people"
 	if t.Dropped > 0 {
-		data += fmt.Sprintf(" · %s dropped for a missing value", thousands(t.Dropped))
+		data += fmt.Sprintf(" · %s dropped for a missing value", app.Thousands(t.Dropped))
 	}
 	set("Data", data)
 	nonEmpty := 0
@@ -247,7 +248,7 @@ func (d *dataTab) censusSummary(ds *dataset) {
 			nonEmpty++
 		}
 	}
-	set("Cells", fmt.Sprintf("%s categories · %s non-empty", thousands(t.Len()), thousands(nonEmpty)))
+	set("Cells", fmt.Sprintf("%s categories · %s non-empty", app.Thousands(t.Len()), app.Thousands(nonEmpty)))
 	parts := make([]string, len(t.Axes))
 	for i, ax := range t.Axes {
 		parts[i] = fmt.Sprintf("%s %d", ax.Name, len(ax.Labels))

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 )
@@ -347,7 +348,7 @@ func (c *compareTab) notes(m *methodResult) []string {
 	req := c.res
 	ds := req.ds
 	data := dataNote(ds)
-	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", thousands(c.res.N()), req.Seed)}
+	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", app.Thousands(c.res.N()), req.Seed)}
 	lines = append(lines, wrapJoin("Mechanisms: ", mechanismMix(req.Study, c.res.Counts), 150)...)
 	est := fmt.Sprintf("Estimator: %s · %s", methodTitle(m.Method), metricsLine(*m))
 	if m.Estimate.Iterations > 0 {
@@ -364,7 +365,7 @@ func dataNote(ds *dataset) string {
 		for _, a := range ds.alphabet.Attributes {
 			attrs = append(attrs, fmt.Sprintf("%s %d", a.Name, len(a.Labels)))
 		}
-		return fmt.Sprintf("Data: %s · %s categories (%s)", ds.src.name, thousands(ds.alphabet.Len()), strings.Join(attrs, " × "))
+		return fmt.Sprintf("Data: %s · %s categories (%s)", ds.src.name, app.Thousands(ds.alphabet.Len()), strings.Join(attrs, " × "))
 	}
 	g := ds.grid.Grid
 	return fmt.Sprintf("Data: %s · %d×%d cells of %.3g km · %s–%s, %s–%s", ds.src.name, g.Cols, g.Rows,

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/paulmach/orb"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
@@ -334,7 +335,7 @@ func (d *dataTab) show(ds *dataset) {
 	if ds.isCensus() {
 		d.gridCard.Hide()
 		d.census.show(ds)
-		d.status.SetText(fmt.Sprintf("Loaded %s: %s people over %s.", ds.src.name, thousands(len(ds.table.Data)), ds.choice.attrs))
+		d.status.SetText(fmt.Sprintf("Loaded %s: %s people over %s.", ds.src.name, app.Thousands(len(ds.table.Data)), ds.choice.attrs))
 		d.refreshSummary()
 		d.refreshMap()
 		return
@@ -381,10 +382,10 @@ func (d *dataTab) refreshSummary() {
 	res, gd, g := ds.res, ds.grid, ds.grid.Grid
 	set := func(k, v string) { d.fields[k].SetText(v) }
 	set("File", ds.src.name)
-	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", res.Format, thousands(res.Lines), thousands(res.Skipped)))
-	set("Records", fmt.Sprintf("%s check-ins · %s users", thousands(gd.Records), thousands(gd.Users)))
-	set("Data", fmt.Sprintf("%s (%v per user) · %s outside box", thousands(gd.Data), gd.Rule, thousands(gd.Outside)))
-	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", g.Cols, g.Rows, thousands(g.Len()), thousands(gd.NonEmpty())))
+	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", res.Format, app.Thousands(res.Lines), app.Thousands(res.Skipped)))
+	set("Records", fmt.Sprintf("%s check-ins · %s users", app.Thousands(gd.Records), app.Thousands(gd.Users)))
+	set("Data", fmt.Sprintf("%s (%v per user) · %s outside box", app.Thousands(gd.Data), gd.Rule, app.Thousands(gd.Outside)))
+	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", g.Cols, g.Rows, app.Thousands(g.Len()), app.Thousands(gd.NonEmpty())))
 	set("Cell size", fmt.Sprintf("%.4f × %.4f km", g.CellWidthKm(), g.CellHeightKm()))
 	d.showSkipped()
 }
@@ -519,10 +520,10 @@ func (d *dataTab) onShowSkipped() {
 		fmt.Fprintln(&b, e)
 	}
 	if more := skipped - len(errs); more > 0 {
-		fmt.Fprintf(&b, "… and %s more", thousands(more))
+		fmt.Fprintf(&b, "… and %s more", app.Thousands(more))
 	}
 	text := widget.NewLabel(b.String())
-	dialog.ShowCustom(fmt.Sprintf("%s malformed lines skipped", thousands(skipped)), "Close",
+	dialog.ShowCustom(fmt.Sprintf("%s malformed lines skipped", app.Thousands(skipped)), "Close",
 		container.NewVScroll(text), d.win)
 }
 
@@ -578,17 +579,5 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return thousands(n) + " " + many
-}
-
-// thousands formats n with comma thousands separators.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return app.Thousands(n) + " " + many
 }

@@ -332,7 +332,7 @@ func (r *runTab) warnCost(req runRequest, cost app.Cost) {
 	ok = ok && r.coarser != nil
 	if ok {
 		text += fmt.Sprintf("\n\nOn cells of %.3g km (%d × %d = %s cells) it would take about %s.",
-			coarse.CellKm, coarse.Cols, coarse.Rows, thousands(coarse.Len()), strings.TrimPrefix(coarseCost.String(), "about "))
+			coarse.CellKm, coarse.Cols, coarse.Rows, app.Thousands(coarse.Len()), strings.TrimPrefix(coarseCost.String(), "about "))
 	}
 	label := widget.NewLabel(text)
 	label.Wrapping = fyne.TextWrapWord
@@ -411,7 +411,7 @@ func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 		return
 	}
 	r.stage.SetText(fmt.Sprintf("Ran %s on %s users in %s.", plural(len(res.Results), "estimator", "estimators"),
-		thousands(res.N()), took.Round(time.Millisecond)))
+		app.Thousands(res.N()), took.Round(time.Millisecond)))
 	var b strings.Builder
 	for _, m := range res.Results {
 		if m.Err != nil {
