@@ -338,16 +338,14 @@ func (r *runTab) warnCost(req runRequest, cost app.Cost) {
 	label.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomWithoutButtons("A long run", label, r.win)
 	r.costDialog = d
-	buttons := []fyne.CanvasObject{
-		&widget.Button{Text: "Cancel", OnTapped: func() { d.Hide() }},
-		&widget.Button{Text: "Run anyway", Importance: widget.HighImportance, OnTapped: func() { d.Hide(); r.start(req) }},
-	}
+	buttons := []fyne.CanvasObject{&widget.Button{Text: "Cancel", OnTapped: func() { d.Hide() }}}
 	if ok {
-		buttons = append(buttons[:1], &widget.Button{Text: fmt.Sprintf("Grid on %.3g km cells", coarse.CellKm), OnTapped: func() {
+		buttons = append(buttons, &widget.Button{Text: fmt.Sprintf("Grid on %.3g km cells", coarse.CellKm), OnTapped: func() {
 			d.Hide()
 			r.coarser(coarse.CellKm)
-		}}, buttons[1])
+		}})
 	}
+	buttons = append(buttons, &widget.Button{Text: "Run anyway", Importance: widget.HighImportance, OnTapped: func() { d.Hide(); r.start(req) }})
 	d.SetButtons(buttons)
 	d.SetOnClosed(func() { r.costDialog = nil })
 	d.Resize(fyne.NewSize(560, 0))
