@@ -240,9 +240,7 @@ func BenchmarkKRRMLE(b *testing.B) {
 		b.Run(tc.name+"/em-baseline", func(b *testing.B) {
 			b.ReportAllocs()
 			c, _ := newColumns(mechs, g, nil)
-			m := &mixture{k: c.k, terms: []interface {
-				add(theta, acc []float64) float64
-			}{c}} // not *columns: no Newton steps
+			m := emOnly{c} // no Newton steps
 			for b.Loop() {
 				est, err := runEM(context.Background(), m, EMOptions{})
 				if err != nil {
@@ -284,9 +282,7 @@ func BenchmarkGIBUPlanar100k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		m := &mixture{k: c.k, terms: []interface {
-			add(theta, acc []float64) float64
-		}{c}} // not *columns: no Newton steps
+		m := emOnly{c} // no Newton steps
 		b.ReportAllocs()
 		for b.Loop() {
 			est, err := runEM(context.Background(), m, EMOptions{GapTol: 1e-8, MaxIter: 1000})

@@ -27,7 +27,8 @@
 //	k-RR                                      krr.go
 //	RAPPOR                                    rappor.go
 //	linear geometric                          geometric.go
-//	planar geometric (FFT convolution)        planar.go, conv2.go
+//	planar geometric (FFT convolution)        planar.go, conv2.go,
+//	  several sharing their transforms        planarbatch.go
 //	Shokri's optimal mechanism (LP)           shokri.go
 //	uRR, uRAP                                 urr.go, urappor.go
 //	PUM                                       pum.go
@@ -38,7 +39,8 @@
 //	distribution files                        distribution.go
 //	Reconstruct, methods, options             estimate.go
 //	GIBU / EM (with SQUAREM)                  gibu.go
-//	Newton's method near the MLE              newton.go
+//	Newton's method near the MLE (dense or    newton.go
+//	  conjugate gradients)
 //	[IBU]_M                                   ibu.go
 //	[INV]_M                                   inv.go
 //	[RAP]_M                                   rap.go

@@ -226,7 +226,7 @@ type EMOptions struct {
 	// one accelerated cycle (three EM steps) or one plain step: EM has
 	// stalled; default 1e−14.
 	Tol float64
-	// MaxIter bounds the EM steps; default 100,000.
+	// MaxIter bounds the steps, EM and Newton; default 100,000.
 	MaxIter int
 	// Init is θ⁰, which must be positive where the MLE may be; default
 	// uniform.

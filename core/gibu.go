@@ -73,20 +73,18 @@ type operatorTerm struct {
 	q        []float64 // counts over the outputs
 	n        float64   // all users, of every mechanism
 	out, tmp []float64
+	p        []float64 // the output probabilities at the point of curve
 }
 
 func (t *operatorTerm) add(theta, acc []float64) float64 {
-	t.out = t.op.MulVecTo(t.out, true, theta)
-	// The FFT product is exact to about 1e−13·‖θ‖₁ (PlanarGeometric.MulVecTo):
-	// outputs below that are rounding, not probability.
-	floor := 1e-12 * floats.Sum(theta) / float64(len(theta))
+	t.out = t.outputs(t.out, theta)
 	ll := 0.0
 	for z, q := range t.q {
 		if q == 0 {
 			t.out[z] = 0
 			continue
 		}
-		m := math.Max(t.out[z], floor)
+		m := t.out[z]
 		ll += q * math.Log(m)
 		t.out[z] = q / (t.n * m)
 	}
@@ -95,13 +93,48 @@ func (t *operatorTerm) add(theta, acc []float64) float64 {
 	return ll / t.n
 }
 
+// outputs sets dst to the output probabilities θA, floored: the FFT
+// product is exact to about 1e−13·‖θ‖₁ (PlanarGeometric.MulVecTo), so
+// outputs below 1e−12 of the mean are rounding, not probability.
+func (t *operatorTerm) outputs(dst, theta []float64) []float64 {
+	dst = t.op.MulVecTo(dst, true, theta)
+	floor := 1e-12 * floats.Sum(theta) / float64(len(theta))
+	for z, m := range dst {
+		dst[z] = math.Max(m, floor)
+	}
+	return dst
+}
+
+func (t *operatorTerm) at(theta []float64) { t.p = t.outputs(t.p, theta) }
+
+// curve adds (1/n) A(q ⊙ vA ⊘ (θA)²), the negated Hessian of the term's
+// share of L at the point of at times v, to acc.
+func (t *operatorTerm) curve(v, acc []float64) {
+	t.out = t.op.MulVecTo(t.out, true, v)
+	for z, q := range t.q {
+		t.out[z] *= q / (t.n * t.p[z] * t.p[z])
+	}
+	t.tmp = t.op.MulVecTo(t.tmp, false, t.out)
+	floats.Add(acc, t.tmp)
+}
+
+// A term is one share of the log-likelihood L: likelihood columns, or
+// the users of one mechanism in operator form.
+type term interface {
+	// add adds the share's part of ∇L(θ) to acc and returns its part of
+	// L(θ).
+	add(theta, acc []float64) float64
+	// at fixes θ as the point of later calls of curve.
+	at(theta []float64)
+	// curve adds the share's part of −∇²L(θ)·v to acc.
+	curve(v, acc []float64)
+}
+
 // mixture is the EM map of several terms (columns or operators) over the
 // same input alphabet.
 type mixture struct {
 	k     int
-	terms []interface {
-		add(theta, acc []float64) float64
-	}
+	terms []term
 	// accs and lls hold each term's share of a step (parallel).
 	accs [][]float64
 	lls  []float64
@@ -122,12 +155,7 @@ func (m *mixture) parallel(theta, acc []float64) float64 {
 	if len(m.terms) == 1 {
 		return m.terms[0].add(theta, acc)
 	}
-	if m.accs == nil {
-		m.accs, m.lls = make([][]float64, len(m.terms)), make([]float64, len(m.terms))
-		for i := range m.accs {
-			m.accs[i] = make([]float64, m.k)
-		}
-	}
+	m.buffers()
 	eachParallel(len(m.terms), func(i int) {
 		clear(m.accs[i])
 		m.lls[i] = m.terms[i].add(theta, m.accs[i])
@@ -138,6 +166,45 @@ func (m *mixture) parallel(theta, acc []float64) float64 {
 		ll += m.lls[i]
 	}
 	return ll
+}
+
+// buffers allocates each term's accumulator once.
+func (m *mixture) buffers() {
+	if m.accs == nil {
+		m.accs, m.lls = make([][]float64, len(m.terms)), make([]float64, len(m.terms))
+		for i := range m.accs {
+			m.accs[i] = make([]float64, m.k)
+		}
+	}
+}
+
+// gradient sets grad = ∇L(θ) and returns L(θ) and the gap.
+func (m *mixture) gradient(theta, grad []float64) (ll, gap float64) {
+	clear(grad)
+	ll = m.parallel(theta, grad)
+	return ll, floats.Max(grad) - 1
+}
+
+func (m *mixture) at(theta []float64) {
+	eachParallel(len(m.terms), func(i int) { m.terms[i].at(theta) })
+}
+
+// hessVec sets dst = −∇²L(θ)·v at the point of at, the terms' shares
+// added in their order as in parallel.
+func (m *mixture) hessVec(v, dst []float64) {
+	clear(dst)
+	if len(m.terms) == 1 {
+		m.terms[0].curve(v, dst)
+		return
+	}
+	m.buffers()
+	eachParallel(len(m.terms), func(i int) {
+		clear(m.accs[i])
+		m.terms[i].curve(v, m.accs[i])
+	})
+	for _, a := range m.accs {
+		floats.Add(dst, a)
+	}
 }
 
 // columnBudget is the number of likelihood entries (groups × K) of one
@@ -188,9 +255,7 @@ func newModel(mechs []Mechanism, g *Groups, s *Study, budget int) (emModel, erro
 		c.n = n
 		mix.terms = append(mix.terms, c)
 	}
-	for _, t := range ops {
-		mix.terms = append(mix.terms, t)
-	}
+	mix.terms = append(mix.terms, batchPlanar(ops)...)
 	return mix, nil
 }
 
@@ -250,15 +315,15 @@ func oneKRR(mechs []Mechanism, g *Groups) (*KRR, []float64, bool) {
 
 // runEM iterates the EM map of m from opt.Init, accelerated by SQUAREM
 // unless opt.Plain, and, for likelihood columns small enough, hands over
-// to Newton's method near the MLE (columns.polish).
+// to Newton's method near the MLE (polish).
 func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
 	opt = opt.withDefaults()
 	theta, err := startingPoint(m.dims(), opt.Init)
 	if err != nil {
 		return nil, err
 	}
-	cols, _ := m.(*columns)
-	newton := cols != nil && !opt.Plain && cols.polishable()
+	curved, newton := m.(curvedModel)
+	newton = newton && !opt.Plain
 	em := newSquarem(m)
 	est := &Estimate{}
 	prev := math.NaN()
@@ -285,7 +350,7 @@ func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
 	est.Theta = theta
 	est.LogLik, est.Gap = m.step(theta, em.t1)
 	if newton && est.Gap > opt.GapTol {
-		est.LogLik, est.Gap, est.Iterations, err = cols.polish(ctx, theta, opt.GapTol, est.Iterations)
+		est.LogLik, est.Gap, est.Iterations, err = polish(ctx, curved, theta, opt.GapTol, est.Iterations, opt.MaxIter, opt.Progress)
 		if err != nil {
 			return nil, err
 		}
@@ -368,7 +433,7 @@ func (s *squaremState) cycle(theta []float64, plain bool) ([]float64, int) {
 	return theta, 2
 }
 
-// EM hands over to Newton's method (columns.polish) once the certified
+// EM hands over to Newton's method (polish) once the certified
 // gap is below newtonFrom or after newtonAfter EM steps, whichever comes
 // first: Newton's steps converge fast near the MLE, and EM's slowly.
 const (
@@ -416,6 +481,28 @@ type columns struct {
 	scale []float64
 	count []float64
 	n     float64
+	dots  []float64 // θ·g of each group at the point of curve
+}
+
+func (c *columns) at(theta []float64) {
+	c.dots = slices.Grow(c.dots[:0], len(c.col))
+	for _, g := range c.col {
+		c.dots = append(c.dots, floats.Dot(theta, g))
+	}
+}
+
+// hessVec sets dst = −∇²L(θ)·v at the point of at.
+func (c *columns) hessVec(v, dst []float64) {
+	clear(dst)
+	c.curve(v, dst)
+}
+
+// curve adds (1/n) Σ c·g (g·v)/(θ·g)², −∇²L(θ)·v at the point of at,
+// to acc.
+func (c *columns) curve(v, acc []float64) {
+	for i, g := range c.col {
+		floats.AddScaled(acc, c.count[i]/c.n*floats.Dot(v, g)/(c.dots[i]*c.dots[i]), g)
+	}
 }
 
 func newColumns(mechs []Mechanism, g *Groups, s *Study) (*columns, error) {

@@ -24,16 +24,14 @@ func ibuM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, opt EMOpt
 	if ops, w, ok := compoundOperators(cs, g, budget); ok {
 		// Matrix-free: A[n] applied as Σ_A (n^A/n) A, two products of
 		// each mechanism a step, as GIBU's operator terms.
-		k := ops[0].(Channel).Inputs()
+		k := mechs[0].Inputs()
 		q := pooled(cs, g)
 		n := float64(g.N())
 		for z := range q {
 			q[z] *= n
 		}
-		term := &operatorTerm{op: &compoundOp{ops: ops, w: w}, q: q, n: n}
-		return runEM(ctx, &mixture{k: k, terms: []interface {
-			add(theta, acc []float64) float64
-		}{term}}, opt)
+		t := &operatorTerm{op: &compoundOp{ops: ops, w: w}, q: q, n: n}
+		return runEM(ctx, &mixture{k: k, terms: []term{t}}, opt)
 	}
 	if err := checkDense("[IBU]_M's compound channel", cs); err != nil {
 		return nil, err
@@ -72,7 +70,35 @@ func compoundOperators(cs []Channel, g *Groups, budget int) ([]operator, []float
 		}
 		ops, w = append(ops, op), append(w, float64(g.Users[j])/n)
 	}
+	ops, w = sumPlanar(ops, w)
 	return ops, w, len(ops) > 0
+}
+
+// sumPlanar replaces the planar geometric mechanisms among ops that can
+// share transforms (batchable) by their weighted sum as one operator
+// (planarSum), in the place of the first, with weight 1.
+func sumPlanar(ops []operator, w []float64) ([]operator, []float64) {
+	var ms []*PlanarGeometric
+	var mw []float64
+	for i, op := range ops {
+		if m, ok := op.(*PlanarGeometric); ok {
+			ms, mw = append(ms, m), append(mw, w[i])
+		}
+	}
+	if !batchable(ms) {
+		return ops, w
+	}
+	var outOps []operator
+	var outW []float64
+	for i, op := range ops {
+		if _, ok := op.(*PlanarGeometric); !ok {
+			outOps, outW = append(outOps, op), append(outW, w[i])
+		} else if ms != nil {
+			outOps, outW = append(outOps, planarSum(ms, mw)), append(outW, 1)
+			ms = nil
+		}
+	}
+	return outOps, outW
 }
 
 // compoundOp applies A[n] = Σ_A w_A A matrix-free.

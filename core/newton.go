@@ -28,9 +28,21 @@ const minDamp = 1e-12
 // newtonSteps bounds the Newton steps of one polish.
 const newtonSteps = 100
 
-// polishable reports whether polish may run on c.
+// polishable reports whether polish may form c's Hessian densely.
 func (c *columns) polishable() bool {
 	return float64(len(c.col))*float64(c.k)*float64(c.k) <= newtonBudget
+}
+
+// A curvedModel is an EM model that also gives the gradient of its
+// log-likelihood and products with its Hessian, as polish needs.
+type curvedModel interface {
+	emModel
+	// gradient sets grad = ∇L(θ) and returns L(θ) and the gap.
+	gradient(theta, grad []float64) (ll, gap float64)
+	// at fixes θ as the point of later calls of hessVec.
+	at(theta []float64)
+	// hessVec sets dst = −∇²L(θ)·v at the point of at.
+	hessVec(v, dst []float64)
 }
 
 // polish improves θ towards the MLE by Newton steps on the face of the
@@ -41,20 +53,25 @@ func (c *columns) polishable() bool {
 //
 //	H d = G_F − μ·1,   1ᵀd = 0,   μ = 1ᵀH⁻¹G_F / 1ᵀH⁻¹1,
 //
-// cut short where a coordinate would turn negative (it then leaves F),
-// and halved until the likelihood does not decrease, so L never falls.
-// Near the MLE the steps converge quadratically, where EM crawls. It
-// stops when the certified gap max_x G_x − 1 (see emUpdate) is at most
-// tol, after newtonSteps steps, or when a step no longer raises L. It
-// returns θ (updated in place), L(θ), the gap and iter plus the steps.
-func (c *columns) polish(ctx context.Context, theta []float64, tol float64, iter int) (ll, gap float64, iters int, err error) {
-	k := c.k
+// by a dense Cholesky factorisation of H when it is small enough
+// (columns.newtonStep), else by conjugate gradients on Hessian products
+// (cgStep); cut short where a coordinate would turn negative (it then
+// leaves F), and halved until the likelihood does not decrease, so L
+// never falls. Near the MLE the steps converge quadratically, where EM
+// crawls. It stops when the certified gap max_x G_x − 1 (see emUpdate)
+// is at most tol, after newtonSteps steps or once iter reaches maxIter,
+// or when a step no longer raises L, calling progress, if not nil, after
+// each step. It returns θ
+// (updated in place), L(θ), the gap and iter plus the steps.
+func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, iter, maxIter int, progress func(int, float64, float64)) (ll, gap float64, iters int, err error) {
+	k := m.dims()
 	grad, next, trial := make([]float64, k), make([]float64, k), make([]float64, k)
 	bound := make([]bool, k)
 	damp := minDamp
-	ll, gap = c.gradient(theta, grad)
+	limit := cgFirst
+	ll, gap = m.gradient(theta, grad)
 	for range newtonSteps {
-		if gap <= tol {
+		if gap <= tol || iter >= maxIter {
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -66,11 +83,14 @@ func (c *columns) polish(ctx context.Context, theta []float64, tol float64, iter
 		for x := range bound {
 			bound[x] = theta[x] <= bindingTol && grad[x] <= 1
 		}
-		d := c.newtonStep(theta, grad, bound, damp)
+		d, err := newtonDirection(ctx, m, theta, grad, bound, damp, tol, limit)
+		if err != nil {
+			return ll, gap, iter, err
+		}
 		if d == nil {
 			break
 		}
-		t := c.projectedStep(theta, d, bound, trial, next, ll, gap)
+		t := projectedStep(m, theta, d, bound, trial, next, ll, gap)
 		improved := t > 0
 		if !improved {
 			// Where H is singular (fewer distinct reports than symbols)
@@ -86,12 +106,26 @@ func (c *columns) polish(ctx context.Context, theta []float64, tol float64, iter
 		switch {
 		case t < 0.25:
 			damp = math.Min(damp*100, 1)
+			limit = max(limit/2, cgFirst)
 		case t == 1:
 			damp = math.Max(damp/10, minDamp)
+			limit = min(limit*2, cgSteps)
 		}
-		ll, gap = c.gradient(theta, grad)
+		ll, gap = m.gradient(theta, grad)
+		if progress != nil {
+			progress(iter, ll, gap)
+		}
 	}
 	return ll, gap, iter, nil
+}
+
+// newtonDirection returns polish's step d over all K symbols (0 off the
+// free set), or nil when none is defined.
+func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, damp, tol float64, limit int) ([]float64, error) {
+	if c, ok := m.(*columns); ok && c.polishable() {
+		return c.newtonStep(theta, grad, bound, damp), nil
+	}
+	return cgStep(ctx, m, theta, grad, bound, damp, tol, limit)
 }
 
 // projectedStep moves θ along d: coordinates the step takes below 0, and
@@ -100,7 +134,7 @@ func (c *columns) polish(ctx context.Context, theta []float64, tol float64, iter
 // there a step is judged by the gap it leaves. It returns t, or 0 when
 // no step of 30 halvings improved θ, which is then unchanged; trial and
 // next are scratch.
-func (c *columns) projectedStep(theta, d []float64, bound []bool, trial, next []float64, ll, gap float64) float64 {
+func projectedStep(m emModel, theta, d []float64, bound []bool, trial, next []float64, ll, gap float64) float64 {
 	t := 1.0
 	for range 30 {
 		for x := range trial {
@@ -110,7 +144,7 @@ func (c *columns) projectedStep(theta, d []float64, bound []bool, trial, next []
 			}
 		}
 		floats.Scale(1/floats.Sum(trial), trial)
-		lt, gt := c.step(trial, next)
+		lt, gt := m.step(trial, next)
 		if lt > ll || lt >= ll-likelihoodUlps*math.Abs(ll) && gt < gap {
 			copy(theta, trial)
 			return t
@@ -125,6 +159,104 @@ func (c *columns) gradient(theta, grad []float64) (ll, gap float64) {
 	clear(grad)
 	ll = c.add(theta, grad)
 	return ll, floats.Max(grad) - 1
+}
+
+// cgSteps bounds the conjugate-gradient iterations of one Newton step;
+// the first step of polish may take cgFirst, and the bound doubles after
+// each full step, halves after each one cut short.
+const (
+	cgSteps = 500
+	cgFirst = 40
+)
+
+// cgStep returns polish's Newton step without forming the Hessian, by
+// conjugate gradients on products with B = −∇²L(θ) (two applications of
+// each mechanism's operator a product): d solves
+//
+//	(B + damp·W⁻¹) d = G − μ·1 on the free set F,   1ᵀd = 0,   d = 0 off F,
+//
+// with W = diag(w), w_x = max(θ_x, 1/(100K)) on F. W also preconditions
+// the system: on the support near the MLE, I − W·B is the Jacobian of
+// the EM map, whose eigenvalues lie in [0, 1), so W·B's lie in (0, 1]
+// and CG needs about the square root of the steps EM would. The
+// constraint is kept by projecting each preconditioned residual onto
+// 1ᵀz = 0 in W's metric (projected preconditioned CG; Gould, Hribar and
+// Nocedal 2001), which also finds μ. CG stops once the preconditioned
+// residual has fallen by the forcing factor η = min(0.1, ρ₀^¼), ρ₀ its
+// initial square (Eisenstat and Walker 1996: the Newton steps converge
+// superlinearly), or after cgSteps iterations; ctx cancels.
+func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, damp, tol float64, limit int) ([]float64, error) {
+	k := len(theta)
+	m.at(theta)
+	w := make([]float64, k)
+	for x := range w {
+		if !bound[x] {
+			w[x] = math.Max(theta[x], 0.01/float64(k))
+		}
+	}
+	d, r, z, p, bp := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
+	for x := range r {
+		if !bound[x] {
+			// The gradient of ½dᵀBd − Gᵀd at d = 0, less 1: constants
+			// leave z unchanged, and G − 1 is small near the MLE,
+			// where −G would lose its digits.
+			r[x] = 1 - grad[x]
+		}
+	}
+	rho, dev := project(z, r, w)
+	// The step should leave the model's gradient within ηδ₀ of flat on F,
+	// δ₀ = max|G_x − λ| now, but need not go below a quarter of tol.
+	stop := math.Max(tol/4, dev*math.Min(0.1, math.Sqrt(dev)))
+	floats.ScaleTo(p, -1, z)
+	for range limit {
+		if dev <= stop {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m.hessVec(p, bp)
+		for x := range bp {
+			if w[x] == 0 {
+				bp[x] = 0
+				continue
+			}
+			bp[x] += damp * p[x] / w[x]
+		}
+		curv := floats.Dot(p, bp)
+		if curv <= 0 {
+			break
+		}
+		alpha := rho / curv
+		floats.AddScaled(d, alpha, p)
+		floats.AddScaled(r, alpha, bp)
+		var next float64
+		next, dev = project(z, r, w)
+		beta := next / rho
+		rho = next
+		for x := range p {
+			p[x] = beta*p[x] - z[x]
+		}
+	}
+	return d, nil
+}
+
+// project sets z = W(r − λ1), λ = Σ_x w_x r_x / Σ_x w_x, so that Σ z = 0
+// and z = 0 where w = 0. It returns rᵀz = Σ_x w_x (r_x − λ)², summed in
+// that form, which cannot cancel, and max |r_x − λ| where w_x > 0.
+func project(z, r, w []float64) (rho, dev float64) {
+	lambda := floats.Dot(w, r) / floats.Sum(w)
+	for x := range z {
+		if w[x] == 0 {
+			z[x] = 0
+			continue
+		}
+		e := r[x] - lambda
+		z[x] = w[x] * e
+		rho += z[x] * e
+		dev = math.Max(dev, math.Abs(e))
+	}
+	return rho, dev
 }
 
 // newtonStep returns the Newton direction d over all K symbols (0 off

@@ -303,11 +303,27 @@ func (m *PlanarGeometric) edgeTables() (*conv2, []float64) {
 
 // bordered is MulVecTo on a grid of at least 3×3 cells; dst is zeroed.
 func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []float64 {
-	c, tail := m.edgeTables()
-	b := &border{m: m, trans: trans, x: x, dst: dst, tail: tail,
-		in: make([]float64, max(m.Rows, m.Cols)), out: make([]float64, max(m.Rows, m.Cols))}
+	c, _ := m.edgeTables()
+	b := m.newBorder(trans, x, dst)
 	b.interior(c)
-	rows, cols, mm := m.Rows, m.Cols, m.m
+	b.rim()
+	floats.Scale(m.lambda, dst)
+	return dst
+}
+
+// newBorder returns the border of one application of bordered: dst is
+// A x or Aᵀ x (trans), unnormalised, once the interior and rim parts are
+// added.
+func (m *PlanarGeometric) newBorder(trans bool, x, dst []float64) *border {
+	_, tail := m.edgeTables()
+	return &border{m: m, trans: trans, x: x, dst: dst, tail: tail,
+		in: make([]float64, max(m.Rows, m.Cols)), out: make([]float64, max(m.Rows, m.Cols))}
+}
+
+// rim adds the outputs on the border that collect half-lines and
+// quadrants of offsets: the four edges and four corners.
+func (b *border) rim() {
+	rows, cols, mm := b.m.Rows, b.m.Cols, b.m.m
 	byRow := func(i, q int) int { return i*cols + q }
 	byCol := func(i, q int) int { return q*cols + i }
 	b.edge(byRow, rows, cols, func(p int) int { return p }, func(i int) int { return mm - i })
@@ -317,10 +333,6 @@ func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []flo
 	for _, corner := range [4][2]int{{0, 0}, {0, cols - 1}, {rows - 1, 0}, {rows - 1, cols - 1}} {
 		b.corner(corner[0], corner[1])
 	}
-	for i := range dst {
-		dst[i] *= m.lambda
-	}
-	return dst
 }
 
 // border holds one application of bordered: dst = A x or Aᵀ x (trans),

@@ -1,0 +1,249 @@
+package core
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// planarBatch applies several planar geometric mechanisms of one grid
+// (every side at least 3 cells, where MulVecTo takes the bordered path)
+// together. Their interior convolutions live on one torus, so
+// transforms are shared: the forward products θA_j of every mechanism
+// take θ's transform once, and the adjoints Σ_j A_j u_j are summed in
+// the frequency domain and transformed back once — 2J + 2 transforms
+// for J mechanisms instead of 4J. The rims (edges and corners) are each
+// mechanism's own. The mechanisms' parts run on every core.
+type planarBatch struct {
+	ms    []*PlanarGeometric
+	a     [][]float64    // each mechanism's real torus array
+	specs [][]complex128 // each mechanism's spectrum
+	rims  [][]float64    // each mechanism's rim of an adjoint
+}
+
+func newPlanarBatch(ms []*PlanarGeometric) *planarBatch {
+	b := &planarBatch{ms: ms, a: make([][]float64, len(ms)), specs: make([][]complex128, len(ms)), rims: make([][]float64, len(ms))}
+	c, _ := ms[0].edgeTables()
+	for j, m := range ms {
+		m.edgeTables()
+		b.a[j] = make([]float64, c.h*c.w)
+		b.specs[j] = make([]complex128, c.h*(c.w/2+1))
+		b.rims[j] = make([]float64, m.Inputs())
+	}
+	return b
+}
+
+// batchable reports whether planar geometric mechanisms ms can share
+// transforms in a planarBatch: at least two, of one grid on the bordered
+// path.
+func batchable(ms []*PlanarGeometric) bool {
+	if len(ms) < 2 {
+		return false
+	}
+	for _, m := range ms {
+		if m.Rows < 3 || m.Cols < 3 || m.Rows != ms[0].Rows || m.Cols != ms[0].Cols {
+			return false
+		}
+	}
+	return true
+}
+
+// forward sets dst[j] = xA_j, the output distribution of every
+// mechanism for the input distribution x (MulVecTo with trans), exactly
+// as MulVecTo computes it.
+func (b *planarBatch) forward(dst [][]float64, x []float64) {
+	m0 := b.ms[0]
+	c0, _ := m0.edgeTables()
+	a := b.a[0]
+	clear(a)
+	for z, v := range x {
+		a[z/m0.Cols*c0.w+z%m0.Cols] = v
+	}
+	spec := c0.forward(a, m0.Rows)
+	eachParallel(len(b.ms), func(j int) {
+		m := b.ms[j]
+		c, _ := m.edgeTables()
+		s := b.specs[j]
+		for i, k := range c.kspec {
+			s[i] = spec[i] * k
+		}
+		c.inverse(b.a[j], s, m.Rows)
+		dst[j] = fill(dst[j], m.Inputs(), 0)
+		bd := m.newBorder(true, x, dst[j])
+		bd.read(b.a[j], c, true)
+		bd.rim()
+		floats.Scale(m.lambda, dst[j])
+	})
+	c0.specs.Put(&spec)
+}
+
+// adjointSum sets dst = Σ_j A_j u[j] (MulVecTo without trans, summed).
+func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
+	eachParallel(len(b.ms), func(j int) {
+		m := b.ms[j]
+		c, _ := m.edgeTables()
+		a := b.a[j]
+		clear(a)
+		bd := m.newBorder(false, u[j], b.rims[j])
+		for z, v := range u[j] {
+			if bd.isInterior(z) {
+				a[z/m.Cols*c.w+z%m.Cols] = v
+			}
+		}
+		spec := c.forward(a, m.Rows)
+		s := b.specs[j]
+		for i, k := range c.kspec {
+			s[i] = spec[i] * complex(m.lambda, 0) * k
+		}
+		c.specs.Put(&spec)
+		clear(b.rims[j])
+		bd.rim()
+		floats.Scale(m.lambda, b.rims[j])
+	})
+	m0 := b.ms[0]
+	c0, _ := m0.edgeTables()
+	sum := b.specs[0]
+	for _, s := range b.specs[1:] {
+		for i, v := range s {
+			sum[i] += v
+		}
+	}
+	c0.inverse(b.a[0], sum, m0.Rows)
+	bd := m0.newBorder(false, nil, dst)
+	bd.read(b.a[0], c0, false)
+	for _, r := range b.rims {
+		floats.Add(dst, r)
+	}
+}
+
+// read sets the outputs of the interior part from a, the unnormalised
+// inverse transform on c's torus: every output for A, the interior ones
+// for Aᵀ (trans), as interior does.
+func (b *border) read(a []float64, c *conv2, trans bool) {
+	cols := b.m.Cols
+	scale := 1 / float64(c.h*c.w)
+	for z := range b.dst {
+		if !trans || b.isInterior(z) {
+			b.dst[z] = a[z/cols*c.w+z%cols] * scale
+		}
+	}
+}
+
+// planarTerms is the EM term of the users of the mechanisms of a
+// planarBatch, each as operatorTerm's, with their transforms shared.
+type planarTerms struct {
+	b   *planarBatch
+	q   [][]float64 // each mechanism's counts over the outputs
+	n   float64     // all users, of every mechanism
+	out [][]float64
+	p   [][]float64 // output probabilities at the point of curve
+	tmp []float64
+}
+
+// outputs sets dst[j] to mechanism j's output probabilities θA_j,
+// floored as operatorTerm.outputs does.
+func (t *planarTerms) outputs(dst [][]float64, theta []float64) {
+	t.b.forward(dst, theta)
+	floor := 1e-12 * floats.Sum(theta) / float64(len(theta))
+	for _, d := range dst {
+		for z, m := range d {
+			d[z] = math.Max(m, floor)
+		}
+	}
+}
+
+func (t *planarTerms) add(theta, acc []float64) float64 {
+	t.outputs(t.out, theta)
+	ll := 0.0
+	for j, q := range t.q {
+		lj, out := 0.0, t.out[j]
+		for z, c := range q {
+			if c == 0 {
+				out[z] = 0
+				continue
+			}
+			lj += c * math.Log(out[z])
+			out[z] = c / (t.n * out[z])
+		}
+		ll += lj / t.n
+	}
+	t.tmp = fill(t.tmp, len(theta), 0)
+	t.b.adjointSum(t.tmp, t.out)
+	floats.Add(acc, t.tmp)
+	return ll
+}
+
+func (t *planarTerms) at(theta []float64) { t.outputs(t.p, theta) }
+
+func (t *planarTerms) curve(v, acc []float64) {
+	t.b.forward(t.out, v)
+	for j, q := range t.q {
+		out, p := t.out[j], t.p[j]
+		for z, c := range q {
+			out[z] *= c / (t.n * p[z] * p[z])
+		}
+	}
+	t.tmp = fill(t.tmp, len(v), 0)
+	t.b.adjointSum(t.tmp, t.out)
+	floats.Add(acc, t.tmp)
+}
+
+// batchPlanar replaces the operator terms of planar geometric
+// mechanisms that can share transforms by one planarTerms, in the place
+// of the first.
+func batchPlanar(ops []*operatorTerm) []term {
+	var ms []*PlanarGeometric
+	for _, t := range ops {
+		if m, ok := t.op.(*PlanarGeometric); ok {
+			ms = append(ms, m)
+		}
+	}
+	var terms []term
+	if !batchable(ms) {
+		for _, t := range ops {
+			terms = append(terms, t)
+		}
+		return terms
+	}
+	pt := &planarTerms{b: newPlanarBatch(ms)}
+	for _, t := range ops {
+		if _, ok := t.op.(*PlanarGeometric); !ok {
+			terms = append(terms, t)
+			continue
+		}
+		if pt.q == nil {
+			terms = append(terms, pt)
+		}
+		pt.q, pt.n = append(pt.q, t.q), t.n
+	}
+	pt.out, pt.p = make([][]float64, len(ms)), make([][]float64, len(ms))
+	return terms
+}
+
+// planarSum returns Σ_j w_j A_j for planar geometric mechanisms of one
+// grid (batchable) as one operator. Inside the grid each A_j is the
+// convolution with λ_j W_j, and each border output collects λ_j times a
+// half-line or quadrant sum of W_j; all are linear in the weights, so
+// the sum is the bordered product of MulVecTo with the tables
+// Σ_j w_j λ_j near_j, rowTail_j and quad_j — two transforms an
+// application whatever J.
+func planarSum(ms []*PlanarGeometric, w []float64) operator {
+	m0 := ms[0]
+	s := &PlanarGeometric{Cols: m0.Cols, Rows: m0.Rows, CellKm: m0.CellKm, m: m0.m, lambda: 1,
+		near: make([]float64, len(m0.near)), rowTail: make([]float64, len(m0.rowTail)), quad: make([]float64, len(m0.quad))}
+	for j, m := range ms {
+		c := w[j] * m.lambda
+		floats.AddScaled(s.near, c, m.near)
+		floats.AddScaled(s.rowTail, c, m.rowTail)
+		floats.AddScaled(s.quad, c, m.quad)
+	}
+	return borderedOp{s}
+}
+
+// borderedOp is the bordered product of a PlanarGeometric's tables,
+// which need not be a mechanism's.
+type borderedOp struct{ p *PlanarGeometric }
+
+func (o borderedOp) MulVecTo(dst []float64, trans bool, x []float64) []float64 {
+	return o.p.bordered(fill(dst, o.p.Inputs(), 0), trans, x)
+}

@@ -1,0 +1,110 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// TestPlanarBatch checks the shared transforms of a planarBatch against
+// each mechanism's own MulVecTo: the forward products bit for bit, the
+// summed adjoints to rounding.
+func TestPlanarBatch(t *testing.T) {
+	var ms []*PlanarGeometric
+	for _, eps := range []float64{0.3, 1.1, 3.124} {
+		m, err := NewPlanarGeometric(9, 6, 0.5, eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	if !batchable(ms) || batchable(ms[:1]) {
+		t.Fatal("batchable is wrong")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	k := ms[0].Inputs()
+	b := newPlanarBatch(ms)
+	x := randomDist(rng, k, 0.4)
+	got := make([][]float64, len(ms))
+	b.forward(got, x)
+	u := make([][]float64, len(ms))
+	want := make([]float64, k)
+	for j, m := range ms {
+		if d := maxDiff(got[j], m.MulVecTo(nil, true, x)); d != 0 {
+			t.Errorf("forward of ε=%v differs from MulVecTo by %g", m.Epsilon, d)
+		}
+		u[j] = randomDist(rng, k, 0.5)
+		floats.Add(want, m.MulVecTo(nil, false, u[j]))
+	}
+	sum := make([]float64, k)
+	b.adjointSum(sum, u)
+	if d := maxDiff(sum, want); d > 1e-15*floats.Max(want) {
+		t.Errorf("summed adjoints differ from MulVecTo's by %g", d)
+	}
+	// The weighted sum as one operator, both ways.
+	w := []float64{0.5, 0.2, 0.3}
+	op := planarSum(ms, w)
+	for _, trans := range []bool{false, true} {
+		want := make([]float64, k)
+		for j, m := range ms {
+			floats.AddScaled(want, w[j], m.MulVecTo(nil, trans, x))
+		}
+		if d := maxDiff(op.MulVecTo(nil, trans, x), want); d > 1e-15*floats.Max(want) {
+			t.Errorf("trans %v: planarSum differs from the weighted MulVecTo by %g", trans, d)
+		}
+	}
+}
+
+// TestHessVec checks the Hessian products of the operator form (a
+// planarBatch and a k-RR operator) against those of likelihood columns,
+// (1/n) Σ c·g (g·v)/(θ·g)², and the columns' against central differences
+// of their gradient.
+func TestHessVec(t *testing.T) {
+	p1, _ := NewPlanarGeometric(8, 5, 0.5, 1.2)
+	p2, _ := NewPlanarGeometric(8, 5, 0.5, 2.5)
+	krr, _ := NewKRR(40, 2)
+	mechs := []Mechanism{p1, p2, krr}
+	rng := rand.New(rand.NewPCG(6, 7))
+	g, err := SimulateGroups(bg, rng, mechs, []int{400, 300, 300}, randomDist(rng, 40, 0.3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, _ := newModel(mechs, g, nil, columnBudget)
+	om, _ := newModel(mechs, g, nil, 0)
+	cols, ops := cm.(*columns), om.(*mixture)
+	if _, ok := ops.terms[0].(*planarTerms); !ok {
+		t.Fatalf("the planar users are not batched: %T", ops.terms[0])
+	}
+	theta := randomDist(rng, 40, 0)
+	v := make([]float64, 40)
+	for x := range v {
+		v[x] = rng.NormFloat64() * theta[x]
+	}
+	hc, ho := make([]float64, 40), make([]float64, 40)
+	cols.at(theta)
+	cols.hessVec(v, hc)
+	ops.at(theta)
+	ops.hessVec(v, ho)
+	if d := maxDiff(hc, ho); d > 1e-12*floats.Norm(hc, math.Inf(1)) {
+		t.Errorf("operator form's Hessian product differs from the columns' by %g", d)
+	}
+	if vhv := floats.Dot(v, hc); vhv <= 0 {
+		t.Errorf("vᵀ(−∇²L)v = %g, want > 0", vhv)
+	}
+	const h = 1e-6
+	plus, minus := make([]float64, 40), make([]float64, 40)
+	gp, gm := make([]float64, 40), make([]float64, 40)
+	for x := range theta {
+		plus[x], minus[x] = theta[x]+h*v[x], theta[x]-h*v[x]
+	}
+	cols.gradient(plus, gp)
+	cols.gradient(minus, gm)
+	for x := range gp {
+		fd := -(gp[x] - gm[x]) / (2 * h)
+		if math.Abs(fd-hc[x]) > 1e-6*math.Max(1, math.Abs(hc[x])) {
+			t.Errorf("symbol %d: Hessian product %v, central difference %v", x, hc[x], fd)
+		}
+	}
+}
