@@ -42,7 +42,7 @@
 //	Newton's method near the MLE (dense or    newton.go
 //	  conjugate gradients)
 //	[IBU]_M                                   ibu.go
-//	[INV]_M                                   inv.go
+//	[INV]_M                                   inv.go, gmres.go
 //	[RAP]_M                                   rap.go
 //	[e]_R (per mechanism, averaged)           permechanism.go
 //	independent work on every core            parallel.go

@@ -120,7 +120,9 @@ func (e *estimation) single(f func() (*Estimate, error)) (*Estimate, error) {
 	return f()
 }
 
-func (e *estimation) inv(g *Groups) ([]float64, error) { return INVM(e.mechs, g, e.s, e.opt.Post) }
+func (e *estimation) inv(g *Groups) ([]float64, error) {
+	return invM(e.ctx, e.mechs, g, e.s, e.opt.Post)
+}
 func (e *estimation) rap(g *Groups) ([]float64, error) { return RAPM(e.mechs, g, e.s, e.opt.Post) }
 
 // estimators maps each method to its computation.

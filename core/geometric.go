@@ -85,3 +85,46 @@ func (m *Geometric) Likelihood(dst []float64, r Report) ([]float64, float64) {
 	}
 	return dst, 0
 }
+
+// MulVecTo sets dst = A x, or Aᵀ x when trans (the output distribution
+// of the input distribution x), in O(K). With A_xz = c_z a^{|z−x|},
+// a = e^{−ε}, the sums s_z = Σ_x v_x a^{|z−x|} are two first-order
+// recursions, l_z = v_z + a·l_{z−1} and r_z = v_z + a·r_{z+1}, with
+// s = l + r − v: Aᵀx is c ⊙ s for v = x, and A x is s for v = c ⊙ x.
+// As a < 1 the recursions do not amplify rounding; a convolution by FFT
+// would cost O(K log K) and lose the relative precision of small sums.
+func (m *Geometric) MulVecTo(dst []float64, trans bool, x []float64) []float64 {
+	k := m.K
+	if len(x) != k {
+		panic("core: slice length mismatch")
+	}
+	dst = fill(dst, k, 0)
+	a := math.Exp(-m.Epsilon)
+	inner, end := (1-a)/(1+a), 1/(1+a)
+	c := func(z int) float64 {
+		if z == 0 || z == k-1 {
+			return end
+		}
+		return inner
+	}
+	v := func(z int) float64 {
+		if trans {
+			return x[z]
+		}
+		return c(z) * x[z]
+	}
+	l := 0.0
+	for z := range k {
+		l = v(z) + a*l
+		dst[z] = l
+	}
+	r := 0.0
+	for z := k - 1; z >= 0; z-- {
+		r = v(z) + a*r
+		dst[z] += r - v(z)
+		if trans {
+			dst[z] *= c(z)
+		}
+	}
+	return dst
+}

@@ -192,27 +192,32 @@ func TestKRRMLEOracle(t *testing.T) {
 	}
 }
 
-// TestStructuredOperators checks the O(K) products of k-RR, uRR and the
-// identity against their dense matrices, both ways, and that GIBU in
-// operator form reaches the same MLE as with likelihood columns.
+// TestStructuredOperators checks the O(K) products of k-RR, uRR, the
+// identity and the linear geometric mechanism against their dense
+// matrices, both ways, and that GIBU in operator form reaches the same
+// MLE as with likelihood columns.
 func TestStructuredOperators(t *testing.T) {
 	k1, _ := NewKRR(7, 1.3)
 	u, _ := NewURR(7, 0.8, []int{1, 4})
 	id, _ := NewIdentity(7)
+	geo, _ := NewGeometric(7, 0.7)
+	geo2, _ := NewGeometric(2, 0.3)
 	rng := rand.New(rand.NewPCG(5, 5))
 	x := randomDist(rng, 7, 0)
+	x[2] = -0.3 // a Hessian product's direction has signs
 	for name, m := range map[string]interface {
 		Channel
 		operator
-	}{"krr": k1, "urr": u, "identity": id} {
+	}{"krr": k1, "urr": u, "identity": id, "geometric": geo, "geometric K=2": geo2} {
+		x := x[:m.Inputs()]
 		t.Run(name, func(t *testing.T) {
 			a := Matrix(m)
 			for _, trans := range []bool{false, true} {
 				var want mat.VecDense
 				if trans {
-					want.MulVec(a.T(), mat.NewVecDense(7, x))
+					want.MulVec(a.T(), mat.NewVecDense(len(x), x))
 				} else {
-					want.MulVec(a, mat.NewVecDense(7, x))
+					want.MulVec(a, mat.NewVecDense(len(x), x))
 				}
 				if d := maxDiff(m.MulVecTo(nil, trans, x), want.RawVector().Data); d > 1e-15 {
 					t.Errorf("trans %v: MulVecTo differs from the matrix by %g", trans, d)
@@ -220,8 +225,8 @@ func TestStructuredOperators(t *testing.T) {
 			}
 		})
 	}
-	mechs := []Mechanism{k1, u}
-	g, err := SimulateGroups(context.Background(), rng, mechs, []int{3000, 2000}, randomDist(rng, 7, 0.3))
+	mechs := []Mechanism{k1, u, geo}
+	g, err := SimulateGroups(context.Background(), rng, mechs, []int{3000, 2000, 2000}, randomDist(rng, 7, 0.3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -115,19 +116,50 @@ func invert(a *mat.Dense, q []float64) ([]float64, error) {
 // INVM is [INV]_M (FW eq. 7): θ̂ = q[n] A[n]⁻¹, post-processed. With one
 // mechanism it is INV, the empirical estimator.
 func INVM(mechs []Mechanism, g *Groups, s *Study, post Post) ([]float64, error) {
+	return invM(context.Background(), mechs, g, s, post)
+}
+
+// invM is INVM; ctx cancels the matrix-free solve.
+func invM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, post Post) ([]float64, error) {
 	cs, err := symbolChannels(mechs, g, s, "inv-m")
 	if err != nil {
 		return nil, err
+	}
+	raw, err := solveCompound(ctx, cs, g)
+	if err != nil {
+		return nil, err
+	}
+	return PostProcess(raw, post)
+}
+
+// Matrix-free inversion stops at the relative residual invTol, and gives
+// up after invMaxIter products of A[n].
+const (
+	invTol     = 1e-10
+	invMaxIter = 5000
+)
+
+// solveCompound solves θ A[n] = q[n]: by LU on the dense A[n] up to
+// maxDenseSymbols symbols, and beyond that by GMRES on A[n] applied
+// matrix-free when every mechanism has an operator, to the relative
+// residual invTol.
+func solveCompound(ctx context.Context, cs []Channel, g *Groups) ([]float64, error) {
+	if ops, w, ok := compoundOperators(cs, g, maxDenseSymbols*maxDenseSymbols); ok {
+		op := &compoundOp{ops: ops, w: w}
+		theta, _, _, err := gmres(ctx, func(dst, x []float64) { op.MulVecTo(dst, true, x) }, pooled(cs, g), invTol, invMaxIter)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("core: matrix inversion, matrix-free: %w: the channel is too ill-conditioned to invert; use GIBU or IBU", err)
+		}
+		return theta, nil
 	}
 	if err := checkDense("matrix inversion", cs); err != nil {
 		return nil, err
 	}
 	a, q := compound(cs, g)
-	raw, err := invert(a, q)
-	if err != nil {
-		return nil, err
-	}
-	return PostProcess(raw, post)
+	return invert(a, q)
 }
 
 // maxCondition is the largest condition number of A[n] that the
