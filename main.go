@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
+	"strings"
 	"syscall"
 
 	fyneapp "fyne.io/fyne/v2/app"
@@ -22,7 +24,7 @@ func main() {
 	var files []string
 	switch {
 	case len(os.Args) > 1 && os.Args[1] == "gui":
-		if len(os.Args) > 3 {
+		if len(os.Args) > 3 || len(os.Args) == 3 && strings.HasPrefix(os.Args[2], "-") {
 			fmt.Fprintln(os.Stderr, "usage: privmap gui [STUDY.json | DATA-FILE]")
 			os.Exit(2)
 		}
@@ -35,9 +37,23 @@ func main() {
 		stop()
 		os.Exit(code)
 	}
+	if noDisplay() {
+		fmt.Fprintln(os.Stderr, "privmap: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); the sub-commands run without one: privmap help")
+		os.Exit(1)
+	}
 	a := fyneapp.NewWithID("io.github.privmap")
 	w := a.NewWindow("privmap")
 	w.SetContent(gui.New(a, w, files...))
 	w.Resize(gui.WindowSize(a))
 	w.ShowAndRun()
+}
+
+// noDisplay reports whether a Unix desktop has no display server to open
+// the window on, where GLFW would panic.
+func noDisplay() bool {
+	switch runtime.GOOS {
+	case "windows", "darwin", "android", "ios":
+		return false
+	}
+	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
 }

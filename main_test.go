@@ -53,3 +53,17 @@ func TestCLocaleQuiet(t *testing.T) {
 		t.Error("an unknown command exited 0")
 	}
 }
+
+// TestGUIWithoutWindow checks that "privmap gui" asked for help, or
+// started without a display, says so and exits non-zero instead of
+// opening a file named -h or panicking in GLFW.
+func TestGUIWithoutWindow(t *testing.T) {
+	stderr, err := runMain(t, nil, "gui -h")
+	if err == nil || !strings.Contains(stderr, "usage: privmap gui") {
+		t.Errorf("privmap gui -h: %v, %q", err, stderr)
+	}
+	stderr, err = runMain(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="}, "gui")
+	if err == nil || !strings.Contains(stderr, "no display") || strings.Contains(stderr, "panic") {
+		t.Errorf("privmap gui without a display: %v, %q", err, stderr)
+	}
+}
