@@ -154,7 +154,11 @@ func (u *ui) openFile(name string) {
 		}
 		if err != nil {
 			u.data.load(defaultSource(), false)
-			showError(u.win, fmt.Errorf("%s: %w", name, err), "The embedded data are shown instead; open the study again from the File menu.")
+			// Shown once the window has its size: a dialog laid out
+			// before that is one word wide.
+			go fyne.Do(func() {
+				showError(u.win, fmt.Errorf("%s: %w", name, err), "The embedded data are shown instead; open the study again from the File menu.")
+			})
 		}
 		return
 	}
