@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // WorstLDP returns the smallest ε for which c is ε-LDP, read off its
@@ -168,38 +170,28 @@ func InvertibleBits(c BitChannel, revealing []int) int {
 // inverse distances computed once (24×16 grid: about 60 ms in all; the
 // scan is O(K³), so AuditMechanism bounds it on large maps).
 func WorstGeoInd(ctx context.Context, c Channel, dist func(x, x2 int) float64) (float64, error) {
-	eps, _, err := worstGeoInd(ctx, c, dist, math.Inf(1))
-	return eps, err
-}
-
-// worstGeoInd is WorstGeoInd giving up, with done false, at the first
-// output that needs a pair scan when the pair scans of all outputs would
-// exceed budget operations.
-func worstGeoInd(ctx context.Context, c Channel, dist func(x, x2 int) float64, budget float64) (eps float64, done bool, err error) {
 	k := c.Inputs()
 	var inv []float64
 	worst := 0.0
-	logs := make([]float64, k)
+	col := make([]float64, k)
 	for z := range c.Outputs() {
 		if err := ctx.Err(); err != nil {
-			return 0, false, err
+			return 0, err
 		}
-		for x := range k {
-			logs[x] = math.Log(c.Prob(x, z))
-		}
-		if w, ok := fewValued(logs, dist); ok {
+		col, _ = column(c, col, z)
+		if w, ok := fewValued(col, dist); ok {
 			worst = math.Max(worst, w)
 			continue
 		}
+		for x, p := range col {
+			col[x] = math.Log(p)
+		}
 		if inv == nil {
-			if float64(k)*float64(k)*float64(c.Outputs()) > budget {
-				return 0, false, nil
-			}
 			inv = inverseDistances(k, dist)
 		}
-		worst = math.Max(worst, pairScan(logs, inv))
+		worst = math.Max(worst, pairScan(col, inv))
 	}
-	return worst, true, nil
+	return worst, nil
 }
 
 // inverseDistances returns 1/d(x, x2) for every pair, 0 on the diagonal.
@@ -238,18 +230,19 @@ func pairScan(logs, inv []float64) float64 {
 	return worst
 }
 
-// fewValued returns the worst ratio of one output's log-probabilities
-// when they take at most three values, all but the most frequent on at
-// most eight inputs: the largest (v_i − v_j)/d(G_i, G_j) over pairs of
+// fewValued returns the worst ratio of one output's probabilities when
+// they take at most three values, all but the most frequent on at most
+// eight inputs: the largest (ln v_i − ln v_j)/d(G_i, G_j) over pairs of
 // values v_i > v_j, with d(G_i, G_j) the least distance between their
-// inputs. It costs O(K) and reports false on any other column.
-func fewValued(logs []float64, dist func(x, x2 int) float64) (float64, bool) {
+// inputs. It costs O(K), with three logarithms, and reports false on any
+// other column.
+func fewValued(probs []float64, dist func(x, x2 int) float64) (float64, bool) {
 	const maxValues, maxSmall = 3, 8
 	var vals [maxValues]float64
 	var members [maxValues][]int
 	var count [maxValues]int
 	nv := 0
-	for x, l := range logs {
+	for x, l := range probs {
 		i := 0
 		for i < nv && vals[i] != l {
 			i++
@@ -281,8 +274,8 @@ func fewValued(logs []float64, dist func(x, x2 int) float64) (float64, bool) {
 			if i == j || !(vals[i] > vals[j]) {
 				continue
 			}
-			d := groupDistance(members, count, i, j, big, len(logs), dist)
-			worst = math.Max(worst, (vals[i]-vals[j])/d)
+			d := groupDistance(members, count, i, j, big, len(probs), dist)
+			worst = math.Max(worst, (math.Log(vals[i])-math.Log(vals[j]))/d)
 		}
 	}
 	return worst, true
@@ -331,36 +324,6 @@ const exactGeoIndBudget = 4e9
 // the straight distance it spans, √(4 − 2√2) = 1/cos(22.5°).
 var octile = math.Sqrt(4 - 2*math.Sqrt2)
 
-// neighbourGeoInd bounds ε-geo-indistinguishability on a linear or grid
-// alphabet from neighbouring inputs only, in O(K) an output. With L the
-// worst ratio over neighbours (a true pair, so ε ≥ L) and any pair joined
-// by a path of neighbours whose steps each change ln P by at most L times
-// their length:
-//
-//   - linear, d = |x − x'|: the path of unit steps has length d, so ε = L
-//     exactly;
-//   - grid, 8-neighbour steps: the path is at most octile times d, so
-//     L ≤ ε ≤ octile · L.
-func neighbourGeoInd(ctx context.Context, c Channel, a Alphabet) (lo, hi float64, err error) {
-	k := c.Inputs()
-	steps, cols, rows := neighbourSteps(a, k)
-	logs := make([]float64, k)
-	for z := range c.Outputs() {
-		if err := ctx.Err(); err != nil {
-			return 0, 0, err
-		}
-		for x := range k {
-			logs[x] = math.Log(c.Prob(x, z))
-		}
-		lo = math.Max(lo, worstNeighbour(logs, steps, cols, rows))
-	}
-	hi = lo
-	if a.Kind == KindGrid {
-		hi = lo * octile * (1 + 1e-12)
-	}
-	return lo, hi, nil
-}
-
 // step is a move to a neighbouring cell and its length.
 type step struct {
 	dr, dc int
@@ -387,7 +350,16 @@ func neighbourSteps(a Alphabet, k int) ([]step, int, int) {
 }
 
 // worstNeighbour returns max |l_x − l_y|/d(x, y) over neighbouring x, y
-// of one output's log-probabilities.
+// of one output's log-probabilities, in O(K). It bounds that output's
+// ε-geo-indistinguishability on a linear or grid alphabet: with L the
+// worst ratio over neighbours (a true pair, so ε ≥ L) and any pair
+// joined by a path of neighbours whose steps each change ln P by at most
+// L times their length,
+//
+//   - linear, d = |x − x'|: the path of unit steps has length d, so ε = L
+//     exactly;
+//   - grid, 8-neighbour steps: the path is at most octile times d, so
+//     L ≤ ε ≤ octile · L.
 func worstNeighbour(logs []float64, steps []step, cols, rows int) float64 {
 	worst := 0.0
 	for x, lx := range logs {
@@ -428,7 +400,7 @@ type Audit struct {
 	// GeoInd is the worst ε-geo-indistinguishability per GeoUnit (km or
 	// step); NaN without a metric or for bit-vector outputs. On a grid too
 	// large for the exact O(K³) scan, GeoInd is a certified lower bound
-	// and GeoIndUpper a certified upper bound (neighbourGeoInd); else
+	// and GeoIndUpper a certified upper bound (worstNeighbour); else
 	// GeoIndUpper equals GeoInd.
 	GeoInd, GeoIndUpper float64
 	GeoUnit             string
@@ -479,29 +451,71 @@ func AuditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error)
 			keep = u.IsSensitive
 			au.Invertible = InvertibleInputs(c, func(z int) bool { return !u.IsSensitive(z) })
 		}
-		var err error
-		if au.LDP, err = worstLDP(ctx, c, keep); err != nil {
-			return au, err
-		}
 		if _, unit, ok := a.Distance(0, 0); ok {
-			dist := distanceOf(a)
-			var exact bool
-			if au.GeoInd, exact, err = worstGeoInd(ctx, c, dist, exactGeoIndBudget); err != nil {
-				return au, err
-			}
-			au.GeoIndUpper = au.GeoInd
-			if !exact {
-				if au.GeoInd, au.GeoIndUpper, err = neighbourGeoInd(ctx, c, a); err != nil {
-					return au, err
-				}
-			}
 			au.GeoUnit = unit
-			if au.QualityMean, au.QualityWorst, err = qualityLoss(ctx, c, dist); err != nil {
-				return au, err
-			}
+			return au, scanColumns(ctx, c, a, keep, exactGeoIndBudget, &au)
 		}
+		var err error
+		au.LDP, err = worstLDP(ctx, c, keep)
+		return au, err
 	}
 	return au, ctx.Err()
+}
+
+// scanColumns fills au's LDP, geo-indistinguishability and quality loss
+// for a channel c on a metric alphabet in one pass over its outputs:
+// each column P(z | ·) is read once, from m's likelihood (k-RR's is two
+// values, not K exponentials), with its logarithms, and serves all
+// three. Geo-indistinguishability is exact on few-valued columns and by
+// pair scans while those stay within budget operations; beyond, the
+// other columns give certified neighbour bounds (see neighbourSteps), and
+// au.GeoInd and au.GeoIndUpper bound the worst ratio from both sides.
+// keep, if not nil, picks the outputs of the LDP ratio.
+func scanColumns(ctx context.Context, c Channel, a Alphabet, keep func(z int) bool, budget float64, au *Audit) error {
+	k := c.Inputs()
+	au.GeoInd, au.GeoIndUpper = 0, 0
+	dist := distanceOf(a)
+	var inv []float64
+	if float64(k)*float64(k)*float64(c.Outputs()) <= budget {
+		inv = inverseDistances(k, dist)
+	}
+	steps, cols, rows := neighbourSteps(a, k)
+	factor := 1.0
+	if a.Kind == KindGrid {
+		factor = octile * (1 + 1e-12)
+	}
+	col, logs, quality := make([]float64, k), make([]float64, k), make([]float64, k)
+	for z := range c.Outputs() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		col, scale := column(c, col, z)
+		lo, hi := math.Inf(1), 0.0
+		p := math.Exp(scale)
+		for x, v := range col {
+			lo, hi = min(lo, v), max(hi, v)
+			quality[x] += v * p * dist(x, z)
+		}
+		if hi > 0 && (keep == nil || keep(z)) {
+			au.LDP = math.Max(au.LDP, math.Log(hi/lo))
+		}
+		if w, ok := fewValued(col, dist); ok {
+			au.GeoInd, au.GeoIndUpper = math.Max(au.GeoInd, w), math.Max(au.GeoIndUpper, w)
+			continue
+		}
+		for x, v := range col {
+			logs[x] = math.Log(v)
+		}
+		if inv != nil {
+			w := pairScan(logs, inv)
+			au.GeoInd, au.GeoIndUpper = math.Max(au.GeoInd, w), math.Max(au.GeoIndUpper, w)
+			continue
+		}
+		w := worstNeighbour(logs, steps, cols, rows)
+		au.GeoInd, au.GeoIndUpper = math.Max(au.GeoInd, w), math.Max(au.GeoIndUpper, w*factor)
+	}
+	au.QualityMean, au.QualityWorst = floats.Sum(quality)/float64(k), floats.Max(quality)
+	return nil
 }
 
 // distanceOf returns the distance of a as a function; on a grid it reads
@@ -530,24 +544,15 @@ func distanceOf(a Alphabet) func(x, y int) float64 {
 	}
 }
 
-// qualityLoss returns the mean over inputs and the maximum of the
-// expected distance Σ_z P(z|x) d(x, z), stopping with ctx's error once
-// ctx is done.
-func qualityLoss(ctx context.Context, c Channel, dist func(x, y int) float64) (mean, worst float64, err error) {
-	for x := range c.Inputs() {
-		if x&63 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, 0, err
-			}
-		}
-		e := 0.0
-		for z := range c.Outputs() {
-			if p := c.Prob(x, z); p > 0 {
-				e += p * dist(x, z)
-			}
-		}
-		mean += e
-		worst = math.Max(worst, e)
+// column sets dst to output z's column P(z | ·) up to the factor e^scale:
+// from the mechanism's likelihood when c is one (k-RR's is two values,
+// not K exponentials), else entry by entry.
+func column(c Channel, dst []float64, z int) ([]float64, float64) {
+	if m, ok := c.(Mechanism); ok {
+		return m.Likelihood(dst, SymbolReport(z))
 	}
-	return mean / float64(c.Inputs()), worst, nil
+	for x := range dst {
+		dst[x] = c.Prob(x, z)
+	}
+	return dst, 0
 }

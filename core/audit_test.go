@@ -89,10 +89,13 @@ func TestGeoIndFastPaths(t *testing.T) {
 		if err != nil || math.Abs(got-want) > 1e-12*math.Max(1, want) {
 			t.Errorf("%s: WorstGeoInd %v (%v), plain scan %v", name, got, err, want)
 		}
-		lo, hi, err := neighbourGeoInd(context.Background(), tc.c, tc.a)
-		if err != nil {
+		// Budget 0: every column that is not few-valued gets neighbour
+		// bounds.
+		var au Audit
+		if err := scanColumns(context.Background(), tc.c, tc.a, nil, 0, &au); err != nil {
 			t.Fatal(err)
 		}
+		lo, hi := au.GeoInd, au.GeoIndUpper
 		tol := 1e-12 * math.Max(1, want)
 		if !(lo <= want+tol && want <= hi+tol) {
 			t.Errorf("%s: neighbour bounds [%v, %v] miss ε = %v", name, lo, hi, want)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +38,7 @@ type populationTab struct {
 	preset   *widget.Select
 	problems *widget.Label
 	audits   sync.WaitGroup // running audits, for tests
+	slots    auditSlots     // audits may run a few at a time
 	content  fyne.CanvasObject
 	// OnChanged is called after every edit.
 	OnChanged func()
@@ -63,7 +65,7 @@ type mechRow struct {
 }
 
 func newPopulationTab(ctx context.Context) *populationTab {
-	p := &populationTab{ctx: ctx, list: container.NewVBox()}
+	p := &populationTab{ctx: ctx, list: container.NewVBox(), slots: newAuditSlots()}
 	titles := make([]string, 0, len(core.Presets()))
 	for _, pr := range core.Presets() {
 		titles = append(titles, pr.Title)
@@ -341,7 +343,7 @@ func (r *mechRow) changed() {
 	go func() {
 		defer r.p.audits.Done()
 		defer cancel()
-		text, err := auditText(ctx, m, a)
+		text, err := r.p.slots.run(ctx, func() (string, error) { return auditText(ctx, m, a) })
 		fyne.DoAndWait(func() {
 			if gen != r.gen {
 				return
@@ -494,4 +496,23 @@ func kindNames[K ~string](kinds []K) []string {
 		out[i] = string(k)
 	}
 	return out
+}
+
+// auditSlots lets audits run a few at a time, leaving a core to the work
+// the user waits for (loading, gridding, a run): on a city grid every
+// row's audit takes seconds of a core.
+type auditSlots chan struct{}
+
+func newAuditSlots() auditSlots { return make(auditSlots, max(1, runtime.GOMAXPROCS(0)-1)) }
+
+// run calls f once a slot is free, or returns ctx's error if ctx is done
+// first.
+func (s auditSlots) run(ctx context.Context, f func() (string, error)) (string, error) {
+	select {
+	case s <- struct{}{}:
+		defer func() { <-s }()
+		return f()
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
 }
