@@ -45,6 +45,9 @@ const (
 	groupPerUser  = 1.0     // at most one group per user
 	emdShare      = 0.25    // the truth's support, as a share of K, when unknown
 	secondsPerDay = 86400.0 // for the printout
+	denseSymbols  = 4096    // the inversions' dense limit, as core's
+	luRate        = 5e9     // operations a second of an LU factorisation
+	gmresProducts = 300     // products of a matrix-free inversion
 )
 
 // EstimateCost returns what req is expected to cost: building its
@@ -60,10 +63,9 @@ func EstimateCost(req Request) Cost {
 		parts = append(parts, costPart{secs, fmt.Sprintf("Shokri's linear program on %s symbols (%d of them)", Thousands(int(math.Round(k))), shokri)})
 	}
 	parts = append(parts, costPart{n * userCost, fmt.Sprintf("sanitising %s users", Thousands(int(math.Round(n))))})
-	steps, step := emCost(s, k, n)
 	support := truthSupport(req.Users.Truth, k)
 	for _, method := range req.Methods {
-		parts = append(parts, costPart{steps * step, fmt.Sprintf("%s: about %s steps of %s", method, Thousands(int(math.Round(steps))), seconds(step))})
+		parts = append(parts, methodCost(method, s, k, n))
 		if s.Alphabet.Kind == core.KindGrid {
 			parts = append(parts, costPart{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on a %s × %s table", method, Thousands(int(math.Round(support))), Thousands(int(math.Round(k))))})
 		}
@@ -106,24 +108,68 @@ func countKind(s *core.Study, kind core.MechanismKind) int {
 	return c
 }
 
-// emCost returns the EM steps an estimate of s is expected to take and
-// the seconds of one: a thousand when Newton's dense Hessian is out of
-// reach, and the planar mechanisms' FFTs on their (2m+1)² torus, shared
-// among the cores.
-func emCost(s *core.Study, k, n float64) (steps, step float64) {
-	groups := math.Min(n*groupPerUser, k*float64(len(s.Mechanisms)))
-	steps = smallSteps
-	if groups*k*k > denseBudget {
+// methodCost returns what one estimate of s by method is expected to
+// cost, in steps of the EM map or products of the channel:
+//
+//   - GIBU and its kin: a thousand steps when Newton's dense Hessian is
+//     out of reach (EM, then conjugate gradients), else two hundred;
+//   - [IBU]_M: the same steps of the average channel, whose planar
+//     mechanisms are one convolution;
+//   - [IBU]_R: each mechanism's own steps, the mechanisms on every core;
+//   - the inversions: an LU factorisation up to 4,096 symbols, beyond
+//     that a few hundred products of the average channel (GMRES), or of
+//     each mechanism's for [INV]_R;
+//   - the empirical ULDP estimator: a pass over the reports.
+func methodCost(method core.Method, s *core.Study, k, n float64) costPart {
+	steps := float64(smallSteps)
+	if math.Min(n*groupPerUser, k*float64(len(s.Mechanisms)))*k*k > denseBudget {
 		steps = bigSteps
 	}
-	step = k * float64(len(s.Mechanisms)) * stepOverhead
+	mechs, planar := float64(len(s.Mechanisms)), float64(countKind(s, core.KindPlanar))
+	cores := float64(max(1, runtime.GOMAXPROCS(0)))
+	var per float64
+	switch method {
+	case core.MethodIBUM:
+		per = stepCost(s, k, mechs, math.Min(planar, 1), cores)
+	case core.MethodIBUR:
+		per = (stepCost(s, k, mechs-planar, 0, 1) + stepCost(s, k, 0, planar, 1)) / cores
+	case core.MethodINV, core.MethodINVM, core.MethodRAP, core.MethodRAPM:
+		return inversionCost(method, s, k, stepCost(s, k, mechs, math.Min(planar, 1), cores))
+	case core.MethodINVR, core.MethodRAPR:
+		return inversionCost(method, s, k, (stepCost(s, k, mechs-planar, 0, 1)+stepCost(s, k, 0, planar, 1))/cores)
+	case core.MethodULDP:
+		return costPart{n * userCost, fmt.Sprintf("%s: a pass over %s reports", method, Thousands(int(math.Round(n))))}
+	default:
+		// The planar mechanisms of one grid share their transforms:
+		// 2J + 2 for J of them, where each alone takes 4.
+		per = stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores)
+	}
+	return costPart{steps * per, fmt.Sprintf("%s: about %s steps of %s", method, Thousands(int(math.Round(steps))), seconds(per))}
+}
+
+// inversionCost is the cost of an inversion estimator: an LU
+// factorisation of the K×K channel ((2/3)K³ operations at luRate) up to
+// 4,096 symbols, else gmresProducts products of half an EM step each.
+func inversionCost(method core.Method, s *core.Study, k, step float64) costPart {
+	if k <= denseSymbols {
+		secs := 2.0 / 3 * k * k * k / luRate
+		return costPart{secs, fmt.Sprintf("%s: an LU factorisation of %s symbols", method, Thousands(int(math.Round(k))))}
+	}
+	return costPart{gmresProducts * step / 2, fmt.Sprintf("%s: about %d products of the channel (GMRES)", method, gmresProducts)}
+}
+
+// stepCost returns the seconds of one EM step over k symbols of
+// mechanisms (structured channels, O(K) a step) and planar
+// planar-mechanism equivalents (two FFTs each on their (2m+1)² torus),
+// shared among cores.
+func stepCost(s *core.Study, k, mechanisms, planar, cores float64) float64 {
+	step := k * mechanisms * stepOverhead
 	if a := s.Alphabet; a.Kind == core.KindGrid {
 		side := float64(2*max(a.Cols, a.Rows) - 1)
 		nn := side * side
-		step += float64(countKind(s, core.KindPlanar)) * planarStepPer * nn * math.Log2(nn)
+		step += planar * planarStepPer * nn * math.Log2(nn)
 	}
-	// The mechanisms' shares of a step run on every core.
-	return steps, step / float64(max(1, min(runtime.GOMAXPROCS(0), len(s.Mechanisms))))
+	return step / math.Max(1, math.Min(cores, mechanisms))
 }
 
 // truthSupport returns the number of symbols the truth gives mass, or a

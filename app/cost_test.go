@@ -40,6 +40,13 @@ func TestEstimateCost(t *testing.T) {
 		// NYC: GIBU about 30 s on two cores (1,000 steps of 33 ms; 75 ms on
 		// one), the EMD 2 s.
 		{"NYC, Table 7, 200,000 users", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodGIBU}, 5 * time.Second, 10 * time.Minute, "gibu: about 1,000 steps"},
+		// NYC by the other estimators: [IBU]_M's planar average is one
+		// convolution (about 10 s), the inversion a few hundred products
+		// (under a second), [IBU]_R each planar mechanism's own EM (about
+		// 100 s on two cores).
+		{"NYC, [IBU]_M", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodIBUM}, 2 * time.Second, time.Minute, "ibu-m: about 1,000 steps"},
+		{"NYC, [INV]_M", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodINVM}, 0, 10 * time.Second, ""},
+		{"NYC, [IBU]_R", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodIBUR}, 20 * time.Second, 10 * time.Minute, "ibu-r: about 1,000 steps"},
 		// FW Table 8 on 24×16: ten solves of about 4 s.
 		{"FW 24×16, Table 8", "fw-t8", 24, 16, 0.5, 2000, []core.Method{core.MethodGIBU}, 20 * time.Second, 3 * time.Minute, "Shokri's linear program"},
 		// Shokri on 6,144 cells: K³ grows 4,096 times.
