@@ -57,18 +57,21 @@ type curvedModel interface {
 // (columns.newtonStep), else by conjugate gradients on Hessian products
 // (cgStep); cut short where a coordinate would turn negative (it then
 // leaves F), and halved until the likelihood does not decrease, so L
-// never falls. Near the MLE the steps converge quadratically, where EM
+// never falls. After a step was cut, the coordinates the next step would
+// take below zero while their gradient pushes them out join the bound
+// set and the step is solved again on the smaller face (rebind): the
+// projection alone moves them to zero off the quadratic model, and near
+// the MLE such steps stall. Near the MLE the steps converge quadratically, where EM
 // crawls. It stops when the certified gap max_x G_x − 1 (see emUpdate)
 // is at most tol, after newtonSteps steps or once iter reaches maxIter,
 // or when a step no longer raises L, calling progress, if not nil, after
-// each step. It returns θ
-// (updated in place), L(θ), the gap and iter plus the steps.
+// each step. It returns θ (updated in place), L(θ), the gap and iter plus
+// the steps.
 func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, iter, maxIter int, progress func(int, float64, float64)) (ll, gap float64, iters int, err error) {
 	k := m.dims()
 	grad, next, trial := make([]float64, k), make([]float64, k), make([]float64, k)
 	bound := make([]bool, k)
-	damp := minDamp
-	limit := cgFirst
+	st := &newtonState{damp: minDamp, limit: cgFirst}
 	ll, gap = m.gradient(theta, grad)
 	for range newtonSteps {
 		if gap <= tol || iter >= maxIter {
@@ -83,7 +86,7 @@ func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, it
 		for x := range bound {
 			bound[x] = theta[x] <= bindingTol && grad[x] <= 1
 		}
-		d, err := newtonDirection(ctx, m, theta, grad, bound, damp, tol, limit)
+		d, err := st.direction(ctx, m, theta, grad, bound, tol)
 		if err != nil {
 			return ll, gap, iter, err
 		}
@@ -91,32 +94,59 @@ func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, it
 			break
 		}
 		t := projectedStep(m, theta, d, bound, trial, next, ll, gap)
-		improved := t > 0
-		if !improved {
-			// Where H is singular (fewer distinct reports than symbols)
-			// the Newton step is wild: damp it towards a gradient step
-			// (Levenberg–Marquardt) and try again.
-			if damp *= 1e3; damp > 1 {
-				break
+		if !st.adapt(t) {
+			break
+		}
+		if t > 0 {
+			ll, gap = m.gradient(theta, grad)
+			if progress != nil {
+				progress(iter, ll, gap)
 			}
-			continue
-		}
-		// Levenberg–Marquardt: a step cut short asks for more damping, a
-		// full one for less.
-		switch {
-		case t < 0.25:
-			damp = math.Min(damp*100, 1)
-			limit = max(limit/2, cgFirst)
-		case t == 1:
-			damp = math.Max(damp/10, minDamp)
-			limit = min(limit*2, cgSteps)
-		}
-		ll, gap = m.gradient(theta, grad)
-		if progress != nil {
-			progress(iter, ll, gap)
 		}
 	}
 	return ll, gap, iter, nil
+}
+
+// newtonState is what polish carries from one step to the next: the
+// Levenberg–Marquardt damping, the CG iteration bound, and whether the
+// last step was cut short.
+type newtonState struct {
+	damp  float64
+	limit int
+	cut   bool
+}
+
+// direction returns the step from θ; after a cut step, the coordinates
+// it would take below zero while their gradient pushes them out are
+// bound (rebind) and the step is solved again on the smaller face.
+func (st *newtonState) direction(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, tol float64) ([]float64, error) {
+	d, err := newtonDirection(ctx, m, theta, grad, bound, st.damp, tol, st.limit)
+	if err != nil || d == nil || !st.cut || !rebind(theta, grad, d, bound) {
+		return d, err
+	}
+	return newtonDirection(ctx, m, theta, grad, bound, st.damp, tol, st.limit)
+}
+
+// adapt updates the state after a step of length t (0: no step) and
+// reports whether polish should go on.
+func (st *newtonState) adapt(t float64) bool {
+	st.cut = t < 1
+	switch {
+	case t == 0:
+		// Where H is singular (fewer distinct reports than symbols) the
+		// Newton step is wild: damp it towards a gradient step
+		// (Levenberg–Marquardt) and try again.
+		st.damp *= 1e3
+		return st.damp <= 1
+	case t < 0.25:
+		// A step cut short asks for more damping, a full one for less.
+		st.damp = math.Min(st.damp*100, 1)
+		st.limit = max(st.limit/2, cgFirst)
+	case t == 1:
+		st.damp = math.Max(st.damp/10, minDamp)
+		st.limit = min(st.limit*2, cgSteps)
+	}
+	return true
 }
 
 // newtonDirection returns polish's step d over all K symbols (0 off the
@@ -309,4 +339,17 @@ func (c *columns) newtonStep(theta, grad []float64, bound []bool, damp float64) 
 		d[x] = hg.AtVec(a) - mu*h1.AtVec(a)
 	}
 	return d
+}
+
+// rebind adds to bound the free coordinates that the step d takes to 0
+// or below while their gradient pushes them out (G_x ≤ 1), and reports
+// whether it added any.
+func rebind(theta, grad, d []float64, bound []bool) bool {
+	added := false
+	for x, b := range bound {
+		if !b && theta[x]+d[x] <= 0 && grad[x] <= 1 {
+			bound[x], added = true, true
+		}
+	}
+	return added
 }

@@ -54,6 +54,10 @@ type PlanarGeometric struct {
 	edgeOnce sync.Once
 	interior *conv2
 	tail     []float64
+	// The spectra of the tail rows along a line of the torus
+	// (edgeSpectra).
+	specOnce sync.Once
+	edgeSpec [][]complex128
 }
 
 // PlanarGeometric's capabilities.
@@ -305,8 +309,30 @@ func (m *PlanarGeometric) edgeTables() (*conv2, []float64) {
 func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []float64 {
 	c, _ := m.edgeTables()
 	b := m.newBorder(trans, x, dst)
-	b.interior(c)
-	b.rim()
+	if !m.spectral() {
+		b.interior(c)
+		b.edges()
+	} else {
+		// The interior's transforms and the edges' are independent: one
+		// core each, the edges into a buffer of their own.
+		edges := make([]float64, len(dst))
+		eachParallel(2, func(i int) {
+			if i == 0 {
+				b.interior(c)
+				return
+			}
+			l := newLines(m.Rows, m.Cols, c.w)
+			if trans {
+				l.transform(x)
+				m.edgesForward(edges, l, l.fft, make([]complex128, c.w/2+1), make([]float64, c.w))
+				return
+			}
+			m.edgesAdjoint(l, m.edgeInputs(x, 1, l.fft, make([]float64, c.w)))
+			l.back(edges)
+		})
+		floats.Add(dst, edges)
+	}
+	b.corners()
 	floats.Scale(m.lambda, dst)
 	return dst
 }
@@ -320,9 +346,9 @@ func (m *PlanarGeometric) newBorder(trans bool, x, dst []float64) *border {
 		in: make([]float64, max(m.Rows, m.Cols)), out: make([]float64, max(m.Rows, m.Cols))}
 }
 
-// rim adds the outputs on the border that collect half-lines and
-// quadrants of offsets: the four edges and four corners.
-func (b *border) rim() {
+// edges adds the outputs on the border's four edges, which collect
+// half-lines of offsets, by dot products (see edgeSpectra for the FFT).
+func (b *border) edges() {
 	rows, cols, mm := b.m.Rows, b.m.Cols, b.m.m
 	byRow := func(i, q int) int { return i*cols + q }
 	byCol := func(i, q int) int { return q*cols + i }
@@ -330,6 +356,11 @@ func (b *border) rim() {
 	b.edge(byRow, rows, cols, func(p int) int { return (rows-1)*cols + p }, func(i int) int { return mm - (rows - 1 - i) })
 	b.edge(byCol, cols, rows, func(p int) int { return p * cols }, func(i int) int { return mm - i })
 	b.edge(byCol, cols, rows, func(p int) int { return p*cols + cols - 1 }, func(i int) int { return mm - (cols - 1 - i) })
+}
+
+// corners adds the outputs of the four corners, which collect quadrants.
+func (b *border) corners() {
+	rows, cols := b.m.Rows, b.m.Cols
 	for _, corner := range [4][2]int{{0, 0}, {0, cols - 1}, {rows - 1, 0}, {rows - 1, cols - 1}} {
 		b.corner(corner[0], corner[1])
 	}

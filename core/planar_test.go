@@ -65,8 +65,20 @@ func TestPlanarBruteForce(t *testing.T) {
 }
 
 // TestPlanarOperator checks the FFT products against the dense matrix on
-// FW's 24×16 grid and on a 7×5 grid, for every ε of FW Table 6.
+// FW's 24×16 grid and on a 7×5 grid, for every ε of FW Table 6, with the
+// edges by dot products and by FFT (spectralEdgeMin).
 func TestPlanarOperator(t *testing.T) {
+	defer func(v int) { spectralEdgeMin = v }(spectralEdgeMin)
+	for _, spectral := range []bool{false, true} {
+		spectralEdgeMin = math.MaxInt
+		if spectral {
+			spectralEdgeMin = 0
+		}
+		t.Run(fmt.Sprintf("spectral=%v", spectral), testPlanarOperator)
+	}
+}
+
+func testPlanarOperator(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	for _, g := range [][2]int{{24, 16}, {7, 5}, {3, 3}, {4, 11}, {2, 6}, {1, 9}} { // below 3×3: mulVecPadded
 		for _, eps := range fwPlanar {

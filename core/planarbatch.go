@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -12,23 +13,44 @@ import (
 // transforms are shared: the forward products θA_j of every mechanism
 // take θ's transform once, and the adjoints Σ_j A_j u_j are summed in
 // the frequency domain and transformed back once — 2J + 2 transforms
-// for J mechanisms instead of 4J. The rims (edges and corners) are each
+// for J mechanisms instead of 4J. On large grids the edges' half-line
+// sums are convolutions along the rows and columns (edgeSpectra), whose
+// line transforms are shared likewise; the corners are each
 // mechanism's own. The mechanisms' parts run on every core.
 type planarBatch struct {
 	ms    []*PlanarGeometric
 	a     [][]float64    // each mechanism's real torus array
 	specs [][]complex128 // each mechanism's spectrum
-	rims  [][]float64    // each mechanism's rim of an adjoint
+	rims  [][]float64    // each mechanism's corners of an adjoint
+	// On grids whose edges go by FFT (PlanarGeometric.spectral): the
+	// line spectra of the input, or the adjoints' summed edge terms, and
+	// each mechanism's transform, buffers and edge inputs.
+	spectral bool
+	lines    *lines
+	edgeOut  []float64
+	ffts     []*fourier.FFT
+	accs     [][]complex128
+	bufs     [][]float64
+	edges    []edgeTerms
 }
 
 func newPlanarBatch(ms []*PlanarGeometric) *planarBatch {
-	b := &planarBatch{ms: ms, a: make([][]float64, len(ms)), specs: make([][]complex128, len(ms)), rims: make([][]float64, len(ms))}
+	j := len(ms)
+	b := &planarBatch{ms: ms, a: make([][]float64, j), specs: make([][]complex128, j), rims: make([][]float64, j),
+		spectral: ms[0].spectral(), ffts: make([]*fourier.FFT, j), accs: make([][]complex128, j), bufs: make([][]float64, j), edges: make([]edgeTerms, j)}
 	c, _ := ms[0].edgeTables()
+	if b.spectral {
+		b.lines, b.edgeOut = newLines(ms[0].Rows, ms[0].Cols, c.w), make([]float64, ms[0].Inputs())
+	}
 	for j, m := range ms {
 		m.edgeTables()
 		b.a[j] = make([]float64, c.h*c.w)
 		b.specs[j] = make([]complex128, c.h*(c.w/2+1))
 		b.rims[j] = make([]float64, m.Inputs())
+		if b.spectral {
+			m.edgeSpectra()
+			b.ffts[j], b.accs[j], b.bufs[j] = fourier.NewFFT(c.w), make([]complex128, c.w/2+1), make([]float64, c.w)
+		}
 	}
 	return b
 }
@@ -59,7 +81,16 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 	for z, v := range x {
 		a[z/m0.Cols*c0.w+z%m0.Cols] = v
 	}
-	spec := c0.forward(a, m0.Rows)
+	var spec []complex128
+	// θ's transform and its lines' are independent: one core each.
+	eachParallel(2, func(i int) {
+		switch {
+		case i == 0:
+			spec = c0.forward(a, m0.Rows)
+		case b.spectral:
+			b.lines.transform(x)
+		}
+	})
 	eachParallel(len(b.ms), func(j int) {
 		m := b.ms[j]
 		c, _ := m.edgeTables()
@@ -71,7 +102,12 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 		dst[j] = fill(dst[j], m.Inputs(), 0)
 		bd := m.newBorder(true, x, dst[j])
 		bd.read(b.a[j], c, true)
-		bd.rim()
+		if b.spectral {
+			m.edgesForward(dst[j], b.lines, b.ffts[j], b.accs[j], b.bufs[j])
+		} else {
+			bd.edges()
+		}
+		bd.corners()
 		floats.Scale(m.lambda, dst[j])
 	})
 	c0.specs.Put(&spec)
@@ -97,7 +133,12 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 		}
 		c.specs.Put(&spec)
 		clear(b.rims[j])
-		bd.rim()
+		if b.spectral {
+			b.edges[j] = m.edgeInputs(u[j], m.lambda, b.ffts[j], b.bufs[j])
+		} else {
+			bd.edges()
+		}
+		bd.corners()
 		floats.Scale(m.lambda, b.rims[j])
 	})
 	m0 := b.ms[0]
@@ -108,9 +149,26 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 			sum[i] += v
 		}
 	}
-	c0.inverse(b.a[0], sum, m0.Rows)
+	// The interior's inverse transform and the edges' are independent:
+	// one core each.
+	eachParallel(2, func(i int) {
+		switch {
+		case i == 0:
+			c0.inverse(b.a[0], sum, m0.Rows)
+		case b.spectral:
+			b.lines.clear()
+			for j, m := range b.ms {
+				m.edgesAdjoint(b.lines, b.edges[j])
+			}
+			clear(b.edgeOut)
+			b.lines.back(b.edgeOut)
+		}
+	})
 	bd := m0.newBorder(false, nil, dst)
 	bd.read(b.a[0], c0, false)
+	if b.spectral {
+		floats.Add(dst, b.edgeOut)
+	}
 	for _, r := range b.rims {
 		floats.Add(dst, r)
 	}

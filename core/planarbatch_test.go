@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -12,6 +13,17 @@ import (
 // each mechanism's own MulVecTo: the forward products bit for bit, the
 // summed adjoints to rounding.
 func TestPlanarBatch(t *testing.T) {
+	defer func(v int) { spectralEdgeMin = v }(spectralEdgeMin)
+	for _, spectral := range []bool{false, true} {
+		spectralEdgeMin = math.MaxInt
+		if spectral {
+			spectralEdgeMin = 0
+		}
+		t.Run(fmt.Sprintf("spectral=%v", spectral), testPlanarBatch)
+	}
+}
+
+func testPlanarBatch(t *testing.T) {
 	var ms []*PlanarGeometric
 	for _, eps := range []float64{0.3, 1.1, 3.124} {
 		m, err := NewPlanarGeometric(9, 6, 0.5, eps)

@@ -1,0 +1,188 @@
+package core
+
+import (
+	"gonum.org/v1/gonum/dsp/fourier"
+)
+
+// spectralEdgeMin is the rows·cols·max(rows, cols) multiply-adds of one
+// edge of the bordered product above which its half-line sums are
+// computed as convolutions by FFT (edgeSpectra) rather than dot products
+// (border.edge). Tests lower it to check one against the other.
+var spectralEdgeMin = 1 << 16
+
+// spectral reports whether m's edges take the FFT path.
+func (m *PlanarGeometric) spectral() bool {
+	return m.Rows*m.Cols*max(m.Rows, m.Cols) >= spectralEdgeMin
+}
+
+// edgeSpectra returns, made on first use, the spectrum along a line of
+// the interior torus' side n of every tail row t_b, b = 0..m: an edge
+// output p collects from the inputs of line i across the edge Σ_q
+// t_b(i)(p − q) x(i, q), a cyclic convolution of length n ≥ 2m + 1 (no
+// wrap-around reaches the grid), and t_b is even in its offset.
+func (m *PlanarGeometric) edgeSpectra() [][]complex128 {
+	m.specOnce.Do(func() {
+		c, tail := m.edgeTables()
+		n, mm, span := c.w, m.m, 2*m.m+1
+		fft := fourier.NewFFT(n)
+		a := make([]float64, n)
+		m.edgeSpec = make([][]complex128, mm+1)
+		for b := range mm + 1 {
+			clear(a)
+			for d := -mm; d <= mm; d++ {
+				a[mod(d, n)] = tail[b*span+d+mm]
+			}
+			m.edgeSpec[b] = fft.Coefficients(nil, a)
+		}
+	})
+	return m.edgeSpec
+}
+
+// lines holds the length-n spectra of every row and every column of a
+// grid array, and the transform and buffers that make them.
+type lines struct {
+	rows, cols, n int
+	r, c          [][]complex128
+	fft           *fourier.FFT
+	buf           []float64
+}
+
+func newLines(rows, cols, n int) *lines {
+	l := &lines{rows: rows, cols: cols, n: n, r: make([][]complex128, rows), c: make([][]complex128, cols),
+		fft: fourier.NewFFT(n), buf: make([]float64, n)}
+	for i := range l.r {
+		l.r[i] = make([]complex128, n/2+1)
+	}
+	for j := range l.c {
+		l.c[j] = make([]complex128, n/2+1)
+	}
+	return l
+}
+
+// transform sets the spectra of x's rows and columns, zero-padded to n.
+func (l *lines) transform(x []float64) {
+	for i := range l.rows {
+		clear(l.buf)
+		copy(l.buf, x[i*l.cols:(i+1)*l.cols])
+		l.fft.Coefficients(l.r[i], l.buf)
+	}
+	for j := range l.cols {
+		clear(l.buf)
+		for i := range l.rows {
+			l.buf[i] = x[i*l.cols+j]
+		}
+		l.fft.Coefficients(l.c[j], l.buf)
+	}
+}
+
+// back adds the inverse transforms of the spectra, unnormalised by n,
+// to dst: each row's over that row and each column's down that column.
+func (l *lines) back(dst []float64) {
+	scale := 1 / float64(l.n)
+	for i := range l.rows {
+		l.fft.Sequence(l.buf, l.r[i])
+		for q := range l.cols {
+			dst[i*l.cols+q] += l.buf[q] * scale
+		}
+	}
+	for j := range l.cols {
+		l.fft.Sequence(l.buf, l.c[j])
+		for i := range l.rows {
+			dst[i*l.cols+j] += l.buf[i] * scale
+		}
+	}
+}
+
+// clear zeroes the spectra.
+func (l *lines) clear() {
+	for _, s := range l.r {
+		clear(s)
+	}
+	for _, s := range l.c {
+		clear(s)
+	}
+}
+
+// edgesForward adds to dst the four edges' outputs of xA (unnormalised,
+// as border.edge with trans) from x's line spectra, by fft (one per
+// goroutine), acc and buf (of the spectrum's and the line's length): the top edge's
+// spectrum is Σ_i T_{m−i} X_i over the rows i, the bottom's Σ_i
+// T_{m−(rows−1−i)} X_i, and the side edges' likewise over the columns.
+func (m *PlanarGeometric) edgesForward(dst []float64, x *lines, fft *fourier.FFT, acc []complex128, buf []float64) {
+	spec := m.edgeSpectra()
+	rows, cols, mm := m.Rows, m.Cols, m.m
+	scale := 1 / float64(x.n)
+	sum := func(ls [][]complex128, bound func(i int) int) {
+		clear(acc)
+		for i, s := range ls {
+			t := spec[bound(i)]
+			for k, v := range s {
+				acc[k] += t[k] * v
+			}
+		}
+		fft.Sequence(buf, acc)
+	}
+	sum(x.r, func(i int) int { return mm - i })
+	for p := 1; p < cols-1; p++ {
+		dst[p] += buf[p] * scale
+	}
+	sum(x.r, func(i int) int { return mm - (rows - 1 - i) })
+	for p := 1; p < cols-1; p++ {
+		dst[(rows-1)*cols+p] += buf[p] * scale
+	}
+	sum(x.c, func(j int) int { return mm - j })
+	for p := 1; p < rows-1; p++ {
+		dst[p*cols] += buf[p] * scale
+	}
+	sum(x.c, func(j int) int { return mm - (cols - 1 - j) })
+	for p := 1; p < rows-1; p++ {
+		dst[p*cols+cols-1] += buf[p] * scale
+	}
+}
+
+// edgeTerms are the spectra of one application's four edge vectors (the
+// input on each edge's outputs, corners excluded), scaled by a weight.
+type edgeTerms struct {
+	top, bottom, left, right []complex128
+}
+
+// edgeInputs returns the spectra of w times x on the four edges, for
+// edgesAdjoint.
+func (m *PlanarGeometric) edgeInputs(x []float64, w float64, fft *fourier.FFT, buf []float64) edgeTerms {
+	rows, cols := m.Rows, m.Cols
+	line := func(n int, at func(p int) int) []complex128 {
+		clear(buf)
+		for p := 1; p < n-1; p++ {
+			buf[p] = w * x[at(p)]
+		}
+		return fft.Coefficients(nil, buf)
+	}
+	return edgeTerms{
+		top:    line(cols, func(p int) int { return p }),
+		bottom: line(cols, func(p int) int { return (rows-1)*cols + p }),
+		left:   line(rows, func(p int) int { return p * cols }),
+		right:  line(rows, func(p int) int { return p*cols + cols - 1 }),
+	}
+}
+
+// edgesAdjoint adds the edges' part of A x to the line spectra l, from
+// the spectra e of x on the edges (edgeInputs): row i gains
+// T_{m−i}·top + T_{m−(rows−1−i)}·bottom, column j likewise from the side
+// edges; l.back then turns them into A x's part (border.edge without
+// trans).
+func (m *PlanarGeometric) edgesAdjoint(l *lines, e edgeTerms) {
+	spec := m.edgeSpectra()
+	rows, cols, mm := m.Rows, m.Cols, m.m
+	for i, s := range l.r {
+		a, b := spec[mm-i], spec[mm-(rows-1-i)]
+		for k := range s {
+			s[k] += a[k]*e.top[k] + b[k]*e.bottom[k]
+		}
+	}
+	for j, s := range l.c {
+		a, b := spec[mm-j], spec[mm-(cols-1-j)]
+		for k := range s {
+			s[k] += a[k]*e.left[k] + b[k]*e.right[k]
+		}
+	}
+}
