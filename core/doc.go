@@ -28,6 +28,7 @@
 //	RAPPOR                                    rappor.go
 //	linear geometric                          geometric.go
 //	planar geometric (FFT convolution)        planar.go, conv2.go,
+//	  its border's edges by FFT               planaredge.go
 //	  several sharing their transforms        planarbatch.go
 //	Shokri's optimal mechanism (LP)           shokri.go
 //	uRR, uRAP                                 urr.go, urappor.go
