@@ -1,6 +1,8 @@
 package core
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -118,5 +120,50 @@ func TestHessVec(t *testing.T) {
 		if math.Abs(fd-hc[x]) > 1e-6*math.Max(1, math.Abs(hc[x])) {
 			t.Errorf("symbol %d: Hessian product %v, central difference %v", x, hc[x], fd)
 		}
+	}
+}
+
+// cancelAfter is a curved model that cancels its context at the n-th
+// Hessian product and counts the products after that.
+type cancelAfter struct {
+	curvedModel
+	n, calls, late int
+	cancel         func()
+}
+
+func (c *cancelAfter) hessVec(v, dst []float64) {
+	c.calls++
+	if c.calls == c.n {
+		c.cancel()
+	}
+	if c.calls > c.n {
+		c.late++
+	}
+	c.curvedModel.hessVec(v, dst)
+}
+
+// TestNewtonCGCancel checks that Newton–CG stops at the first Hessian
+// product after its context is cancelled, inside the conjugate
+// gradients, with the context's error.
+func TestNewtonCGCancel(t *testing.T) {
+	p1, _ := NewPlanarGeometric(12, 10, 0.5, 0.6)
+	p2, _ := NewPlanarGeometric(12, 10, 0.5, 1.5)
+	mechs := []Mechanism{p1, p2}
+	rng := rand.New(rand.NewPCG(2, 8))
+	g, err := SimulateGroups(bg, rng, mechs, []int{3000, 3000}, randomDist(rng, 120, 0.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := newModel(mechs, g, nil, 0)
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	c := &cancelAfter{curvedModel: m.(curvedModel), n: 5, cancel: cancel}
+	theta := fill(nil, 120, 1.0/120)
+	_, _, _, err = polish(ctx, c, theta, 1e-14, 0, 1000, nil)
+	if !errors.Is(err, context.Canceled) || c.late > 0 {
+		t.Errorf("polish: %v after %d products, %d after the cancel", err, c.calls, c.late)
+	}
+	if c.calls < c.n {
+		t.Fatalf("only %d Hessian products: the test did not reach its cancel", c.calls)
 	}
 }
