@@ -309,18 +309,16 @@ func (m *PlanarGeometric) edgeTables() (*conv2, []float64) {
 func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []float64 {
 	c, _ := m.edgeTables()
 	b := m.newBorder(trans, x, dst)
-	if !m.spectral() {
-		b.interior(c)
-		b.edges()
-	} else {
-		// The interior's transforms and the edges' are independent: one
-		// core each, the edges into a buffer of their own.
-		edges := make([]float64, len(dst))
-		eachParallel(2, func(i int) {
-			if i == 0 {
-				b.interior(c)
-				return
-			}
+	// The interior's transforms and the edges' are independent: one core
+	// each, the edges into a buffer of their own.
+	edges := make([]float64, len(dst))
+	eachParallel(2, func(i int) {
+		switch {
+		case i == 0:
+			b.interior(c)
+		case !m.spectral(false):
+			m.newBorder(trans, x, edges).edges()
+		default:
 			l := newLines(m.Rows, m.Cols, c.w)
 			if trans {
 				l.transform(x)
@@ -329,9 +327,9 @@ func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []flo
 			}
 			m.edgesAdjoint(l, m.edgeInputs(x, 1, l.fft, make([]float64, c.w)))
 			l.back(edges)
-		})
-		floats.Add(dst, edges)
-	}
+		}
+	})
+	floats.Add(dst, edges)
 	b.corners()
 	floats.Scale(m.lambda, dst)
 	return dst

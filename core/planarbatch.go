@@ -37,7 +37,7 @@ type planarBatch struct {
 func newPlanarBatch(ms []*PlanarGeometric) *planarBatch {
 	j := len(ms)
 	b := &planarBatch{ms: ms, a: make([][]float64, j), specs: make([][]complex128, j), rims: make([][]float64, j),
-		spectral: ms[0].spectral(), ffts: make([]*fourier.FFT, j), accs: make([][]complex128, j), bufs: make([][]float64, j), edges: make([]edgeTerms, j)}
+		spectral: ms[0].spectral(true), ffts: make([]*fourier.FFT, j), accs: make([][]complex128, j), bufs: make([][]float64, j), edges: make([]edgeTerms, j)}
 	c, _ := ms[0].edgeTables()
 	if b.spectral {
 		b.lines, b.edgeOut = newLines(ms[0].Rows, ms[0].Cols, c.w), make([]float64, ms[0].Inputs())

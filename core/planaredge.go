@@ -7,12 +7,23 @@ import (
 // spectralEdgeMin is the rows·cols·max(rows, cols) multiply-adds of one
 // edge of the bordered product above which its half-line sums are
 // computed as convolutions by FFT (edgeSpectra) rather than dot products
-// (border.edge). Tests lower it to check one against the other.
+// (border.edge), when the lines' transforms are shared by a batch of
+// mechanisms; a mechanism alone, which pays for them itself, switches
+// at spectralEdgeMin·spectralAlone (NYC's 96×94 grid stays with dot
+// products, which cost less there, 200×200 does not). Tests lower it to
+// check one path against the other.
 var spectralEdgeMin = 1 << 16
 
-// spectral reports whether m's edges take the FFT path.
-func (m *PlanarGeometric) spectral() bool {
-	return m.Rows*m.Cols*max(m.Rows, m.Cols) >= spectralEdgeMin
+const spectralAlone = 64
+
+// spectral reports whether m's edges take the FFT path, in a batch
+// (shared) or alone.
+func (m *PlanarGeometric) spectral(shared bool) bool {
+	work := m.Rows * m.Cols * max(m.Rows, m.Cols)
+	if shared {
+		return work >= spectralEdgeMin
+	}
+	return work/spectralAlone >= spectralEdgeMin
 }
 
 // edgeSpectra returns, made on first use, the spectrum along a line of
