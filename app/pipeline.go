@@ -146,6 +146,26 @@ func gapFraction(gap, tol float64) float64 {
 	return math.Min(1, f)
 }
 
+// methodProgress returns an estimator's progress callbacks, which set
+// its share of the bar through set: the certified gap's way down to tol
+// (gapFraction), and, during a Newton step solved by conjugate gradients,
+// the way towards the square of the last gap (what a Newton step nearly
+// reaches) as they proceed. The bar never moves back within a method.
+func methodProgress(set func(frac float64, detail string), tol float64) (func(int, float64, float64), func(int, float64)) {
+	best, last := 0.0, 1.0
+	move := func(f float64, detail string) {
+		best = math.Max(best, math.Min(f, 1))
+		set(best, detail)
+	}
+	return func(iter int, ll, gap float64) {
+			last = math.Max(gap, 0)
+			move(gapFraction(gap, tol), fmt.Sprintf("step %d · log-likelihood %.10g · gap %.1g", iter, ll, last))
+		}, func(iter int, done float64) {
+			from, to := gapFraction(last, tol), gapFraction(last*last, tol)
+			move(from+done*(to-from), fmt.Sprintf("step %d · Newton step, conjugate gradients %.0f%% · gap %.1g", iter, 100*done, last))
+		}
+}
+
 // Run builds the mechanisms, sanitises the users' data, and runs every
 // estimator, comparing each estimate with the truth. An estimator's own
 // failure (a method that does not apply to these mechanisms, say) is
@@ -189,9 +209,9 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 		if tol <= 0 {
 			tol = core.DefaultGapTol
 		}
-		opt.EM.Progress = func(iter int, ll, gap float64) {
-			progress(title(method), done+gapFraction(gap, tol)/steps, fmt.Sprintf("step %d · log-likelihood %.10g · gap %.1g", iter, ll, math.Max(gap, 0)))
-		}
+		opt.EM.Progress, opt.EM.Inner = methodProgress(func(frac float64, detail string) {
+			progress(title(method), done+frac/steps, detail)
+		}, tol)
 		start := time.Now()
 		est, err := estimate(ctx, method, s, mechs, g, opt)
 		if ctx.Err() != nil {

@@ -168,3 +168,26 @@ func TestGapFraction(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodProgress checks the bar of one estimator: it follows the
+// certified gap, moves inside a Newton step towards the square of the
+// last gap as the conjugate gradients proceed, and never moves back.
+func TestMethodProgress(t *testing.T) {
+	var fracs []float64
+	var details []string
+	progress, inner := methodProgress(func(f float64, d string) { fracs, details = append(fracs, f), append(details, d) }, 1e-8)
+	progress(10, -3.5, 1e-2) // 2/8 of the way
+	inner(11, 0.5)           // halfway to 1e-4: 3/8
+	inner(11, 0.25)          // would be 2.5/8: stays
+	progress(11, -3.4, 1e-3) // 3/8 exactly
+	progress(12, -3.3, 1e-1) // a worse gap: stays
+	want := []float64{0.25, 0.375, 0.375, 0.375, 0.375}
+	for i, f := range fracs {
+		if math.Abs(f-want[i]) > 1e-12 {
+			t.Errorf("call %d: bar at %v, want %v (%s)", i, f, want[i], details[i])
+		}
+	}
+	if !strings.Contains(details[1], "conjugate gradients 50%") {
+		t.Errorf("detail %q", details[1])
+	}
+}

@@ -142,6 +142,13 @@ var estimators = map[Method]func(*estimation) (*Estimate, error){
 				progress(iter, ll, gap)
 			}
 		}
+		if inner := em.Inner; inner != nil {
+			em.Inner = func(iter int, done float64) {
+				mu.Lock()
+				defer mu.Unlock()
+				inner(iter, done)
+			}
+		}
 		theta, err := PerMechanism(e.g, func(sub *Groups) ([]float64, error) {
 			est, err := GIBU(e.ctx, e.mechs, sub, e.s, em)
 			if err != nil {
@@ -240,6 +247,11 @@ type EMOptions struct {
 	// done, the normalised log-likelihood of the current estimate and its
 	// certified gap (Estimate.Gap), which falls towards GapTol.
 	Progress func(iter int, loglik, gap float64)
+	// Inner, when not nil, is called during a Newton step that solves
+	// by conjugate gradients (on large alphabets, where one step may take
+	// seconds) with the step's number and the fraction of its conjugate
+	// gradients done, in [0, 1]; Progress follows once the step is taken.
+	Inner func(iter int, done float64)
 }
 
 // An Estimate is the result of an estimator.

@@ -350,7 +350,7 @@ func runEM(ctx context.Context, m emModel, opt EMOptions) (*Estimate, error) {
 	est.Theta = theta
 	est.LogLik, est.Gap = m.step(theta, em.t1)
 	if newton && est.Gap > opt.GapTol {
-		est.LogLik, est.Gap, est.Iterations, err = polish(ctx, curved, theta, opt.GapTol, est.Iterations, opt.MaxIter, opt.Progress)
+		est.LogLik, est.Gap, est.Iterations, err = polish(ctx, curved, theta, opt.GapTol, est.Iterations, opt.MaxIter, opt.Progress, opt.Inner)
 		if err != nil {
 			return nil, err
 		}

@@ -67,11 +67,11 @@ type curvedModel interface {
 // or when a step no longer raises L, calling progress, if not nil, after
 // each step. It returns θ (updated in place), L(θ), the gap and iter plus
 // the steps.
-func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, iter, maxIter int, progress func(int, float64, float64)) (ll, gap float64, iters int, err error) {
+func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, iter, maxIter int, progress func(int, float64, float64), inner func(int, float64)) (ll, gap float64, iters int, err error) {
 	k := m.dims()
 	grad, next, trial := make([]float64, k), make([]float64, k), make([]float64, k)
 	bound := make([]bool, k)
-	st := &newtonState{damp: minDamp, limit: cgFirst}
+	st := &newtonState{cgParams: cgParams{damp: minDamp, tol: tol, limit: cgFirst}}
 	ll, gap = m.gradient(theta, grad)
 	for range newtonSteps {
 		if gap <= tol || iter >= maxIter {
@@ -86,7 +86,11 @@ func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, it
 		for x := range bound {
 			bound[x] = theta[x] <= bindingTol && grad[x] <= 1
 		}
-		d, err := st.direction(ctx, m, theta, grad, bound, tol)
+		if inner != nil {
+			step := iter
+			st.inner = func(f float64) { inner(step, f) }
+		}
+		d, err := st.direction(ctx, m, theta, grad, bound)
 		if err != nil {
 			return ll, gap, iter, err
 		}
@@ -111,20 +115,28 @@ func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, it
 // Levenberg–Marquardt damping, the CG iteration bound, and whether the
 // last step was cut short.
 type newtonState struct {
-	damp  float64
-	limit int
-	cut   bool
+	cgParams
+	cut bool
+}
+
+// cgParams are what a Newton step's solve needs besides the point: the
+// damping, the gap tolerance, the CG iteration bound, and inner, if not
+// nil, called with the fraction of the conjugate gradients done.
+type cgParams struct {
+	damp, tol float64
+	limit     int
+	inner     func(float64)
 }
 
 // direction returns the step from θ; after a cut step, the coordinates
 // it would take below zero while their gradient pushes them out are
 // bound (rebind) and the step is solved again on the smaller face.
-func (st *newtonState) direction(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, tol float64) ([]float64, error) {
-	d, err := newtonDirection(ctx, m, theta, grad, bound, st.damp, tol, st.limit)
+func (st *newtonState) direction(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool) ([]float64, error) {
+	d, err := newtonDirection(ctx, m, theta, grad, bound, st.cgParams)
 	if err != nil || d == nil || !st.cut || !rebind(theta, grad, d, bound) {
 		return d, err
 	}
-	return newtonDirection(ctx, m, theta, grad, bound, st.damp, tol, st.limit)
+	return newtonDirection(ctx, m, theta, grad, bound, st.cgParams)
 }
 
 // adapt updates the state after a step of length t (0: no step) and
@@ -151,11 +163,11 @@ func (st *newtonState) adapt(t float64) bool {
 
 // newtonDirection returns polish's step d over all K symbols (0 off the
 // free set), or nil when none is defined.
-func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, damp, tol float64, limit int) ([]float64, error) {
+func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, p cgParams) ([]float64, error) {
 	if c, ok := m.(*columns); ok && c.polishable() {
-		return c.newtonStep(theta, grad, bound, damp), nil
+		return c.newtonStep(theta, grad, bound, p.damp), nil
 	}
-	return cgStep(ctx, m, theta, grad, bound, damp, tol, limit)
+	return cgStep(ctx, m, theta, grad, bound, p)
 }
 
 // projectedStep moves θ along d: coordinates the step takes below 0, and
@@ -215,7 +227,8 @@ const (
 // residual has fallen by the forcing factor η = min(0.1, ρ₀^¼), ρ₀ its
 // initial square (Eisenstat and Walker 1996: the Newton steps converge
 // superlinearly), or after cgSteps iterations; ctx cancels.
-func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, damp, tol float64, limit int) ([]float64, error) {
+func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, cp cgParams) ([]float64, error) {
+	damp := cp.damp
 	k := len(theta)
 	m.at(theta)
 	w := make([]float64, k)
@@ -236,11 +249,17 @@ func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []b
 	rho, dev := project(z, r, w)
 	// The step should leave the model's gradient within ηδ₀ of flat on F,
 	// δ₀ = max|G_x − λ| now, but need not go below a quarter of tol.
-	stop := math.Max(tol/4, dev*math.Min(0.1, math.Sqrt(dev)))
+	stop := math.Max(cp.tol/4, dev*math.Min(0.1, math.Sqrt(dev)))
+	dev0 := dev
 	floats.ScaleTo(p, -1, z)
-	for range limit {
+	for i := range cp.limit {
 		if dev <= stop {
 			break
+		}
+		if cp.inner != nil && i > 0 {
+			// Done: the residual's fall on a log scale, or the
+			// iterations against their bound, whichever is further.
+			cp.inner(math.Max(float64(i)/float64(cp.limit), math.Log(dev0/dev)/math.Log(dev0/stop)))
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err

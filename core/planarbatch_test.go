@@ -142,9 +142,9 @@ func (c *cancelAfter) hessVec(v, dst []float64) {
 	c.curvedModel.hessVec(v, dst)
 }
 
-// TestNewtonCGCancel checks that Newton–CG stops at the first Hessian
-// product after its context is cancelled, inside the conjugate
-// gradients, with the context's error.
+// TestNewtonCGCancel checks that Newton–CG reports progress inside its
+// conjugate gradients and stops at the first Hessian product after its
+// context is cancelled there, with the context's error.
 func TestNewtonCGCancel(t *testing.T) {
 	p1, _ := NewPlanarGeometric(12, 10, 0.5, 0.6)
 	p2, _ := NewPlanarGeometric(12, 10, 0.5, 1.5)
@@ -159,9 +159,18 @@ func TestNewtonCGCancel(t *testing.T) {
 	defer cancel()
 	c := &cancelAfter{curvedModel: m.(curvedModel), n: 5, cancel: cancel}
 	theta := fill(nil, 120, 1.0/120)
-	_, _, _, err = polish(ctx, c, theta, 1e-14, 0, 1000, nil)
+	inner := 0
+	_, _, _, err = polish(ctx, c, theta, 1e-14, 0, 1000, nil, func(step int, done float64) {
+		inner++
+		if step != 1 || !(done >= 0 && done <= 1) {
+			t.Errorf("inner progress: step %d, done %v", step, done)
+		}
+	})
 	if !errors.Is(err, context.Canceled) || c.late > 0 {
 		t.Errorf("polish: %v after %d products, %d after the cancel", err, c.calls, c.late)
+	}
+	if inner == 0 {
+		t.Error("no progress inside the conjugate gradients")
 	}
 	if c.calls < c.n {
 		t.Fatalf("only %d Hessian products: the test did not reach its cancel", c.calls)

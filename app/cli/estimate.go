@@ -55,13 +55,21 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	start, last := time.Now(), time.Now()
+	// say prints a progress line every five seconds at most.
+	say := func(format string, a ...any) {
+		if time.Since(last) > 5*time.Second {
+			last = time.Now()
+			fmt.Fprintf(stderr, "privmap: %s: "+format+", %s\n", append(append([]any{*method}, a...), time.Since(start).Round(time.Second))...)
+		}
+	}
 	opt := core.EstimateOptions{
-		EM: core.EMOptions{Tol: *tol, GapTol: *gapTol, MaxIter: *maxIter, Progress: func(iter int, ll, _ float64) {
-			if time.Since(last) > 5*time.Second {
-				last = time.Now()
-				fmt.Fprintf(stderr, "privmap: %s: step %d, log-likelihood %.10g, %s\n", *method, iter, ll, time.Since(start).Round(time.Second))
-			}
-		}},
+		EM: core.EMOptions{Tol: *tol, GapTol: *gapTol, MaxIter: *maxIter,
+			Progress: func(iter int, ll, gap float64) {
+				say("step %d, log-likelihood %.10g, gap %.1g", iter, ll, math.Max(gap, 0))
+			},
+			Inner: func(iter int, done float64) {
+				say("step %d, Newton step: conjugate gradients %.0f%%", iter, 100*done)
+			}},
 		Post: core.Post(*post),
 		CEM:  core.CEMOptions{Alpha: *alpha, Printed: *printed, Seed: *seed},
 		ULDP: core.ULDPOptions{Significance: *signif, Background: bg},
