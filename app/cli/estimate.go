@@ -33,7 +33,7 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	seed := fs.Uint64("seed", 1, "cem: seed of the simulation that chooses α")
 	tol := fs.Float64("tol", 0, "EM: stop when the log-likelihood changes by less than `δ` (default 1e-14, relative)")
 	gapTol := fs.Float64("gap-tol", 0, fmt.Sprintf("EM: converged when the certified log-likelihood gap to the MLE is at most `δ` nats per report (default %g)", core.DefaultGapTol))
-	maxIter := fs.Int("max-iter", 0, "EM: at most `N` steps (default 100000)")
+	maxIter := fs.Int("max-iter", 0, "EM: at most `N` steps, EM and Newton (default 100000)")
 	signif := fs.Float64("significance", 0, "uldp: keep estimates above the Bonferroni threshold at this level (e.g. 0.05)")
 	var backgrounds backgroundFlag
 	fs.Var(&backgrounds, "background", "uldp with pum: `TAG=FILE`, the distribution of the tag's cells (repeatable)")
