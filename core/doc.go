@@ -40,8 +40,8 @@
 //	distribution files                        distribution.go
 //	Reconstruct, methods, options             estimate.go
 //	GIBU / EM (with SQUAREM)                  gibu.go
-//	Newton's method near the MLE (dense or    newton.go
-//	  conjugate gradients)
+//	Newton's method near the MLE (dense or    newton.go,
+//	  conjugate gradients, preconditioned)    precond.go
 //	[IBU]_M                                   ibu.go
 //	[INV]_M                                   inv.go, gmres.go
 //	[RAP]_M                                   rap.go

@@ -231,12 +231,7 @@ func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []b
 	damp := cp.damp
 	k := len(theta)
 	m.at(theta)
-	w := make([]float64, k)
-	for x := range w {
-		if !bound[x] {
-			w[x] = math.Max(theta[x], 0.01/float64(k))
-		}
-	}
+	w := metric(m, theta, bound)
 	d, r, z, p, bp := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	for x := range r {
 		if !bound[x] {

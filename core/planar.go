@@ -58,6 +58,9 @@ type PlanarGeometric struct {
 	// (edgeSpectra).
 	specOnce sync.Once
 	edgeSpec [][]complex128
+	// The entrywise square of the channel (squared).
+	sqOnce sync.Once
+	sq     operator
 }
 
 // PlanarGeometric's capabilities.

@@ -71,8 +71,9 @@ func testPlanarBatch(t *testing.T) {
 	}
 }
 
-// TestHessVec checks the Hessian products of the operator form (a
-// planarBatch and a k-RR operator) against those of likelihood columns,
+// TestHessVec checks the Hessian products and diagonal of the operator
+// form (a planarBatch and a k-RR operator) against those of likelihood
+// columns,
 // (1/n) Σ c·g (g·v)/(θ·g)², and the columns' against central differences
 // of their gradient.
 func TestHessVec(t *testing.T) {
@@ -103,6 +104,15 @@ func TestHessVec(t *testing.T) {
 	ops.hessVec(v, ho)
 	if d := maxDiff(hc, ho); d > 1e-12*floats.Norm(hc, math.Inf(1)) {
 		t.Errorf("operator form's Hessian product differs from the columns' by %g", d)
+	}
+	// The Hessian's diagonal, from the squared operators (planar: the
+	// squared tables; k-RR: two values squared), against the columns'.
+	dc, do := cols.hessDiagonal(), ops.diagonal()
+	if do == nil {
+		t.Fatal("the operator form gives no diagonal")
+	}
+	if d := maxDiff(dc, do); d > 1e-12*floats.Max(dc) {
+		t.Errorf("the operator form's Hessian diagonal differs from the columns' by %g", d)
 	}
 	if vhv := floats.Dot(v, hc); vhv <= 0 {
 		t.Errorf("vᵀ(−∇²L)v = %g, want > 0", vhv)

@@ -1,0 +1,151 @@
+package core
+
+import (
+	"math"
+)
+
+// A squarer is an operator whose entrywise square A∘A is itself an
+// operator: the diagonal of a likelihood's Hessian, Σ_z s_z A(x, z)², is
+// then one product (diagonal).
+type squarer interface {
+	squared() operator
+}
+
+// squared returns A∘A: every entry of the bordered product is λ times
+// one entry of the tables near, rowTail or quad, so A∘A is the bordered
+// product of their squares with λ², exactly.
+func (m *PlanarGeometric) squared() operator {
+	m.sqOnce.Do(func() {
+		sq := func(t []float64) []float64 {
+			out := make([]float64, len(t))
+			for i, v := range t {
+				out[i] = v * v
+			}
+			return out
+		}
+		s := &PlanarGeometric{Cols: m.Cols, Rows: m.Rows, CellKm: m.CellKm, m: m.m, lambda: m.lambda * m.lambda,
+			near: sq(m.near), rowTail: sq(m.rowTail), quad: sq(m.quad)}
+		m.sq = borderedOp{s}
+	})
+	return m.sq
+}
+
+// squared returns A∘A of k-RR: keep² on the diagonal, other² elsewhere.
+func (m *KRR) squared() operator {
+	r, pr := m.rates()
+	return twoValued{k: m.K, off: r * r, diag: (r + pr) * (r + pr)}
+}
+
+// squared returns the identity, its own square.
+func (m *Identity) squared() operator { return m }
+
+// twoValued is the symmetric K×K operator with diag on the diagonal and
+// off elsewhere.
+type twoValued struct {
+	k         int
+	off, diag float64
+}
+
+func (t twoValued) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
+	dst = fill(dst, t.k, 0)
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	for z, v := range x {
+		dst[z] = t.off*s + (t.diag-t.off)*v
+	}
+	return dst
+}
+
+// diagonal adds the term's share of diag(−∇²L) at the point of at,
+// Σ_z q_z A(x, z)²/(n p_z²), to acc, and reports false when its
+// operator has no square.
+func (t *operatorTerm) diagonal(acc []float64) bool {
+	sq, ok := t.op.(squarer)
+	if !ok {
+		return false
+	}
+	s := make([]float64, len(t.q))
+	for z, q := range t.q {
+		s[z] = q / (t.n * t.p[z] * t.p[z])
+	}
+	addTo(acc, sq.squared().MulVecTo(nil, false, s))
+	return true
+}
+
+func (t *planarTerms) diagonal(acc []float64) bool {
+	for j, m := range t.b.ms {
+		s := make([]float64, len(t.q[j]))
+		for z, q := range t.q[j] {
+			s[z] = q / (t.n * t.p[j][z] * t.p[j][z])
+		}
+		addTo(acc, m.squared().MulVecTo(nil, false, s))
+	}
+	return true
+}
+
+func (c *columns) diagonal(acc []float64) bool {
+	for i, g := range c.col {
+		s := c.count[i] / (c.n * c.dots[i] * c.dots[i])
+		for x, v := range g {
+			acc[x] += s * v * v
+		}
+	}
+	return true
+}
+
+func addTo(acc, v []float64) {
+	for i, x := range v {
+		acc[i] += x
+	}
+}
+
+// diagonal returns diag(−∇²L) at the point of at, or nil when some term
+// has no square.
+func (m *mixture) diagonal() []float64 {
+	d := make([]float64, m.k)
+	for _, t := range m.terms {
+		dt, ok := t.(interface{ diagonal([]float64) bool })
+		if !ok || !dt.diagonal(d) {
+			return nil
+		}
+	}
+	return d
+}
+
+// diagonal returns diag(−∇²L) at the point of at.
+func (c *columns) hessDiagonal() []float64 {
+	d := make([]float64, c.k)
+	c.diagonal(d)
+	return d
+}
+
+// metric returns the weights w of cgStep's preconditioner on the free
+// set: the geometric mean √(θ̃_x / B_xx) of EM's metric θ̃_x =
+// max(θ_x, 1/(100K)) and the inverse of the Hessian's diagonal B_xx
+// (Jacobi) where m gives that diagonal, else θ̃. On NYC's GIBU it takes
+// 2.8 times fewer conjugate-gradient iterations than θ̃ alone; Jacobi
+// alone took 4.8 times fewer there but lost a single wide planar
+// mechanism's Newton steps, where the mean keeps them.
+func metric(m curvedModel, theta []float64, bound []bool) []float64 {
+	k := len(theta)
+	var d []float64
+	switch m := m.(type) {
+	case *mixture:
+		d = m.diagonal()
+	case *columns:
+		d = m.hessDiagonal()
+	}
+	w := make([]float64, k)
+	for x := range w {
+		if bound[x] {
+			continue
+		}
+		w[x] = math.Max(theta[x], 0.01/float64(k))
+		if d != nil && d[x] > 0 {
+			w[x] = math.Sqrt(w[x] / d[x])
+		}
+	}
+	return w
+}
