@@ -34,14 +34,17 @@ func (c *columns) step(theta, next []float64) (float64, float64) { return emUpda
 // and it is 0 exactly when θ satisfies the KKT conditions of the MLE on
 // the simplex (G_x = 1 where θ_x > 0, G_x ≤ 1 elsewhere).
 func emUpdate(theta, next []float64, add func(theta, acc []float64) float64) (ll, gap float64) {
-	clear(next)
-	ll = add(theta, next)
-	gap = math.Inf(-1)
-	for x := range next {
-		gap = math.Max(gap, next[x])
-		next[x] *= theta[x]
-	}
-	return ll, gap - 1
+	ll, gap = gradientWith(add, theta, next)
+	floats.Mul(next, theta)
+	return ll, gap
+}
+
+// gradientWith sets grad = G = ∇L(θ), the sum that add accumulates from
+// zero, and returns add's log-likelihood and the gap max_x G_x − 1.
+func gradientWith(add func(theta, acc []float64) float64, theta, grad []float64) (ll, gap float64) {
+	clear(grad)
+	ll = add(theta, grad)
+	return ll, floats.Max(grad) - 1
 }
 
 // add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·log P(report),
@@ -128,6 +131,9 @@ type term interface {
 	at(theta []float64)
 	// curve adds the share's part of −∇²L(θ)·v to acc.
 	curve(v, acc []float64)
+	// diagonal adds the share's part of diag(−∇²L(θ)) to acc, and
+	// reports false when it cannot (precond.go).
+	diagonal(acc []float64) bool
 }
 
 // mixture is the EM map of several terms (columns or operators) over the
@@ -135,7 +141,7 @@ type term interface {
 type mixture struct {
 	k     int
 	terms []term
-	// accs and lls hold each term's share of a step (parallel).
+	// accs and lls hold each term's share of a step (each).
 	accs [][]float64
 	lls  []float64
 }
@@ -152,37 +158,37 @@ func (m *mixture) step(theta, next []float64) (float64, float64) {
 // each into an accumulator of its own; these are then added in the
 // terms' order, so that the result does not depend on the schedule.
 func (m *mixture) parallel(theta, acc []float64) float64 {
-	if len(m.terms) == 1 {
-		return m.terms[0].add(theta, acc)
-	}
-	m.buffers()
-	eachParallel(len(m.terms), func(i int) {
-		clear(m.accs[i])
-		m.lls[i] = m.terms[i].add(theta, m.accs[i])
-	})
-	ll := 0.0
-	for i, a := range m.accs {
-		floats.Add(acc, a)
-		ll += m.lls[i]
-	}
-	return ll
+	return m.each(acc, func(t term, acc []float64) float64 { return t.add(theta, acc) })
 }
 
-// buffers allocates each term's accumulator once.
-func (m *mixture) buffers() {
+// each adds every term's f, which adds to its accumulator and returns a
+// number, to acc, and returns the sum of the numbers: on every core,
+// each term into an accumulator of its own, added in the terms' order.
+func (m *mixture) each(acc []float64, f func(t term, acc []float64) float64) float64 {
+	if len(m.terms) == 1 {
+		return f(m.terms[0], acc)
+	}
 	if m.accs == nil {
 		m.accs, m.lls = make([][]float64, len(m.terms)), make([]float64, len(m.terms))
 		for i := range m.accs {
 			m.accs[i] = make([]float64, m.k)
 		}
 	}
+	eachParallel(len(m.terms), func(i int) {
+		clear(m.accs[i])
+		m.lls[i] = f(m.terms[i], m.accs[i])
+	})
+	sum := 0.0
+	for i, a := range m.accs {
+		floats.Add(acc, a)
+		sum += m.lls[i]
+	}
+	return sum
 }
 
 // gradient sets grad = ∇L(θ) and returns L(θ) and the gap.
 func (m *mixture) gradient(theta, grad []float64) (ll, gap float64) {
-	clear(grad)
-	ll = m.parallel(theta, grad)
-	return ll, floats.Max(grad) - 1
+	return gradientWith(m.parallel, theta, grad)
 }
 
 func (m *mixture) at(theta []float64) {
@@ -193,18 +199,10 @@ func (m *mixture) at(theta []float64) {
 // added in their order as in parallel.
 func (m *mixture) hessVec(v, dst []float64) {
 	clear(dst)
-	if len(m.terms) == 1 {
-		m.terms[0].curve(v, dst)
-		return
-	}
-	m.buffers()
-	eachParallel(len(m.terms), func(i int) {
-		clear(m.accs[i])
-		m.terms[i].curve(v, m.accs[i])
+	m.each(dst, func(t term, acc []float64) float64 {
+		t.curve(v, acc)
+		return 0
 	})
-	for _, a := range m.accs {
-		floats.Add(dst, a)
-	}
 }
 
 // columnBudget is the number of likelihood entries (groups × K) of one

@@ -78,27 +78,27 @@ func compoundOperators(cs []Channel, g *Groups, budget int) ([]operator, []float
 // share transforms (batchable) by their weighted sum as one operator
 // (planarSum), in the place of the first, with weight 1.
 func sumPlanar(ops []operator, w []float64) ([]operator, []float64) {
-	var ms []*PlanarGeometric
-	var mw []float64
+	type weighted struct {
+		op operator
+		w  float64
+	}
+	items := make([]weighted, len(ops))
 	for i, op := range ops {
-		if m, ok := op.(*PlanarGeometric); ok {
-			ms, mw = append(ms, m), append(mw, w[i])
-		}
+		items[i] = weighted{op, w[i]}
 	}
-	if !batchable(ms) {
-		return ops, w
+	merged := mergePlanar(items, func(it weighted) operator { return it.op },
+		func(ms []*PlanarGeometric, at []int) weighted {
+			mw := make([]float64, len(at))
+			for j, i := range at {
+				mw[j] = w[i]
+			}
+			return weighted{planarSum(ms, mw), 1}
+		})
+	ops, w = ops[:0:0], w[:0:0]
+	for _, it := range merged {
+		ops, w = append(ops, it.op), append(w, it.w)
 	}
-	var outOps []operator
-	var outW []float64
-	for i, op := range ops {
-		if _, ok := op.(*PlanarGeometric); !ok {
-			outOps, outW = append(outOps, op), append(outW, w[i])
-		} else if ms != nil {
-			outOps, outW = append(outOps, planarSum(ms, mw)), append(outW, 1)
-			ms = nil
-		}
-	}
-	return outOps, outW
+	return ops, w
 }
 
 // compoundOp applies A[n] = Σ_A w_A A matrix-free.

@@ -151,16 +151,28 @@ func (m *KRR) MLE(counts []float64) []float64 {
 // It allocates dst when it is nil; trans is accepted for the operator
 // interface of the estimators.
 func (m *KRR) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
+	r, pr := m.rates()
+	return twoValued{k: m.K, off: r, diff: pr}.MulVecTo(dst, false, x)
+}
+
+// twoValued is the symmetric K×K operator off·11ᵀ + diff·I: k-RR's
+// channel, and its entrywise square.
+type twoValued struct {
+	k         int
+	off, diff float64
+}
+
+// MulVecTo sets dst = off·Σx + diff·x, allocating dst when it is nil.
+func (t twoValued) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
 	if dst == nil {
-		dst = make([]float64, m.K)
+		dst = make([]float64, t.k)
 	}
-	if len(x) != m.K || len(dst) != m.K {
+	if len(x) != t.k || len(dst) != t.k {
 		panic("core: slice length mismatch")
 	}
-	r, pr := m.rates()
-	s := r * floats.Sum(x)
+	s := t.off * floats.Sum(x)
 	for z, v := range x {
-		dst[z] = s + pr*v
+		dst[z] = s + t.diff*v
 	}
 	return dst
 }

@@ -61,6 +61,8 @@ type PlanarGeometric struct {
 	// The entrywise square of the channel (squared).
 	sqOnce sync.Once
 	sq     operator
+	// scratches recycles bordered's work space (borderScratch).
+	scratches sync.Pool
 }
 
 // PlanarGeometric's capabilities.
@@ -314,28 +316,52 @@ func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []flo
 	b := m.newBorder(trans, x, dst)
 	// The interior's transforms and the edges' are independent: one core
 	// each, the edges into a buffer of their own.
-	edges := make([]float64, len(dst))
+	sc := m.scratch(c)
+	defer m.scratches.Put(sc)
+	edges := sc.edges
 	eachParallel(2, func(i int) {
 		switch {
 		case i == 0:
 			b.interior(c)
 		case !m.spectral(false):
 			m.newBorder(trans, x, edges).edges()
+		case trans:
+			sc.lines.transform(x)
+			m.edgesForward(edges, sc.lines, sc.lines.fft, sc.acc, sc.buf)
 		default:
-			l := newLines(m.Rows, m.Cols, c.w)
-			if trans {
-				l.transform(x)
-				m.edgesForward(edges, l, l.fft, make([]complex128, c.w/2+1), make([]float64, c.w))
-				return
-			}
-			m.edgesAdjoint(l, m.edgeInputs(x, 1, l.fft, make([]float64, c.w)))
-			l.back(edges)
+			sc.lines.clear()
+			m.edgesAdjoint(sc.lines, m.edgeInputs(x, 1, sc.lines.fft, sc.buf))
+			sc.lines.back(edges)
 		}
 	})
 	floats.Add(dst, edges)
 	b.corners()
 	floats.Scale(m.lambda, dst)
 	return dst
+}
+
+// borderScratch is the work space of one application of bordered,
+// recycled: the edges' outputs and, on the FFT path, the lines' spectra
+// and a spectrum and a line of the torus' side.
+type borderScratch struct {
+	edges []float64
+	lines *lines
+	acc   []complex128
+	buf   []float64
+}
+
+// scratch returns a borderScratch with its edges zeroed.
+func (m *PlanarGeometric) scratch(c *conv2) *borderScratch {
+	sc, ok := m.scratches.Get().(*borderScratch)
+	if ok {
+		clear(sc.edges)
+	} else {
+		sc = &borderScratch{edges: make([]float64, m.Inputs())}
+	}
+	if sc.lines == nil && m.spectral(false) {
+		sc.lines, sc.acc, sc.buf = newLines(m.Rows, m.Cols, c.w), make([]complex128, c.w/2+1), make([]float64, c.w)
+	}
+	return sc
 }
 
 // newBorder returns the border of one application of bordered: dst is
@@ -388,18 +414,32 @@ func (b *border) isInterior(z int) bool {
 // one convolution — of x over every input for Aᵀ, of x on the interior
 // outputs for A.
 func (b *border) interior(c *conv2) {
-	cols := b.m.Cols
 	a := c.buffer()
 	defer c.done(a)
+	b.place(a, c)
+	c.apply(a, b.m.Rows, b.m.Rows)
+	b.read(a, c, 1)
+}
+
+// place writes the inputs of the interior part into a, a zeroed array
+// on c's torus: every input for Aᵀ (trans), the interior ones for A.
+func (b *border) place(a []float64, c *conv2) {
+	cols := b.m.Cols
 	for z, v := range b.x {
 		if b.trans || b.isInterior(z) {
 			a[z/cols*c.w+z%cols] = v
 		}
 	}
-	c.apply(a, b.m.Rows, b.m.Rows)
+}
+
+// read sets the outputs of the interior part from a, the convolution
+// on c's torus, times scale (1/(h·w) when a is the unnormalised inverse
+// transform): every output for A, the interior ones for Aᵀ (trans).
+func (b *border) read(a []float64, c *conv2, scale float64) {
+	cols := b.m.Cols
 	for z := range b.dst {
 		if !b.trans || b.isInterior(z) {
-			b.dst[z] = a[z/cols*c.w+z%cols]
+			b.dst[z] = a[z/cols*c.w+z%cols] * scale
 		}
 	}
 }

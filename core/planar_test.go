@@ -67,14 +67,18 @@ func TestPlanarBruteForce(t *testing.T) {
 // TestPlanarOperator checks the FFT products against the dense matrix on
 // FW's 24×16 grid and on a 7×5 grid, for every ε of FW Table 6, with the
 // edges by dot products and by FFT (spectralEdgeMin).
-func TestPlanarOperator(t *testing.T) {
+func TestPlanarOperator(t *testing.T) { bothEdgePaths(t, testPlanarOperator) }
+
+// bothEdgePaths runs test with the bordered product's edges by dot
+// products and by FFT, whatever the grid (spectralEdgeMin).
+func bothEdgePaths(t *testing.T, test func(*testing.T)) {
 	defer func(v int) { spectralEdgeMin = v }(spectralEdgeMin)
 	for _, spectral := range []bool{false, true} {
 		spectralEdgeMin = math.MaxInt
 		if spectral {
 			spectralEdgeMin = 0
 		}
-		t.Run(fmt.Sprintf("spectral=%v", spectral), testPlanarOperator)
+		t.Run(fmt.Sprintf("spectral=%v", spectral), test)
 	}
 }
 

@@ -78,9 +78,7 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 	c0, _ := m0.edgeTables()
 	a := b.a[0]
 	clear(a)
-	for z, v := range x {
-		a[z/m0.Cols*c0.w+z%m0.Cols] = v
-	}
+	m0.newBorder(true, x, nil).place(a, c0)
 	var spec []complex128
 	// θ's transform and its lines' are independent: one core each.
 	eachParallel(2, func(i int) {
@@ -101,7 +99,7 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 		c.inverse(b.a[j], s, m.Rows)
 		dst[j] = fill(dst[j], m.Inputs(), 0)
 		bd := m.newBorder(true, x, dst[j])
-		bd.read(b.a[j], c, true)
+		bd.read(b.a[j], c, 1/float64(c.h*c.w))
 		if b.spectral {
 			m.edgesForward(dst[j], b.lines, b.ffts[j], b.accs[j], b.bufs[j])
 		} else {
@@ -121,11 +119,7 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 		a := b.a[j]
 		clear(a)
 		bd := m.newBorder(false, u[j], b.rims[j])
-		for z, v := range u[j] {
-			if bd.isInterior(z) {
-				a[z/m.Cols*c.w+z%m.Cols] = v
-			}
-		}
+		bd.place(a, c)
 		spec := c.forward(a, m.Rows)
 		s := b.specs[j]
 		for i, k := range c.kspec {
@@ -165,25 +159,12 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 		}
 	})
 	bd := m0.newBorder(false, nil, dst)
-	bd.read(b.a[0], c0, false)
+	bd.read(b.a[0], c0, 1/float64(c0.h*c0.w))
 	if b.spectral {
 		floats.Add(dst, b.edgeOut)
 	}
 	for _, r := range b.rims {
 		floats.Add(dst, r)
-	}
-}
-
-// read sets the outputs of the interior part from a, the unnormalised
-// inverse transform on c's torus: every output for A, the interior ones
-// for Aᵀ (trans), as interior does.
-func (b *border) read(a []float64, c *conv2, trans bool) {
-	cols := b.m.Cols
-	scale := 1 / float64(c.h*c.w)
-	for z := range b.dst {
-		if !trans || b.isInterior(z) {
-			b.dst[z] = a[z/cols*c.w+z%cols] * scale
-		}
 	}
 }
 
@@ -250,32 +231,44 @@ func (t *planarTerms) curve(v, acc []float64) {
 // mechanisms that can share transforms by one planarTerms, in the place
 // of the first.
 func batchPlanar(ops []*operatorTerm) []term {
+	terms := make([]term, len(ops))
+	for i, t := range ops {
+		terms[i] = t
+	}
+	return mergePlanar(terms, func(t term) operator { return t.(*operatorTerm).op },
+		func(ms []*PlanarGeometric, at []int) term {
+			pt := &planarTerms{b: newPlanarBatch(ms), out: make([][]float64, len(ms)), p: make([][]float64, len(ms))}
+			for _, i := range at {
+				pt.q, pt.n = append(pt.q, ops[i].q), ops[i].n
+			}
+			return pt
+		})
+}
+
+// mergePlanar returns items with those whose operator (op) is a planar
+// geometric mechanism replaced, when they can share transforms
+// (batchable), by merge of their mechanisms and positions, in the place
+// of the first.
+func mergePlanar[T any](items []T, op func(T) operator, merge func(ms []*PlanarGeometric, at []int) T) []T {
 	var ms []*PlanarGeometric
-	for _, t := range ops {
-		if m, ok := t.op.(*PlanarGeometric); ok {
-			ms = append(ms, m)
+	var at []int
+	for i, it := range items {
+		if m, ok := op(it).(*PlanarGeometric); ok {
+			ms, at = append(ms, m), append(at, i)
 		}
 	}
-	var terms []term
 	if !batchable(ms) {
-		for _, t := range ops {
-			terms = append(terms, t)
-		}
-		return terms
+		return items
 	}
-	pt := &planarTerms{b: newPlanarBatch(ms)}
-	for _, t := range ops {
-		if _, ok := t.op.(*PlanarGeometric); !ok {
-			terms = append(terms, t)
-			continue
+	out := make([]T, 0, len(items)-len(ms)+1)
+	for i, it := range items {
+		if _, planar := op(it).(*PlanarGeometric); !planar {
+			out = append(out, it)
+		} else if i == at[0] {
+			out = append(out, merge(ms, at))
 		}
-		if pt.q == nil {
-			terms = append(terms, pt)
-		}
-		pt.q, pt.n = append(pt.q, t.q), t.n
 	}
-	pt.out, pt.p = make([][]float64, len(ms)), make([][]float64, len(ms))
-	return terms
+	return out
 }
 
 // planarSum returns Σ_j w_j A_j for planar geometric mechanisms of one

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -14,16 +13,7 @@ import (
 // TestPlanarBatch checks the shared transforms of a planarBatch against
 // each mechanism's own MulVecTo: the forward products bit for bit, the
 // summed adjoints to rounding.
-func TestPlanarBatch(t *testing.T) {
-	defer func(v int) { spectralEdgeMin = v }(spectralEdgeMin)
-	for _, spectral := range []bool{false, true} {
-		spectralEdgeMin = math.MaxInt
-		if spectral {
-			spectralEdgeMin = 0
-		}
-		t.Run(fmt.Sprintf("spectral=%v", spectral), testPlanarBatch)
-	}
-}
+func TestPlanarBatch(t *testing.T) { bothEdgePaths(t, testPlanarBatch) }
 
 func testPlanarBatch(t *testing.T) {
 	var ms []*PlanarGeometric

@@ -2,6 +2,8 @@ package core
 
 import (
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // A squarer is an operator whose entrywise square A∘A is itself an
@@ -33,29 +35,20 @@ func (m *PlanarGeometric) squared() operator {
 // squared returns A∘A of k-RR: keep² on the diagonal, other² elsewhere.
 func (m *KRR) squared() operator {
 	r, pr := m.rates()
-	return twoValued{k: m.K, off: r * r, diag: (r + pr) * (r + pr)}
+	return twoValued{k: m.K, off: r * r, diff: (r+pr)*(r+pr) - r*r}
 }
 
 // squared returns the identity, its own square.
 func (m *Identity) squared() operator { return m }
 
-// twoValued is the symmetric K×K operator with diag on the diagonal and
-// off elsewhere.
-type twoValued struct {
-	k         int
-	off, diag float64
-}
-
-func (t twoValued) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
-	dst = fill(dst, t.k, 0)
-	s := 0.0
-	for _, v := range x {
-		s += v
+// hessWeights returns s_z = q_z/(n p_z²), the weights of the outputs in
+// the Hessian's diagonal Σ_z s_z A(x, z)².
+func hessWeights(q, p []float64, n float64) []float64 {
+	s := make([]float64, len(q))
+	for z, c := range q {
+		s[z] = c / (n * p[z] * p[z])
 	}
-	for z, v := range x {
-		dst[z] = t.off*s + (t.diag-t.off)*v
-	}
-	return dst
+	return s
 }
 
 // diagonal adds the term's share of diag(−∇²L) at the point of at,
@@ -63,24 +56,15 @@ func (t twoValued) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
 // operator has no square.
 func (t *operatorTerm) diagonal(acc []float64) bool {
 	sq, ok := t.op.(squarer)
-	if !ok {
-		return false
+	if ok {
+		floats.Add(acc, sq.squared().MulVecTo(nil, false, hessWeights(t.q, t.p, t.n)))
 	}
-	s := make([]float64, len(t.q))
-	for z, q := range t.q {
-		s[z] = q / (t.n * t.p[z] * t.p[z])
-	}
-	addTo(acc, sq.squared().MulVecTo(nil, false, s))
-	return true
+	return ok
 }
 
 func (t *planarTerms) diagonal(acc []float64) bool {
 	for j, m := range t.b.ms {
-		s := make([]float64, len(t.q[j]))
-		for z, q := range t.q[j] {
-			s[z] = q / (t.n * t.p[j][z] * t.p[j][z])
-		}
-		addTo(acc, m.squared().MulVecTo(nil, false, s))
+		floats.Add(acc, m.squared().MulVecTo(nil, false, hessWeights(t.q[j], t.p[j], t.n)))
 	}
 	return true
 }
@@ -95,19 +79,12 @@ func (c *columns) diagonal(acc []float64) bool {
 	return true
 }
 
-func addTo(acc, v []float64) {
-	for i, x := range v {
-		acc[i] += x
-	}
-}
-
 // diagonal returns diag(−∇²L) at the point of at, or nil when some term
 // has no square.
 func (m *mixture) diagonal() []float64 {
 	d := make([]float64, m.k)
 	for _, t := range m.terms {
-		dt, ok := t.(interface{ diagonal([]float64) bool })
-		if !ok || !dt.diagonal(d) {
+		if !t.diagonal(d) {
 			return nil
 		}
 	}
