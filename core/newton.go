@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -61,8 +62,8 @@ type curvedModel interface {
 // take below zero while their gradient pushes them out join the bound
 // set and the step is solved again on the smaller face (rebind): the
 // projection alone moves them to zero off the quadratic model, and near
-// the MLE such steps stall. Near the MLE the steps converge quadratically, where EM
-// crawls. It stops when the certified gap max_x G_x − 1 (see emUpdate)
+// the MLE such steps stall. Near the MLE the steps converge
+// quadratically, where EM crawls. It stops when the certified gap max_x G_x − 1 (see emUpdate)
 // is at most tol, after newtonSteps steps or once iter reaches maxIter,
 // or when a step no longer raises L, calling progress, if not nil, after
 // each step. It returns θ (updated in place), L(θ), the gap and iter plus
@@ -90,15 +91,11 @@ func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, it
 			step := iter
 			st.inner = func(f float64) { inner(step, f) }
 		}
-		d, err := st.direction(ctx, m, theta, grad, bound)
+		t, ok, err := st.step(ctx, m, theta, grad, bound, trial, next, ll, gap)
 		if err != nil {
 			return ll, gap, iter, err
 		}
-		if d == nil {
-			break
-		}
-		t := projectedStep(m, theta, d, bound, trial, next, ll, gap)
-		if !st.adapt(t) {
+		if !ok || !st.adapt(t) {
 			break
 		}
 		if t > 0 {
@@ -128,15 +125,29 @@ type cgParams struct {
 	inner     func(float64)
 }
 
-// direction returns the step from θ; after a cut step, the coordinates
-// it would take below zero while their gradient pushes them out are
-// bound (rebind) and the step is solved again on the smaller face.
-func (st *newtonState) direction(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool) ([]float64, error) {
+// step takes the Newton step from θ (projectedStep) and returns its
+// length t, 0 when it improved nothing, or false when no step is
+// defined. After a cut step, the coordinates the step would take below
+// zero while their gradient pushes them out are bound (rebind) and the
+// step is solved again on the smaller face; when that one improves
+// nothing, the first is taken as it was.
+func (st *newtonState) step(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, trial, next []float64, ll, gap float64) (float64, bool, error) {
 	d, err := newtonDirection(ctx, m, theta, grad, bound, st.cgParams)
-	if err != nil || d == nil || !st.cut || !rebind(theta, grad, d, bound) {
-		return d, err
+	if err != nil || d == nil {
+		return 0, false, err
 	}
-	return newtonDirection(ctx, m, theta, grad, bound, st.cgParams)
+	if smaller := slices.Clone(bound); st.cut && rebind(theta, grad, d, smaller) {
+		d2, err := newtonDirection(ctx, m, theta, grad, smaller, st.cgParams)
+		if err != nil {
+			return 0, false, err
+		}
+		if d2 != nil {
+			if t := projectedStep(m, theta, d2, smaller, trial, next, ll, gap); t > 0 {
+				return t, true, nil
+			}
+		}
+	}
+	return projectedStep(m, theta, d, bound, trial, next, ll, gap), true, nil
 }
 
 // adapt updates the state after a step of length t (0: no step) and
@@ -198,9 +209,7 @@ func projectedStep(m emModel, theta, d []float64, bound []bool, trial, next []fl
 
 // gradient sets grad = ∇L(θ) and returns L(θ) and the gap.
 func (c *columns) gradient(theta, grad []float64) (ll, gap float64) {
-	clear(grad)
-	ll = c.add(theta, grad)
-	return ll, floats.Max(grad) - 1
+	return gradientWith(c.add, theta, grad)
 }
 
 // cgSteps bounds the conjugate-gradient iterations of one Newton step;
