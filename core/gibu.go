@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // emModel is the EM map of a set of grouped reports.
@@ -134,6 +135,12 @@ type term interface {
 	// diagonal adds the share's part of diag(−∇²L(θ)) to acc, and
 	// reports false when it cannot (precond.go).
 	diagonal(acc []float64) bool
+	// reports returns the number of columns faceFrom writes, 0 when
+	// the share cannot restrict its likelihood (face.go).
+	reports() int
+	// faceFrom writes the share's columns of facer.face from column i
+	// on and returns the next column.
+	faceFrom(free []int, x *mat.Dense, i int) int
 }
 
 // mixture is the EM map of several terms (columns or operators) over the

@@ -6,13 +6,13 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
 )
 
-// newtonBudget bounds the work of one Newton step of polish, groups × K²
-// multiply-adds to form the Hessian: 2·10⁹, about a second. Larger
-// problems stay with EM and its certificate.
-const newtonBudget = 2e9
+// newtonBudget bounds the work of a Newton step of polish solved
+// densely, reports × |F|² multiply-adds to form the Hessian on the free
+// face F: 4·10⁹, about a second on two cores (0.6 s for 1,068 symbols
+// and 2,598 reports). Larger faces are solved by conjugate gradients.
+const newtonBudget = 4e9
 
 // bindingTol is the mass below which a coordinate whose gradient pushes
 // it out of the simplex is held at 0 by a Newton step.
@@ -28,11 +28,6 @@ const minDamp = 1e-12
 
 // newtonSteps bounds the Newton steps of one polish.
 const newtonSteps = 100
-
-// polishable reports whether polish may form c's Hessian densely.
-func (c *columns) polishable() bool {
-	return float64(len(c.col))*float64(c.k)*float64(c.k) <= newtonBudget
-}
 
 // A curvedModel is an EM model that also gives the gradient of its
 // log-likelihood and products with its Hessian, as polish needs.
@@ -54,8 +49,8 @@ type curvedModel interface {
 //
 //	H d = G_F − μ·1,   1ᵀd = 0,   μ = 1ᵀH⁻¹G_F / 1ᵀH⁻¹1,
 //
-// by a dense Cholesky factorisation of H when it is small enough
-// (columns.newtonStep), else by conjugate gradients on Hessian products
+// by a dense Cholesky factorisation of H when the face is small enough
+// (faceHessian), else by conjugate gradients on Hessian products
 // (cgStep); cut short where a coordinate would turn negative (it then
 // leaves F), and halved until the likelihood does not decrease, so L
 // never falls. After a step was cut, the coordinates the next step would
@@ -113,7 +108,8 @@ func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, it
 // last step was cut short.
 type newtonState struct {
 	cgParams
-	cut bool
+	cut  bool
+	face faceHessian
 }
 
 // cgParams are what a Newton step's solve needs besides the point: the
@@ -132,12 +128,12 @@ type cgParams struct {
 // step is solved again on the smaller face; when that one improves
 // nothing, the first is taken as it was.
 func (st *newtonState) step(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, trial, next []float64, ll, gap float64) (float64, bool, error) {
-	d, err := newtonDirection(ctx, m, theta, grad, bound, st.cgParams)
+	d, err := newtonDirection(ctx, m, theta, grad, bound, st.cgParams, &st.face)
 	if err != nil || d == nil {
 		return 0, false, err
 	}
 	if smaller := slices.Clone(bound); st.cut && rebind(theta, grad, d, smaller) {
-		d2, err := newtonDirection(ctx, m, theta, grad, smaller, st.cgParams)
+		d2, err := newtonDirection(ctx, m, theta, grad, smaller, st.cgParams, &st.face)
 		if err != nil {
 			return 0, false, err
 		}
@@ -173,12 +169,42 @@ func (st *newtonState) adapt(t float64) bool {
 }
 
 // newtonDirection returns polish's step d over all K symbols (0 off the
-// free set), or nil when none is defined.
-func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, p cgParams) ([]float64, error) {
-	if c, ok := m.(*columns); ok && c.polishable() {
-		return c.newtonStep(theta, grad, bound, p.damp), nil
+// free set F), or nil when none is defined. With a Hessian formed
+// densely on a face that holds F (faceHessian), the step is solved with
+// it exactly when it was formed at θ, else by conjugate gradients
+// preconditioned with it, if they converge within lagSteps; otherwise
+// the Hessian is formed again when the face is small enough, and else
+// the step is solved by conjugate gradients preconditioned by the
+// diagonal metric.
+func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, p cgParams, cache *faceHessian) ([]float64, error) {
+	free := freeSet(bound)
+	if pr, ok := cache.factor(theta, free, p.damp); ok {
+		if cache.at(theta) {
+			return pr.solve(grad), nil
+		}
+		m.at(theta)
+		lp := p
+		lp.limit = lagSteps
+		d, reached, err := cgStep(ctx, m, theta, grad, bound, lp, pr, faceRidge(theta, bound, p.damp))
+		if err != nil || reached {
+			return d, err
+		}
 	}
-	return cgStep(ctx, m, theta, grad, bound, p)
+	if cache.build(m, theta, free) {
+		if pr, ok := cache.factor(theta, free, p.damp); ok {
+			return pr.solve(grad), nil
+		}
+	}
+	m.at(theta)
+	w := metric(m, theta, bound)
+	ridge := make([]float64, len(w))
+	for x, v := range w {
+		if v > 0 {
+			ridge[x] = p.damp / v
+		}
+	}
+	d, _, err := cgStep(ctx, m, theta, grad, bound, p, diagonalProjector(w), ridge)
+	return d, err
 }
 
 // projectedStep moves θ along d: coordinates the step takes below 0, and
@@ -224,23 +250,25 @@ const (
 // conjugate gradients on products with B = −∇²L(θ) (two applications of
 // each mechanism's operator a product): d solves
 //
-//	(B + damp·W⁻¹) d = G − μ·1 on the free set F,   1ᵀd = 0,   d = 0 off F,
+//	(B + R) d = G − μ·1 on the free set F,   1ᵀd = 0,   d = 0 off F,
 //
-// with W = diag(w), w_x = max(θ_x, 1/(100K)) on F. W also preconditions
-// the system: on the support near the MLE, I − W·B is the Jacobian of
-// the EM map, whose eigenvalues lie in [0, 1), so W·B's lie in (0, 1]
-// and CG needs about the square root of the steps EM would. The
-// constraint is kept by projecting each preconditioned residual onto
-// 1ᵀz = 0 in W's metric (projected preconditioned CG; Gould, Hribar and
-// Nocedal 2001), which also finds μ. CG stops once the preconditioned
-// residual has fallen by the forcing factor η = min(0.1, ρ₀^¼), ρ₀ its
-// initial square (Eisenstat and Walker 1996: the Newton steps converge
-// superlinearly), or after cgSteps iterations; ctx cancels.
-func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, cp cgParams) ([]float64, error) {
-	damp := cp.damp
+// R = diag(ridge), a damping, and reports whether it got there within
+// cp.limit iterations. The constraint is kept by projecting each
+// preconditioned residual onto 1ᵀz = 0 in the preconditioner's metric
+// (projected preconditioned CG; Gould, Hribar and Nocedal 2001), which
+// also finds μ; pr is diag(w), w of metric (with W = diag(θ), EM's own
+// metric, the eigenvalues of W·B on the support near the MLE lie in
+// (0, 1], being those of I minus the EM map's Jacobian, and CG needs
+// about the square root of the steps EM would), or the inverse of a
+// Hessian formed densely on the same face at an earlier point
+// (choleskyProjector), which takes a few iterations where the Hessian
+// changed little. CG stops once the largest deviation of the model's
+// gradient on F has fallen by the forcing factor η = min(0.1, δ₀^½),
+// δ₀ its initial value (Eisenstat and Walker 1996: the Newton steps
+// converge superlinearly), or after cp.limit iterations; ctx cancels.
+// m.at(θ) must have been called.
+func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, cp cgParams, pr projector, ridge []float64) ([]float64, bool, error) {
 	k := len(theta)
-	m.at(theta)
-	w := metric(m, theta, bound)
 	d, r, z, p, bp := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	for x := range r {
 		if !bound[x] {
@@ -250,7 +278,7 @@ func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []b
 			r[x] = 1 - grad[x]
 		}
 	}
-	rho, dev := project(z, r, w)
+	rho, dev := pr.project(z, r)
 	// The step should leave the model's gradient within ηδ₀ of flat on F,
 	// δ₀ = max|G_x − λ| now, but need not go below a quarter of tol.
 	stop := math.Max(cp.tol/4, dev*math.Min(0.1, math.Sqrt(dev)))
@@ -266,15 +294,15 @@ func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []b
 			cp.inner(math.Max(float64(i)/float64(cp.limit), math.Log(dev0/dev)/math.Log(dev0/stop)))
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		m.hessVec(p, bp)
 		for x := range bp {
-			if w[x] == 0 {
+			if bound[x] {
 				bp[x] = 0
 				continue
 			}
-			bp[x] += damp * p[x] / w[x]
+			bp[x] += ridge[x] * p[x]
 		}
 		curv := floats.Dot(p, bp)
 		if curv <= 0 {
@@ -284,15 +312,27 @@ func cgStep(ctx context.Context, m curvedModel, theta, grad []float64, bound []b
 		floats.AddScaled(d, alpha, p)
 		floats.AddScaled(r, alpha, bp)
 		var next float64
-		next, dev = project(z, r, w)
+		next, dev = pr.project(z, r)
 		beta := next / rho
 		rho = next
 		for x := range p {
 			p[x] = beta*p[x] - z[x]
 		}
 	}
-	return d, nil
+	return d, dev <= stop, nil
 }
+
+// A projector is cgStep's preconditioner P on the free set F.
+type projector interface {
+	// project sets z = P(r − λ1) on F and 0 off it, λ = 1ᵀPr / 1ᵀP1
+	// so that Σ z = 0, and returns rᵀz ≥ 0 and max_F |r_x − λ|.
+	project(z, r []float64) (rho, dev float64)
+}
+
+// diagonalProjector is P = diag(w), F where w > 0.
+type diagonalProjector []float64
+
+func (w diagonalProjector) project(z, r []float64) (rho, dev float64) { return project(z, r, w) }
 
 // project sets z = W(r − λ1), λ = Σ_x w_x r_x / Σ_x w_x, so that Σ z = 0
 // and z = 0 where w = 0. It returns rᵀz = Σ_x w_x (r_x − λ)², summed in
@@ -310,58 +350,6 @@ func project(z, r, w []float64) (rho, dev float64) {
 		dev = math.Max(dev, math.Abs(e))
 	}
 	return rho, dev
-}
-
-// newtonStep returns the Newton direction d over all K symbols (0 off
-// the free set), or nil when the system is singular.
-func (c *columns) newtonStep(theta, grad []float64, bound []bool, damp float64) []float64 {
-	var free []int
-	for x := range theta {
-		if !bound[x] {
-			free = append(free, x)
-		}
-	}
-	f := len(free)
-	// H = X Xᵀ with column i of X the group's g_F·√(c/n)/(θ·g), formed
-	// by one blocked symmetric rank-k update.
-	xs := mat.NewDense(f, len(c.col), nil)
-	for i, col := range c.col {
-		w := math.Sqrt(c.count[i]/c.n) / floats.Dot(theta, col)
-		for a, x := range free {
-			xs.Set(a, i, w*col[x])
-		}
-	}
-	h := mat.NewSymDense(f, nil)
-	h.SymOuterK(1, xs)
-	gf := make([]float64, f)
-	// A ridge of damp times the largest curvature keeps the
-	// factorisation defined where H is singular (symbols no report tells
-	// apart).
-	ridge := 0.0
-	for a := range f {
-		ridge = math.Max(ridge, h.At(a, a))
-	}
-	for a := range f {
-		h.SetSym(a, a, h.At(a, a)+damp*ridge)
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(h) {
-		return nil
-	}
-	for a, x := range free {
-		gf[a] = grad[x]
-	}
-	var hg, h1 mat.VecDense
-	ones := fill(nil, f, 1)
-	if ch.SolveVecTo(&hg, mat.NewVecDense(f, gf)) != nil || ch.SolveVecTo(&h1, mat.NewVecDense(f, ones)) != nil {
-		return nil
-	}
-	mu := floats.Sum(hg.RawVector().Data) / floats.Sum(h1.RawVector().Data)
-	d := make([]float64, len(theta))
-	for a, x := range free {
-		d[x] = hg.AtVec(a) - mu*h1.AtVec(a)
-	}
-	return d
 }
 
 // rebind adds to bound the free coordinates that the step d takes to 0

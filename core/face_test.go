@@ -1,0 +1,156 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// faceSetup returns a mixture of two batched planar mechanisms and a
+// k-RR operator on 40 symbols, its likelihood columns, a point θ and a
+// free set of two thirds of the symbols.
+func faceSetup(t *testing.T) (*mixture, *columns, []float64, []bool) {
+	t.Helper()
+	p1, _ := NewPlanarGeometric(8, 5, 0.5, 1.2)
+	p2, _ := NewPlanarGeometric(8, 5, 0.5, 2.5)
+	krr, _ := NewKRR(40, 2)
+	mechs := []Mechanism{p1, p2, krr}
+	rng := rand.New(rand.NewPCG(6, 7))
+	g, err := SimulateGroups(bg, rng, mechs, []int{400, 300, 300}, randomDist(rng, 40, 0.3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, _ := newModel(mechs, g, nil, columnBudget)
+	om, _ := newModel(mechs, g, nil, 0)
+	theta := randomDist(rng, 40, 0)
+	bound := make([]bool, 40)
+	for x := range bound {
+		bound[x] = x%3 == 0
+	}
+	return om.(*mixture), cm.(*columns), theta, bound
+}
+
+// TestFaceHessian checks the Hessian formed densely on a face (XXᵀ of
+// facer.face, by gram's blocks) against Hessian products with the unit
+// vectors of the face, for the operator form and the columns, and that
+// a Hessian kept on a face gives its principal submatrix on a smaller
+// one.
+func TestFaceHessian(t *testing.T) {
+	ops, cols, theta, bound := faceSetup(t)
+	free := freeSet(bound)
+	cols.at(theta)
+	e, col := make([]float64, 40), make([]float64, 40)
+	for name, m := range map[string]curvedModel{"operators": ops, "columns": cols} {
+		var c faceHessian
+		if !c.build(m, theta, free) {
+			t.Fatalf("%s: no dense face", name)
+		}
+		if !c.at(theta) {
+			t.Errorf("%s: the kept Hessian is not at θ", name)
+		}
+		for a, x := range free {
+			clear(e)
+			e[x] = 1
+			cols.hessVec(e, col)
+			for b, y := range free {
+				if d := math.Abs(c.h.At(a, b) - col[y]); d > 1e-12*math.Abs(col[y])+1e-14 {
+					t.Fatalf("%s: H[%d][%d] = %v, Hessian product %v", name, x, y, c.h.At(a, b), col[y])
+				}
+			}
+		}
+		// On a smaller face, the kept Hessian's submatrix is the one a
+		// new build gives.
+		sub := free[1:]
+		kept, ok := c.factor(theta, sub, 1e-6)
+		var fresh faceHessian
+		fresh.build(m, theta, sub)
+		new, ok2 := fresh.factor(theta, sub, 1e-6)
+		if !ok || !ok2 {
+			t.Fatalf("%s: factorisations failed", name)
+		}
+		g := randomDist(rand.New(rand.NewPCG(1, 1)), 40, 0)
+		if d := maxDiff(kept.solve(g), new.solve(g)); d > 1e-12*floats.Norm(new.solve(g), math.Inf(1)) {
+			t.Errorf("%s: kept and fresh Hessians' steps differ by %g", name, d)
+		}
+		if _, ok := c.factor(theta, []int{0}, 1e-6); ok {
+			t.Errorf("%s: a face outside the kept one was factorised", name)
+		}
+	}
+}
+
+// TestGram checks gram's blocked XXᵀ against the general product on a
+// size that is not a multiple of its block.
+func TestGram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	x := mat.NewDense(gramBlock*2+37, 53, nil)
+	for i := range gramBlock*2 + 37 {
+		for j := range 53 {
+			x.Set(i, j, rng.NormFloat64())
+		}
+	}
+	var want mat.Dense
+	want.Mul(x, x.T())
+	got := gram(x)
+	r, _ := want.Dims()
+	for i := range r {
+		for j := range r {
+			if d := math.Abs(got.At(i, j) - want.At(i, j)); d > 1e-12*math.Max(1, math.Abs(want.At(i, j))) {
+				t.Fatalf("XXᵀ[%d][%d] = %v, want %v", i, j, got.At(i, j), want.At(i, j))
+			}
+		}
+	}
+}
+
+// TestFaceStep checks the dense Newton step on a face: it solves
+// (H + R) d = G_F − μ1 with 1ᵀd = 0 (checked with Hessian products), and
+// conjugate gradients preconditioned by the same Hessian reach it at
+// once.
+func TestFaceStep(t *testing.T) {
+	ops, _, theta, bound := faceSetup(t)
+	free := freeSet(bound)
+	grad := make([]float64, 40)
+	ops.gradient(theta, grad)
+	const damp = 1e-6
+	var c faceHessian
+	if !c.build(ops, theta, free) {
+		t.Fatal("no dense face")
+	}
+	pr, ok := c.factor(theta, free, damp)
+	if !ok {
+		t.Fatal("factorisation failed")
+	}
+	d := pr.solve(grad)
+	ridge := faceRidge(theta, bound, damp)
+	hd := make([]float64, 40)
+	ops.at(theta)
+	ops.hessVec(d, hd)
+	mu, sum := math.NaN(), 0.0
+	for _, x := range free {
+		res := grad[x] - hd[x] - ridge[x]*d[x] // μ at every x of F
+		if math.IsNaN(mu) {
+			mu = res
+		}
+		if math.Abs(res-mu) > 1e-9*math.Max(1, math.Abs(mu)) {
+			t.Errorf("symbol %d: G − (H+R)d = %v, want %v as elsewhere on the face", x, res, mu)
+		}
+		sum += d[x]
+	}
+	for x, b := range bound {
+		if b && d[x] != 0 {
+			t.Errorf("bound symbol %d moves by %v", x, d[x])
+		}
+	}
+	if math.Abs(sum) > 1e-12*floats.Norm(d, math.Inf(1)) {
+		t.Errorf("1ᵀd = %g, want 0", sum)
+	}
+	cg, reached, err := cgStep(bg, ops, theta, grad, bound, cgParams{damp: damp, tol: 1e-14, limit: 3}, pr, ridge)
+	if err != nil || !reached {
+		t.Fatalf("preconditioned by the exact Hessian: reached %v, %v", reached, err)
+	}
+	if diff := maxDiff(cg, d); diff > 1e-9*floats.Norm(d, math.Inf(1)) {
+		t.Errorf("conjugate gradients' step is %g from the dense one", diff)
+	}
+}
