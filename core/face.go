@@ -27,6 +27,8 @@ type facer interface {
 	// reports returns the number of rows that face writes: the distinct
 	// reports with users, or 0 when the model cannot restrict.
 	reports() int
+	// productWork estimates the multiply-adds of one Hessian product.
+	productWork() float64
 	// face sets column i of x (|free| × reports), at the point of at,
 	// to √(c_i/n)/(θ·g_i) · g_i restricted to free, for each report i
 	// of count c_i and likelihood g_i: then XXᵀ is the negated Hessian
@@ -35,10 +37,57 @@ type facer interface {
 }
 
 // faceable reports whether a dense Newton step on a face of f symbols
-// fits newtonBudget and faceEntries for rows reports.
-func faceable(rows, f int) bool {
+// fits newtonBudget and faceEntries for rows reports, and costs less
+// than the cgSteps Hessian products of work multiply-adds each that
+// conjugate gradients may take: k-RR's products cost O(K), where forming
+// the Hessian would cost more than any solve by CG.
+func faceable(rows, f int, work float64) bool {
 	r, ff := float64(rows), float64(f)
-	return rows > 0 && r*ff*ff <= newtonBudget && r*ff <= faceEntries && ff*ff <= faceEntries/2
+	dense := r * ff * ff
+	return rows > 0 && dense <= newtonBudget && dense <= cgSteps*work && r*ff <= faceEntries && ff*ff <= faceEntries/2
+}
+
+// opWork estimates the multiply-adds of one application of op on k
+// symbols: a planar geometric channel's two FFTs on its torus of
+// (2m+1)² cells, 5N·log₂N each; the other operators of this package
+// apply in O(K).
+func opWork(op operator, k int) float64 {
+	switch o := op.(type) {
+	case *PlanarGeometric:
+		return 2 * fftWork(o)
+	case borderedOp:
+		return 2 * fftWork(o.p)
+	case *compoundOp:
+		w := 0.0
+		for _, op := range o.ops {
+			w += opWork(op, k)
+		}
+		return w
+	}
+	return 4 * float64(k)
+}
+
+// fftWork estimates the multiply-adds of one FFT on p's torus.
+func fftWork(p *PlanarGeometric) float64 {
+	n := float64((2*p.m + 1) * (2*p.m + 1))
+	return 5 * n * math.Log2(n)
+}
+
+func (c *columns) productWork() float64 { return 2 * float64(len(c.col)*c.k) }
+
+func (t *operatorTerm) productWork() float64 { return 2 * opWork(t.op, len(t.q)) }
+
+// productWork counts planarTerms' 2J + 2 shared transforms.
+func (t *planarTerms) productWork() float64 {
+	return float64(2*len(t.b.ms)+2) * fftWork(t.b.ms[0])
+}
+
+func (m *mixture) productWork() float64 {
+	w := 0.0
+	for _, t := range m.terms {
+		w += t.productWork()
+	}
+	return w
 }
 
 // faceHessian is the negated Hessian H₀ formed densely on a face F₀ at
@@ -50,6 +99,7 @@ type faceHessian struct {
 	theta []float64 // θ₀
 	pos   []int     // each symbol's row in h, −1 off F₀
 	h     *mat.SymDense
+	x     *mat.Dense // the rows of facer.face at θ₀, for extend
 }
 
 // lagSteps bounds the conjugate-gradient iterations of a Newton step
@@ -81,7 +131,7 @@ func (c *faceHessian) build(m curvedModel, theta []float64, free []int) bool {
 		return false
 	}
 	f, rows := len(free), fm.reports()
-	if f == 0 || !faceable(rows, f) {
+	if f == 0 || !faceable(rows, f, fm.productWork()) {
 		return false
 	}
 	fm.at(theta)
@@ -95,7 +145,63 @@ func (c *faceHessian) build(m curvedModel, theta []float64, free []int) bool {
 	for a, x := range free {
 		c.pos[x] = a
 	}
-	c.h = gram(x)
+	c.h, c.x = gram(x), x
+	return true
+}
+
+// extend adds to the kept face the symbols of free outside it, the
+// Hessian's new rows formed at θ₀ (XXᵀ's new blocks), and reports
+// whether it did: not when they are more than a quarter of free (a
+// fresh Hessian at the current point is then worth its cost) or the
+// larger face is not faceable. As the step's preconditioner, the
+// Hessian at θ₀ serves where the face gained a few symbols as where it
+// lost some.
+func (c *faceHessian) extend(m curvedModel, free []int) bool {
+	if c.h == nil {
+		return false
+	}
+	var add []int
+	for _, x := range free {
+		if c.pos[x] < 0 {
+			add = append(add, x)
+		}
+	}
+	if len(add) == 0 {
+		return true
+	}
+	fm, ok := m.(facer)
+	if !ok {
+		return false
+	}
+	f0, rows := c.x.Dims()
+	f := f0 + len(add)
+	if 4*len(add) > len(free) || !faceable(rows, f, fm.productWork()) {
+		return false
+	}
+	fm.at(c.theta)
+	x := mat.NewDense(f, rows, nil)
+	x.Slice(0, f0, 0, rows).(*mat.Dense).Copy(c.x)
+	xa := x.Slice(f0, f, 0, rows).(*mat.Dense)
+	fm.face(add, xa)
+	var cross mat.Dense
+	cross.Mul(c.x, xa.T())
+	ha := gram(xa)
+	h := mat.NewSymDense(f, nil)
+	for a := range f0 {
+		for b := a; b < f0; b++ {
+			h.SetSym(a, b, c.h.At(a, b))
+		}
+		for b := range add {
+			h.SetSym(a, f0+b, cross.At(a, b))
+		}
+	}
+	for a := range add {
+		for b := a; b < len(add); b++ {
+			h.SetSym(f0+a, f0+b, ha.At(a, b))
+		}
+		c.pos[add[a]] = f0 + a
+	}
+	c.h, c.x = h, x
 	return true
 }
 

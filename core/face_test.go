@@ -78,6 +78,25 @@ func TestFaceHessian(t *testing.T) {
 		if _, ok := c.factor(theta, []int{0}, 1e-6); ok {
 			t.Errorf("%s: a face outside the kept one was factorised", name)
 		}
+		// Extended by three symbols, the kept Hessian is the one at θ on
+		// the larger face.
+		wide := append([]int{0, 3, 6}, free...)
+		if !c.extend(m, wide) {
+			t.Fatalf("%s: not extended", name)
+		}
+		for _, x := range wide {
+			clear(e)
+			e[x] = 1
+			cols.hessVec(e, col)
+			for _, y := range wide {
+				if got := c.h.At(c.pos[x], c.pos[y]); math.Abs(got-col[y]) > 1e-12*math.Abs(col[y])+1e-14 {
+					t.Fatalf("%s extended: H[%d][%d] = %v, Hessian product %v", name, x, y, got, col[y])
+				}
+			}
+		}
+		if c.extend(m, freeSet(make([]bool, 40))) {
+			t.Errorf("%s: extended by more than a quarter of the face", name)
+		}
 	}
 }
 

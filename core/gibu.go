@@ -138,6 +138,9 @@ type term interface {
 	// reports returns the number of columns faceFrom writes, 0 when
 	// the share cannot restrict its likelihood (face.go).
 	reports() int
+	// productWork estimates the multiply-adds of the share of one
+	// Hessian product.
+	productWork() float64
 	// faceFrom writes the share's columns of facer.face from column i
 	// on and returns the next column.
 	faceFrom(free []int, x *mat.Dense, i int) int
