@@ -10,9 +10,9 @@ import (
 
 // faceEntries bounds the memory of a dense Newton step
 // (faceHessian.build): reports × |F| entries of restricted likelihoods
-// at most 16M (128 MB), and the Hessian's |F|² at most half that (its
+// at most 8M (64 MB), and the Hessian's |F|² at most half that (its
 // copies for factorisations are of its size).
-const faceEntries = 1 << 24
+const faceEntries = 1 << 23
 
 // An entrier gives the entries A(x, z) = P(z | x) of an operator, as
 // every Channel does.
