@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"math"
 	"slices"
 
@@ -10,8 +11,7 @@ import (
 
 // faceEntries bounds the memory of a dense Newton step
 // (faceHessian.build): reports × |F| entries of restricted likelihoods
-// at most 8M (64 MB), and the Hessian's |F|² at most half that (its
-// copies for factorisations are of its size).
+// at most 8M (64 MB).
 const faceEntries = 1 << 23
 
 // An entrier gives the entries A(x, z) = P(z | x) of an operator, as
@@ -36,15 +36,20 @@ type facer interface {
 	face(free []int, x *mat.Dense)
 }
 
+// faceMax bounds the face of a dense Newton step: its Cholesky
+// factorisation, which cannot be cancelled, takes f³/3 multiply-adds,
+// 0.3 s at 1,500 symbols.
+const faceMax = 1500
+
 // faceable reports whether a dense Newton step on a face of f symbols
-// fits newtonBudget and faceEntries for rows reports, and costs less
-// than the cgSteps Hessian products of work multiply-adds each that
+// fits newtonBudget, faceEntries and faceMax for rows reports, and costs
+// less than the cgSteps Hessian products of work multiply-adds each that
 // conjugate gradients may take: k-RR's products cost O(K), where forming
 // the Hessian would cost more than any solve by CG.
 func faceable(rows, f int, work float64) bool {
 	r, ff := float64(rows), float64(f)
 	dense := r * ff * ff
-	return rows > 0 && dense <= newtonBudget && dense <= cgSteps*work && r*ff <= faceEntries && ff*ff <= faceEntries/2
+	return rows > 0 && f <= faceMax && dense <= newtonBudget && dense <= cgSteps*work && r*ff <= faceEntries
 }
 
 // opWork estimates the multiply-adds of one application of op on k
@@ -125,14 +130,15 @@ func freeSet(bound []bool) []int {
 // [IBU]_R: 287 of 9,024), where H_F = XXᵀ (facer.face) is formed and
 // factorised in a fraction of a second while conjugate gradients need
 // hundreds of products with the whole operator.
-func (c *faceHessian) build(m curvedModel, theta []float64, free []int) bool {
+// ctx cancels between blocks of the product.
+func (c *faceHessian) build(ctx context.Context, m curvedModel, theta []float64, free []int) (bool, error) {
 	fm, ok := m.(facer)
 	if !ok {
-		return false
+		return false, nil
 	}
 	f, rows := len(free), fm.reports()
 	if f == 0 || !faceable(rows, f, fm.productWork()) {
-		return false
+		return false, nil
 	}
 	fm.at(theta)
 	x := mat.NewDense(f, rows, nil)
@@ -145,8 +151,13 @@ func (c *faceHessian) build(m curvedModel, theta []float64, free []int) bool {
 	for a, x := range free {
 		c.pos[x] = a
 	}
-	c.h, c.x = gram(x), x
-	return true
+	h, err := gram(ctx, x)
+	if err != nil {
+		c.h = nil
+		return false, err
+	}
+	c.h, c.x = h, x
+	return true, nil
 }
 
 // extend adds to the kept face the symbols of free outside it, the
@@ -155,10 +166,10 @@ func (c *faceHessian) build(m curvedModel, theta []float64, free []int) bool {
 // fresh Hessian at the current point is then worth its cost) or the
 // larger face is not faceable. As the step's preconditioner, the
 // Hessian at θ₀ serves where the face gained a few symbols as where it
-// lost some.
-func (c *faceHessian) extend(m curvedModel, free []int) bool {
+// lost some. ctx cancels between blocks of the products.
+func (c *faceHessian) extend(ctx context.Context, m curvedModel, free []int) (bool, error) {
 	if c.h == nil {
-		return false
+		return false, nil
 	}
 	var add []int
 	for _, x := range free {
@@ -167,25 +178,30 @@ func (c *faceHessian) extend(m curvedModel, free []int) bool {
 		}
 	}
 	if len(add) == 0 {
-		return true
+		return true, nil
 	}
 	fm, ok := m.(facer)
 	if !ok {
-		return false
+		return false, nil
 	}
 	f0, rows := c.x.Dims()
 	f := f0 + len(add)
 	if 4*len(add) > len(free) || !faceable(rows, f, fm.productWork()) {
-		return false
+		return false, nil
 	}
 	fm.at(c.theta)
 	x := mat.NewDense(f, rows, nil)
 	x.Slice(0, f0, 0, rows).(*mat.Dense).Copy(c.x)
 	xa := x.Slice(f0, f, 0, rows).(*mat.Dense)
 	fm.face(add, xa)
-	var cross mat.Dense
-	cross.Mul(c.x, xa.T())
-	ha := gram(xa)
+	cross, err := products(ctx, c.x, xa)
+	if err != nil {
+		return false, err
+	}
+	ha, err := gram(ctx, xa)
+	if err != nil {
+		return false, err
+	}
 	h := mat.NewSymDense(f, nil)
 	for a := range f0 {
 		for b := a; b < f0; b++ {
@@ -202,7 +218,7 @@ func (c *faceHessian) extend(m curvedModel, free []int) bool {
 		c.pos[add[a]] = f0 + a
 	}
 	c.h, c.x = h, x
-	return true
+	return true, nil
 }
 
 // at reports whether the kept Hessian was formed at θ.
@@ -314,12 +330,17 @@ const gramBlock = 128
 // dot-product kernels: on 1,000 × 3,896 it takes 0.56 s where the whole
 // general product takes 0.87 s, gonum's symmetric rank-k update 1.45 s,
 // and XᵀX with X stored by reports (axpy kernels) three times longer.
-func gram(x *mat.Dense) *mat.SymDense {
+// ctx cancels between block rows, each at most gramBlock × faceEntries
+// multiply-adds (0.25 s).
+func gram(ctx context.Context, x *mat.Dense) (*mat.SymDense, error) {
 	f, n := x.Dims()
 	h := mat.NewSymDense(f, nil)
 	raw := h.RawSymmetric()
 	var blk mat.Dense
 	for i := 0; i < f; i += gramBlock {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		ie := min(i+gramBlock, f)
 		for j := i; j < f; j += gramBlock {
 			je := min(j+gramBlock, f)
@@ -331,7 +352,23 @@ func gram(x *mat.Dense) *mat.SymDense {
 			}
 		}
 	}
-	return h
+	return h, nil
+}
+
+// products returns ABᵀ by blocks of gramBlock rows of A, ctx cancelling
+// between them.
+func products(ctx context.Context, a, b *mat.Dense) (*mat.Dense, error) {
+	r, n := a.Dims()
+	c, _ := b.Dims()
+	out := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i += gramBlock {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ie := min(i+gramBlock, r)
+		out.Slice(i, ie, 0, c).(*mat.Dense).Mul(a.Slice(i, ie, 0, n), b.T())
+	}
+	return out, nil
 }
 
 // faceRows writes the columns of x from column i on for the reports of

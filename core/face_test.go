@@ -1,6 +1,8 @@
 package core
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -45,8 +47,8 @@ func TestFaceHessian(t *testing.T) {
 	e, col := make([]float64, 40), make([]float64, 40)
 	for name, m := range map[string]curvedModel{"operators": ops, "columns": cols} {
 		var c faceHessian
-		if !c.build(m, theta, free) {
-			t.Fatalf("%s: no dense face", name)
+		if ok, err := c.build(bg, m, theta, free); !ok || err != nil {
+			t.Fatalf("%s: no dense face: %v", name, err)
 		}
 		if !c.at(theta) {
 			t.Errorf("%s: the kept Hessian is not at θ", name)
@@ -66,7 +68,7 @@ func TestFaceHessian(t *testing.T) {
 		sub := free[1:]
 		kept, ok := c.factor(theta, sub, 1e-6)
 		var fresh faceHessian
-		fresh.build(m, theta, sub)
+		fresh.build(bg, m, theta, sub)
 		new, ok2 := fresh.factor(theta, sub, 1e-6)
 		if !ok || !ok2 {
 			t.Fatalf("%s: factorisations failed", name)
@@ -81,8 +83,8 @@ func TestFaceHessian(t *testing.T) {
 		// Extended by three symbols, the kept Hessian is the one at θ on
 		// the larger face.
 		wide := append([]int{0, 3, 6}, free...)
-		if !c.extend(m, wide) {
-			t.Fatalf("%s: not extended", name)
+		if ok, err := c.extend(bg, m, wide); !ok || err != nil {
+			t.Fatalf("%s: not extended: %v", name, err)
 		}
 		for _, x := range wide {
 			clear(e)
@@ -94,14 +96,15 @@ func TestFaceHessian(t *testing.T) {
 				}
 			}
 		}
-		if c.extend(m, freeSet(make([]bool, 40))) {
+		if ok, _ := c.extend(bg, m, freeSet(make([]bool, 40))); ok {
 			t.Errorf("%s: extended by more than a quarter of the face", name)
 		}
 	}
 }
 
-// TestGram checks gram's blocked XXᵀ against the general product on a
-// size that is not a multiple of its block.
+// TestGram checks gram's blocked XXᵀ and products' XYᵀ against the
+// general product on a size that is not a multiple of their block, and
+// that a cancelled context stops them.
 func TestGram(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	x := mat.NewDense(gramBlock*2+37, 53, nil)
@@ -112,7 +115,10 @@ func TestGram(t *testing.T) {
 	}
 	var want mat.Dense
 	want.Mul(x, x.T())
-	got := gram(x)
+	got, err := gram(bg, x)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r, _ := want.Dims()
 	for i := range r {
 		for j := range r {
@@ -120,6 +126,26 @@ func TestGram(t *testing.T) {
 				t.Fatalf("XXᵀ[%d][%d] = %v, want %v", i, j, got.At(i, j), want.At(i, j))
 			}
 		}
+	}
+	y := x.Slice(0, 40, 0, 53).(*mat.Dense)
+	xy, err := products(bg, x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r {
+		for j := range 40 {
+			if d := math.Abs(xy.At(i, j) - want.At(i, j)); d > 1e-12*math.Max(1, math.Abs(want.At(i, j))) {
+				t.Fatalf("XYᵀ[%d][%d] = %v, want %v", i, j, xy.At(i, j), want.At(i, j))
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if _, err := gram(ctx, x); !errors.Is(err, context.Canceled) {
+		t.Errorf("gram after cancel: %v", err)
+	}
+	if _, err := products(ctx, x, y); !errors.Is(err, context.Canceled) {
+		t.Errorf("products after cancel: %v", err)
 	}
 }
 
@@ -134,8 +160,8 @@ func TestFaceStep(t *testing.T) {
 	ops.gradient(theta, grad)
 	const damp = 1e-6
 	var c faceHessian
-	if !c.build(ops, theta, free) {
-		t.Fatal("no dense face")
+	if ok, err := c.build(bg, ops, theta, free); !ok || err != nil {
+		t.Fatal("no dense face", err)
 	}
 	pr, ok := c.factor(theta, free, damp)
 	if !ok {

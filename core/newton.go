@@ -182,7 +182,9 @@ func (st *newtonState) adapt(t float64) bool {
 func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, p cgParams, cache *faceHessian) ([]float64, error) {
 	free := freeSet(bound)
 	if !cache.at(theta) {
-		cache.extend(m, free)
+		if _, err := cache.extend(ctx, m, free); err != nil {
+			return nil, err
+		}
 	}
 	if pr, ok := cache.factor(theta, free, p.damp); ok {
 		if cache.at(theta) {
@@ -196,7 +198,11 @@ func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, 
 			return d, err
 		}
 	}
-	if cache.build(m, theta, free) {
+	built, err := cache.build(ctx, m, theta, free)
+	if err != nil {
+		return nil, err
+	}
+	if built {
 		if pr, ok := cache.factor(theta, free, p.damp); ok {
 			return pr.solve(grad), nil
 		}
