@@ -76,7 +76,8 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	est, err := core.Reconstruct(ctx, core.Method(*method), s, mechs, g, opt)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *reportsName, err)
+		// The reports were read: what failed is the method, not the file.
+		return fmt.Errorf("%s: %w", *method, err)
 	}
 	secs := time.Since(start).Seconds()
 	if err := app.WriteFile(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }); err != nil {

@@ -86,7 +86,7 @@ func TestEstimateErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"-method", "magic"}, 1, `unknown method "magic"`},
-		{[]string{"-method", "inv"}, 1, "inv is for the users of one mechanism"},
+		{[]string{"-method", "inv"}, 1, "privmap estimate: inv: core: inv is for the users of one mechanism"},
 		{[]string{"-method", "inv-m"}, 1, `mechanism "r1" (rappor) reports bit vectors`},
 		{[]string{"-method", "rap-m"}, 1, `rap needs RAPPOR users; mechanism "k1"`},
 		{[]string{"-method", "uldp"}, 1, "the uldp estimator is for urr, urappor and pum"},
