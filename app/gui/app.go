@@ -102,6 +102,7 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	u.run = newRunTab(ctx, a, w)
 	u.cmp = newCompareTab(a, w)
 	u.run.input = u.runInput
+	u.run.hold = u.pop.slots.hold
 	u.run.coarser = func(cellKm float64) {
 		u.tabs.SelectIndex(tabData)
 		u.data.cell.SetText(strconv.FormatFloat(cellKm, 'g', 4, 64))

@@ -38,7 +38,7 @@ type populationTab struct {
 	preset   *widget.Select
 	problems *widget.Label
 	audits   sync.WaitGroup // running audits, for tests
-	slots    auditSlots     // audits may run a few at a time
+	slots    *auditSlots    // audits may run a few at a time
 	content  fyne.CanvasObject
 	// OnChanged is called after every edit.
 	OnChanged func()
@@ -343,7 +343,18 @@ func (r *mechRow) changed() {
 	go func() {
 		defer r.p.audits.Done()
 		defer cancel()
-		text, err := r.p.slots.run(ctx, func() (string, error) { return auditText(ctx, m, a) })
+		held := func(on bool) {
+			text := "auditing…"
+			if on {
+				text = "auditing once the run ends…"
+			}
+			fyne.Do(func() {
+				if gen == r.gen {
+					r.audit.SetText(text)
+				}
+			})
+		}
+		text, err := r.p.slots.run(ctx, held, func() (string, error) { return auditText(ctx, m, a) })
 		fyne.DoAndWait(func() {
 			if gen != r.gen {
 				return
@@ -499,20 +510,84 @@ func kindNames[K ~string](kinds []K) []string {
 }
 
 // auditSlots lets audits run a few at a time, leaving a core to the work
-// the user waits for (loading, gridding, a run): on a city grid every
-// row's audit takes seconds of a core.
-type auditSlots chan struct{}
+// the user waits for (loading, gridding), and lets a run hold them: no
+// audit starts while an estimate runs, which uses every core (those
+// already running finish). On a city grid every row's audit takes
+// seconds of a core; on NYC's they took a core from [IBU]_R's 30 s.
+type auditSlots struct {
+	free  chan struct{}
+	mu    sync.Mutex
+	holds int
+	open  chan struct{} // closed while no run holds the audits
+}
 
-func newAuditSlots() auditSlots { return make(auditSlots, max(1, runtime.GOMAXPROCS(0)-1)) }
+func newAuditSlots() *auditSlots {
+	open := make(chan struct{})
+	close(open)
+	return &auditSlots{free: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), open: open}
+}
 
-// run calls f once a slot is free, or returns ctx's error if ctx is done
-// first.
-func (s auditSlots) run(ctx context.Context, f func() (string, error)) (string, error) {
-	select {
-	case s <- struct{}{}:
-		defer func() { <-s }()
-		return f()
-	case <-ctx.Done():
-		return "", ctx.Err()
+// gate returns a channel closed while no run holds the audits.
+func (s *auditSlots) gate() chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open
+}
+
+// run calls f once no run holds the audits and a slot is free, or
+// returns ctx's error if ctx is done first. held, if not nil, is called
+// with true when f waits for a run, and with false once it may start.
+func (s *auditSlots) run(ctx context.Context, held func(bool), f func() (string, error)) (string, error) {
+	waited := false
+	for {
+		select {
+		case <-s.gate():
+		default:
+			if held != nil && !waited {
+				held(true)
+			}
+			waited = true
+			select {
+			case <-s.gate():
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		if waited && held != nil {
+			held(false)
+			waited = false
+		}
+		select {
+		case s.free <- struct{}{}:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		select {
+		case <-s.gate():
+			defer func() { <-s.free }()
+			return f()
+		default: // a run took hold meanwhile
+			<-s.free
+		}
+	}
+}
+
+// hold keeps audits from starting until release is called, once or more.
+func (s *auditSlots) hold() (release func()) {
+	s.mu.Lock()
+	s.holds++
+	if s.holds == 1 {
+		s.open = make(chan struct{})
+	}
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.holds--; s.holds == 0 {
+				close(s.open)
+			}
+		})
 	}
 }

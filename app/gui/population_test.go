@@ -1,9 +1,12 @@
 package gui
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -177,4 +180,55 @@ func TestPopulationRemembered(t *testing.T) {
 	a.Preferences().SetString(prefPopulation, `[{"id": "x", "kind": "urr", "epsilon": 1, "sensitive": [9999]}]`)
 	u = open()
 	assert.Len(t, u.pop.rows, 10, "a saved population that does not fit gives way to the default")
+}
+
+// TestAuditSlotsHold checks that no audit starts while a run holds the
+// slots (two holds, released one at a time, the first twice), that it
+// starts once they are released, and that a cancelled audit waiting on a
+// hold returns its context's error without running.
+func TestAuditSlotsHold(t *testing.T) {
+	s := newAuditSlots()
+	first, second := s.hold(), s.hold()
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	var states []bool
+	go func() {
+		_, err := s.run(context.Background(), func(on bool) { states = append(states, on) }, func() (string, error) {
+			close(started)
+			return "", nil
+		})
+		done <- err
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancelled := make(chan error, 1)
+	go func() {
+		_, err := s.run(ctx, nil, func() (string, error) {
+			t.Error("a cancelled audit ran")
+			return "", nil
+		})
+		cancelled <- err
+	}()
+	cancel()
+	if err := <-cancelled; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled audit: %v", err)
+	}
+	first()
+	first() // a second release of the same hold changes nothing
+	select {
+	case <-started:
+		t.Fatal("an audit started while a run held the slots")
+	case <-time.After(100 * time.Millisecond):
+	}
+	second()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the audit did not start once the holds were released")
+	}
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+	if !slices.Equal(states, []bool{true, false}) {
+		t.Errorf("held states %v, want [true false]", states)
+	}
 }

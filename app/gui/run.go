@@ -76,6 +76,9 @@ type runTab struct {
 	// app.EstimateCost but for tests.
 	coarser func(cellKm float64)
 	cost    func(app.Request) app.Cost
+	// hold, if not nil, keeps the privacy audits from starting while a
+	// run goes on, until the function it returns is called.
+	hold func() (release func())
 	// costDialog is the warning before a long run, while it shows.
 	costDialog *dialog.CustomDialog
 	// OnResult receives a finished run on the UI goroutine.
@@ -379,10 +382,15 @@ func (r *runTab) start(req runRequest) {
 			r.detail.SetText(detail)
 		})
 	}
+	release := func() {}
+	if r.hold != nil {
+		release = r.hold()
+	}
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		defer cancel()
+		defer release()
 		var res *runResult
 		out, err := app.Run(ctx, req.Request, r.estimate, methodTitle, progress)
 		if err == nil {
