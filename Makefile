@@ -12,6 +12,9 @@ SHOT    ?= screenshot.png
 # (app/gui and the root package run headless with CGO_ENABLED=0 instead).
 RACE_PKGS := ./core/... ./geo/... ./assets/... ./app ./app/cli/... ./app/mapplot/...
 STATICCHECK := inherit,ST1000,ST1003,ST1016,ST1020,ST1021,ST1022
+# Packages with native fuzz targets, and how long make fuzz runs each.
+FUZZ_PKGS := ./core ./geo
+FUZZTIME  ?= 10s
 
 # Debian packages: the C toolchain and X11/OpenGL headers that Fyne's cgo
 # driver builds against, and Xvfb, xdotool and ImageMagick for the GUI
@@ -20,7 +23,7 @@ APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev \
 	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
 	xvfb xauth libgl1-mesa-dri xdotool imagemagick
 
-.PHONY: all deps build release run test lint unit smoke screenshot bench package generate clean
+.PHONY: all deps build release run test lint unit fuzz smoke screenshot bench package generate clean
 
 all: build
 
@@ -49,8 +52,9 @@ release: deps
 run: build
 	./$(BIN)
 
-## test: lint, unit tests (race detector off the GUI) and the GUI smoke test
-test: deps lint unit smoke
+## test: lint, unit tests (race detector off the GUI), every fuzz target
+## for FUZZTIME and the GUI smoke test
+test: deps lint unit fuzz smoke
 
 lint:
 	$(GO) mod tidy -diff
@@ -63,6 +67,17 @@ lint:
 unit:
 	$(GO) test -race -count=1 $(RACE_PKGS)
 	CGO_ENABLED=0 $(GO) test -tags ci -count=1 ./app/gui/ .
+
+## fuzz: every native fuzz target for $(FUZZTIME) each (make fuzz FUZZTIME=10m
+## locally); a finding fails, and go test writes it to the package's
+## testdata/fuzz, where it stays as a regression case once fixed
+fuzz: deps
+	@for pkg in $(FUZZ_PKGS); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$f $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
 
 ## smoke: start the real binary under its own Xvfb and check its window
 smoke: build

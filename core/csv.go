@@ -29,10 +29,12 @@ func readRecords(r io.Reader, what string, head func([]string) error, row func([
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
+			// A csv.ParseError names its line; FieldPos is defined only
+			// for a record that was read.
 			return fmt.Errorf("core: %s: %w", what, err)
 		}
+		line, _ := cr.FieldPos(0)
 		if err := row(rec); err != nil {
 			return fmt.Errorf("core: %s: line %d: %w", what, line, err)
 		}

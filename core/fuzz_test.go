@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -63,3 +64,83 @@ func FuzzStudy(f *testing.F) {
 
 // maxFuzzSymbols bounds the alphabets FuzzStudy builds mechanisms on.
 const maxFuzzSymbols = 24
+
+// fuzzStudy is the study of FuzzReports: a k-RR, a RAPPOR and a planar
+// geometric mechanism on a 3×2 grid.
+const fuzzStudy = `{"alphabet": {"kind": "grid", "cols": 3, "rows": 2, "cell_km": 0.5, "south": 37.7, "west": -122.5},
+  "mechanisms": [{"id": "k", "kind": "krr", "epsilon": 1}, {"id": "r", "kind": "rappor", "epsilon": 2},
+                 {"id": "p", "kind": "planar-geometric", "epsilon": 1.5}]}`
+
+// FuzzReports reads a reports CSV, per-user or counts, against a fixed
+// study: whatever the file says, the result is an error or groups whose
+// reports the mechanisms can explain, never a panic.
+func FuzzReports(f *testing.F) {
+	for _, s := range []string{
+		"mechanism,report\nk,3\nr,101010\np,5\n",
+		"mechanism,report,count\nk,0,7\np,5,2\nr,000001,1\n",
+		"mechanism,report\n\"k\",\"1\"\n",
+		"mechanism,report\n\"0",
+		"mechanism,report\n0\"0,1\n",
+		"mechanism,report,count\nk,1,9223372036854775807\n",
+	} {
+		f.Add(s)
+	}
+	s, err := ReadStudy(strings.NewReader(fuzzStudy))
+	if err != nil {
+		f.Fatal(err)
+	}
+	mechs := make([]Mechanism, len(s.Mechanisms))
+	for i, spec := range s.Mechanisms {
+		if mechs[i], err = NewMechanism(spec, s.Alphabet); err != nil {
+			f.Fatal(err)
+		}
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		g, err := ReadReports(strings.NewReader(in), s, mechs)
+		if err != nil {
+			return
+		}
+		for _, gr := range g.List {
+			if gr.Count <= 0 || gr.Mech < 0 || gr.Mech >= len(mechs) {
+				t.Fatalf("group %+v", gr)
+			}
+			if _, err := ParseReport(mechs[gr.Mech], gr.Report.String()); err != nil {
+				t.Fatalf("report %q read but does not parse: %v", gr.Report, err)
+			}
+		}
+	})
+}
+
+// FuzzDistribution reads a distribution CSV over six symbols: an error,
+// or six finite non-negative probabilities summing to 1, never a panic.
+func FuzzDistribution(f *testing.F) {
+	for _, s := range []string{
+		"symbol,probability\n0,0.5\n5,0.5\n",
+		"cell,lat,lon,probability\n0,37.7,-122.5,1\n",
+		"symbol,probability\n\"0",
+		"symbol,probability\n0\"0,1\n",
+		"symbol,probability\n0,1e308\n1,1e308\n",
+		"symbol,probability\n0,NaN\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		p, err := ReadDistribution(strings.NewReader(in), 6)
+		if err != nil {
+			return
+		}
+		if len(p) != 6 {
+			t.Fatalf("%d probabilities for 6 symbols", len(p))
+		}
+		sum := 0.0
+		for _, v := range p {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				t.Fatalf("probability %v", v)
+			}
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Fatalf("probabilities sum to %v", sum)
+		}
+	})
+}

@@ -48,8 +48,11 @@ func (m *KRR) Outputs() int { return m.K }
 // that large ε does not overflow.
 func (m *KRR) keep() float64 { return 1 / (1 + float64(m.K-1)*math.Exp(-m.Epsilon)) }
 
-// other returns P(z = y) for one y ≠ x: 1/(K−1+e^ε).
-func (m *KRR) other() float64 { return (1 - m.keep()) / float64(m.K-1) }
+// other returns P(z = y) for one y ≠ x: 1/(K−1+e^ε), computed as
+// keep·e^−ε, which keeps the ratio keep/other = e^ε to rounding at every
+// ε; (1 − keep)/(K−1) cancels catastrophically once keep rounds near 1
+// (at ε = 42 it gave a ratio of e^41.99, at ε = 45 none at all).
+func (m *KRR) other() float64 { return m.keep() * math.Exp(-m.Epsilon) }
 
 // Prob returns P(z | x).
 func (m *KRR) Prob(x, z int) float64 {
@@ -95,10 +98,11 @@ func fill(dst []float64, n int, v float64) []float64 {
 }
 
 // rates returns r = 1/D, the probability of each other output, and
-// p − r = (e^ε − 1)/D, with D = K − 1 + e^ε: A = r·11ᵀ + (p − r)·I.
+// p − r = (e^ε − 1)/D, with D = K − 1 + e^ε: A = r·11ᵀ + (p − r)·I;
+// computed from keep, as other is, so that e^ε never overflows.
 func (m *KRR) rates() (r, pr float64) {
-	d := float64(m.K-1) + math.Exp(m.Epsilon)
-	return 1 / d, math.Expm1(m.Epsilon) / d
+	p := m.keep()
+	return p * math.Exp(-m.Epsilon), -p * math.Expm1(-m.Epsilon)
 }
 
 // MLE returns the maximum-likelihood estimate of the distribution of the

@@ -349,3 +349,29 @@ func TestAuditCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestKRRStableAtEveryEpsilon checks k-RR's probabilities over ε from
+// 1e−3 to 700 and K from 2 to 10⁶: keep/other = e^ε to rounding (the
+// LDP ratio the audit reads), a row sums to 1, and the operator's rates
+// agree with Prob.
+func TestKRRStableAtEveryEpsilon(t *testing.T) {
+	for _, k := range []int{2, 384, 1000000} {
+		for _, eps := range []float64{1e-3, 0.1, 1, 5, 20, 36, 42, 45, 100, 300, 700} {
+			m, err := NewKRR(k, eps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keep, other := m.Prob(0, 0), m.Prob(0, 1)
+			if got := math.Log(keep) - math.Log(other); math.Abs(got-eps) > 1e-12*math.Max(1, eps) {
+				t.Errorf("K=%d ε=%g: log(keep/other) = %.17g", k, eps, got)
+			}
+			if sum := keep + float64(k-1)*other; math.Abs(sum-1) > 1e-12 {
+				t.Errorf("K=%d ε=%g: a row sums to %.17g", k, eps, sum)
+			}
+			r, pr := m.rates()
+			if r != other || math.Abs(r+pr-keep) > 1e-15 {
+				t.Errorf("K=%d ε=%g: rates %g, %g for keep %g, other %g", k, eps, r, pr, keep, other)
+			}
+		}
+	}
+}
