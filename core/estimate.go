@@ -121,7 +121,7 @@ func (e *estimation) single(f func() (*Estimate, error)) (*Estimate, error) {
 }
 
 func (e *estimation) inv(g *Groups) ([]float64, error) {
-	return invM(e.ctx, e.mechs, g, e.s, e.opt.Post)
+	return invM(e.ctx, e.mechs, g, e.s, e.opt.Post, e.method)
 }
 func (e *estimation) rap(g *Groups) ([]float64, error) { return RAPM(e.mechs, g, e.s, e.opt.Post) }
 

@@ -116,12 +116,13 @@ func invert(a *mat.Dense, q []float64) ([]float64, error) {
 // INVM is [INV]_M (FW eq. 7): θ̂ = q[n] A[n]⁻¹, post-processed. With one
 // mechanism it is INV, the empirical estimator.
 func INVM(mechs []Mechanism, g *Groups, s *Study, post Post) ([]float64, error) {
-	return invM(context.Background(), mechs, g, s, post)
+	return invM(context.Background(), mechs, g, s, post, MethodINVM)
 }
 
-// invM is INVM; ctx cancels the matrix-free solve.
-func invM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, post Post) ([]float64, error) {
-	cs, err := symbolChannels(mechs, g, s, "inv-m")
+// invM is INVM; ctx cancels the matrix-free solve, and errors name
+// method (inv, inv-m or inv-r, which runs it per mechanism).
+func invM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, post Post, method Method) ([]float64, error) {
+	cs, err := symbolChannels(mechs, g, s, method)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,13 @@ import (
 )
 
 // MaxLatticeRadius bounds the half-width of the lattice a planar
-// geometric mechanism sums over; ε·s below about 0.02 needs more.
+// geometric mechanism sums over; ε·s below minPlanarEpsCell needs more.
 const MaxLatticeRadius = 2000
+
+// minPlanarEpsCell is the smallest ε·s (per km times km) whose lattice
+// fits MaxLatticeRadius, to three digits rounded up: the tail bound of
+// latticeRadius at radius 2000 is 1e−15 at ε·s = 0.023979.
+const minPlanarEpsCell = 0.024
 
 // latticeTail is the relative mass of the lattice left out
 // (docs/ARCHITECTURE.md §3).
@@ -87,7 +92,7 @@ func NewPlanarGeometric(cols, rows int, cellKm, eps float64) (*PlanarGeometric, 
 	m.q = math.Exp(-eps * cellKm)
 	m.radius = latticeRadius(m.q)
 	if m.radius > MaxLatticeRadius {
-		return nil, fmt.Errorf("core: planar ε·s = %v needs a lattice of radius %d, more than %d", eps*cellKm, m.radius, MaxLatticeRadius)
+		return nil, fmt.Errorf("core: planar ε·s = %v needs a lattice of radius %d, more than %d; ε times the cell side must be at least %v (a larger ε or larger cells)", eps*cellKm, m.radius, MaxLatticeRadius, minPlanarEpsCell)
 	}
 	// A border cell collects a half-line (or quadrant) of offsets
 	// starting as far as the grid is wide. Summed only to the radius
@@ -106,14 +111,32 @@ func NewPlanarGeometric(cols, rows int, cellKm, eps float64) (*PlanarGeometric, 
 //
 //	8 Σ_{n>N} n qⁿ = 8 q^{N+1} ((N+1) − N q) / (1−q)²
 //
-// and the total mass is at least 1 (the centre).
+// and the total mass is at least 1 (the centre). The bound falls with N
+// (the ratio of consecutive terms is q(N(1−q)+2−q)/(N(1−q)+1) < 1), so
+// beyond MaxLatticeRadius, where a mechanism is refused with the radius
+// it would need, the radius is found by bisection on its logarithm
+// rather than by walking millions of rings.
 func latticeRadius(q float64) int {
-	for n := 1; ; n++ {
-		tail := 8 * math.Pow(q, float64(n+1)) * (float64(n+1) - float64(n)*q) / ((1 - q) * (1 - q))
-		if tail < latticeTail || n > MaxLatticeRadius {
+	logTail := func(n float64) float64 {
+		return math.Log(8) + (n+1)*math.Log(q) + math.Log(n+1-n*q) - 2*math.Log1p(-q)
+	}
+	for n := 1; n <= MaxLatticeRadius+1; n++ {
+		if 8*math.Pow(q, float64(n+1))*(float64(n+1)-float64(n)*q)/((1-q)*(1-q)) < latticeTail {
 			return n
 		}
 	}
+	lo, hi := float64(MaxLatticeRadius+1), float64(2*(MaxLatticeRadius+1))
+	for logTail(hi) >= math.Log(latticeTail) && hi < 1<<52 {
+		lo, hi = hi, 2*hi
+	}
+	for hi-lo > 1 {
+		if mid := math.Floor((lo + hi) / 2); logTail(mid) < math.Log(latticeTail) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return int(hi)
 }
 
 // w returns the unnormalised lattice weight e^{−ε s √(i²+j²)}.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -163,5 +164,45 @@ func TestPlanarErrors(t *testing.T) {
 				t.Errorf("NewPlanarGeometric(%v) succeeded", c)
 			}
 		})
+	}
+}
+
+// TestLatticeRadiusBeyondLimit checks the radius a refused planar
+// mechanism reports: the smallest N whose tail bound is below
+// latticeTail, found by bisection past MaxLatticeRadius, and different
+// for different ε (it always said 2001).
+func TestLatticeRadiusBeyondLimit(t *testing.T) {
+	bound := func(q float64, n int) float64 {
+		return 8 * math.Pow(q, float64(n+1)) * (float64(n+1) - float64(n)*q) / ((1 - q) * (1 - q))
+	}
+	prev := 0
+	for _, es := range []float64{0.02, 0.01, 1e-3, 1e-5} {
+		q := math.Exp(-es)
+		n := latticeRadius(q)
+		if n <= MaxLatticeRadius || n <= prev {
+			t.Errorf("ε·s = %g: radius %d (previous %d)", es, n, prev)
+		}
+		if b := bound(q, n); b >= latticeTail*(1+1e-9) {
+			t.Errorf("ε·s = %g: radius %d leaves %g", es, n, b)
+		}
+		if b := bound(q, n-1); b < latticeTail*(1-1e-9) {
+			t.Errorf("ε·s = %g: radius %d is not the smallest (N−1 leaves %g)", es, n, b)
+		}
+		prev = n
+	}
+	if _, err := NewPlanarGeometric(5, 5, 0.001, 1); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("radius %d,", latticeRadius(math.Exp(-0.001)))) {
+		t.Errorf("refusal: %v", err)
+	}
+}
+
+// TestMinPlanarEpsCell checks the smallest ε·s the refusal message
+// names: a lattice at it fits, one just below the exact threshold
+// 0.023979 does not.
+func TestMinPlanarEpsCell(t *testing.T) {
+	if n := latticeRadius(math.Exp(-minPlanarEpsCell)); n > MaxLatticeRadius {
+		t.Errorf("ε·s = %v needs radius %d", minPlanarEpsCell, n)
+	}
+	if n := latticeRadius(math.Exp(-0.02397)); n <= MaxLatticeRadius {
+		t.Errorf("ε·s = 0.02397 fits with radius %d: the stated minimum is too high", n)
 	}
 }

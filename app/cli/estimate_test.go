@@ -87,7 +87,8 @@ func TestEstimateErrors(t *testing.T) {
 	}{
 		{[]string{"-method", "magic"}, 1, `unknown method "magic"`},
 		{[]string{"-method", "inv"}, 1, "privmap estimate: inv: core: inv is for the users of one mechanism"},
-		{[]string{"-method", "inv-m"}, 1, `mechanism "r1" (rappor) reports bit vectors`},
+		{[]string{"-method", "inv-m"}, 1, `inv-m needs mechanisms with symbol outputs; mechanism "r1" (rappor) reports bit vectors`},
+		{[]string{"-method", "inv-r"}, 1, `inv-r needs mechanisms with symbol outputs; mechanism "r1" (rappor) reports bit vectors`},
 		{[]string{"-method", "rap-m"}, 1, `rap needs RAPPOR users; mechanism "k1"`},
 		{[]string{"-method", "uldp"}, 1, "the uldp estimator is for urr, urappor and pum"},
 		{[]string{"-post", "odd", "-method", "inv-r"}, 1, `post-processing "odd"`},
