@@ -11,17 +11,79 @@ import (
 	"path/filepath"
 )
 
-// WriteFile writes the file name atomically: fill writes into a hidden
-// temporary file in the same folder, which replaces name only once
-// everything succeeded, so an error or an interruption never leaves a
-// truncated file where a good one was. The file gets mode 0666 less the
-// umask, as os.Create would give it. Errors name the file.
+// Stdout is where WriteFile writes the name "-"; tests replace it.
+var Stdout io.Writer = os.Stdout
+
+// WriteFile writes the file name safely for every kind of name:
+//
+//   - "-" is standard output, written directly;
+//   - a symbolic link is followed: its target is written, the link stays;
+//   - an existing file that is not a regular file (a named pipe, a
+//     device, /dev/stdout) is written directly, as a shell redirection
+//     would;
+//   - a regular file, or a new one, is written atomically: fill writes a
+//     hidden temporary file in the same folder, which replaces the file
+//     only once everything succeeded, so an error or an interruption
+//     never leaves a truncated file where a good one was, and the
+//     temporary file is removed whatever happens. An existing file keeps
+//     its permissions; a new one gets 0666 less the umask, as os.Create
+//     would give it.
+//
+// Errors name the user's path, never the temporary file.
 func WriteFile(name string, fill func(io.Writer) error) error {
-	f, err := createTemp(name)
+	if name == "-" {
+		bw := bufio.NewWriter(Stdout)
+		if err := fill(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	target, err := resolve(name)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	info, err := os.Stat(target)
+	switch {
+	case err == nil && !info.Mode().IsRegular():
+		return writeDirect(name, target, fill)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	f, err := createTemp(target)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	tmp := f.Name()
+	if info != nil {
+		err = f.Chmod(info.Mode().Perm())
+	}
+	if err == nil {
+		bw := bufio.NewWriter(f)
+		err = fill(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, target)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %w", name, renamed(err, tmp, target))
+	}
+	return nil
+}
+
+// writeDirect writes an existing file that is not a regular one (a pipe,
+// a device) in place.
+func writeDirect(name, target string, fill func(io.Writer) error) error {
+	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, renamed(err, target, target))
+	}
 	bw := bufio.NewWriter(f)
 	err = fill(bw)
 	if err == nil {
@@ -30,14 +92,52 @@ func WriteFile(name string, fill func(io.Writer) error) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
 	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, renamed(err, target, target))
 	}
 	return nil
+}
+
+// resolve follows name's symbolic links, as far as they lead: the file
+// to write, which need not exist yet (a link to a file still to be
+// created is written through).
+func resolve(name string) (string, error) {
+	for range 40 { // as many links as Linux follows
+		fi, err := os.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return name, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return name, nil
+		}
+		link, err := os.Readlink(name)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(name), link)
+		}
+		name = link
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// renamed returns err without the paths tmp and target, which the user
+// did not name: WriteFile prefixes the user's path, and the message never
+// shows a hidden temporary file.
+func renamed(err error, tmp, target string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && (pe.Path == tmp || pe.Path == target) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // createTemp creates a new hidden file beside path. Unlike os.CreateTemp,
@@ -53,4 +153,27 @@ func createTemp(path string) (*os.File, error) {
 		}
 	}
 	return nil, fmt.Errorf("cannot create a temporary file in %s", dir)
+}
+
+// SameFile reports whether the names a and b lead to the same file,
+// following symbolic links; files that do not exist yet are the same
+// when their resolved absolute paths are. "-" (standard output) is no
+// file.
+func SameFile(a, b string) bool {
+	if a == "-" || b == "-" {
+		return false
+	}
+	ra, errA := resolve(a)
+	rb, errB := resolve(b)
+	if errA != nil || errB != nil {
+		return false
+	}
+	fa, errA := os.Stat(ra)
+	fb, errB := os.Stat(rb)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	aa, errA := filepath.Abs(ra)
+	ab, errB := filepath.Abs(rb)
+	return errA == nil && errB == nil && aa == ab
 }

@@ -38,3 +38,86 @@ func TestWriteFile(t *testing.T) {
 		t.Errorf("write into a missing folder: error %v, want one naming the file", err)
 	}
 }
+
+// writeString is a fill that writes s.
+func writeString(s string) func(io.Writer) error {
+	return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+}
+
+// TestWriteFileKinds checks WriteFile on every kind of name: a rewritten
+// file keeps its permissions; a symbolic link is written through to its
+// target (existing or not) and stays a link; a named pipe is written in
+// place and stays a pipe; "-" is standard output; a folder is refused
+// with an error naming the user's path, not a temporary file; and no
+// temporary file is left anywhere.
+func TestWriteFileKinds(t *testing.T) {
+	dir := t.TempDir()
+	private := filepath.Join(dir, "private.csv")
+	if err := os.WriteFile(private, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(private, writeString("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(private); fi.Mode().Perm() != 0o600 {
+		t.Errorf("a 0600 file became %v", fi.Mode().Perm())
+	}
+
+	target, link := filepath.Join(dir, "target.csv"), filepath.Join(dir, "link.csv")
+	if err := os.Symlink("target.csv", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, content := range []string{"created", "rewritten"} { // dangling, then not
+		if err := WriteFile(link, writeString(content)); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(target); string(b) != content {
+			t.Errorf("through the link the target holds %q, want %q", b, content)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v, %v", fi.Mode(), err)
+		}
+	}
+
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	if err := WriteFile(fifo, writeString("through the pipe")); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "through the pipe" {
+		t.Errorf("the pipe's reader got %q", s)
+	}
+	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the pipe became %v", fi.Mode())
+	}
+
+	var out strings.Builder
+	old := Stdout
+	Stdout = &out
+	err := WriteFile("-", writeString("to standard output"))
+	Stdout = old
+	if err != nil || out.String() != "to standard output" {
+		t.Errorf(`"-": %q, %v`, out.String(), err)
+	}
+
+	folder := filepath.Join(dir, "folder")
+	os.Mkdir(folder, 0o755)
+	err = WriteFile(folder, writeString("x"))
+	if err == nil || !strings.HasPrefix(err.Error(), folder+": ") || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("writing a folder: %v", err)
+	}
+
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}

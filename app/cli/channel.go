@@ -30,6 +30,9 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := required(fs, "study", "mechanism"); err != nil {
 		return err
 	}
+	if err := distinct(fs, []string{"o"}, "study"); err != nil {
+		return err
+	}
 	s, err := readStudy(*studyName)
 	if err != nil {
 		return err

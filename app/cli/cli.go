@@ -10,7 +10,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+
+	"github.com/privmap/privmap/app"
 )
 
 // A command is one sub-command: it parses its own flags from args.
@@ -105,6 +108,29 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 // required returns a usage error naming the first empty flag.
+// distinct refuses a run whose output flags (outputs) name the same file
+// as one another or as an input flag (inputs): one output would silently
+// replace the other, or the input it was made from. Unset flags and "-"
+// are ignored.
+func distinct(fs *flag.FlagSet, outputs []string, inputs ...string) error {
+	value := func(n string) string { return fs.Lookup(n).Value.String() }
+	for i, o := range outputs {
+		if value(o) == "" {
+			continue
+		}
+		for _, p := range append(slices.Clone(outputs[i+1:]), inputs...) {
+			if value(p) != "" && app.SameFile(value(o), value(p)) {
+				what := "the output"
+				if slices.Contains(inputs, p) {
+					what = "the input"
+				}
+				return usageError{fmt.Sprintf("-%s and -%s name the same file %s: -%s would replace %s", o, p, value(o), o, what)}
+			}
+		}
+	}
+	return nil
+}
+
 func required(fs *flag.FlagSet, names ...string) error {
 	for _, n := range names {
 		if fs.Lookup(n).Value.String() == "" {

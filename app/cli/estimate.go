@@ -44,6 +44,9 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := required(fs, "study", "reports", "o"); err != nil {
 		return err
 	}
+	if err := distinct(fs, []string{"o"}, "study", "reports"); err != nil {
+		return err
+	}
 	if *tol < 0 || *gapTol < 0 || *maxIter < 0 || *alpha < 0 || *signif < 0 || *signif >= 1 {
 		return usageError{"-tol, -gap-tol, -max-iter and -alpha must be ≥ 0 and -significance in [0, 1)"}
 	}

@@ -140,3 +140,41 @@ func TestInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputsDistinct checks that no command lets an output replace an
+// input it reads or another output: the same name, or a symbolic link to
+// it, is refused as a usage error (status 2) before any work, and the
+// files are untouched.
+func TestOutputsDistinct(t *testing.T) {
+	dir, study, truth := studyWith(t, `{"id": "k1", "kind": "krr", "epsilon": 2}`)
+	reports := filepath.Join(dir, "r.csv")
+	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-n", "50", "-o", reports); code != 0 {
+		t.Fatal(errs)
+	}
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink("r.csv", link); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(reports)
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"estimate", "-study", study, "-reports", reports, "-o", reports}, "-o and -reports name the same file"},
+		{[]string{"estimate", "-study", study, "-reports", reports, "-o", link}, "-o would replace the input"},
+		{[]string{"simulate", "-study", study, "-truth", truth, "-o", truth}, "-o and -truth name the same file"},
+		{[]string{"channel", "-study", study, "-mechanism", "k1", "-o", study}, "-o and -study name the same file"},
+		{[]string{"grid", "-in", reports, "-o", filepath.Join(dir, "a.csv"), "-study-out", filepath.Join(dir, "a.csv")}, "-o and -study-out name the same file"},
+	} {
+		code, _, errs := run(tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.msg) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errs, tc.msg)
+		}
+	}
+	if after, _ := os.ReadFile(reports); string(after) != string(before) {
+		t.Error("the reports were changed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.csv")); !os.IsNotExist(err) {
+		t.Error("grid wrote an output")
+	}
+}

@@ -53,6 +53,9 @@ func runGrid(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err := required(fs, "in", "o"); err != nil {
 		return err
 	}
+	if err := distinct(fs, []string{"o", "study-out"}, "in"); err != nil {
+		return err
+	}
 	if *preset != "" && *studyOut == "" {
 		return usageError{"-preset writes into the study: give -study-out too"}
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"flag"
@@ -34,7 +35,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := required(fs, "study", "truth", "o"); err != nil {
+	if err := cmp.Or(required(fs, "study", "truth", "o"), distinct(fs, []string{"o"}, "study", "truth")); err != nil {
 		return err
 	}
 	if *n < 1 {
