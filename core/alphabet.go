@@ -62,12 +62,45 @@ func (a Alphabet) Len() int {
 	return a.Size
 }
 
+// MaxSymbols bounds the size K of an alphabet: 2²⁴ (16.8 million)
+// symbols, whose distribution alone takes 128 MB and every estimator
+// several vectors of that size.
+const MaxSymbols = 1 << 24
+
+// gridCells returns cols×rows, or an error when a side is below 1 or the
+// product passes MaxSymbols; it is checked before multiplying, so that
+// it cannot wrap.
+func gridCells(cols, rows int) (int, error) {
+	if cols < 1 || rows < 1 {
+		return 0, fmt.Errorf("core: grid alphabet needs cols and rows ≥ 1, got %d×%d", cols, rows)
+	}
+	if cols > MaxSymbols/rows {
+		return 0, fmt.Errorf("core: a %d×%d grid has %.3g cells, more than the %d privmap handles (%s for one distribution alone)",
+			cols, rows, float64(cols)*float64(rows), MaxSymbols, bytesText(8*float64(cols)*float64(rows)))
+	}
+	return cols * rows, nil
+}
+
+// bytesText writes a number of bytes for a message: 1.3 GB, 45 TB.
+func bytesText(b float64) string {
+	units := []string{"bytes", "kB", "MB", "GB", "TB", "PB", "EB"}
+	i := 0
+	for b >= 1000 && i < len(units)-1 {
+		b /= 1000
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%.0f bytes", b)
+	}
+	return fmt.Sprintf("%.2g %s", b, units[i])
+}
+
 // Validate reports the first problem with a.
 func (a Alphabet) Validate() error {
 	switch a.Kind {
 	case KindGrid:
-		if a.Cols < 1 || a.Rows < 1 {
-			return fmt.Errorf("core: grid alphabet needs cols and rows ≥ 1, got %d×%d", a.Cols, a.Rows)
+		if _, err := gridCells(a.Cols, a.Rows); err != nil {
+			return err
 		}
 		if !(a.CellKm > 0) || math.IsInf(a.CellKm, 0) {
 			return fmt.Errorf("core: grid alphabet needs a positive cell_km, got %v", a.CellKm)
@@ -75,6 +108,10 @@ func (a Alphabet) Validate() error {
 	case KindLinear, KindCategorical:
 		if a.Size < 1 {
 			return fmt.Errorf("core: %s alphabet needs size ≥ 1, got %d", a.Kind, a.Size)
+		}
+		if a.Size > MaxSymbols {
+			return fmt.Errorf("core: a %s alphabet of %d symbols is more than the %d privmap handles (%s for one distribution alone)",
+				a.Kind, a.Size, MaxSymbols, bytesText(8*float64(a.Size)))
 		}
 		if a.Labels != nil && len(a.Labels) != a.Size {
 			return fmt.Errorf("core: %d labels for an alphabet of size %d", len(a.Labels), a.Size)

@@ -206,5 +206,8 @@ func checkSize(k int) error {
 	if k < 2 {
 		return fmt.Errorf("core: alphabet size must be at least 2, got %d", k)
 	}
+	if k > MaxSymbols {
+		return fmt.Errorf("core: an alphabet of %d symbols is more than the %d privmap handles", k, MaxSymbols)
+	}
 	return nil
 }

@@ -375,3 +375,38 @@ func TestKRRStableAtEveryEpsilon(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeBounds checks that sizes from a file or flag are refused
+// before anything is allocated, with what they would cost, and that
+// cols×rows cannot wrap: studies of 200 bytes once ended in "fatal
+// error: out of memory" or passed validation with a wrapped K.
+func TestSizeBounds(t *testing.T) {
+	for _, tc := range []struct {
+		study, msg string
+	}{
+		{`{"alphabet": {"kind": "grid", "cols": 4294967296, "rows": 4294967297, "cell_km": 1}}`, "more than the 16777216 privmap handles"},
+		{`{"alphabet": {"kind": "grid", "cols": 100000, "rows": 100000, "cell_km": 1}}`, "1e+10 cells"},
+		{`{"alphabet": {"kind": "grid", "cols": 9223372036854775807, "rows": 2, "cell_km": 1}}`, "more than the 16777216"},
+		{`{"alphabet": {"kind": "linear", "size": 1000000000000}}`, "8 TB for one distribution"},
+		{`{"alphabet": {"kind": "grid", "cols": 200000, "rows": 1, "cell_km": 0.5},
+		   "mechanisms": [{"id": "p", "kind": "planar-geometric", "epsilon": 1}]}`, "at most 2048 cells a side"},
+	} {
+		s, err := ReadStudy(strings.NewReader(tc.study))
+		if err == nil {
+			for _, spec := range s.Mechanisms {
+				if _, err = NewMechanism(spec, s.Alphabet); err != nil {
+					break
+				}
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: %v, want %q", tc.study, err, tc.msg)
+		}
+	}
+	if _, err := NewPlanarGeometric(200000, 1, 0.5, 1); err == nil || !strings.Contains(err.Error(), "4.8 TB") {
+		t.Errorf("a 200000×1 planar grid: %v", err)
+	}
+	if _, err := NewKRR(MaxSymbols+1, 1); err == nil {
+		t.Error("k-RR beyond MaxSymbols was built")
+	}
+}

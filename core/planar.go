@@ -9,6 +9,23 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
+// MaxPlanarSide bounds the longer side of a planar geometric mechanism's
+// grid: its border tables and its FFT torus grow with the square of that
+// side, about planarBytes of it (0.5 GB at 2,048 cells), and building
+// the tables takes time in proportion (12.7 s at 2,048 on this
+// project's machine, where the tables held 0.24 GB before the torus).
+const MaxPlanarSide = 2048
+
+// planarBytes estimates the memory of a planar geometric mechanism whose
+// grid's longer side is side cells: the near, row-tail and quadrant
+// tables, (2m+1)², (2m+1)(m+2) and (m+2)² floats, and the torus of its
+// FFT product, (2m+1)² reals and their spectrum, with m = side − 1:
+// about 120·side² bytes.
+func planarBytes(side int) float64 {
+	m := float64(side)
+	return 120 * m * m
+}
+
 // MaxLatticeRadius bounds the half-width of the lattice a planar
 // geometric mechanism sums over; ε·s below minPlanarEpsCell needs more.
 const MaxLatticeRadius = 2000
@@ -79,8 +96,16 @@ var (
 // NewPlanarGeometric returns the planar geometric mechanism with ε per km
 // on a cols×rows grid of cellKm km cells.
 func NewPlanarGeometric(cols, rows int, cellKm, eps float64) (*PlanarGeometric, error) {
-	if cols < 1 || rows < 1 || cols*rows < 2 {
+	k, err := gridCells(cols, rows)
+	if err != nil {
+		return nil, err
+	}
+	if k < 2 {
 		return nil, fmt.Errorf("core: planar grid must have at least 2 cells, got %d×%d", cols, rows)
+	}
+	if side := max(cols, rows); side > MaxPlanarSide {
+		return nil, fmt.Errorf("core: a planar geometric mechanism on a %d×%d grid needs about %s of tables (they grow with the square of the longer side); at most %d cells a side",
+			cols, rows, bytesText(planarBytes(side)), MaxPlanarSide)
 	}
 	if !(cellKm > 0) || math.IsInf(cellKm, 0) {
 		return nil, fmt.Errorf("core: cell side must be positive and finite, got %v km", cellKm)
