@@ -67,6 +67,9 @@ func Reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism
 	if err != nil {
 		return nil, err
 	}
+	if err := checkEstimate(est.Theta, method, opt.Post); err != nil {
+		return nil, err
+	}
 	switch {
 	case method == MethodGIBU, method == MethodEM, method == MethodIBU, method == MethodCEM: // their EM computed it
 	case pum >= 0:
@@ -288,4 +291,20 @@ func MethodNames(sep, last string) string {
 	names := joinKinds(Methods, sep)
 	i := strings.LastIndex(names, sep)
 	return names[:i] + last + names[i+len(sep):]
+}
+
+// checkEstimate returns an error when θ is not what an estimate must be:
+// every entry finite, and none negative unless the raw estimate of an
+// inversion was asked for (PostNone). A numeric failure is thus an error
+// with its reason, never a file of NaN or negative probabilities.
+func checkEstimate(theta []float64, method Method, post Post) error {
+	for x, v := range theta {
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return fmt.Errorf("core: %s gave a non-finite probability (%v) for symbol %d: a numeric failure; gibu does not invert the channels", method, v, x)
+		case v < 0 && post != PostNone:
+			return fmt.Errorf("core: %s gave a negative probability (%v) for symbol %d after post-processing %q: a numeric failure", method, v, x, post)
+		}
+	}
+	return nil
 }

@@ -228,3 +228,24 @@ func checkMSE(t *testing.T, name string, eps [2]float64, mean, se, bound float64
 		t.Errorf("%s ε = %v: MSE %.6g above the bound %.6g", name, eps, mean, bound)
 	}
 }
+
+// TestCheckEstimate checks the last guard of Reconstruct: NaN and
+// infinite probabilities are always errors, negative ones unless the raw
+// estimate was asked for.
+func TestCheckEstimate(t *testing.T) {
+	for _, tc := range []struct {
+		theta []float64
+		post  Post
+		ok    bool
+	}{
+		{[]float64{0.5, 0.5}, PostProj, true},
+		{[]float64{1.2, -0.2}, PostNone, true},
+		{[]float64{1.2, -0.2}, PostNorm, false},
+		{[]float64{math.NaN(), 1}, PostNone, false},
+		{[]float64{math.Inf(1), 0}, PostProj, false},
+	} {
+		if err := checkEstimate(tc.theta, MethodINVR, tc.post); (err == nil) != tc.ok {
+			t.Errorf("%v with %q: %v", tc.theta, tc.post, err)
+		}
+	}
+}
