@@ -2,6 +2,7 @@ package census
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -430,5 +431,30 @@ func TestDetect(t *testing.T) {
 				t.Errorf("Detect(%.30q) = %v, %v; want %v, %v", tc.line, f, ok, tc.f, tc.ok)
 			}
 		})
+	}
+}
+
+// TestTooManyCategories checks that three unbinned numeric attributes of
+// 200 distinct values each (8 million categories, past geo.MaxCells) are
+// refused after reading, naming each attribute's count, before anything
+// of that size is allocated, while 2.8 million categories are accepted.
+func TestTooManyCategories(t *testing.T) {
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "%d, Private, %d, HS-grad, 9, Never-married, Sales, Own-child, White, Male, 0, 0, %d, United-States, <=50K\n", 17+i%70, 1000+i, 1+i)
+	}
+	attrs := []Attr{{Name: "age", Column: "age"}, {Name: "fnlwgt", Column: "fnlwgt"}, {Name: "hours", Column: "hours-per-week"}}
+	// 70 × 200 × 200 = 2.8 million categories fit.
+	if _, err := tabulateText(b.String(), Adult, attrs, Options{}); err != nil {
+		t.Fatalf("2.8 million categories: %v", err)
+	}
+	attrs[0] = Attr{Name: "capital", Column: "capital-gain"}
+	b.Reset()
+	for i := range 200 {
+		fmt.Fprintf(&b, "%d, Private, %d, HS-grad, 9, Never-married, Sales, Own-child, White, Male, %d, 0, %d, United-States, <=50K\n", 30, 1000+i, i, 1+i)
+	}
+	_, err := tabulateText(b.String(), Adult, attrs, Options{})
+	if err == nil || !strings.Contains(err.Error(), "capital (200) × fnlwgt (200) × hours (200) make 8e+06 categories, more than the 4194304") {
+		t.Errorf("8 million categories: %v", err)
 	}
 }

@@ -289,7 +289,36 @@ func Tabulate(r *Reader, attrs []Attr, opt Options) (*Table, error) {
 		return nil, fmt.Errorf("census: %w", geo.ErrEmpty)
 	}
 	t.finish(bs, idx)
+	if err := t.checkSize(); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// checkSize refuses a table whose cross product of categories passes
+// geo.MaxCells, the bound on a check-in grid, before anything of that
+// size is allocated: numeric attributes left unbinned (fnlwgt,
+// capital-gain and capital-loss of UCI Adult make 237 million
+// categories) would otherwise exhaust memory. The product is checked
+// factor by factor, so it cannot wrap.
+func (t *Table) checkSize() error {
+	k := 1
+	names := make([]string, len(t.Axes))
+	for i, a := range t.Axes {
+		names[i] = fmt.Sprintf("%s (%d)", a.Name, len(a.Labels))
+	}
+	for _, a := range t.Axes {
+		n := len(a.Labels)
+		if n > 0 && k > geo.MaxCells/n {
+			prod := 1.0
+			for _, b := range t.Axes {
+				prod *= float64(len(b.Labels))
+			}
+			return fmt.Errorf("census: the attributes %s make %.3g categories, more than the %d privmap handles; bin the numeric ones (-bins) or merge categories (-merge), or choose fewer", strings.Join(names, " × "), prod, geo.MaxCells)
+		}
+		k *= n
+	}
+	return nil
 }
 
 func (t *Table) skip(pe *geo.ParseError) {
