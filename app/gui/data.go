@@ -285,7 +285,7 @@ func (d *dataTab) start(status string, work func(context.Context, func(float64))
 			defer settle()
 		}
 		defer cancel()
-		ds, err := work(ctx, func(f float64) { _ = d.progress.Set(f) })
+		ds, err := guarded(func() (*dataset, error) { return work(ctx, func(f float64) { _ = d.progress.Set(f) }) })
 		if err == nil {
 			err = ctx.Err()
 		}

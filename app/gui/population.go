@@ -354,7 +354,9 @@ func (r *mechRow) changed() {
 				}
 			})
 		}
-		text, err := r.p.slots.run(ctx, held, func() (string, error) { return auditText(ctx, m, a) })
+		text, err := r.p.slots.run(ctx, held, func() (string, error) {
+			return guarded(func() (string, error) { return auditText(ctx, m, a) })
+		})
 		fyne.DoAndWait(func() {
 			if gen != r.gen {
 				return

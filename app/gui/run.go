@@ -392,7 +392,7 @@ func (r *runTab) start(req runRequest) {
 		defer cancel()
 		defer release()
 		var res *runResult
-		out, err := app.Run(ctx, req.Request, r.estimate, methodTitle, progress)
+		out, err := guarded(func() (*app.Result, error) { return app.Run(ctx, req.Request, r.estimate, methodTitle, progress) })
 		if err == nil {
 			res = &runResult{Result: out, ds: req.ds}
 		}

@@ -391,3 +391,32 @@ func TestStepsText(t *testing.T) {
 		assert.Equal(t, tc.want, stepsText(&m))
 	}
 }
+
+// TestRunPanic runs an estimator that panics: the window does not die,
+// the run ends as failed with the panic in its error, and Run works
+// again.
+func TestRunPanic(t *testing.T) {
+	_, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	u.run.estimate = func(context.Context, core.Method, *core.Study, []core.Mechanism, *core.Groups, core.EstimateOptions) (*core.Estimate, error) {
+		panic("boom")
+	}
+	u.run.onRun()
+	u.run.wg.Wait()
+	assert.False(t, u.run.running)
+	assert.False(t, u.run.runBtn.Disabled())
+	assert.Contains(t, u.run.stage.Text, "The run failed")
+	assert.Nil(t, u.cmp.res)
+}
+
+// TestGuarded checks that guarded turns a panic into an error carrying
+// its value and passes results through otherwise.
+func TestGuarded(t *testing.T) {
+	v, err := guarded(func() (int, error) { return 7, nil })
+	assert.Equal(t, 7, v)
+	assert.NoError(t, err)
+	v, err = guarded(func() (int, error) { panic("boom") })
+	assert.Equal(t, 0, v)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "internal error: boom")
+}
