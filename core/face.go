@@ -227,10 +227,10 @@ func (c *faceHessian) at(theta []float64) bool {
 }
 
 // factor returns the Cholesky factorisation of the kept Hessian's
-// principal submatrix on free plus the ridge damp·W⁻¹ of faceRidge, and
+// principal submatrix on free plus diag(ridge) (faceRidge), and
 // P1 = (H + ridge)⁻¹1, or nil when free leaves the kept face or the sum
 // is singular to working precision.
-func (c *faceHessian) factor(theta []float64, free []int, damp float64) (*choleskyProjector, bool) {
+func (c *faceHessian) factor(free []int, ridge []float64) (*choleskyProjector, bool) {
 	if c.h == nil {
 		return nil, false
 	}
@@ -239,13 +239,13 @@ func (c *faceHessian) factor(theta []float64, free []int, damp float64) (*choles
 			return nil, false
 		}
 	}
-	f, k := len(free), float64(len(theta))
+	f := len(free)
 	h := mat.NewSymDense(f, nil)
 	for a, x := range free {
 		for b := a; b < f; b++ {
 			h.SetSym(a, b, c.h.At(c.pos[x], c.pos[free[b]]))
 		}
-		h.SetSym(a, a, h.At(a, a)+damp/math.Max(theta[x], 0.01/k))
+		h.SetSym(a, a, h.At(a, a)+ridge[x])
 	}
 	ch := new(mat.Cholesky)
 	if !ch.Factorize(h) {
@@ -281,15 +281,15 @@ func (c *choleskyProjector) solve(grad []float64) []float64 {
 	return d
 }
 
-// faceRidge returns the damping damp·W⁻¹ on the free set, 0 off it, with
-// W = diag(max(θ_x, 1/(100K))) as cgStep's metric: it keeps the dense
-// Hessian defined where it is singular (symbols no report tells apart).
-func faceRidge(theta []float64, bound []bool, damp float64) []float64 {
+// faceRidge returns the damping damp·W⁻¹ on the free symbols, 0 off
+// them, with W = diag(max(θ_x, 1/(100K))) as cgStep's metric: it keeps
+// the dense Hessian defined where it is singular (symbols no report
+// tells apart), and the same ridge damps the steps solved with it by
+// conjugate gradients.
+func faceRidge(theta []float64, free []int, damp float64) []float64 {
 	r := make([]float64, len(theta))
-	for x, b := range bound {
-		if !b {
-			r[x] = damp / math.Max(theta[x], 0.01/float64(len(theta)))
-		}
+	for _, x := range free {
+		r[x] = damp / math.Max(theta[x], 0.01/float64(len(theta)))
 	}
 	return r
 }

@@ -11,28 +11,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// faceSetup returns a mixture of two batched planar mechanisms and a
-// k-RR operator on 40 symbols, its likelihood columns, a point θ and a
-// free set of two thirds of the symbols.
+// faceSetup returns curvedPair's models and point with a free set of
+// two thirds of the symbols.
 func faceSetup(t *testing.T) (*mixture, *columns, []float64, []bool) {
 	t.Helper()
-	p1, _ := NewPlanarGeometric(8, 5, 0.5, 1.2)
-	p2, _ := NewPlanarGeometric(8, 5, 0.5, 2.5)
-	krr, _ := NewKRR(40, 2)
-	mechs := []Mechanism{p1, p2, krr}
-	rng := rand.New(rand.NewPCG(6, 7))
-	g, err := SimulateGroups(bg, rng, mechs, []int{400, 300, 300}, randomDist(rng, 40, 0.3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cm, _ := newModel(mechs, g, nil, columnBudget)
-	om, _ := newModel(mechs, g, nil, 0)
-	theta := randomDist(rng, 40, 0)
+	ops, cols, theta, _ := curvedPair(t)
 	bound := make([]bool, 40)
 	for x := range bound {
 		bound[x] = x%3 == 0
 	}
-	return om.(*mixture), cm.(*columns), theta, bound
+	return ops, cols, theta, bound
 }
 
 // TestFaceHessian checks the Hessian formed densely on a face (XXᵀ of
@@ -66,10 +54,10 @@ func TestFaceHessian(t *testing.T) {
 		// On a smaller face, the kept Hessian's submatrix is the one a
 		// new build gives.
 		sub := free[1:]
-		kept, ok := c.factor(theta, sub, 1e-6)
+		kept, ok := c.factor(sub, faceRidge(theta, sub, 1e-6))
 		var fresh faceHessian
 		fresh.build(bg, m, theta, sub)
-		new, ok2 := fresh.factor(theta, sub, 1e-6)
+		new, ok2 := fresh.factor(sub, faceRidge(theta, sub, 1e-6))
 		if !ok || !ok2 {
 			t.Fatalf("%s: factorisations failed", name)
 		}
@@ -77,7 +65,7 @@ func TestFaceHessian(t *testing.T) {
 		if d := maxDiff(kept.solve(g), new.solve(g)); d > 1e-12*floats.Norm(new.solve(g), math.Inf(1)) {
 			t.Errorf("%s: kept and fresh Hessians' steps differ by %g", name, d)
 		}
-		if _, ok := c.factor(theta, []int{0}, 1e-6); ok {
+		if _, ok := c.factor([]int{0}, faceRidge(theta, []int{0}, 1e-6)); ok {
 			t.Errorf("%s: a face outside the kept one was factorised", name)
 		}
 		// Extended by three symbols, the kept Hessian is the one at θ on
@@ -163,12 +151,12 @@ func TestFaceStep(t *testing.T) {
 	if ok, err := c.build(bg, ops, theta, free); !ok || err != nil {
 		t.Fatal("no dense face", err)
 	}
-	pr, ok := c.factor(theta, free, damp)
+	ridge := faceRidge(theta, free, damp)
+	pr, ok := c.factor(free, ridge)
 	if !ok {
 		t.Fatal("factorisation failed")
 	}
 	d := pr.solve(grad)
-	ridge := faceRidge(theta, bound, damp)
 	hd := make([]float64, 40)
 	ops.at(theta)
 	ops.hessVec(d, hd)

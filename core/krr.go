@@ -101,8 +101,7 @@ func fill(dst []float64, n int, v float64) []float64 {
 // p − r = (e^ε − 1)/D, with D = K − 1 + e^ε: A = r·11ᵀ + (p − r)·I;
 // computed from keep, as other is, so that e^ε never overflows.
 func (m *KRR) rates() (r, pr float64) {
-	p := m.keep()
-	return p * math.Exp(-m.Epsilon), -p * math.Expm1(-m.Epsilon)
+	return m.other(), -m.keep() * math.Expm1(-m.Epsilon)
 }
 
 // MLE returns the maximum-likelihood estimate of the distribution of the

@@ -186,14 +186,15 @@ func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, 
 			return nil, err
 		}
 	}
-	if pr, ok := cache.factor(theta, free, p.damp); ok {
+	ridge := faceRidge(theta, free, p.damp)
+	if pr, ok := cache.factor(free, ridge); ok {
 		if cache.at(theta) {
 			return pr.solve(grad), nil
 		}
 		m.at(theta)
 		lp := p
 		lp.limit = lagSteps
-		d, reached, err := cgStep(ctx, m, theta, grad, bound, lp, pr, faceRidge(theta, bound, p.damp))
+		d, reached, err := cgStep(ctx, m, theta, grad, bound, lp, pr, ridge)
 		if err != nil || reached {
 			return d, err
 		}
@@ -203,19 +204,20 @@ func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, 
 		return nil, err
 	}
 	if built {
-		if pr, ok := cache.factor(theta, free, p.damp); ok {
+		if pr, ok := cache.factor(free, ridge); ok {
 			return pr.solve(grad), nil
 		}
 	}
 	m.at(theta)
 	w := metric(m, theta, bound)
-	ridge := make([]float64, len(w))
+	// The diagonal preconditioner damps in its own metric: damp·diag(w)⁻¹.
+	wRidge := make([]float64, len(w))
 	for x, v := range w {
 		if v > 0 {
-			ridge[x] = p.damp / v
+			wRidge[x] = p.damp / v
 		}
 	}
-	d, _, err := cgStep(ctx, m, theta, grad, bound, p, diagonalProjector(w), ridge)
+	d, _, err := cgStep(ctx, m, theta, grad, bound, p, diagonalProjector(w), wRidge)
 	return d, err
 }
 

@@ -61,12 +61,12 @@ func testPlanarBatch(t *testing.T) {
 	}
 }
 
-// TestHessVec checks the Hessian products and diagonal of the operator
-// form (a planarBatch and a k-RR operator) against those of likelihood
-// columns,
-// (1/n) Σ c·g (g·v)/(θ·g)², and the columns' against central differences
-// of their gradient.
-func TestHessVec(t *testing.T) {
+// curvedPair returns one seeded data set of two planar mechanisms and a
+// k-RR on 40 symbols in operator form (a planarBatch and a k-RR
+// operator) and as likelihood columns, a random point θ, and the
+// generator to draw on.
+func curvedPair(t *testing.T) (*mixture, *columns, []float64, *rand.Rand) {
+	t.Helper()
 	p1, _ := NewPlanarGeometric(8, 5, 0.5, 1.2)
 	p2, _ := NewPlanarGeometric(8, 5, 0.5, 2.5)
 	krr, _ := NewKRR(40, 2)
@@ -78,11 +78,19 @@ func TestHessVec(t *testing.T) {
 	}
 	cm, _ := newModel(mechs, g, nil, columnBudget)
 	om, _ := newModel(mechs, g, nil, 0)
-	cols, ops := cm.(*columns), om.(*mixture)
+	return om.(*mixture), cm.(*columns), randomDist(rng, 40, 0), rng
+}
+
+// TestHessVec checks the Hessian products and diagonal of the operator
+// form (a planarBatch and a k-RR operator) against those of likelihood
+// columns,
+// (1/n) Σ c·g (g·v)/(θ·g)², and the columns' against central differences
+// of their gradient.
+func TestHessVec(t *testing.T) {
+	ops, cols, theta, rng := curvedPair(t)
 	if _, ok := ops.terms[0].(*planarTerms); !ok {
 		t.Fatalf("the planar users are not batched: %T", ops.terms[0])
 	}
-	theta := randomDist(rng, 40, 0)
 	v := make([]float64, 40)
 	for x := range v {
 		v[x] = rng.NormFloat64() * theta[x]
