@@ -32,11 +32,7 @@ var Stdout io.Writer = os.Stdout
 // Errors name the user's path, never the temporary file.
 func WriteFile(name string, fill func(io.Writer) error) error {
 	if name == "-" {
-		bw := bufio.NewWriter(Stdout)
-		if err := fill(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
+		return buffered(Stdout, fill)
 	}
 	target, err := resolve(name)
 	if err != nil {
@@ -58,11 +54,7 @@ func WriteFile(name string, fill func(io.Writer) error) error {
 		err = f.Chmod(info.Mode().Perm())
 	}
 	if err == nil {
-		bw := bufio.NewWriter(f)
-		err = fill(bw)
-		if err == nil {
-			err = bw.Flush()
-		}
+		err = buffered(f, fill)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -84,11 +76,7 @@ func writeDirect(name, target string, fill func(io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, renamed(err, target, target))
 	}
-	bw := bufio.NewWriter(f)
-	err = fill(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
+	err = buffered(f, fill)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -96,6 +84,15 @@ func writeDirect(name, target string, fill func(io.Writer) error) error {
 		return fmt.Errorf("%s: %w", name, renamed(err, target, target))
 	}
 	return nil
+}
+
+// buffered runs fill on a buffer over w and flushes it.
+func buffered(w io.Writer, fill func(io.Writer) error) error {
+	bw := bufio.NewWriter(w)
+	if err := fill(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // resolve follows name's symbolic links, as far as they lead: the file

@@ -107,7 +107,6 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// required returns a usage error naming the first empty flag.
 // distinct refuses a run whose output flags (outputs) name the same file
 // as one another or as an input flag (inputs): one output would silently
 // replace the other, or the input it was made from. Unset flags and "-"
@@ -131,6 +130,7 @@ func distinct(fs *flag.FlagSet, outputs []string, inputs ...string) error {
 	return nil
 }
 
+// required returns a usage error naming the first empty flag.
 func required(fs *flag.FlagSet, names ...string) error {
 	for _, n := range names {
 		if fs.Lookup(n).Value.String() == "" {

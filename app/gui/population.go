@@ -540,24 +540,21 @@ func (s *auditSlots) gate() chan struct{} {
 // returns ctx's error if ctx is done first. held, if not nil, is called
 // with true when f waits for a run, and with false once it may start.
 func (s *auditSlots) run(ctx context.Context, held func(bool), f func() (string, error)) (string, error) {
-	waited := false
 	for {
 		select {
 		case <-s.gate():
 		default:
-			if held != nil && !waited {
+			if held != nil {
 				held(true)
 			}
-			waited = true
 			select {
 			case <-s.gate():
 			case <-ctx.Done():
 				return "", ctx.Err()
 			}
-		}
-		if waited && held != nil {
-			held(false)
-			waited = false
+			if held != nil {
+				held(false)
+			}
 		}
 		select {
 		case s.free <- struct{}{}:

@@ -303,22 +303,25 @@ func Tabulate(r *Reader, attrs []Attr, opt Options) (*Table, error) {
 // factor by factor, so it cannot wrap.
 func (t *Table) checkSize() error {
 	k := 1
-	names := make([]string, len(t.Axes))
-	for i, a := range t.Axes {
-		names[i] = fmt.Sprintf("%s (%d)", a.Name, len(a.Labels))
-	}
 	for _, a := range t.Axes {
 		n := len(a.Labels)
 		if n > 0 && k > geo.MaxCells/n {
-			prod := 1.0
-			for _, b := range t.Axes {
-				prod *= float64(len(b.Labels))
-			}
-			return fmt.Errorf("census: the attributes %s make %.3g categories, more than the %d privmap handles; bin the numeric ones (-bins) or merge categories (-merge), or choose fewer", strings.Join(names, " × "), prod, geo.MaxCells)
+			return t.tooLarge()
 		}
 		k *= n
 	}
 	return nil
+}
+
+// tooLarge is checkSize's error, naming each axis and its count.
+func (t *Table) tooLarge() error {
+	names := make([]string, len(t.Axes))
+	prod := 1.0
+	for i, a := range t.Axes {
+		names[i] = fmt.Sprintf("%s (%d)", a.Name, len(a.Labels))
+		prod *= float64(len(a.Labels))
+	}
+	return fmt.Errorf("census: the attributes %s make %.3g categories, more than the %d privmap handles; bin the numeric ones (-bins) or merge categories (-merge), or choose fewer", strings.Join(names, " × "), prod, geo.MaxCells)
 }
 
 func (t *Table) skip(pe *geo.ParseError) {
