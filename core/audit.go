@@ -46,7 +46,7 @@ func worstLDP(ctx context.Context, c Channel, keep func(z int) bool) (float64, e
 		if hi == 0 {
 			continue // impossible output
 		}
-		worst = math.Max(worst, math.Log(hi/lo))
+		worst = math.Max(worst, ln(hi)-ln(lo))
 	}
 	return worst, nil
 }
@@ -71,12 +71,15 @@ func sampleBits(rng *rand.Rand, k int, p1 func(j int) float64) Bits {
 //	max_v P(v|x)/P(v|x') = Π_j max_b P(b_j|x)/P(b_j|x')
 //
 // with b_j ranging over {0, 1} (only 0 for j in zeros). This is computed
-// from the bit probabilities in O(K³) without enumerating outputs.
+// from the bits' log-probabilities in O(K³) without enumerating outputs;
+// RAPPOR and uRAP give theirs in closed form (bitLogProbs), so that the
+// ratio is exact at every ε rather than cancelling in 1 − p.
 func WorstBitLDP(ctx context.Context, c BitChannel, zeros []int) (float64, error) {
 	fixed := make([]bool, c.Bits())
 	for _, j := range zeros {
 		fixed[j] = true
 	}
+	logs := bitLogs(c)
 	worst := 0.0
 	for x := range c.Inputs() {
 		if err := ctx.Err(); err != nil {
@@ -88,10 +91,11 @@ func WorstBitLDP(ctx context.Context, c BitChannel, zeros []int) (float64, error
 			}
 			sum := 0.0
 			for j := range c.Bits() {
-				p, q := c.BitProb(x, j), c.BitProb(x2, j)
-				r := logRatio(1-p, 1-q)
+				p1, p0 := logs.bitLogProbs(x, j)
+				q1, q0 := logs.bitLogProbs(x2, j)
+				r := logRatio(p0, q0)
 				if !fixed[j] {
-					r = math.Max(r, logRatio(p, q))
+					r = math.Max(r, logRatio(p1, q1))
 				}
 				sum += r
 			}
@@ -101,16 +105,39 @@ func WorstBitLDP(ctx context.Context, c BitChannel, zeros []int) (float64, error
 	return worst, nil
 }
 
-// logRatio returns ln(p/q), −Inf when p = 0 (an outcome that cannot make
-// the ratio worse) and +Inf when only q = 0.
-func logRatio(p, q float64) float64 {
+// A bitLogProber gives its bits' log-probabilities in closed form.
+type bitLogProber interface {
+	// bitLogProbs returns ln P(bit j = 1 | x) and ln P(bit j = 0 | x).
+	bitLogProbs(x, j int) (l1, l0 float64)
+}
+
+// bitLogs returns c's bit log-probabilities: its own when it gives them,
+// else the logarithms of BitProb.
+func bitLogs(c BitChannel) bitLogProber {
+	if l, ok := c.(bitLogProber); ok {
+		return l
+	}
+	return bitProbLogs{c}
+}
+
+// bitProbLogs reads a BitChannel's log-probabilities off BitProb.
+type bitProbLogs struct{ c BitChannel }
+
+func (b bitProbLogs) bitLogProbs(x, j int) (l1, l0 float64) {
+	p := b.c.BitProb(x, j)
+	return ln(p), math.Log1p(-p)
+}
+
+// logRatio returns ln(p/q) from l = ln p and m = ln q: −Inf when p = 0
+// (an outcome that cannot make the ratio worse) and +Inf when only q = 0.
+func logRatio(l, m float64) float64 {
 	switch {
-	case p == 0:
+	case math.IsInf(l, -1):
 		return math.Inf(-1)
-	case q == 0:
+	case math.IsInf(m, -1):
 		return math.Inf(1)
 	}
-	return math.Log(p / q)
+	return l - m
 }
 
 // InvertibleInputs checks the invertibility condition of ULDP Def. 2 on
@@ -184,7 +211,7 @@ func WorstGeoInd(ctx context.Context, c Channel, dist func(x, x2 int) float64) (
 			continue
 		}
 		for x, p := range col {
-			col[x] = math.Log(p)
+			col[x] = ln(p)
 		}
 		if inv == nil {
 			inv = inverseDistances(k, dist)
@@ -275,7 +302,7 @@ func fewValued(probs []float64, dist func(x, x2 int) float64) (float64, bool) {
 				continue
 			}
 			d := groupDistance(members, count, i, j, big, len(probs), dist)
-			worst = math.Max(worst, (math.Log(vals[i])-math.Log(vals[j]))/d)
+			worst = math.Max(worst, (ln(vals[i])-ln(vals[j]))/d)
 		}
 	}
 	return worst, true
@@ -408,7 +435,20 @@ type Audit struct {
 	// true and the reported symbol, averaged over inputs (uniform prior)
 	// and for the worst input; NaN without a metric or for bit vectors.
 	QualityMean, QualityWorst float64
+	// Underflow is true when an infinite LDP or geo-indistinguishability
+	// ratio comes from a probability that the mechanism's formula makes
+	// positive (a positiveChannel) but that underflows to 0 in float64
+	// at this ε: some output then rules out far inputs in the channel
+	// privmap computes, samples and estimates with, though the formula's
+	// ratio is finite. A smaller ε makes the ratio finite again.
+	Underflow bool
 }
+
+// A positiveChannel's formula makes every probability of its audited
+// outputs positive: every output of k-RR, RAPPOR and the geometric
+// mechanisms, the protected outputs of uRR and uRAP. A zero read off it
+// is a float64 underflow, not an impossible output.
+type positiveChannel interface{ positiveOutputs() }
 
 // A utilityOptimized mechanism protects only its sensitive symbols X_S:
 // uRR and uRAP (ULDP Def. 3–4). Its ε-LDP holds over the protected
@@ -422,6 +462,14 @@ type utilityOptimized interface {
 // outputs (the geo-indistinguishability ratios) and O(K³) for bit
 // vectors; cancelling ctx stops it with ctx's error.
 func AuditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error) {
+	au, err := auditMechanism(ctx, m, a)
+	_, positive := m.(positiveChannel)
+	au.Underflow = positive && (math.IsInf(au.LDP, 1) || math.IsInf(au.GeoInd, 1))
+	return au, err
+}
+
+// auditMechanism is AuditMechanism without the underflow mark.
+func auditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error) {
 	au := Audit{Invertible: -1, GeoInd: math.NaN(), GeoIndUpper: math.NaN(), QualityMean: math.NaN(), QualityWorst: math.NaN()}
 	if p, ok := m.(Personalized); ok {
 		// The common mechanism on the extended alphabet, whose tag symbols
@@ -497,14 +545,14 @@ func scanColumns(ctx context.Context, c Channel, a Alphabet, keep func(z int) bo
 			quality[x] += v * p * dist(x, z)
 		}
 		if hi > 0 && (keep == nil || keep(z)) {
-			au.LDP = math.Max(au.LDP, math.Log(hi/lo))
+			au.LDP = math.Max(au.LDP, ln(hi)-ln(lo))
 		}
 		if w, ok := fewValued(col, dist); ok {
 			au.GeoInd, au.GeoIndUpper = math.Max(au.GeoInd, w), math.Max(au.GeoIndUpper, w)
 			continue
 		}
 		for x, v := range col {
-			logs[x] = math.Log(v)
+			logs[x] = ln(v)
 		}
 		if inv != nil {
 			w := pairScan(logs, inv)

@@ -43,6 +43,10 @@ func (m *Geometric) Inputs() int { return m.K }
 // Outputs returns K.
 func (m *Geometric) Outputs() int { return m.K }
 
+// positiveOutputs marks every output of the geometric mechanism as
+// possible under every input (see positiveChannel).
+func (m *Geometric) positiveOutputs() {}
+
 // Prob returns P(z | x) by FW eq. (2)–(3).
 func (m *Geometric) Prob(x, z int) float64 {
 	a := math.Exp(-m.Epsilon)

@@ -57,7 +57,7 @@ func (c *columns) add(theta, acc []float64) float64 {
 		if m <= 0 {
 			return math.Inf(-1)
 		}
-		ll += c.count[i] * (math.Log(m) + c.scale[i])
+		ll += c.count[i] * (ln(m) + c.scale[i])
 		floats.AddScaled(acc, c.count[i]/(c.n*m), g)
 	}
 	return ll / c.n
@@ -89,7 +89,7 @@ func (t *operatorTerm) add(theta, acc []float64) float64 {
 			continue
 		}
 		m := t.out[z]
-		ll += q * math.Log(m)
+		ll += q * ln(m)
 		t.out[z] = q / (t.n * m)
 	}
 	t.tmp = t.op.MulVecTo(t.tmp, false, t.out)

@@ -44,6 +44,10 @@ func (m *KRR) Inputs() int { return m.K }
 // Outputs returns K.
 func (m *KRR) Outputs() int { return m.K }
 
+// positiveOutputs marks every output of k-RR as possible under every
+// input (see positiveChannel).
+func (m *KRR) positiveOutputs() {}
+
 // keep returns P(z = x) = e^ε/(K−1+e^ε), computed as 1/(1+(K−1)e^−ε) so
 // that large ε does not overflow.
 func (m *KRR) keep() float64 { return 1 / (1 + float64(m.K-1)*math.Exp(-m.Epsilon)) }

@@ -218,6 +218,10 @@ func (m *PlanarGeometric) Inputs() int { return m.Cols * m.Rows }
 // Outputs returns Cols·Rows.
 func (m *PlanarGeometric) Outputs() int { return m.Cols * m.Rows }
 
+// positiveOutputs marks every output of the planar geometric mechanism
+// as possible under every input (see positiveChannel).
+func (m *PlanarGeometric) positiveOutputs() {}
+
 // Radius returns the half-width of the lattice summed over.
 func (m *PlanarGeometric) Radius() int { return m.radius }
 

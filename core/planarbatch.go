@@ -201,7 +201,7 @@ func (t *planarTerms) add(theta, acc []float64) float64 {
 				out[z] = 0
 				continue
 			}
-			lj += c * math.Log(out[z])
+			lj += c * ln(out[z])
 			out[z] = c / (t.n * out[z])
 		}
 		ll += lj / t.n

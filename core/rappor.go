@@ -49,38 +49,46 @@ func (m *RAPPOR) Bits() int { return m.K }
 // keep returns p = e^{ε/2}/(1+e^{ε/2}), the probability a bit is kept.
 func (m *RAPPOR) keep() float64 { return 1 / (1 + math.Exp(-m.Epsilon/2)) }
 
-// flipProb returns 1/(1+e^{ε/2}), the probability of flipping a bit.
+// flipProb returns 1/(1+e^{ε/2}), the probability of flipping a bit,
+// computed as such rather than as 1 − p, which cancels to 0 from
+// ε ≈ 74 on.
 func (m *RAPPOR) flipProb() float64 { return 1 / (1 + math.Exp(m.Epsilon/2)) }
 
 // SampleBits draws a report of x.
 func (m *RAPPOR) SampleBits(rng *rand.Rand, x int) Bits {
-	p := m.keep()
+	p, q := m.keep(), m.flipProb()
 	return sampleBits(rng, m.K, func(j int) float64 {
 		if j == x {
 			return p
 		}
-		return 1 - p
+		return q
 	})
 }
 
-// Likelihood sets dst[x] = r^{2v_x−1} and returns the log scale ln B(v),
-// so that P(v | x) = dst[x]·e^{scale}.
+// Likelihood sets dst and returns the log scale so that P(v | x) =
+// dst[x]·e^{scale}. With r = e^{ε/2}, P(v | x) = B(v)·r^{2v_x−1}; the
+// scale is ln B(v) ∓ ε/2, from ln p = −softplus(−ε/2) and
+// ln(1−p) = −softplus(ε/2), so that dst holds 1 on the set bits and
+// r^{−2} = e^{−ε} elsewhere (all 1 when no bit is set): no value
+// overflows at any ε, and e^{−ε} underflows only past ε ≈ 745.
 func (m *RAPPOR) Likelihood(dst []float64, rep Report) ([]float64, float64) {
 	v := rep.Bits
 	if v.Len() != m.K {
 		panic("core: RAPPOR report length mismatch")
 	}
-	p := m.keep()
-	r := math.Exp(m.Epsilon / 2)
-	dst = fill(dst, m.K, 1/r)
-	ones := 0
+	ones := v.Ones()
+	half := m.Epsilon / 2
+	scale := -float64(ones)*softplus(half) - float64(m.K-ones)*softplus(-half)
+	if ones == 0 {
+		return fill(dst, m.K, 1), scale - half
+	}
+	dst = fill(dst, m.K, math.Exp(-m.Epsilon))
 	for x := range m.K {
 		if v.Bit(x) == 1 {
-			dst[x] = r
-			ones++
+			dst[x] = 1
 		}
 	}
-	return dst, float64(ones)*math.Log1p(-p) + float64(m.K-ones)*math.Log(p)
+	return dst, scale + half
 }
 
 // BitProb returns P(bit j = 1 | x): p when j = x, 1 − p otherwise.
@@ -88,5 +96,27 @@ func (m *RAPPOR) BitProb(x, j int) float64 {
 	if j == x {
 		return m.keep()
 	}
-	return 1 - m.keep()
+	return m.flipProb()
+}
+
+// bitLogProbs returns ln P(bit j = 1 | x) and ln P(bit j = 0 | x):
+// −softplus(∓ε/2), exact at every ε.
+func (m *RAPPOR) bitLogProbs(x, j int) (l1, l0 float64) {
+	kept, flipped := -softplus(-m.Epsilon/2), -softplus(m.Epsilon/2)
+	if j == x {
+		return kept, flipped
+	}
+	return flipped, kept
+}
+
+// positiveOutputs marks every output of RAPPOR as possible under every
+// input (see positiveChannel).
+func (m *RAPPOR) positiveOutputs() {}
+
+// softplus returns ln(1 + e^a) without overflow or cancellation.
+func softplus(a float64) float64 {
+	if a > 0 {
+		return a + math.Log1p(math.Exp(-a))
+	}
+	return math.Log1p(math.Exp(a))
 }

@@ -154,10 +154,18 @@ func bruteBitLDP(m BitChannel, zeros []int) float64 {
 			for x2 := range m.Inputs() {
 				p, q := bitProb(m, x, v), bitProb(m, x2, v)
 				if p > 0 {
-					worst = math.Max(worst, logRatio(p, q))
+					worst = math.Max(worst, logRatio(math.Log(p), math.Log(q)))
 				}
 			}
 		}
 	}
 	return worst
+}
+
+// bitP returns P(bit = b) for a bit that is 1 with probability p1.
+func bitP(p1 float64, b int) float64 {
+	if b == 1 {
+		return p1
+	}
+	return 1 - p1
 }

@@ -48,18 +48,41 @@ func (m *URAP) probs() (theta, keepN float64) {
 	return 1 / (1 + math.Exp(-m.Epsilon/2)), -math.Expm1(-m.Epsilon / 2)
 }
 
-// bitProb is BitProb given θ and 1 − e^{−ε/2}.
+// bitProb is BitProb given θ and 1 − e^{−ε/2}. A sensitive bit that is
+// not the datum's is 1 with probability 1/(1+e^{ε/2}), computed as such:
+// 1 − θ cancels to 0 from ε ≈ 74 on.
 func (m *URAP) bitProb(theta, keepN float64, x, j int) float64 {
 	switch {
 	case m.sens[j] && j == x:
 		return theta
 	case m.sens[j]:
-		return 1 - theta
+		return 1 / (1 + math.Exp(m.Epsilon/2))
 	case j == x:
 		return keepN
 	}
 	return 0
 }
+
+// bitLogProbs returns ln P(bit j = 1 | x) and ln P(bit j = 0 | x) without
+// cancellation: ∓softplus(±ε/2) on sensitive bits (as RAPPOR's),
+// ln(1 − e^{−ε/2}) and −ε/2 on the datum's non-sensitive bit, −∞ and 0
+// on the others.
+func (m *URAP) bitLogProbs(x, j int) (l1, l0 float64) {
+	half := m.Epsilon / 2
+	switch {
+	case m.sens[j] && j == x:
+		return -softplus(-half), -softplus(half)
+	case m.sens[j]:
+		return -softplus(half), -softplus(-half)
+	case j == x:
+		return math.Log(-math.Expm1(-half)), -half
+	}
+	return math.Inf(-1), 0
+}
+
+// positiveOutputs marks uRAP's protected outputs as possible under every
+// input (see positiveChannel).
+func (m *URAP) positiveOutputs() {}
 
 // SampleBits draws a report of x.
 func (m *URAP) SampleBits(rng *rand.Rand, x int) Bits {
@@ -68,30 +91,35 @@ func (m *URAP) SampleBits(rng *rand.Rand, x int) Bits {
 }
 
 // Likelihood sets dst[x] = P(v | x)·e^{−scale} and returns the log scale.
-// The bits are independent given x, so P(v | x) is the product over bits;
-// it is computed as the product for the all-zero-datum baseline, held in
-// the scale, times the ratio of bit x's probabilities, as for RAPPOR.
+// The bits are independent given x, so ln P(v | x) is the sum over bits
+// of their log-probabilities (bitLogProbs): the sum for the baseline in
+// which no bit is the datum's, plus bit x's change from it. The changes
+// are shifted by their largest, so that no value overflows at any ε.
 func (m *URAP) Likelihood(dst []float64, rep Report) ([]float64, float64) {
 	v := rep.Bits
 	if v.Len() != m.K {
 		panic("core: uRAP report length mismatch")
 	}
 	dst = fill(dst, m.K, 0)
-	// Baseline: every bit as if it were not the datum's.
 	scale := 0.0
 	for j := range m.K {
-		scale += math.Log(bitP(m.BitProb(-1, j), v.Bit(j)))
+		scale += bitLog(m, -1, j, v.Bit(j))
 	}
 	if math.IsInf(scale, -1) {
 		// A non-sensitive bit is set: only that input is possible, and at
 		// most one such bit can be set.
 		return m.revealing(dst, v)
 	}
+	shift := math.Inf(-1)
 	for x := range m.K {
 		b := v.Bit(x)
-		dst[x] = bitP(m.BitProb(x, x), b) / bitP(m.BitProb(-1, x), b)
+		dst[x] = bitLog(m, x, x, b) - bitLog(m, -1, x, b)
+		shift = math.Max(shift, dst[x])
 	}
-	return dst, scale
+	for x := range dst {
+		dst[x] = math.Exp(dst[x] - shift)
+	}
+	return dst, scale + shift
 }
 
 // revealing fills dst for a report with a non-sensitive bit set.
@@ -107,7 +135,7 @@ func (m *URAP) revealing(dst []float64, v Bits) ([]float64, float64) {
 	}
 	scale := 0.0
 	for j := range m.K {
-		scale += math.Log(bitP(m.BitProb(x, j), v.Bit(j)))
+		scale += bitLog(m, x, j, v.Bit(j))
 	}
 	if math.IsInf(scale, -1) {
 		return dst, 0
@@ -116,12 +144,13 @@ func (m *URAP) revealing(dst []float64, v Bits) ([]float64, float64) {
 	return dst, scale
 }
 
-// bitP returns P(bit = b) for a bit that is 1 with probability p1.
-func bitP(p1 float64, b int) float64 {
+// bitLog returns ln P(bit j = b | x).
+func bitLog(m bitLogProber, x, j, b int) float64 {
+	l1, l0 := m.bitLogProbs(x, j)
 	if b == 1 {
-		return p1
+		return l1
 	}
-	return 1 - p1
+	return l0
 }
 
 // empirical returns the bit frequencies f of g's reports and uRAP's

@@ -95,6 +95,10 @@ func sensitiveSet(k int, sensitive []int) ([]int, []bool, error) {
 // Outputs returns K.
 func (m *URR) Outputs() int { return m.K }
 
+// positiveOutputs marks uRR's protected outputs as possible under every
+// input (see positiveChannel).
+func (m *URR) positiveOutputs() {}
+
 // probs returns e^ε/D, 1/D and (e^ε−1)/D.
 func (m *URR) probs() (keepS, toS, keepN float64) {
 	// Divide through by e^ε so that large ε does not overflow.

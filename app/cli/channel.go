@@ -88,7 +88,7 @@ func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.A
 	if a.Protected {
 		over = "protected outputs"
 	}
-	fmt.Fprintf(w, "worst-case ε-LDP over %s: %s%s\n", over, num(a.LDP), infNote(a.LDP))
+	fmt.Fprintf(w, "worst-case ε-LDP over %s: %s%s\n", over, num(a.LDP), infNote(a.LDP, a.Underflow, spec.Epsilon))
 	if a.Protected && a.Invertible < 0 {
 		fmt.Fprintln(w, "invertible outputs: each has exactly one possible input")
 	} else if a.Protected {
@@ -99,7 +99,7 @@ func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.A
 			fmt.Fprintf(w, "ε-geo-indistinguishability: between %s and %s per %s (certified bounds from neighbouring cells; the map is too large for the exact O(K³) scan)\n",
 				num(a.GeoInd), num(a.GeoIndUpper), a.GeoUnit)
 		} else {
-			fmt.Fprintf(w, "ε-geo-indistinguishability: %s per %s%s\n", num(a.GeoInd), a.GeoUnit, infNote(a.GeoInd))
+			fmt.Fprintf(w, "ε-geo-indistinguishability: %s per %s%s\n", num(a.GeoInd), a.GeoUnit, geoInfNote(a))
 		}
 		fmt.Fprintf(w, "expected quality loss: %s %s mean over inputs, %s %s worst input\n",
 			num(a.QualityMean), a.GeoUnit, num(a.QualityWorst), a.GeoUnit)
@@ -113,12 +113,26 @@ func num(v float64) string {
 	return strconv.FormatFloat(v, 'g', 10, 64)
 }
 
-// infNote explains an infinite ratio.
-func infNote(v float64) string {
-	if math.IsInf(v, 1) {
-		return " (some output is impossible under some inputs)"
+// infNote explains an infinite ratio: an output impossible under some
+// inputs, or probabilities that underflow in float64 at ε (see
+// core.Audit.Underflow).
+func infNote(v float64, underflow bool, eps float64) string {
+	switch {
+	case !math.IsInf(v, 1):
+		return ""
+	case underflow:
+		return fmt.Sprintf(" (underflows at ε = %g: probabilities that the mechanism's formula makes positive are below float64's 4.9e-324 and read as 0, so some outputs rule out far inputs; a smaller ε keeps every ratio finite)", eps)
 	}
-	return ""
+	return " (some output is impossible under some inputs)"
+}
+
+// geoInfNote is infNote for the geo-indistinguishability line, which
+// follows the LDP line's explanation.
+func geoInfNote(a core.Audit) string {
+	if math.IsInf(a.GeoInd, 1) && a.Underflow {
+		return " (underflows, as above)"
+	}
+	return infNote(a.GeoInd, false, 0)
 }
 
 func writeMatrix(w io.Writer, c core.Channel) error {

@@ -150,6 +150,26 @@ func TestChannel(t *testing.T) {
 	}
 }
 
+// TestChannelLargeEpsilon audits k-RR and RAPPOR where 1 − p cancels
+// (ε = 45, 300: the audit must still read the nominal level) and the
+// geometric mechanism where e^{−ε(K−1)} underflows (it must say so).
+func TestChannelLargeEpsilon(t *testing.T) {
+	study := filepath.Join(t.TempDir(), "s.json")
+	os.WriteFile(study, []byte(`{"alphabet": {"kind": "linear", "size": 12}, "mechanisms": [
+		{"id": "k", "kind": "krr", "epsilon": 45}, {"id": "r", "kind": "rappor", "epsilon": 300},
+		{"id": "g", "kind": "geometric", "epsilon": 80}]}`), 0o644)
+	for id, want := range map[string]string{
+		"k": "over every output: 45\n",
+		"r": "over every output: 300\n",
+		"g": "over every output: ∞ (underflows at ε = 80: ",
+	} {
+		code, stdout, errs := run("channel", "-study", study, "-mechanism", id)
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("channel %s: status %d, %s\n%s, want %q", id, code, errs, stdout, want)
+		}
+	}
+}
+
 func TestSimulateChannelErrors(t *testing.T) {
 	dir, bare, truth := studyWith(t, "")
 	_, study, _ := studyWith(t, mixed)

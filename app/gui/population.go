@@ -401,6 +401,11 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (stri
 	}
 	var parts []string
 	ldp := "ε-LDP " + formatLevel(au.LDP)
+	if au.Underflow {
+		// A probability the formula makes positive reads as 0 in
+		// float64 (core.Audit.Underflow): say so rather than "∞" alone.
+		ldp += fmt.Sprintf(" (underflows at ε = %g)", m.Epsilon)
+	}
 	if au.Protected {
 		ldp += " on protected outputs"
 		if au.Invertible >= 0 {
