@@ -13,7 +13,7 @@ SHOT    ?= screenshot.png
 RACE_PKGS := ./core/... ./geo/... ./assets/... ./app ./app/cli/... ./app/mapplot/...
 STATICCHECK := inherit,ST1000,ST1003,ST1016,ST1020,ST1021,ST1022
 # Packages with native fuzz targets, and how long make fuzz runs each.
-FUZZ_PKGS := ./core ./geo
+FUZZ_PKGS ?= ./core ./geo ./geo/census ./app/cli
 FUZZTIME  ?= 10s
 
 # Debian packages: the C toolchain and X11/OpenGL headers that Fyne's cgo

@@ -1,13 +1,8 @@
 package gui
 
 import (
-	"bufio"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -15,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/privmap/privmap/core"
 )
 
 // picker lets the user pick a mechanism's sensitive cells by clicking
@@ -61,7 +57,7 @@ func (k *picker) stop() {
 // cells returns the cells of the row being picked; an entry that does not
 // parse counts as none.
 func (k *picker) cells() []int {
-	xs, err := parseSymbols(k.row.sensitive.Text)
+	xs, err := core.ParseSymbols(k.row.sensitive.Text, k.d.data.studyAlphabet().Len())
 	if err != nil {
 		return nil
 	}
@@ -75,7 +71,7 @@ func (k *picker) set(cells []int) {
 		return
 	}
 	slices.Sort(cells)
-	k.row.sensitive.SetText(formatSymbols(slices.Compact(cells)))
+	k.row.sensitive.SetText(core.FormatSymbols(slices.Compact(cells)))
 	k.show()
 }
 
@@ -109,56 +105,11 @@ func (k *picker) tapped(cell int) bool {
 func (k *picker) onImport() {
 	showFileOpen(k.d.win, k.d.app, []string{".txt", ".csv"}, func(rc fyne.URIReadCloser) {
 		defer rc.Close()
-		cells, err := readCells(rc, k.d.data.studyAlphabet().Len())
+		cells, err := core.ReadSymbols(rc, k.d.data.studyAlphabet().Len())
 		if err != nil {
 			showError(k.d.win, fmt.Errorf("%s: %w", rc.URI().Name(), err), "The cells picked so far stay; correct the file and import it again.")
 			return
 		}
 		k.set(cells)
 	})
-}
-
-// readCells reads a list of cells: a CSV whose header has a cell column
-// (a distribution file, say; rows of probability 0 are left out), or
-// cell numbers and lo-hi ranges separated by commas, spaces or lines.
-// Every cell must lie in 0..k−1.
-func readCells(r io.Reader, k int) ([]int, error) {
-	br := bufio.NewReader(r)
-	head, _ := br.Peek(512)
-	first, _, _ := strings.Cut(string(head), "\n")
-	var cells []int
-	if strings.Contains(strings.ToLower(first), "cell") {
-		recs, err := csv.NewReader(br).ReadAll()
-		if err != nil {
-			return nil, err
-		}
-		col, pcol := slices.Index(recs[0], "cell"), slices.Index(recs[0], "probability")
-		if col < 0 {
-			return nil, errors.New(`the header has no "cell" column`)
-		}
-		for i, rec := range recs[1:] {
-			if pcol >= 0 && strings.TrimSpace(rec[pcol]) == "0" {
-				continue
-			}
-			c, err := strconv.Atoi(strings.TrimSpace(rec[col]))
-			if err != nil {
-				return nil, fmt.Errorf("line %d: cell %q is not a whole number", i+2, rec[col])
-			}
-			cells = append(cells, c)
-		}
-	} else {
-		b, err := io.ReadAll(br)
-		if err != nil {
-			return nil, err
-		}
-		if cells, err = parseSymbols(strings.Join(strings.Fields(string(b)), ",")); err != nil {
-			return nil, err
-		}
-	}
-	for _, c := range cells {
-		if c < 0 || c >= k {
-			return nil, fmt.Errorf("cell %d is outside the alphabet of %d cells", c, k)
-		}
-	}
-	return cells, nil
 }

@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,21 +43,4 @@ func TestPickSensitiveCells(t *testing.T) {
 	assert.Nil(t, u.data.heat.Selected)
 	assert.False(t, u.data.picker.tapped(4), "taps do nothing once done")
 	assert.Equal(t, "3, 9", r.sensitive.Text)
-}
-
-func TestReadCells(t *testing.T) {
-	got, err := readCells(strings.NewReader("1, 2\n5-7\n\n 9\n"), 10)
-	require.NoError(t, err)
-	assert.Equal(t, []int{1, 2, 5, 6, 7, 9}, got)
-	got, err = readCells(strings.NewReader("cell,probability,label\n0,0.5,a\n1,0,b\n3,0.5,c\n"), 4)
-	require.NoError(t, err)
-	assert.Equal(t, []int{0, 3}, got)
-	_, err = readCells(strings.NewReader("1, 12"), 10)
-	assert.ErrorContains(t, err, "cell 12 is outside the alphabet of 10 cells")
-	_, err = readCells(strings.NewReader("cells,x\n1,2\n"), 10)
-	assert.ErrorContains(t, err, `no "cell" column`)
-	_, err = readCells(strings.NewReader("cell\nx\n"), 10)
-	assert.ErrorContains(t, err, "line 2")
-	_, err = readCells(strings.NewReader("1, a"), 10)
-	assert.Error(t, err)
 }

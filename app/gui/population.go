@@ -200,7 +200,7 @@ func (p *populationTab) addRow(m core.MechanismSpec) {
 	r.id, r.level, r.share, r.sensitive = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
 	r.level.Validator = positiveNumber
 	r.share.Validator = optionalShare
-	r.sensitive.Validator = func(s string) error { _, err := parseSymbols(s); return err }
+	r.sensitive.Validator = func(s string) error { _, err := core.ParseSymbols(s, p.alphabet.Len()); return err }
 	r.share.PlaceHolder = "equal"
 	r.sensitive.PlaceHolder = "e.g. 5, 17, 20-25"
 	r.audit = widget.NewLabel("")
@@ -256,7 +256,7 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 	if m.Share != nil {
 		r.share.SetText(strconv.FormatFloat(*m.Share, 'g', -1, 64))
 	}
-	r.sensitive.SetText(formatSymbols(m.Sensitive))
+	r.sensitive.SetText(core.FormatSymbols(m.Sensitive))
 	r.base, r.tags = m.Base, m.Tags
 	r.enableFields()
 }
@@ -306,7 +306,7 @@ func (r *mechRow) spec() (core.MechanismSpec, error) {
 		m.Share = &v
 	}
 	if !r.sensitive.Disabled() {
-		xs, err := parseSymbols(r.sensitive.Text)
+		xs, err := core.ParseSymbols(r.sensitive.Text, r.p.alphabet.Len())
 		if err != nil {
 			return m, fmt.Errorf("%s: %w", m.ID, err)
 		}
@@ -462,49 +462,6 @@ func optionalShare(s string) error {
 		return errors.New("a share in [0, 1]")
 	}
 	return nil
-}
-
-// parseSymbols reads a list such as "5, 17, 20-25" of symbols and
-// ranges.
-func parseSymbols(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
-		lo, hi, isRange := strings.Cut(f, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return nil, fmt.Errorf("sensitive symbol %q is not a whole number", f)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil, fmt.Errorf("sensitive range %q is not lo-hi", f)
-			}
-		}
-		for x := a; x <= b; x++ {
-			out = append(out, x)
-		}
-	}
-	return out, nil
-}
-
-// formatSymbols writes symbols with runs as ranges.
-func formatSymbols(xs []int) string {
-	var parts []string
-	for i := 0; i < len(xs); {
-		j := i
-		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
-			j++
-		}
-		if j > i+1 {
-			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
-		} else {
-			for k := i; k <= j; k++ {
-				parts = append(parts, strconv.Itoa(xs[k]))
-			}
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
 }
 
 // kindNames returns kinds as strings, for a select.

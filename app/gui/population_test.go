@@ -134,18 +134,6 @@ func TestPopulationFollowsData(t *testing.T) {
 	assert.Contains(t, p.problems.Text, "linear or grid")
 }
 
-func TestSymbolLists(t *testing.T) {
-	xs, err := parseSymbols("5, 17 20-22;30")
-	require.NoError(t, err)
-	assert.Equal(t, []int{5, 17, 20, 21, 22, 30}, xs)
-	assert.Equal(t, "5, 17, 20-22, 30", formatSymbols(xs))
-	assert.Equal(t, "1, 2", formatSymbols([]int{1, 2}))
-	for _, bad := range []string{"a", "5-3", "2-x"} {
-		_, err := parseSymbols(bad)
-		assert.Error(t, err, bad)
-	}
-}
-
 // adultLine returns an Adult line with the given age and sex.
 func adultLine(age, sex string) string {
 	return age + ", Private, 1, HS-grad, 9, Never-married, Sales, Own-child, White, " + sex + ", 0, 0, 40, United-States, <=50K"
