@@ -92,7 +92,7 @@ func bytesText(b float64) string {
 	if i == 0 {
 		return fmt.Sprintf("%.0f bytes", b)
 	}
-	return fmt.Sprintf("%.2g %s", b, units[i])
+	return fmt.Sprintf("%.3g %s", b, units[i])
 }
 
 // Validate reports the first problem with a.

@@ -110,6 +110,9 @@ func NewPlanarGeometric(cols, rows int, cellKm, eps float64) (*PlanarGeometric, 
 	if !(cellKm > 0) || math.IsInf(cellKm, 0) {
 		return nil, fmt.Errorf("core: cell side must be positive and finite, got %v km", cellKm)
 	}
+	if err := checkMemory(fmt.Sprintf("a planar geometric mechanism on a %d×%d grid", cols, rows), planarBytes(max(cols, rows))); err != nil {
+		return nil, err
+	}
 	if err := checkEpsilon(eps); err != nil {
 		return nil, err
 	}

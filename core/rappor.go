@@ -120,3 +120,6 @@ func softplus(a float64) float64 {
 	}
 	return math.Log1p(math.Exp(a))
 }
+
+// oneHot marks RAPPOR's bit j as depending on x only through x = j.
+func (m *RAPPOR) oneHot() {}

@@ -109,6 +109,21 @@ func TestBitAudit(t *testing.T) {
 	if got, want := mustBitLDP(t, u, zeros), bruteBitLDP(u, zeros); math.Abs(got-2) > 1e-9 || math.Abs(got-want) > 1e-12 {
 		t.Errorf("uRAP audited ε on protected outputs = %v (brute force %v), want 2", got, want)
 	}
+	// The O(K) one-hot path agrees with the general O(K³) factorisation,
+	// reached by hiding the channel's structure, on every output and on
+	// the protected ones; and it audits 2²⁰ symbols at once.
+	type plain struct{ BitChannel }
+	for _, z := range [][]int{nil, zeros} {
+		for _, c := range []BitChannel{u, r6} {
+			if got, want := mustBitLDP(t, c, z), mustBitLDP(t, plain{c}, z); math.Abs(got-want) > 1e-12 {
+				t.Errorf("%T zeros %v: one-hot %v, general %v", c, z, got, want)
+			}
+		}
+	}
+	big, _ := NewRAPPOR(1<<20, 3)
+	if got := mustBitLDP(t, big, nil); math.Abs(got-3) > 1e-12 {
+		t.Errorf("RAPPOR on 2²⁰ symbols: %v", got)
+	}
 	// Every output with a non-sensitive bit set is possible under exactly
 	// one input: the invertibility of ULDP Def. 2.
 	for _, v := range allBits(6) {

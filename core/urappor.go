@@ -176,3 +176,6 @@ func (m *URAP) empirical(g *Groups) (f, scale, offset []float64) {
 	}
 	return f, scale, offset
 }
+
+// oneHot marks uRAP's bit j as depending on x only through x = j.
+func (m *URAP) oneHot() {}

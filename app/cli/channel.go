@@ -55,6 +55,10 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *out != "" && !isChannel {
 		return fmt.Errorf("mechanism %q (%s) has 2^%d bit-vector outputs; no matrix is written", spec.ID, spec.Kind, m.Inputs())
 	}
+	if entries := float64(m.Inputs()) * float64(m.Inputs()); isChannel && *out != "" && entries > maxMatrixEntries {
+		return fmt.Errorf("-o: the %d×%d matrix of mechanism %q has %.2g entries, about %.0f GB of CSV; channel writes at most %.0g entries (a %d-symbol alphabet)",
+			m.Inputs(), m.Inputs(), spec.ID, entries, entries*matrixEntryBytes/1e9, maxMatrixEntries, int(math.Sqrt(maxMatrixEntries)))
+	}
 	au, err := core.AuditMechanism(ctx, m, s.Alphabet)
 	if err != nil {
 		return err
@@ -65,6 +69,13 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	return nil
 }
+
+// maxMatrixEntries bounds the matrix channel -o writes: 10⁸ entries, a
+// 10,000-symbol alphabet, about 2 GB of CSV at matrixEntryBytes each.
+const (
+	maxMatrixEntries = 1e8
+	matrixEntryBytes = 20
+)
 
 func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.Audit) {
 	fmt.Fprintf(w, "mechanism %s: %s", spec.ID, spec.Kind)

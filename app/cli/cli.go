@@ -10,8 +10,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/privmap/privmap/app"
 )
@@ -48,7 +50,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	err := cmd.run(ctx, args[1:], stdout, stderr)
+	err := safely(func() error { return cmd.run(ctx, args[1:], stdout, stderr) })
 	switch {
 	case err == nil:
 		return 0
@@ -63,6 +65,22 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "privmap %s: %v\n", args[0], err)
 	return 1
+}
+
+// safely runs f and turns a panic in it into an error that asks for a
+// report, with the top of the stack, rather than ending the process with
+// Go's trace (exit status 2, taken for a usage error).
+func safely(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			stack := string(debug.Stack())
+			if lines := strings.SplitN(stack, "\n", 16); len(lines) == 16 {
+				stack = strings.Join(lines[:15], "\n")
+			}
+			err = fmt.Errorf("internal error: %v; please report it with the command and files that caused it\n%s", p, stack)
+		}
+	}()
+	return f()
 }
 
 func usage(w io.Writer) {

@@ -147,3 +147,11 @@ func TestGridErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSafely checks that a panic in a command becomes an error.
+func TestSafely(t *testing.T) {
+	err := safely(func() error { var m map[string]int; m["x"] = 1; return nil })
+	if err == nil || !strings.Contains(err.Error(), "internal error: assignment to entry in nil map; please report it") {
+		t.Errorf("got %v", err)
+	}
+}

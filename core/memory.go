@@ -1,0 +1,17 @@
+package core
+
+import "math"
+
+// checkMemory refuses work that needs more memory than the process can
+// still obtain (availableMemory), before anything is allocated, with a
+// *TooLargeError that says what it would have cost.
+func checkMemory(what string, need float64) error {
+	if avail := availableMemory(); need > avail {
+		return &TooLargeError{What: what, Need: "about " + bytesText(need) + " of memory",
+			Limit: bytesText(avail) + " that this process can still allocate"}
+	}
+	return nil
+}
+
+// unknownMemory is availableMemory's answer where it cannot tell.
+var unknownMemory = math.Inf(1)
