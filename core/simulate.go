@@ -57,14 +57,17 @@ func Simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []i
 		acc += p
 		cum[i] = acc
 	}
-	assign := blocks(counts)
+	if n := sum(counts); n > MaxUsers || n < 0 {
+		return fmt.Errorf("core: %d users are more than the %d a simulation draws", n, MaxUsers)
+	}
+	assign := inBlocks(counts)
 	datum := func(int) int {
 		// The first cell whose cumulative mass exceeds u: never a cell of
 		// probability 0, and in range as u < acc.
 		u := rng.Float64() * acc
 		return sort.Search(len(cum), func(i int) bool { return cum[i] > u })
 	}
-	return simulate(ctx, rng, mechs, assign, func(user, _ int) int { return datum(user) }, emit, progress)
+	return simulate(ctx, rng, mechs, sum(counts), assign, func(user, _ int) int { return datum(user) }, emit, progress)
 }
 
 // SimulateGroups is Simulate with the reports grouped.
@@ -100,16 +103,17 @@ func SimulateData(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts
 		return fmt.Errorf("core: %d users assigned for %d data", n, len(data))
 	}
 	perm := rng.Perm(len(data))
-	byPos := blocks(counts)
-	assign := make([]int, len(data))
+	byPos := inBlocks(counts)
+	mechOf := make([]int, len(data))
 	for pos, user := range perm {
-		assign[user] = byPos[pos]
+		mechOf[user] = byPos(pos)
 	}
+	assign := func(user int) int { return mechOf[user] }
 	premap, err := premappers(mechs, personal, len(data))
 	if err != nil {
 		return err
 	}
-	return simulate(ctx, rng, mechs, assign, func(user, j int) int { return premap[j](user, data[user]) }, emit, progress)
+	return simulate(ctx, rng, mechs, len(data), assign, func(user, j int) int { return premap[j](user, data[user]) }, emit, progress)
 }
 
 // premappers returns for each mechanism the map from (user, datum) to the
@@ -162,15 +166,23 @@ func checkMechs(mechs []Mechanism, counts []int, k int) error {
 	return nil
 }
 
-// blocks returns the mechanism of each of Σcounts users, in blocks.
-func blocks(counts []int) []int {
-	out := make([]int, 0, sum(counts))
+// MaxUsers bounds the users of one simulation: 2³², whose per-user
+// report file would hold about 40 GB, and whose counts stay far below
+// the 2⁵³ that estimators count exactly.
+const MaxUsers = 1 << 32
+
+// inBlocks returns the mechanism of user i of Σcounts users in blocks:
+// the first counts[0] users use mechanism 0, the next counts[1]
+// mechanism 1, and so on. It holds the blocks' ends, not a slice of
+// every user.
+func inBlocks(counts []int) func(user int) int {
+	ends := make([]int, len(counts))
+	acc := 0
 	for j, c := range counts {
-		for range c {
-			out = append(out, j)
-		}
+		acc += c
+		ends[j] = acc
 	}
-	return out
+	return func(user int) int { return sort.SearchInts(ends, user+1) }
 }
 
 func sum(v []int) int {
@@ -181,17 +193,18 @@ func sum(v []int) int {
 	return n
 }
 
-// simulate sanitises datum(user, j) with mechs[j], j = assign[user], for
-// every user.
-func simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, assign []int, datum func(user, j int) int,
+// simulate sanitises datum(user, j) with mechs[j], j = assign(user), for
+// every user of n.
+func simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, n int, assign func(user int) int, datum func(user, j int) int,
 	emit func(user, mech int, r Report) error, progress func(float64)) error {
-	for user, j := range assign {
+	for user := range n {
+		j := assign(user)
 		if user%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			if progress != nil {
-				progress(float64(user) / float64(len(assign)))
+				progress(float64(user) / float64(n))
 			}
 		}
 		if err := emit(user, j, Draw(mechs[j], rng, datum(user, j))); err != nil {

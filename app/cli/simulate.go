@@ -38,8 +38,8 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := cmp.Or(required(fs, "study", "truth", "o"), distinct(fs, []string{"o"}, "study", "truth")); err != nil {
 		return err
 	}
-	if *n < 1 {
-		return usageError{fmt.Sprintf("-n must be at least 1, got %d", *n)}
+	if *n < 1 || *n > core.MaxUsers {
+		return usageError{fmt.Sprintf("-n must be between 1 and %d (2³²), got %d", core.MaxUsers, *n)}
 	}
 	s, err := readStudy(*studyName)
 	if err != nil {

@@ -189,7 +189,7 @@ func TestSimulateChannelErrors(t *testing.T) {
 		{"no mechanisms", []string{"simulate", "-study", bare, "-truth", truth, "-o", out}, 1, "lists no mechanisms"},
 		{"truth off the alphabet", []string{"simulate", "-study", study, "-truth", badTruth, "-o", out}, 1, "bad.csv: core: distribution: line 2: cell \"384\""},
 		{"bad study", []string{"simulate", "-study", badStudy, "-truth", truth, "-o", out}, 1, "bad.json: core: mechanism 1 (\"a\"): epsilon must be positive"},
-		{"bad n", []string{"simulate", "-study", study, "-truth", truth, "-n", "0", "-o", out}, 2, "-n must be at least 1"},
+		{"bad n", []string{"simulate", "-study", study, "-truth", truth, "-n", "0", "-o", out}, 2, "-n must be between 1 and 4294967296"},
 		{"missing truth", []string{"simulate", "-study", study, "-o", out}, 2, "-truth is required"},
 		{"unknown id", []string{"channel", "-study", study, "-mechanism", "zz"}, 1, `no mechanism with id "zz"`},
 		{"matrix of rappor", []string{"channel", "-study", study, "-mechanism", "r1", "-o", out}, 1, "bit-vector outputs; no matrix"},

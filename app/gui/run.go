@@ -244,6 +244,9 @@ func (r *runTab) settings() (app.RunSettings, error) {
 	if s.Users, err = optWhole("Users", r.users); err != nil {
 		return s, err
 	}
+	if s.Users > core.MaxUsers {
+		return s, fmt.Errorf("Users %q: at most %d (2³²) users are simulated", r.users.Text, core.MaxUsers)
+	}
 	seed, err := optWhole("Seed", r.seed)
 	if err != nil {
 		return s, err
