@@ -146,7 +146,7 @@ func createTemp(path string) (*os.File, error) {
 		name := filepath.Join(dir, fmt.Sprintf(".%s.%d.tmp", base, rand.Uint32()))
 		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		if !errors.Is(err, fs.ErrExist) {
-			return f, err
+			return f, renamed(err, name, name) // a missing folder, say: the caller names it
 		}
 	}
 	return nil, fmt.Errorf("cannot create a temporary file in %s", dir)

@@ -34,8 +34,9 @@ func TestWriteFile(t *testing.T) {
 	if files, _ := os.ReadDir(dir); len(files) != 1 {
 		t.Errorf("the folder holds %d files, want only %s", len(files), name)
 	}
-	if err := WriteFile(filepath.Join(dir, "no", "such", "folder.csv"), func(io.Writer) error { return nil }); err == nil || !strings.Contains(err.Error(), "folder.csv") {
-		t.Errorf("write into a missing folder: error %v, want one naming the file", err)
+	missing := filepath.Join(dir, "no", "such", "folder.csv")
+	if err := WriteFile(missing, func(io.Writer) error { return nil }); err == nil || err.Error() != missing+": no such file or directory" {
+		t.Errorf("write into a missing folder: error %v, want one naming the file and no temporary file", err)
 	}
 }
 

@@ -132,6 +132,7 @@ func TestRunOptionErrors(t *testing.T) {
 		{func() { u.run.tol.SetText("abc") }, "EM tolerance"},
 		{func() { u.run.maxIter.SetText("2.5") }, "whole number"},
 		{func() { u.run.users.SetText("-3") }, "Users"},
+		{func() { u.run.users.SetText("1e12") }, `Users "1e12": at most 4294967296 (2³²) users are simulated`},
 		{func() { u.run.signif.SetText("1") }, "below 1"},
 		{func() {
 			for _, c := range u.run.checks {

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// catalogueRow is one row of docs/ERRORS.md's command-line table:
+// | case | `privmap ARGS` | status | `message` |
+var catalogueRow = regexp.MustCompile("^\\| (.+?) \\| `privmap ([^`]+)` \\| ([0-9]+) \\| `([^`]+)` \\|$")
+
+// TestErrorCatalogue runs every row of docs/ERRORS.md's command-line
+// table in a copy of testdata/errors under an 8 GB address-space limit
+// (ulimit -v 8000000) and a 20-second deadline: each must end with the
+// documented exit status and first line of standard error, and leave no
+// file behind, output or temporary.
+func TestErrorCatalogue(t *testing.T) {
+	doc, err := os.ReadFile("docs/ERRORS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for _, line := range strings.Split(string(doc), "\n") {
+		m := catalogueRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		rows++
+		name, args, status, want := m[1], m[2], m[3], m[4]
+		t.Run(name, func(t *testing.T) {
+			dir := copyDir(t, "testdata/errors")
+			before, _ := os.ReadDir(dir)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "bash", "-c", `ulimit -v 8000000 && exec "$0"`, os.Args[0])
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PRIVMAP_TEST_MAIN=1", "PRIVMAP_TEST_ARGS="+args)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			if ctx.Err() != nil {
+				t.Fatalf("privmap %s ran past 20 s", args)
+			}
+			var exit *exec.ExitError
+			code := "0"
+			if errors.As(err, &exit) {
+				code = strings.TrimPrefix(exit.String(), "exit status ")
+			}
+			first, _, _ := strings.Cut(stderr.String(), "\n")
+			if code != status || first != want {
+				t.Errorf("privmap %s\nexit %s, stderr:\n%s\nwant exit %s and\n%s", args, code, stderr.String(), status, want)
+			}
+			if after, _ := os.ReadDir(dir); len(after) != len(before) {
+				t.Errorf("privmap %s left %d files behind", args, len(after)-len(before))
+			}
+		})
+	}
+	if rows < 40 {
+		t.Errorf("docs/ERRORS.md has %d command rows; the table was not read", rows)
+	}
+}
+
+// copyDir copies the files of dir into a new temporary folder.
+func copyDir(t *testing.T, dir string) string {
+	t.Helper()
+	out := t.TempDir()
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, f.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
