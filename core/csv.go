@@ -11,7 +11,7 @@ import (
 // and reports files are: head gets the header, row every later record.
 // Errors are prefixed "core: what: ", and row's errors carry the line.
 func readRecords(r io.Reader, what string, head func([]string) error, row func([]string) error) error {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(&boundedLines{r: r, line: 1})
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	hdr, err := cr.Read()
@@ -39,4 +39,31 @@ func readRecords(r io.Reader, what string, head func([]string) error, row func([
 			return fmt.Errorf("core: %s: line %d: %w", what, line, err)
 		}
 	}
+}
+
+// maxCSVLine bounds one line of a distribution or reports file: a
+// RAPPOR report of MaxSymbols bits and room for the rest, 17.8 MB. A
+// longer line (a binary file read by mistake, a hostile file) is
+// refused before encoding/csv holds it in memory.
+const maxCSVLine = MaxSymbols + 1<<20
+
+// boundedLines passes r through, failing once a line passes maxCSVLine
+// bytes.
+type boundedLines struct {
+	r    io.Reader
+	run  int // bytes since the last newline
+	line int
+}
+
+func (b *boundedLines) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	for _, c := range p[:n] {
+		if c == '\n' {
+			b.run = 0
+			b.line++
+		} else if b.run++; b.run > maxCSVLine {
+			return 0, fmt.Errorf("line %d is longer than %s", b.line, bytesText(maxCSVLine))
+		}
+	}
+	return n, err
 }

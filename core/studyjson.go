@@ -12,12 +12,30 @@ import (
 	"strconv"
 )
 
+// MaxStudyBytes bounds a study file: 1 GB, some 100 million per-user
+// data; decoding takes about three times that in memory.
+const MaxStudyBytes = 1 << 30
+
+// ReadAllLimited reads r to its end unless it holds more than limit
+// bytes, which it refuses, naming what the file is, before reading
+// further.
+func ReadAllLimited(r io.Reader, limit int64, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("core: %s larger than %s is more than privmap reads", what, bytesText(float64(limit)))
+	}
+	return b, nil
+}
+
 // ReadStudy reads and validates a study file. Syntax errors carry the
 // line; unknown members are errors, so that a misspelt "epsilon" is not
 // silently ignored, except the top-level members named in extensions,
 // which are kept raw in Study.Extensions for the layer that wrote them.
 func ReadStudy(r io.Reader, extensions ...string) (*Study, error) {
-	b, err := io.ReadAll(r)
+	b, err := ReadAllLimited(r, MaxStudyBytes, "a study file")
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,7 @@ func (u *ui) onSaveStudy() {
 func (u *ui) onOpenStudy() {
 	showFileOpen(u.win, u.app, []string{".json"}, func(rc fyne.URIReadCloser) {
 		defer rc.Close()
-		b, err := io.ReadAll(rc)
+		b, err := core.ReadAllLimited(rc, core.MaxStudyBytes, "a study file")
 		if err == nil {
 			err = u.openStudy(b, rc.URI().Name())
 		}
