@@ -97,7 +97,7 @@ func NewMechanismWith(ctx context.Context, spec MechanismSpec, a Alphabet, progr
 	case KindGeo:
 		m, err = NewGeometric(k, spec.Epsilon)
 	case KindPlanar:
-		m, err = NewPlanarGeometric(a.Cols, a.Rows, a.CellKm, spec.Epsilon)
+		m, err = newPlanarGeometric(ctx, a.Cols, a.Rows, a.CellKm, spec.Epsilon)
 	case KindURR:
 		m, err = NewURR(k, spec.Epsilon, spec.Sensitive)
 	case KindURAP:

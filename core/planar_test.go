@@ -1,6 +1,8 @@
 package core
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -204,5 +206,15 @@ func TestMinPlanarEpsCell(t *testing.T) {
 	}
 	if n := latticeRadius(math.Exp(-0.02397)); n <= MaxLatticeRadius {
 		t.Errorf("ε·s = 0.02397 fits with radius %d: the stated minimum is too high", n)
+	}
+}
+
+// TestPlanarCancel checks that building a large planar mechanism stops
+// when its context is cancelled.
+func TestPlanarCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := newPlanarGeometric(ctx, 600, 600, 0.5, 0.1); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled build: %v", err)
 	}
 }
