@@ -525,8 +525,14 @@ type utilityOptimized interface {
 // vectors; cancelling ctx stops it with ctx's error.
 func AuditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error) {
 	au, err := auditMechanism(ctx, m, a)
-	_, positive := m.(positiveChannel)
-	au.Underflow = positive && (math.IsInf(au.LDP, 1) || math.IsInf(au.GeoInd, 1))
+	if _, positive := m.(positiveChannel); positive {
+		// A ULDP mechanism's unprotected outputs rule inputs out by
+		// design: its geo-indistinguishability over every output is
+		// infinite whatever ε, and only its protected LDP ratio can
+		// underflow.
+		_, uldp := m.(utilityOptimized)
+		au.Underflow = math.IsInf(au.LDP, 1) || !uldp && math.IsInf(au.GeoInd, 1)
+	}
 	return au, err
 }
 

@@ -117,6 +117,13 @@ func TestAuditEpsilonGrid(t *testing.T) {
 		}
 	}
 
+	// On a map, uRR's unprotected outputs make its geo-indistinguishability
+	// infinite by design: not an underflow.
+	u := mustAuditSpec(t, MechanismSpec{ID: "urr", Kind: KindURR, Epsilon: 1, Sensitive: sens}, grid)
+	if !math.IsInf(u.GeoInd, 1) || u.Underflow || math.Abs(u.LDP-1) > 1e-12 {
+		t.Errorf("uRR on a grid: %+v", u)
+	}
+
 	id := mustAuditSpec(t, MechanismSpec{ID: "id", Kind: KindIdentity}, cat)
 	if !math.IsInf(id.LDP, 1) || id.Underflow {
 		t.Errorf("identity audit %+v: want ∞, not an underflow", id)
