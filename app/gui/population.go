@@ -421,7 +421,9 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (stri
 			geo = fmt.Sprintf("%s–%s per %s geo-indistinguishable", formatLevel(au.GeoInd), formatLevel(au.GeoIndUpper), au.GeoUnit)
 			notes = append(notes, "bounds")
 		}
-		if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) &&
+		if au.Underflow && math.IsInf(au.GeoInd, 1) {
+			notes = append(notes, "underflows")
+		} else if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) &&
 			(nominal < au.GeoInd-5e-4 || nominal > au.GeoIndUpper+5e-4) {
 			// The channel as built, read back, should give the nominal
 			// level (docs/ARCHITECTURE.md §3); say so when it does not.

@@ -220,3 +220,22 @@ func TestAuditSlotsHold(t *testing.T) {
 		t.Errorf("held states %v, want [true false]", states)
 	}
 }
+
+// TestAuditTextExtremeEpsilon checks the audit line of mechanisms at
+// levels where 1 − p cancels (exact) and where probabilities underflow
+// (said so, not "nominal").
+func TestAuditTextExtremeEpsilon(t *testing.T) {
+	a := core.Alphabet{Kind: core.KindGrid, Cols: 23, Rows: 14, CellKm: 0.5}
+	for _, tc := range []struct {
+		spec core.MechanismSpec
+		want string
+	}{
+		{core.MechanismSpec{ID: "k", Kind: core.KindKRR, Epsilon: 45}, "ε-LDP 45.000 · 90.000 per km geo-indistinguishable"},
+		{core.MechanismSpec{ID: "r", Kind: core.KindRAPPOR, Epsilon: 300}, "ε-LDP 300.000"},
+		{core.MechanismSpec{ID: "p", Kind: core.KindPlanar, Epsilon: 400}, "ε-LDP ∞ (underflows at ε = 400) · ∞ per km geo-indistinguishable (underflows) · "},
+	} {
+		got, err := auditText(context.Background(), tc.spec, a)
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(got, tc.want), "%s: %q, want it to start with %q", tc.spec.ID, got, tc.want)
+	}
+}
