@@ -27,10 +27,12 @@ var Stdout io.Writer = os.Stdout
 //     never leaves a truncated file where a good one was, and the
 //     temporary file is removed whatever happens. An existing file keeps
 //     its permissions; a new one gets 0666 less the umask, as os.Create
-//     would give it.
+//     would give it, and no more access for the group and others than
+//     every one of sources gives them: an output derived from a private
+//     (0600) location file is private too.
 //
 // Errors name the user's path, never the temporary file.
-func WriteFile(name string, fill func(io.Writer) error) error {
+func WriteFile(name string, fill func(io.Writer) error, sources ...string) error {
 	if name == "-" {
 		return buffered(Stdout, fill)
 	}
@@ -52,6 +54,8 @@ func WriteFile(name string, fill func(io.Writer) error) error {
 	tmp := f.Name()
 	if info != nil {
 		err = f.Chmod(info.Mode().Perm())
+	} else if len(sources) > 0 {
+		err = narrow(f, sources)
 	}
 	if err == nil {
 		err = buffered(f, fill)
@@ -67,6 +71,25 @@ func WriteFile(name string, fill func(io.Writer) error) error {
 		return fmt.Errorf("%s: %w", name, renamed(err, tmp, target))
 	}
 	return nil
+}
+
+// narrow takes from the new file f the group and other permissions that
+// a regular file among sources does not have.
+func narrow(f *os.File, sources []string) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	mode := fi.Mode().Perm()
+	for _, src := range sources {
+		if st, err := os.Stat(src); err == nil && st.Mode().IsRegular() {
+			mode &^= 0o077 &^ st.Mode().Perm()
+		}
+	}
+	if mode == fi.Mode().Perm() {
+		return nil
+	}
+	return f.Chmod(mode)
 }
 
 // writeDirect writes an existing file that is not a regular one (a pipe,

@@ -122,3 +122,43 @@ func TestWriteFileKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFileSources checks that a new output is no more readable by
+// the group and others than its sources, that the owner keeps what the
+// umask gives, and that a rewritten output keeps its own mode.
+func TestWriteFileSources(t *testing.T) {
+	dir := t.TempDir()
+	umask := syscall.Umask(0o022)
+	defer syscall.Umask(umask)
+	private, public := filepath.Join(dir, "private.csv"), filepath.Join(dir, "public.csv")
+	os.WriteFile(private, nil, 0o600)
+	os.WriteFile(public, nil, 0o644)
+	os.Chmod(private, 0o640) // group may read, others not
+	for _, tc := range []struct {
+		sources []string
+		want    os.FileMode
+	}{
+		{nil, 0o644},
+		{[]string{public}, 0o644},
+		{[]string{private}, 0o640},
+		{[]string{public, private, filepath.Join(dir, "missing")}, 0o640},
+	} {
+		out := filepath.Join(dir, "out.csv")
+		os.Remove(out)
+		if err := WriteFile(out, writeString("x"), tc.sources...); err != nil {
+			t.Fatal(err)
+		}
+		if fi, _ := os.Stat(out); fi.Mode().Perm() != tc.want {
+			t.Errorf("sources %v: mode %v, want %v", tc.sources, fi.Mode().Perm(), tc.want)
+		}
+	}
+	out := filepath.Join(dir, "kept.csv")
+	os.WriteFile(out, nil, 0o604)
+	os.Chmod(out, 0o604)
+	if err := WriteFile(out, writeString("x"), private); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o604 {
+		t.Errorf("rewritten output: mode %v, want its own 0604", fi.Mode().Perm())
+	}
+}

@@ -72,11 +72,11 @@ func runGridCensus(c *censusOpts, in, format, out, studyOut, preset string, skip
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if err := app.WriteFile(out, func(w io.Writer) error { return writeCensusTruth(w, tab, a) }); err != nil {
+	if err := app.WriteFile(out, func(w io.Writer) error { return writeCensusTruth(w, tab, a) }, in); err != nil {
 		return err
 	}
 	if studyOut != "" {
-		if err := writeStudy(studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset); err != nil {
+		if err := writeStudy(studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset, in); err != nil {
 			return err
 		}
 	}

@@ -65,7 +65,7 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	printAudit(stdout, spec, m, au)
 	if *out != "" {
-		return app.WriteFile(*out, func(w io.Writer) error { return writeMatrix(w, c) })
+		return app.WriteFile(*out, func(w io.Writer) error { return writeMatrix(w, c) }, *studyName)
 	}
 	return nil
 }

@@ -83,7 +83,7 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return fmt.Errorf("%s: %w", *method, err)
 	}
 	secs := time.Since(start).Seconds()
-	if err := app.WriteFile(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }); err != nil {
+	if err := app.WriteFile(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }, *reportsName, *studyName); err != nil {
 		return err
 	}
 	return printResult(stdout, core.Method(*method), est, secs, *gapTol)

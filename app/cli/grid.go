@@ -94,7 +94,7 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		}
 		return fmt.Errorf("%s: %w", in, err)
 	}
-	if err := app.WriteFile(out, func(w io.Writer) error { return writeTruth(w, gd) }); err != nil {
+	if err := app.WriteFile(out, func(w io.Writer) error { return writeTruth(w, gd) }, in); err != nil {
 		return err
 	}
 	if studyOut != "" {
@@ -102,7 +102,7 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
-		if err := writeStudy(studyOut, s, preset); err != nil {
+		if err := writeStudy(studyOut, s, preset, in); err != nil {
 			return err
 		}
 	}
@@ -138,7 +138,7 @@ func presetNames() string {
 }
 
 // writeStudy writes s, with the mechanisms of preset if one is named.
-func writeStudy(name string, s *core.Study, preset string) error {
+func writeStudy(name string, s *core.Study, preset, source string) error {
 	if preset != "" {
 		ms, err := core.PresetMechanisms(preset, s.Alphabet)
 		if err != nil {
@@ -146,7 +146,7 @@ func writeStudy(name string, s *core.Study, preset string) error {
 		}
 		s.Mechanisms = ms
 	}
-	return app.WriteFile(name, func(w io.Writer) error { return core.WriteStudy(w, s) })
+	return app.WriteFile(name, func(w io.Writer) error { return core.WriteStudy(w, s) }, source)
 }
 
 // gridOptions checks and gathers the gridding flags.

@@ -156,3 +156,24 @@ func TestSafely(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestOutputsNoWiderThanInput checks that outputs derived from a private
+// check-in file are private too.
+func TestOutputsNoWiderThanInput(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("../../assets/default_checkins.snap.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "private.txt")
+	os.WriteFile(in, b, 0o600)
+	truth, study := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.json")
+	if code, _, errs := run("grid", "-in", in, "-o", truth, "-study-out", study); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, name := range []string{truth, study} {
+		if fi, err := os.Stat(name); err != nil || fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s: mode %v, %v: readable beyond its private input", name, fi.Mode().Perm(), err)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return writeAggregate(w, s, run)
 		}
 		return writeReports(w, s, run)
-	})
+	}, *studyName, *truthName)
 	if err != nil {
 		return err
 	}

@@ -176,12 +176,12 @@ func (c *compareTab) onExportPNG() {
 		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its maps can then be exported.", c.win)
 		return
 	}
-	showPNGExport(c.win, c.app, exportPath(c.app, c.res.ds.src, "-"+string(m.Method)+".png"), exportViews, func(view string) *mapplot.Figure { return c.figure(m, view) })
+	showPNGExport(c.win, c.app, exportPath(c.app, c.res.ds.src, "-"+string(m.Method)+".png"), exportViews, func(view string) *mapplot.Figure { return c.figure(m, view) }, c.res.ds.src.path)
 }
 
 // showPNGExport asks for a file, the picture (when views offers more
 // than one) and its size, and writes figure(view) as PNG.
-func showPNGExport(win fyne.Window, a fyne.App, name string, views []string, figure func(view string) *mapplot.Figure) {
+func showPNGExport(win fyne.Window, a fyne.App, name string, views []string, figure func(view string) *mapplot.Figure, source string) {
 	p := a.Preferences()
 	entry, path := pathEntry(win, name, []string{".png"})
 	view := widget.NewSelect(views, nil)
@@ -202,7 +202,7 @@ func showPNGExport(win fyne.Window, a fyne.App, name string, views []string, fig
 			p.SetString(prefPNGView, view.Selected)
 		}
 		rememberFolder(a, name)
-		return writeFigure(name, figure(view.Selected), w, h)
+		return writeFigure(name, figure(view.Selected), w, h, source)
 	})
 }
 
@@ -250,11 +250,12 @@ func (c *compareTab) figure(m *methodResult, view string) *mapplot.Figure {
 // writePNG draws the picture view of the estimate m at w×h pixels and
 // writes it.
 func (c *compareTab) writePNG(name string, m *methodResult, view string, w, h int) error {
-	return writeFigure(name, c.figure(m, view), w, h)
+	return writeFigure(name, c.figure(m, view), w, h, c.res.ds.src.path)
 }
 
-// writeFigure draws f at w×h pixels and writes it as PNG.
-func writeFigure(name string, f *mapplot.Figure, w, h int) error {
+// writeFigure draws f at w×h pixels and writes it as PNG, no more
+// readable than the data file source (app.WriteFile).
+func writeFigure(name string, f *mapplot.Figure, w, h int, source string) error {
 	if _, err := pixelSize(strconv.Itoa(w)); err != nil {
 		return fmt.Errorf("width: %w", err)
 	}
@@ -269,7 +270,7 @@ func writeFigure(name string, f *mapplot.Figure, w, h int) error {
 	}
 	scale := max(1, min(float64(w)/base, float64(h)/600))
 	img := f.Image(w, h, scale)
-	return app.WriteFile(name, func(out io.Writer) error { return png.Encode(out, img) })
+	return app.WriteFile(name, func(out io.Writer) error { return png.Encode(out, img) }, source)
 }
 
 // onExportPNG exports the data's true map.
@@ -282,7 +283,7 @@ func (d *dataTab) onExportPNG() {
 	m := *d.heat.Map
 	showPNGExport(d.win, d.app, exportPath(d.app, ds.src, "-true.png"), []string{viewTrue}, func(string) *mapplot.Figure {
 		return &mapplot.Figure{Title: m.Title, Notes: []string{dataNote(ds)}, Maps: []*mapplot.Map{&m}}
-	})
+	}, ds.src.path)
 }
 
 // onExportCSV asks for a file and writes the estimate as a distribution
@@ -303,5 +304,5 @@ func (c *compareTab) onExportCSV() {
 // writeCSV writes the estimate m as a distribution CSV.
 func (c *compareTab) writeCSV(name string, m *methodResult) error {
 	a := c.res.Study.Alphabet
-	return app.WriteFile(name, func(w io.Writer) error { return core.WriteDistribution(w, m.Estimate.Theta, a) })
+	return app.WriteFile(name, func(w io.Writer) error { return core.WriteDistribution(w, m.Estimate.Theta, a) }, c.res.ds.src.path)
 }

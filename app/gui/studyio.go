@@ -69,7 +69,11 @@ func (u *ui) onSaveStudy() {
 	entry, path := pathEntry(u.win, filepath.Join(lastFolder(u.app), "study.json"), []string{".json"})
 	showPathForm(u.win, "Save the study", "Save", path, entry, nil, func(name string) error {
 		rememberFolder(u.app, name)
-		return app.WriteFile(name, func(w io.Writer) error { return app.WriteStudy(w, s) })
+		var source string // no more readable than the data it holds
+		if s.Source != nil {
+			source = s.Source.Path
+		}
+		return app.WriteFile(name, func(w io.Writer) error { return app.WriteStudy(w, s) }, source)
 	})
 }
 
