@@ -91,6 +91,9 @@ func checkDense(what string, cs []Channel) error {
 				Need:  fmt.Sprintf("a dense %d×%d matrix (%.1f GB, %.0e operations)", c.Inputs(), c.Outputs(), float64(c.Inputs())*float64(c.Outputs())*8/1e9, math.Pow(float64(k), 3)),
 				Limit: fmt.Sprintf("%d symbols; GIBU and [IBU]_M estimate matrix-free", maxDenseSymbols)}
 		}
+		if err := checkMemory(what, 3*8*float64(c.Inputs())*float64(c.Outputs())); err != nil {
+			return err // the matrix, its factors and a copy
+		}
 	}
 	return nil
 }

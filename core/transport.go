@@ -51,6 +51,9 @@ func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int
 		return 0, &TooLargeError{What: "exact EMD", Need: fmt.Sprintf("a %d×%d transportation table (%.1f GB)", len(a), len(b), cells*8/1e9),
 			Limit: fmt.Sprintf("%.0f cells (%.1f GB)", maxTransportCells, maxTransportCells*8/1e9)}
 	}
+	if err := checkMemory("exact EMD", float64(len(a))*float64(len(b))*8); err != nil {
+		return 0, err
+	}
 	t := newTableau(len(a), len(b), func(i, j int) float64 { return cost(src[i], dst[j]) })
 	if err := t.start(ctx, a, b); err != nil {
 		return 0, err
