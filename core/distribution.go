@@ -91,7 +91,15 @@ func distRow(rec []string, cellCol, probCol, k int) (int, float64, error) {
 // WriteDistribution writes p as a distribution CSV: cell,probability,
 // plus row,col,lat,lon of the cell centre on a grid whose corners are
 // known, or label on a labelled categorical alphabet.
+//
+// Every probability must be a finite number ≥ 0: a raw inversion
+// estimate (PostNone) with negative entries is refused, not written.
 func WriteDistribution(w io.Writer, p []float64, a Alphabet) error {
+	for x, v := range p {
+		if !(v >= 0) || math.IsInf(v, 1) {
+			return fmt.Errorf("core: the probability of cell %d is %v; a distribution file holds finite probabilities ≥ 0 (a raw estimate, post-processing none, can be negative: post-process it with proj or norm)", x, v)
+		}
+	}
 	cw := csv.NewWriter(w)
 	head := []string{"cell", "probability"}
 	geoCols := a.Kind == KindGrid && a.North > a.South && a.East > a.West

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -26,6 +27,19 @@ func TestReadDistribution(t *testing.T) {
 	for _, tc := range tests {
 		if _, err := ReadDistribution(strings.NewReader(tc.in), 4); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestWriteDistributionRefuses checks that a negative, NaN or infinite
+// probability is refused, with its cell, and nothing is written.
+func TestWriteDistributionRefuses(t *testing.T) {
+	a := Alphabet{Kind: KindCategorical, Size: 3}
+	for _, p := range [][]float64{{0.5, -0.1, 0.6}, {math.NaN(), 0.5, 0.5}, {0, math.Inf(1), 0}} {
+		var b strings.Builder
+		err := WriteDistribution(&b, p, a)
+		if err == nil || !strings.Contains(err.Error(), "a distribution file holds finite probabilities ≥ 0") || b.Len() != 0 {
+			t.Errorf("%v: %v, wrote %q", p, err, b.String())
 		}
 	}
 }
