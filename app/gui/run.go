@@ -245,7 +245,7 @@ func (r *runTab) settings() (app.RunSettings, error) {
 		return s, err
 	}
 	if s.Users > core.MaxUsers {
-		return s, fmt.Errorf("Users %q: at most %d (2³²) users are simulated", r.users.Text, core.MaxUsers)
+		return s, fmt.Errorf("%s %q: at most %d (2³²) users are simulated", "Users", r.users.Text, core.MaxUsers)
 	}
 	seed, err := optWhole("Seed", r.seed)
 	if err != nil {
