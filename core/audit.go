@@ -563,7 +563,7 @@ func auditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error)
 	case Channel:
 		if entries := float64(c.Inputs()) * float64(c.Outputs()); entries > maxAuditEntries {
 			return au, &TooLargeError{What: "the privacy audit",
-				Need: fmt.Sprintf("a pass over the %d×%d channel (%.2g entries)", c.Inputs(), c.Outputs(), entries),
+				Need:  fmt.Sprintf("a pass over the %d×%d channel (%.2g entries)", c.Inputs(), c.Outputs(), entries),
 				Limit: fmt.Sprintf("%.0g entries (a %d-symbol alphabet, a minute or two)", maxAuditEntries, int(math.Sqrt(maxAuditEntries)))}
 		}
 		var keep func(int) bool
