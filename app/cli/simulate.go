@@ -35,11 +35,8 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := cmp.Or(required(fs, "study", "truth", "o"), distinct(fs, []string{"o"}, "study", "truth")); err != nil {
+	if err := cmp.Or(required(fs, "study", "truth", "o"), distinct(fs, []string{"o"}, "study", "truth"), checkUsers(*n)); err != nil {
 		return err
-	}
-	if *n < 1 || *n > core.MaxUsers {
-		return usageError{fmt.Sprintf("-n must be between 1 and %d (2³²), got %d", core.MaxUsers, *n)}
 	}
 	s, err := readStudy(*studyName)
 	if err != nil {
@@ -88,6 +85,14 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintf(stdout, " %s %d", spec.ID, counts[i])
 	}
 	fmt.Fprintln(stdout)
+	return nil
+}
+
+// checkUsers checks -n against 1..core.MaxUsers.
+func checkUsers(n int) error {
+	if n < 1 || n > core.MaxUsers {
+		return usageError{fmt.Sprintf("-n must be between 1 and %d (2³²), got %d", core.MaxUsers, n)}
+	}
 	return nil
 }
 

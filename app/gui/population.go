@@ -414,30 +414,35 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (stri
 	}
 	parts = append(parts, ldp)
 	if !math.IsNaN(au.GeoInd) {
-		geo := fmt.Sprintf("%s per %s geo-indistinguishable", formatLevel(au.GeoInd), au.GeoUnit)
-		var notes []string
-		if au.GeoIndUpper > au.GeoInd {
-			// Certified bounds from neighbouring cells on a large map.
-			geo = fmt.Sprintf("%s–%s per %s geo-indistinguishable", formatLevel(au.GeoInd), formatLevel(au.GeoIndUpper), au.GeoUnit)
-			notes = append(notes, "bounds")
-		}
-		if au.Underflow && math.IsInf(au.GeoInd, 1) {
-			notes = append(notes, "underflows")
-		} else if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) &&
-			(nominal < au.GeoInd-5e-4 || nominal > au.GeoIndUpper+5e-4) {
-			// The channel as built, read back, should give the nominal
-			// level (docs/ARCHITECTURE.md §3); say so when it does not.
-			notes = append(notes, "nominal "+formatLevel(nominal))
-		}
-		if len(notes) > 0 {
-			geo += " (" + strings.Join(notes, "; ") + ")"
-		}
-		parts = append(parts, geo)
+		parts = append(parts, geoText(m, au))
 	}
 	if !math.IsNaN(au.QualityMean) {
 		parts = append(parts, fmt.Sprintf("expected loss %.3g %s (worst %.3g)", au.QualityMean, au.GeoUnit, au.QualityWorst))
 	}
 	return strings.Join(parts, " · "), nil
+}
+
+// geoText describes an audit's ε-geo-indistinguishability.
+func geoText(m core.MechanismSpec, au core.Audit) string {
+	geo := fmt.Sprintf("%s per %s geo-indistinguishable", formatLevel(au.GeoInd), au.GeoUnit)
+	var notes []string
+	if au.GeoIndUpper > au.GeoInd {
+		// Certified bounds from neighbouring cells on a large map.
+		geo = fmt.Sprintf("%s–%s per %s geo-indistinguishable", formatLevel(au.GeoInd), formatLevel(au.GeoIndUpper), au.GeoUnit)
+		notes = append(notes, "bounds")
+	}
+	if au.Underflow && math.IsInf(au.GeoInd, 1) {
+		notes = append(notes, "underflows")
+	} else if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) &&
+		(nominal < au.GeoInd-5e-4 || nominal > au.GeoIndUpper+5e-4) {
+		// The channel as built, read back, should give the nominal
+		// level (docs/ARCHITECTURE.md §3); say so when it does not.
+		notes = append(notes, "nominal "+formatLevel(nominal))
+	}
+	if len(notes) > 0 {
+		geo += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return geo
 }
 
 func formatLevel(v float64) string {
