@@ -518,6 +518,9 @@ func newColumns(mechs []Mechanism, g *Groups, s *Study) (*columns, error) {
 		return nil, errors.New("core: no reports")
 	}
 	k := mechs[g.List[0].Mech].Inputs()
+	if err := checkMemory(fmt.Sprintf("holding the likelihood columns of %d distinct reports over %d symbols", len(g.List), k), 8*float64(len(g.List))*float64(k)); err != nil {
+		return nil, err
+	}
 	c := &columns{k: k, col: make([][]float64, len(g.List)), scale: make([]float64, len(g.List)), count: make([]float64, len(g.List))}
 	for i, gr := range g.List {
 		m := mechs[gr.Mech]
