@@ -10,7 +10,7 @@ BIN     ?= privmap
 SHOT    ?= screenshot.png
 # Packages tested with the race detector: everything but the GUI package
 # (app/gui and the root package run headless with CGO_ENABLED=0 instead).
-RACE_PKGS := ./core/... ./geo/... ./assets/... ./app ./app/cli/... ./app/mapplot/...
+RACE_PKGS := ./core/... ./geo/... ./assets/... ./app ./app/basemap/... ./app/cli/... ./app/mapplot/...
 STATICCHECK := inherit,ST1000,ST1003,ST1016,ST1020,ST1021,ST1022
 # Packages with native fuzz targets, and how long make fuzz runs each.
 FUZZ_PKGS ?= ./core ./geo ./geo/census ./app/cli

@@ -76,6 +76,36 @@ type Map struct {
 	// column on a value axis named Label, coloured as its cell would be,
 	// so that one attribute reads as a histogram.
 	Bars bool
+
+	// Basemap, when set on a geographic map, is drawn under the cells,
+	// which then let it show through with the given Opacity (0 is
+	// DefaultOpacity); cells with no value show it whole. Its attribution
+	// is written in the map's corner.
+	Basemap Underlay
+	Opacity float64
+}
+
+// An Underlay is what lies under a map's cells: a basemap of tiles
+// (basemap.Layer) drawn for a box at a size.
+type Underlay interface {
+	// Image returns the picture of box b at w×h pixels, north up, with
+	// longitude and latitude linear across it.
+	Image(b orb.Bound, w, h int) *image.NRGBA
+	// Attribution is the credit the picture's licence asks for.
+	Attribution() string
+}
+
+// DefaultOpacity is the heat map's opacity over a basemap: enough for the
+// colours to read against the colour bar, little enough for streets and
+// coastlines to show through.
+const DefaultOpacity = 0.7
+
+// opacity returns the heat map's opacity over its basemap.
+func (m *Map) opacity() float64 {
+	if m.Opacity <= 0 || m.Opacity > 1 {
+		return DefaultOpacity
+	}
+	return m.Opacity
 }
 
 // bars reports whether m is drawn as a bar chart.
@@ -199,6 +229,9 @@ func Draw(c draw.Canvas, m *Map) vg.Rectangle {
 	return da.Rectangle
 }
 
+// plotFont is the type of every plot: sans-serif, legible beside Fyne's.
+var plotFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
 // newPlot returns a plot in sans-serif type, legible beside Fyne's.
 func newPlot() *plot.Plot {
 	p := plot.New()
@@ -206,9 +239,7 @@ func newPlot() *plot.Plot {
 	// gonum/plot's own background fill rasterises the whole area again, a
 	// fifth of a redraw.
 	p.BackgroundColor = nil
-	sans := func(size float64) font.Font {
-		return font.Font{Typeface: "Liberation", Variant: "Sans", Size: font.Length(size)}
-	}
+	sans := func(size float64) font.Font { return font.From(plotFont, font.Length(size)) }
 	p.Title.TextStyle.Font = sans(13)
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font = sans(11)
@@ -377,14 +408,23 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	// Faint lines between cells when cells are at least 8 pixels wide.
 	lines := w >= 8*g.m.Cols && h >= 8*g.m.Rows
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	var base *image.NRGBA
+	if g.m.Basemap != nil && !g.m.categorical() {
+		base = g.m.Basemap.Image(b, w, h)
+	}
+	alpha := g.m.opacity()
 	for py := range h {
 		row := g.m.Rows - 1 - py*g.m.Rows/h // image rows run north to south
 		rowEdge := py > 0 && (py-1)*g.m.Rows/h != py*g.m.Rows/h
 		for px := range w {
 			col := px * g.m.Cols / w
-			c := colours[row*g.m.Cols+col]
+			i := row*g.m.Cols + col
+			c := colours[i]
 			if lines && (rowEdge || px > 0 && (px-1)*g.m.Cols/w != col) {
 				c = lighten(c)
+			}
+			if base != nil {
+				c = over(c, base.NRGBAAt(px, py), alpha, math.IsNaN(g.m.Values[i]))
 			}
 			img.SetNRGBA(px, py, c)
 		}
@@ -396,9 +436,42 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 		x0 := int(math.Round(rect.Min.X.Dots(dpi)))
 		y0 := dst.Bounds().Dy() - int(math.Round(rect.Max.Y.Dots(dpi)))
 		stddraw.Draw(dst, image.Rect(x0, y0, x0+w, y0+h), img, image.Point{}, stddraw.Src)
+	} else {
+		c.DrawImage(rect, img)
+	}
+	if base != nil {
+		attribute(c, rect, g.m.Basemap.Attribution())
+	}
+}
+
+// over returns the cell colour c drawn with opacity alpha over the
+// basemap pixel b, which shows whole under a cell with no value and as
+// white where the basemap has no tile.
+func over(c, b color.NRGBA, alpha float64, empty bool) color.NRGBA {
+	if b.A == 0 {
+		b = color.NRGBA{255, 255, 255, 255}
+	}
+	if empty {
+		return b
+	}
+	mix := func(x, y uint8) uint8 { return uint8(math.Round(alpha*float64(x) + (1-alpha)*float64(y))) }
+	return color.NRGBA{mix(c.R, b.R), mix(c.G, b.G), mix(c.B, b.B), 255}
+}
+
+// attribute writes a basemap's credit in the bottom-right corner of the
+// map area r, on a light band so that it reads over any tile.
+func attribute(c draw.Canvas, r vg.Rectangle, credit string) {
+	if credit == "" {
 		return
 	}
-	c.DrawImage(rect, img)
+	sty := draw.TextStyle{Color: color.Gray{0x33}, Font: font.From(plotFont, 7), Handler: plot.DefaultTextHandler,
+		XAlign: draw.XRight, YAlign: draw.YBottom}
+	pad := vg.Length(2)
+	w, h := sty.Width(credit), sty.Height(credit)
+	band := vg.Rectangle{Min: vg.Point{X: r.Max.X - w - 2*pad, Y: r.Min.Y}, Max: vg.Point{X: r.Max.X, Y: r.Min.Y + h + pad}}
+	c.SetColor(color.NRGBA{255, 255, 255, 200})
+	c.Fill(band.Path())
+	c.FillText(sty, vg.Point{X: r.Max.X - pad, Y: r.Min.Y + pad/2}, credit)
 }
 
 // lighten mixes c with 20% white, for the lines between cells.

@@ -2,6 +2,7 @@ package mapplot
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 	"math"
@@ -175,5 +176,54 @@ func TestColoursTable(t *testing.T) {
 		if d(got[i].R, want.R) > 1 || d(got[i].G, want.G) > 1 || d(got[i].B, want.B) > 1 || got[i].A != want.A {
 			t.Fatalf("cell %d (%v): colour %v, the map's %v", i, v, got[i], want)
 		}
+	}
+}
+
+// solid is an Underlay of one colour.
+type solid struct{ c color.NRGBA }
+
+func (s solid) Image(_ orb.Bound, w, h int) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = s.c.R, s.c.G, s.c.B, s.c.A
+	}
+	return img
+}
+
+func (s solid) Attribution() string { return "© test tiles" }
+
+// TestBasemapUnderlay checks that the basemap shows whole under cells
+// with no value, mixed at the opacity under the others, and that its
+// credit is written in the map's corner.
+func TestBasemapUnderlay(t *testing.T) {
+	blue := color.NRGBA{0, 0, 255, 255}
+	m := &Map{Cols: 2, Rows: 1, Bound: orb.Bound{Min: orb.Point{-122.5, 37.7}, Max: orb.Point{-122.3, 37.8}},
+		Values: []float64{math.NaN(), 1}, Aspect: 2, Lo: 0, Hi: 1}
+	bare, r := Image(m, 800, 400, 1)
+	m.Basemap, m.Opacity = solid{blue}, 0.5
+	img, _ := Image(m, 800, 400, 1)
+	at := func(img image.Image, fx, fy float64) color.NRGBA {
+		x := int((r.X0 + fx*(r.X1-r.X0)) * 800)
+		y := int((r.Y0 + fy*(r.Y1-r.Y0)) * 400)
+		return color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+	}
+	if c := at(bare, 0.25, 0.3); c != nanColour {
+		t.Errorf("without a basemap an empty cell is %v", c)
+	}
+	if c := at(img, 0.25, 0.3); c != blue {
+		t.Errorf("empty cell shows %v, want the basemap's %v", c, blue)
+	}
+	tc := at(bare, 0.75, 0.3)
+	half := func(v uint8, b float64) uint8 { return uint8(math.Round(0.5*float64(v) + 0.5*b)) }
+	want := color.NRGBA{half(tc.R, 0), half(tc.G, 0), half(tc.B, 255), 255}
+	if c := at(img, 0.75, 0.3); c != want {
+		t.Errorf("full cell %v at opacity 0.5 over blue shows %v, want %v", tc, c, want)
+	}
+	// The credit's band changes the bottom-right corner, not the cell above.
+	if c := at(img, 0.995, 0.99); c == want {
+		t.Errorf("bottom-right corner %v: no attribution band", c)
+	}
+	if c := at(img, 0.995, 0.5); c != want {
+		t.Errorf("cell above the credit %v, want %v", c, want)
 	}
 }
