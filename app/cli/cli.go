@@ -30,6 +30,7 @@ var commands = map[string]command{
 	"channel":  {"print a mechanism's privacy audit and write its channel matrix", runChannel},
 	"estimate": {"reconstruct the users' distribution from their reports", runEstimate},
 	"metrics":  {"compare an estimate with the truth: emd, mse, jsd, tv", runMetrics},
+	"render":   {"draw the true and estimated maps, over a basemap, as PNG or SVG", runRender},
 }
 
 // Run runs the sub-command named by args[0] with the rest of args and

@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"gonum.org/v1/gonum/floats"
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
@@ -175,15 +174,10 @@ func (c *compareTab) colourScale() mapplot.Scale {
 // first two on one colour scale.
 func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
 	req := c.res
-	truth, est := req.Users.Truth, m.Estimate.Theta
-	diff := make([]float64, len(truth))
-	for i := range diff {
-		diff[i] = est[i] - truth[i]
-	}
 	sc := c.colourScale()
-	titles := [3]string{"True", methodTitle(m.Method) + " estimate", "Estimate − truth"}
-	var out [3]*mapplot.Map
-	for i, v := range [3][]float64{truth, est, diff} {
+	var out [2]*mapplot.Map
+	titles := [2]string{"True", methodTitle(m.Method) + " estimate"}
+	for i, v := range [2][]float64{req.Users.Truth, m.Estimate.Theta} {
 		if ds := req.ds; ds.isCensus() {
 			row, col := c.censusAxes()
 			out[i] = censusMap(ds, v, row, col, sc, titles[i], "probability")
@@ -191,13 +185,7 @@ func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
 			out[i] = gridMap(ds.grid.Grid, v, sc, titles[i], "probability")
 		}
 	}
-	hi := math.Max(floats.Max(out[0].Values), floats.Max(out[1].Values))
-	for _, mp := range out[:2] {
-		mp.Lo, mp.Hi = 0, hi
-	}
-	out[2].Diverging = true
-	out[2].Label = "difference"
-	return out
+	return mapplot.Comparison(out[0], out[1])
 }
 
 // censusAxes returns the attribute indices viewed as rows and columns.
@@ -349,7 +337,7 @@ func (c *compareTab) notes(m *methodResult) []string {
 	ds := req.ds
 	data := dataNote(ds)
 	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", app.Thousands(c.res.N()), req.Seed)}
-	lines = append(lines, wrapJoin("Mechanisms: ", mechanismMix(req.Study, c.res.Counts), 150)...)
+	lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechanismMix(req.Study, c.res.Counts), 150)...)
 	est := fmt.Sprintf("Estimator: %s · %s", methodTitle(m.Method), metricsLine(*m))
 	if m.Estimate.Iterations > 0 {
 		est += fmt.Sprintf(" · %d steps", m.Estimate.Iterations)
@@ -376,35 +364,9 @@ func dataNote(ds *dataset) string {
 func mechanismMix(s *core.Study, counts []int) []string {
 	out := make([]string, len(s.Mechanisms))
 	for i, m := range s.Mechanisms {
-		kind := fmt.Sprintf("%s ε %.4g", m.Kind, m.Epsilon)
-		switch m.Kind {
-		case core.KindShokri:
-			kind = fmt.Sprintf("shokri Q %.4g", m.QualityLoss)
-		case core.KindIdentity:
-			kind = "no noise"
-		}
-		out[i] = fmt.Sprintf("%s (%s): %s", m.ID, kind, plural(counts[i], "user", "users"))
+		out[i] = fmt.Sprintf("%s (%s): %s", m.ID, app.MechanismLevel(m), plural(counts[i], "user", "users"))
 	}
 	return out
-}
-
-// wrapJoin joins items with ", " after prefix, in lines of at most width
-// characters.
-func wrapJoin(prefix string, items []string, width int) []string {
-	var lines []string
-	line := prefix
-	for i, it := range items {
-		sep := ""
-		if i < len(items)-1 {
-			sep = ","
-		}
-		if len(line)+len(it)+1 > width && line != prefix {
-			lines = append(lines, strings.TrimSpace(line))
-			line = "    "
-		}
-		line += it + sep + " "
-	}
-	return append(lines, strings.TrimSpace(line))
 }
 
 // stepsText says how many steps an estimator took and, for the

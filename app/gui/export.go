@@ -262,14 +262,7 @@ func writeFigure(name string, f *mapplot.Figure, w, h int, source string) error 
 	if _, err := pixelSize(strconv.Itoa(h)); err != nil {
 		return fmt.Errorf("height: %w", err)
 	}
-	// Type grows with the picture, so that a large export stays legible
-	// rather than a small picture of a large canvas.
-	base := 1500.0
-	if len(f.Maps) == 1 {
-		base = 700
-	}
-	scale := max(1, min(float64(w)/base, float64(h)/600))
-	img := f.Image(w, h, scale)
+	img := f.Image(w, h, f.TypeScale(w, h))
 	return app.WriteFile(name, func(out io.Writer) error { return png.Encode(out, img) }, source)
 }
 

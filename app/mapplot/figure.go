@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -69,4 +70,63 @@ func headingStyle(size float64) draw.TextStyle {
 		YAlign:  draw.YTop,
 		Handler: plot.DefaultTextHandler,
 	}
+}
+
+// TypeScale returns the pixels per point at which f is drawn w×h pixels
+// large: type grows with the picture, so that a large export stays
+// legible rather than a small picture on a large canvas.
+func (f *Figure) TypeScale(w, h int) float64 {
+	base := 1500.0
+	if len(f.Maps) == 1 {
+		base = 700
+	}
+	return max(1, min(float64(w)/base, float64(h)/600))
+}
+
+// Comparison returns the maps that compare an estimate with the truth:
+// truth and estimate on one colour scale (0 to the larger maximum), and
+// their difference, estimate − truth, on a diverging scale; the third map
+// copies the estimate's grid, titled "Estimate − truth".
+func Comparison(truth, estimate *Map) [3]*Map {
+	hi := math.Max(maxValue(truth.Values), maxValue(estimate.Values))
+	truth.Lo, truth.Hi = 0, hi
+	estimate.Lo, estimate.Hi = 0, hi
+	diff := *estimate
+	diff.Values = make([]float64, len(estimate.Values))
+	for i := range diff.Values {
+		diff.Values[i] = estimate.Values[i] - truth.Values[i]
+	}
+	diff.Title, diff.Label, diff.Diverging = "Estimate − truth", "difference", true
+	diff.Lo, diff.Hi = 0, 0
+	return [3]*Map{truth, estimate, &diff}
+}
+
+// maxValue returns the largest value that is not NaN, or 0.
+func maxValue(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		if x > m {
+			m = x
+		}
+	}
+	return m
+}
+
+// WrapJoin joins items with ", " after prefix, in lines of at most width
+// characters.
+func WrapJoin(prefix string, items []string, width int) []string {
+	var lines []string
+	line := prefix
+	for i, it := range items {
+		sep := ""
+		if i < len(items)-1 {
+			sep = ","
+		}
+		if len(line)+len(it)+1 > width && line != prefix {
+			lines = append(lines, strings.TrimSpace(line))
+			line = "    "
+		}
+		line += it + sep + " "
+	}
+	return append(lines, strings.TrimSpace(line))
 }

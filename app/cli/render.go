@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/paulmach/orb"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/basemap"
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/core"
+)
+
+// runRender is
+//
+//	privmap render -truth T [-estimate E] -study S [-basemap FILE.mbtiles|URL-template]
+//	               [-opacity O] [-scale linear|sqrt|log] [-size WxH] -o map.png|map.svg
+//
+// It draws the window's figure from files: the true map, and with an
+// estimate the estimate and the difference beside it, under a header
+// naming the files, the mechanisms, the colour scale and the basemap's
+// credit; with -basemap the heat maps are drawn at -opacity over map
+// tiles from an MBTiles file or an XYZ server (cached under the user's
+// cache folder).
+func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("render", stdout)
+	truthName := fs.String("truth", "", "true distribution CSV `file`")
+	estName := fs.String("estimate", "", "estimated distribution CSV `file` (draws the estimate and the difference beside the truth)")
+	studyName := fs.String("study", "", "study JSON `file` with the grid")
+	base := fs.String("basemap", "", "map tiles under the heat maps: an MBTiles `file` or an XYZ URL template such as "+basemap.OSMTemplate)
+	opacity := fs.Float64("opacity", mapplot.DefaultOpacity, "opacity of the heat maps over the basemap, 0–1")
+	scaleName := fs.String("scale", "linear", "colour scale: linear, sqrt or log")
+	size := fs.String("size", "1800x700", "picture size in pixels, `WxH`")
+	out := fs.String("o", "", "picture to write: .png or .svg")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := cmp.Or(required(fs, "truth", "study", "o"), distinct(fs, []string{"o"}, "truth", "estimate", "study", "basemap")); err != nil {
+		return err
+	}
+	opt, err := renderOptions(*scaleName, *size, *opacity, *out)
+	if err != nil {
+		return err
+	}
+	src, err := openBasemap(*base)
+	if err != nil {
+		return err
+	}
+	if c, ok := src.(io.Closer); ok {
+		defer c.Close()
+	}
+	s, err := readStudy(*studyName)
+	if err != nil {
+		return err
+	}
+	f, err := renderFigure(s, *studyName, *truthName, *estName, opt)
+	if err != nil {
+		return err
+	}
+	if src != nil {
+		credit, err := underlay(ctx, src, f.Maps, opt)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintf(stderr, "privmap render: basemap %s: %v; the maps are drawn without it\n", *base, err)
+			credit = "none (" + shortError(err) + ")"
+		}
+		f.Notes = append(f.Notes, "Basemap: "+credit)
+	}
+	return app.WriteFile(*out, func(w io.Writer) error { return writePicture(w, f, opt) }, *truthName, *estName, *studyName)
+}
+
+// renderFigure reads the truth and the estimate (if named) on the
+// study's grid and builds the figure: the true map, or the comparison.
+func renderFigure(s *core.Study, studyName, truthName, estName string, opt renderOpts) (*mapplot.Figure, error) {
+	a := s.Alphabet
+	if a.Kind != core.KindGrid || !(a.North > a.South && a.East > a.West) {
+		return nil, fmt.Errorf("%s: render draws a grid with its latitude–longitude box, as privmap grid writes it; this alphabet is %s without one", studyName, a.Kind)
+	}
+	truth, err := readTruth(truthName, a.Len())
+	if err != nil {
+		return nil, err
+	}
+	f := &mapplot.Figure{Title: "privmap: " + filepath.Base(truthName)}
+	f.Maps = []*mapplot.Map{gridFigureMap(a, truth, "True", opt.scale)}
+	if estName != "" {
+		est, err := readTruth(estName, a.Len())
+		if err != nil {
+			return nil, err
+		}
+		three := mapplot.Comparison(f.Maps[0], gridFigureMap(a, est, "Estimate", opt.scale))
+		f.Maps = three[:]
+		f.Title = fmt.Sprintf("privmap: %s | %s | difference", filepath.Base(truthName), filepath.Base(estName))
+	}
+	f.Notes = renderNotes(s, opt, f.TypeScale(opt.w, opt.h))
+	return f, nil
+}
+
+// renderOpts are render's checked options.
+type renderOpts struct {
+	scale   mapplot.Scale
+	w, h    int
+	opacity float64
+	svg     bool
+}
+
+// renderOptions checks render's option values.
+func renderOptions(scale, size string, opacity float64, out string) (renderOpts, error) {
+	var o renderOpts
+	var err error
+	if o.scale, err = parseScale(scale); err != nil {
+		return o, err
+	}
+	if o.w, o.h, err = parseSize(size); err != nil {
+		return o, err
+	}
+	if !(opacity > 0 && opacity <= 1) {
+		return o, usageError{fmt.Sprintf("-opacity %v: want a number in (0, 1]", opacity)}
+	}
+	o.opacity = opacity
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".png":
+	case ".svg":
+		o.svg = true
+	default:
+		if out != "-" {
+			return o, usageError{fmt.Sprintf("-o %s: want a .png or .svg file", out)}
+		}
+	}
+	return o, nil
+}
+
+// parseScale reads -scale.
+func parseScale(s string) (mapplot.Scale, error) {
+	switch s {
+	case "linear":
+		return mapplot.Linear, nil
+	case "sqrt":
+		return mapplot.Sqrt, nil
+	case "log":
+		return mapplot.Log, nil
+	}
+	return 0, usageError{fmt.Sprintf("-scale %q: want linear, sqrt or log", s)}
+}
+
+// parseSize reads -size, WxH from 100 to 10000 pixels each.
+func parseSize(s string) (w, h int, err error) {
+	ws, hs, ok := strings.Cut(strings.ToLower(s), "x")
+	w, err1 := strconv.Atoi(ws)
+	h, err2 := strconv.Atoi(hs)
+	if !ok || err1 != nil || err2 != nil || w < 100 || h < 100 || w > 10000 || h > 10000 {
+		return 0, 0, usageError{fmt.Sprintf("-size %q: want WxH, each from 100 to 10000 pixels", s)}
+	}
+	return w, h, nil
+}
+
+// gridFigureMap is the map of values on grid alphabet a.
+func gridFigureMap(a core.Alphabet, v []float64, title string, scale mapplot.Scale) *mapplot.Map {
+	aspect := float64(a.Cols) / float64(a.Rows)
+	if a.CellWidthKm > 0 && a.CellHeightKm > 0 {
+		aspect = a.CellWidthKm * float64(a.Cols) / (a.CellHeightKm * float64(a.Rows))
+	}
+	return &mapplot.Map{Cols: a.Cols, Rows: a.Rows, Values: v, Aspect: aspect, Title: title, Label: "probability", Scale: scale,
+		Bound: orb.Bound{Min: orb.Point{a.West, a.South}, Max: orb.Point{a.East, a.North}}}
+}
+
+// renderNotes are the figure's header lines: the grid, the mechanisms
+// and the colour scale.
+func renderNotes(s *core.Study, o renderOpts, pxPerPt float64) []string {
+	a := s.Alphabet
+	grid := fmt.Sprintf("Grid: %d×%d cells of %.3g km · %.4f–%.4f°N, %.4f–%.4f°E", a.Cols, a.Rows, a.CellKm, a.South, a.North, a.West, a.East)
+	var mechs []string
+	for _, m := range s.Mechanisms {
+		mechs = append(mechs, fmt.Sprintf("%s (%s)", m.ID, app.MechanismLevel(m)))
+	}
+	scale := [...]string{mapplot.Linear: "linear", mapplot.Sqrt: "square root", mapplot.Log: fmt.Sprintf("log, %d decades", mapplot.LogDecades)}[o.scale]
+	lines := []string{grid}
+	if len(mechs) > 0 {
+		// Header type is about 5.5 points a character.
+		lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechs, int(float64(o.w)/pxPerPt/5.5))...)
+	}
+	return append(lines, "Colour scale: "+scale)
+}
+
+// openBasemap opens -basemap's source, nil for none: a value that is
+// neither an .mbtiles file nor a URL template is a usage error, a file
+// that cannot be read a failure.
+func openBasemap(name string) (basemap.Source, error) {
+	if name == "" {
+		return nil, nil
+	}
+	cache := ""
+	if dir, err := os.UserCacheDir(); err == nil {
+		cache = filepath.Join(dir, "privmap", "tiles")
+	}
+	src, err := basemap.Open(name, basemap.Options{CacheDir: cache, UserAgent: app.UserAgent})
+	if err != nil && !strings.HasSuffix(strings.ToLower(name), ".mbtiles") {
+		return nil, usageError{"-basemap: " + err.Error()}
+	}
+	return src, err
+}
+
+// underlay fetches src's tiles for the maps and sets them under each, at
+// the opacity; it returns the tiles' credit.
+func underlay(ctx context.Context, src basemap.Source, maps []*mapplot.Map, o renderOpts) (string, error) {
+	// Each map takes about its share of the width.
+	l, err := basemap.Fetch(ctx, src, maps[0].Bound, o.w/len(maps), o.h)
+	if err != nil {
+		return "", err
+	}
+	for _, m := range maps {
+		m.Basemap, m.Opacity = l, o.opacity
+	}
+	credit := cmp.Or(l.Attribution(), "no credit given by the source")
+	if l.Missing > 0 {
+		credit += fmt.Sprintf(" (%d tiles missing)", l.Missing)
+	}
+	return credit, nil
+}
+
+// shortError is an error's first line.
+func shortError(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}
+
+// writePicture draws f as PNG or SVG, its type grown with the picture
+// as in the window's exports (Figure.TypeScale).
+func writePicture(w io.Writer, f *mapplot.Figure, o renderOpts) error {
+	scale := f.TypeScale(o.w, o.h)
+	if !o.svg {
+		return png.Encode(w, f.Image(o.w, o.h, scale))
+	}
+	c := vgsvg.New(vg.Length(float64(o.w)/scale), vg.Length(float64(o.h)/scale))
+	f.Draw(draw.New(c))
+	_, err := c.WriteTo(w)
+	return err
+}

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paulmach/orb"
+
+	"github.com/privmap/privmap/app/basemap/basemaptest"
+)
+
+// renderFixture grids the project's default check-ins and estimates
+// them, returning the truth, the estimate and the study.
+func renderFixture(t *testing.T) (dir, truth, est, study string) {
+	t.Helper()
+	dir = t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	truth, est, study = p("t.csv"), p("e.csv"), p("s.json")
+	for _, args := range [][]string{
+		{"grid", "-in", "../../assets/default_checkins.snap.txt", "-o", truth, "-study-out", study, "-preset", "fw-t6"},
+		{"simulate", "-study", study, "-truth", truth, "-n", "3000", "-aggregate", "-o", p("r.csv")},
+		{"estimate", "-study", study, "-reports", p("r.csv"), "-method", "ibu-m", "-o", est},
+	} {
+		if code, _, errs := run(args...); code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+	}
+	return dir, truth, est, study
+}
+
+func readPNG(t *testing.T, name string) image.Image {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// TestRender draws the truth alone and the comparison, without a
+// basemap, over a generated MBTiles file and over a local XYZ server:
+// the basemap's streets must show through the translucent heat map, the
+// credit must be in the header, and an SVG must be an SVG.
+func TestRender(t *testing.T) {
+	dir, truth, est, study := renderFixture(t)
+	p := func(n string) string { return filepath.Join(dir, n) }
+	if code, _, errs := run("render", "-truth", truth, "-study", study, "-size", "900x600", "-o", p("t.png")); code != 0 {
+		t.Fatal(errs)
+	}
+	if b := readPNG(t, p("t.png")).Bounds(); b.Dx() != 900 || b.Dy() != 600 {
+		t.Errorf("truth picture %v", b)
+	}
+	bare := p("bare.png")
+	if code, _, errs := run("render", "-truth", truth, "-estimate", est, "-study", study, "-scale", "sqrt", "-o", bare); code != 0 {
+		t.Fatal(errs)
+	}
+	sf := orb.Bound{Min: orb.Point{-122.52, 37.72}, Max: orb.Point{-122.37, 37.80}}
+	mb := p("sf.mbtiles")
+	if err := basemaptest.WriteMBTiles(mb, sf, 10, 14, "© test tiles"); err != nil {
+		t.Fatal(err)
+	}
+	srv := basemaptest.NewServer()
+	defer srv.Close()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, base := range []string{mb, srv.Template()} {
+		out := p("over.png")
+		code, _, errs := run("render", "-truth", truth, "-estimate", est, "-study", study, "-scale", "sqrt",
+			"-basemap", base, "-opacity", "0.5", "-o", out)
+		if code != 0 || errs != "" {
+			t.Fatalf("render over %s: exit %d, %s", base, code, errs)
+		}
+		if n := changedPixels(readPNG(t, bare), readPNG(t, out)); n < 100000 {
+			t.Errorf("over %s: only %d pixels differ from the bare maps: no basemap under them", base, n)
+		}
+	}
+	if srv.Requests.Load() == 0 || srv.Requests.Load() > 64 {
+		t.Errorf("%d tile requests", srv.Requests.Load())
+	}
+	svg := p("m.svg")
+	if code, _, errs := run("render", "-truth", truth, "-estimate", est, "-study", study, "-basemap", mb, "-o", svg); code != 0 {
+		t.Fatal(errs)
+	}
+	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), "© test tiles") {
+		t.Errorf("SVG without <svg> or the credit (%d bytes)", len(b))
+	}
+	// An unreachable basemap: drawn without it, said on stderr.
+	code, _, errs := run("render", "-truth", truth, "-study", study, "-basemap", "http://127.0.0.1:1/{z}/{x}/{y}.png", "-o", p("x.png"))
+	if code != 0 || !strings.Contains(errs, "the maps are drawn without it") {
+		t.Errorf("unreachable basemap: exit %d, %q", code, errs)
+	}
+}
+
+// changedPixels counts the pixels where a and b differ.
+func changedPixels(a, b image.Image) int {
+	n := 0
+	r := a.Bounds().Intersect(b.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if color.NRGBAModel.Convert(a.At(x, y)) != color.NRGBAModel.Convert(b.At(x, y)) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestRenderErrors(t *testing.T) {
+	dir, truth, _, study := renderFixture(t)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-truth", truth, "-study", study, "-o", filepath.Join(dir, "x.gif")}, 2, "want a .png or .svg file"},
+		{[]string{"-truth", truth, "-study", study, "-size", "50x50", "-o", filepath.Join(dir, "x.png")}, 2, "each from 100 to 10000 pixels"},
+		{[]string{"-truth", truth, "-study", study, "-opacity", "1.5", "-o", filepath.Join(dir, "x.png")}, 2, "want a number in (0, 1]"},
+		{[]string{"-truth", truth, "-study", study, "-scale", "cubic", "-o", filepath.Join(dir, "x.png")}, 2, "want linear, sqrt or log"},
+		{[]string{"-truth", truth, "-study", study, "-basemap", "tiles.zip", "-o", filepath.Join(dir, "x.png")}, 2, "want an .mbtiles file or a URL template"},
+		{[]string{"-truth", truth, "-study", study, "-basemap", filepath.Join(dir, "none.mbtiles"), "-o", filepath.Join(dir, "x.png")}, 1, "none.mbtiles: no such file"},
+		{[]string{"-truth", truth, "-study", study, "-o", truth}, 2, "name the same file"},
+	} {
+		code, _, errs := run(append([]string{"render"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, errs, tc.code, tc.want)
+		}
+	}
+}
