@@ -91,6 +91,9 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	u := &ui{app: a, win: w}
 	w.SetOnClosed(func() {
 		cancel()
+		if u.data != nil {
+			u.data.tiles.stop()
+		}
 		if sz := w.Canvas().Size(); sz.Width > 0 {
 			a.Preferences().SetFloat(prefWidth, float64(sz.Width))
 			a.Preferences().SetFloat(prefHeight, float64(sz.Height))
@@ -101,6 +104,20 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	u.pop = newPopulationTab(ctx)
 	u.run = newRunTab(ctx, a, w)
 	u.cmp = newCompareTab(a, w)
+	u.cmp.tiles = u.data.tiles
+	// A basemap that arrives, or a new opacity, redraws the maps.
+	u.data.tiles.onReady = []func(){
+		func() {
+			if u.data.data != nil && !u.data.data.isCensus() {
+				u.data.refreshMap()
+			}
+		},
+		func() {
+			if u.cmp.res != nil {
+				u.cmp.refresh()
+			}
+		},
+	}
 	u.run.input = u.runInput
 	u.run.hold = u.pop.slots.hold
 	u.run.coarser = func(cellKm float64) {

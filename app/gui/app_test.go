@@ -41,6 +41,9 @@ func newTestWindow(t *testing.T) (fyne.Window, *ui) {
 // none) and waits until its data are shown and audited.
 func openTestWindow(t *testing.T, a fyne.App, file ...string) (fyne.Window, *ui) {
 	t.Helper()
+	if a.Preferences().String(prefBasemap) == "" {
+		a.Preferences().SetString(prefBasemap, basemapNone) // tests never reach the internet
+	}
 	w := a.NewWindow("privmap")
 	u := newUI(a, w, file...)
 	u.data.settle = u.pop.audits.Wait

@@ -33,6 +33,8 @@ type compareTab struct {
 	app fyne.App
 	win fyne.Window
 	res *runResult
+	// tiles is the window's basemap, shared with the data screen.
+	tiles *tiles
 
 	pick, scale *widget.Select
 	rows, cols  *widget.Select // census attributes viewed
@@ -185,7 +187,11 @@ func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
 			out[i] = gridMap(ds.grid.Grid, v, sc, titles[i], "probability")
 		}
 	}
-	return mapplot.Comparison(out[0], out[1])
+	ms := mapplot.Comparison(out[0], out[1])
+	for _, m := range ms {
+		c.tiles.under(m)
+	}
+	return ms
 }
 
 // censusAxes returns the attribute indices viewed as rows and columns.

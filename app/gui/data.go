@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/basemap"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
@@ -88,18 +90,23 @@ type dataTab struct {
 
 	open, fit, apply, stop *widget.Button
 	perUser, scale         *widget.Select
-	south, west, north     *widget.Entry
-	east, cell             *widget.Entry
-	bar                    *widget.ProgressBar
-	busyRow                *fyne.Container
-	status                 *widget.Label
-	summary                *widget.Form
-	skipped                *widget.Button
-	hover                  *widget.Label
-	heat                   *Heatmap
-	fields                 map[string]*widget.Label
-	gridCard               *widget.Card
-	census                 *censusPanel
+	// tiles is the window's basemap; base and opacity choose it.
+	tiles              *tiles
+	base               *widget.Select
+	opacity            *widget.Slider
+	baseNote           *widget.Label
+	south, west, north *widget.Entry
+	east, cell         *widget.Entry
+	bar                *widget.ProgressBar
+	busyRow            *fyne.Container
+	status             *widget.Label
+	summary            *widget.Form
+	skipped            *widget.Button
+	hover              *widget.Label
+	heat               *Heatmap
+	fields             map[string]*widget.Label
+	gridCard           *widget.Card
+	census             *censusPanel
 	// onShown is called with every data set shown.
 	onShown func(*dataset)
 	// afterLoad, when set, is called once after the next data set is
@@ -123,6 +130,23 @@ func newDataTab(ctx context.Context, a fyne.App, w fyne.Window) *dataTab {
 	d.perUser.SetSelected(choice(p.String(prefPerUser), d.perUser.Options, perUserFirst))
 	d.scale = widget.NewSelect([]string{scaleLinear, scaleSqrt}, d.onScale)
 	d.scale.SetSelected(choice(p.String(prefScale), d.scale.Options, scaleSqrt))
+	d.tiles = newTiles(a)
+	d.base = widget.NewSelect(nil, nil)
+	d.setBaseOptions()
+	d.base.OnChanged = d.onBase
+	d.opacity = widget.NewSlider(0.1, 1)
+	d.opacity.Step = 0.05
+	d.opacity.SetValue(d.tiles.opacity())
+	d.opacity.OnChangeEnded = d.onOpacity
+	d.baseNote = widget.NewLabel("")
+	d.baseNote.Wrapping = fyne.TextWrapWord
+	d.baseNote.Importance = widget.LowImportance
+	d.baseNote.Hide()
+	d.tiles.onNote = func(s string) {
+		d.baseNote.SetText(s)
+		d.baseNote.Hidden = s == ""
+		d.baseNote.Refresh()
+	}
 	d.south, d.west = numberEntry(d.onSubmit), numberEntry(d.onSubmit)
 	d.north, d.east = numberEntry(d.onSubmit), numberEntry(d.onSubmit)
 	d.cell = numberEntry(d.onSubmit)
@@ -182,8 +206,10 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 		widget.NewLabel("South"), d.south,
 		widget.NewLabel("Cell (km)"), d.cell,
 		widget.NewLabel("Colour"), d.scale,
+		widget.NewLabel("Basemap"), d.base,
+		widget.NewLabel("Opacity"), d.opacity,
 	)
-	d.gridCard = widget.NewCard("", "Grid", container.NewVBox(grid, container.NewGridWithColumns(2, d.fit, d.apply)))
+	d.gridCard = widget.NewCard("", "Grid", container.NewVBox(grid, d.baseNote, container.NewGridWithColumns(2, d.fit, d.apply)))
 	d.busyRow = container.NewBorder(nil, nil, nil, d.stop, d.bar)
 	d.busyRow.Hide()
 	export := &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: d.onExportPNG}
@@ -425,7 +451,9 @@ func (d *dataTab) refreshMap() {
 	if gd.Rule == geo.All {
 		label = "check-ins"
 	}
-	d.heat.SetMap(gridMap(gd.Grid, v, d.mapScale(), "True distribution · "+d.data.src.name, label))
+	m := gridMap(gd.Grid, v, d.mapScale(), "True distribution · "+d.data.src.name, label)
+	d.tiles.under(m)
+	d.heat.SetMap(m)
 }
 
 // gridMap draws values over the cells of g at the grid's true aspect.
@@ -502,6 +530,82 @@ func (d *dataTab) onFit() { d.regrid(true) }
 func (d *dataTab) onApply()         { d.regrid(false) }
 func (d *dataTab) onSubmit(string)  { d.regrid(false) }
 func (d *dataTab) onPerUser(string) { d.regrid(false) }
+
+// Basemap choices.
+const (
+	baseOSM     = "OpenStreetMap"
+	baseNone    = "None"
+	baseMBTiles = "MBTiles file…"
+)
+
+// setBaseOptions lists the basemaps, with the current MBTiles file or
+// URL template (set in the preferences) as a choice of its own.
+func (d *dataTab) setBaseOptions() {
+	opts := []string{baseOSM, baseNone, baseMBTiles}
+	sel := baseOSM
+	switch src := d.tiles.source(); src {
+	case basemap.OSMTemplate:
+	case basemapNone:
+		sel = baseNone
+	default:
+		sel = src
+		if strings.HasSuffix(strings.ToLower(src), ".mbtiles") {
+			sel = filepath.Base(src)
+		}
+		opts = append([]string{sel}, opts...)
+	}
+	d.base.Options = opts
+	d.base.Selected = sel
+	d.base.Refresh()
+}
+
+// onBase changes the basemap.
+func (d *dataTab) onBase(sel string) {
+	p := d.app.Preferences()
+	switch sel {
+	case baseOSM:
+		p.SetString(prefBasemap, basemap.OSMTemplate)
+	case baseNone:
+		p.SetString(prefBasemap, basemapNone)
+	case baseMBTiles:
+		showFileOpen(d.win, d.app, []string{".mbtiles"}, func(rc fyne.URIReadCloser) {
+			rc.Close()
+			if rc.URI().Scheme() != "file" {
+				showError(d.win, fmt.Errorf("%s: an MBTiles file must be a local file", rc.URI().Name()), "The basemap stays as it was.")
+				return
+			}
+			p.SetString(prefBasemap, rc.URI().Path())
+			d.setBaseOptions()
+			d.resetBasemap()
+		})
+		d.setBaseOptions() // until a file is chosen
+		return
+	default:
+		return // the current custom source
+	}
+	d.resetBasemap()
+}
+
+// resetBasemap drops the layer fetched and draws the maps again, which
+// asks the new source for tiles.
+func (d *dataTab) resetBasemap() {
+	d.tiles.reset()
+	if d.data != nil && !d.data.isCensus() {
+		d.refreshMap()
+	}
+	for _, f := range d.tiles.onReady[1:] {
+		f()
+	}
+}
+
+// onOpacity sets the heat maps' opacity over the basemap.
+func (d *dataTab) onOpacity(v float64) {
+	d.app.Preferences().SetFloat(prefOpacity, v)
+	for _, f := range d.tiles.onReady {
+		f()
+	}
+}
+
 func (d *dataTab) onScale(sel string) {
 	d.app.Preferences().SetString(prefScale, sel)
 	d.onScaleChanged()

@@ -1,0 +1,52 @@
+package gui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/privmap/privmap/app/basemap/basemaptest"
+)
+
+// TestBasemapInWindow opens the window with a local tile server as its
+// basemap: the data map is drawn at once without one, gets it when the
+// tiles arrive, takes a new opacity, and loses it when None is chosen.
+func TestBasemapInWindow(t *testing.T) {
+	srv := basemaptest.NewServer()
+	defer srv.Close()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	a := test.NewTempApp(t)
+	a.Preferences().SetString(prefBasemap, srv.Template())
+	_, u := openTestWindow(t, a)
+	u.data.tiles.fetches.Wait()
+	require.NotNil(t, u.data.heat.Map)
+	assert.NotNil(t, u.data.heat.Map.Basemap, "the data map has its basemap once the tiles arrived")
+	assert.Equal(t, "", u.data.tiles.Note())
+	assert.Positive(t, srv.Requests.Load())
+	assert.LessOrEqual(t, srv.Requests.Load(), int64(64))
+
+	u.data.opacity.SetValue(0.4)
+	u.data.onOpacity(0.4)
+	assert.InDelta(t, 0.4, u.data.heat.Map.Opacity, 1e-12)
+
+	u.data.base.SetSelected(baseNone)
+	assert.Nil(t, u.data.heat.Map.Basemap, "None draws no basemap")
+	assert.Equal(t, basemapNone, a.Preferences().String(prefBasemap))
+}
+
+// TestBasemapOffline checks that a basemap that cannot be reached
+// leaves the maps drawn, with a note.
+func TestBasemapOffline(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	a := test.NewTempApp(t)
+	a.Preferences().SetString(prefBasemap, "http://127.0.0.1:1/{z}/{x}/{y}.png")
+	_, u := openTestWindow(t, a)
+	u.data.tiles.fetches.Wait()
+	require.NotNil(t, u.data.heat.Map)
+	assert.Nil(t, u.data.heat.Map.Basemap)
+	assert.Contains(t, u.data.tiles.Note(), "no basemap")
+	assert.True(t, u.data.baseNote.Visible())
+	assert.Contains(t, u.data.baseNote.Text, "no basemap")
+}
