@@ -20,12 +20,13 @@ import (
 	"github.com/privmap/privmap/app/basemap"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo"
 )
 
 // runRender is
 //
 //	privmap render -truth T [-estimate E] -study S [-basemap FILE.mbtiles|URL-template]
-//	               [-opacity O] [-scale linear|sqrt|log] [-size WxH] -o map.png|map.svg
+//	               [-opacity O] [-scale linear|sqrt|log] [-size WxH] [-overlay F.geojson …] -o map.png|map.svg
 //
 // It draws the window's figure from files: the true map, and with an
 // estimate the estimate and the difference beside it, under a header
@@ -42,6 +43,8 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	opacity := fs.Float64("opacity", mapplot.DefaultOpacity, "opacity of the heat maps over the basemap, 0–1")
 	scaleName := fs.String("scale", "linear", "colour scale: linear, sqrt or log")
 	size := fs.String("size", "1800x700", "picture size in pixels, `WxH`")
+	var overlays listFlag
+	fs.Var(&overlays, "overlay", "GeoJSON `file` of outlines (districts, coastline) drawn over the maps; repeatable")
 	out := fs.String("o", "", "picture to write: .png or .svg")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -66,6 +69,9 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	f, err := renderFigure(s, *studyName, *truthName, *estName, opt)
 	if err != nil {
+		return err
+	}
+	if err := addOverlays(f, overlays); err != nil {
 		return err
 	}
 	if src != nil {
@@ -106,6 +112,28 @@ func renderFigure(s *core.Study, studyName, truthName, estName string, opt rende
 	}
 	f.Notes = renderNotes(s, opt, f.TypeScale(opt.w, opt.h))
 	return f, nil
+}
+
+// addOverlays reads the GeoJSON files and draws their outlines on every
+// map of f.
+func addOverlays(f *mapplot.Figure, files []string) error {
+	var all []orb.LineString
+	for _, name := range files {
+		r, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		ls, err := geo.ReadOutlines(r)
+		r.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		all = append(all, ls...)
+	}
+	for _, m := range f.Maps {
+		m.Outlines = all
+	}
+	return nil
 }
 
 // renderOpts are render's checked options.

@@ -93,6 +93,20 @@ func TestRender(t *testing.T) {
 	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), "© test tiles") {
 		t.Errorf("SVG without <svg> or the credit (%d bytes)", len(b))
 	}
+	// A GeoJSON overlay: its line is drawn over the maps.
+	gj := p("line.geojson")
+	os.WriteFile(gj, []byte(`{"type": "LineString", "coordinates": [[-122.45, 37.70], [-122.45, 37.80]]}`), 0o644)
+	withLine := p("line.png")
+	if code, _, errs := run("render", "-truth", truth, "-estimate", est, "-study", study, "-scale", "sqrt", "-overlay", gj, "-o", withLine); code != 0 {
+		t.Fatal(errs)
+	}
+	if n := changedPixels(readPNG(t, bare), readPNG(t, withLine)); n < 1000 || n > 50000 {
+		t.Errorf("the overlay changed %d pixels; want a line on each of three maps", n)
+	}
+	os.WriteFile(gj, []byte(`{"type": "LineString", "coordinates": [[0, 0], [0, 95]]}`), 0o644)
+	if code, _, errs := run("render", "-truth", truth, "-study", study, "-overlay", gj, "-o", withLine); code != 1 || !strings.Contains(errs, "line.geojson: geo: GeoJSON: vertex") {
+		t.Errorf("bad overlay: exit %d, %q", code, errs)
+	}
 	// An unreachable basemap: drawn without it, said on stderr.
 	code, _, errs := run("render", "-truth", truth, "-study", study, "-basemap", "http://127.0.0.1:1/{z}/{x}/{y}.png", "-o", p("x.png"))
 	if code != 0 || !strings.Contains(errs, "the maps are drawn without it") {

@@ -145,6 +145,13 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 			u.pop.applyDefault()
 		}
 	}
+	if name := a.Preferences().String(prefOverlay); name != "" {
+		u.data.tiles.loadOverlay(name, func(err error) {
+			if err != nil {
+				u.data.tiles.onNote("no outlines: " + shortText(err.Error(), 80))
+			}
+		})
+	}
 	u.pop.OnChanged = u.savePopulation
 	w.SetOnDropped(u.data.onDropped)
 	u.tabs = container.NewAppTabs(

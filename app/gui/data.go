@@ -533,15 +533,20 @@ func (d *dataTab) onPerUser(string) { d.regrid(false) }
 
 // Basemap choices.
 const (
-	baseOSM     = "OpenStreetMap"
-	baseNone    = "None"
-	baseMBTiles = "MBTiles file…"
+	baseOSM      = "OpenStreetMap"
+	baseNone     = "None"
+	baseMBTiles  = "MBTiles file…"
+	baseOutlines = "GeoJSON outlines…"
+	baseNoLines  = "No outlines"
 )
 
 // setBaseOptions lists the basemaps, with the current MBTiles file or
 // URL template (set in the preferences) as a choice of its own.
 func (d *dataTab) setBaseOptions() {
-	opts := []string{baseOSM, baseNone, baseMBTiles}
+	opts := []string{baseOSM, baseNone, baseMBTiles, baseOutlines}
+	if d.app.Preferences().String(prefOverlay) != "" {
+		opts = append(opts, baseNoLines)
+	}
 	sel := baseOSM
 	switch src := d.tiles.source(); src {
 	case basemap.OSMTemplate:
@@ -580,10 +585,38 @@ func (d *dataTab) onBase(sel string) {
 		})
 		d.setBaseOptions() // until a file is chosen
 		return
+	case baseOutlines:
+		showFileOpen(d.win, d.app, []string{".geojson", ".json"}, func(rc fyne.URIReadCloser) {
+			rc.Close()
+			if rc.URI().Scheme() != "file" {
+				showError(d.win, fmt.Errorf("%s: a GeoJSON file must be a local file", rc.URI().Name()), "The outlines stay as they were.")
+				return
+			}
+			d.setOverlay(rc.URI().Path())
+		})
+		d.setBaseOptions()
+		return
+	case baseNoLines:
+		d.setOverlay("")
+		return
 	default:
 		return // the current custom source
 	}
 	d.resetBasemap()
+}
+
+// setOverlay draws the outlines of the GeoJSON file name over the maps
+// ("" for none) and remembers it.
+func (d *dataTab) setOverlay(name string) {
+	d.tiles.loadOverlay(name, func(err error) {
+		if err != nil {
+			showError(d.win, fmt.Errorf("%s: %w", filepath.Base(name), err), "The outlines stay as they were.")
+			d.setBaseOptions()
+			return
+		}
+		d.app.Preferences().SetString(prefOverlay, name)
+		d.setBaseOptions()
+	})
 }
 
 // resetBasemap drops the layer fetched and draws the maps again, which
@@ -601,9 +634,7 @@ func (d *dataTab) resetBasemap() {
 // onOpacity sets the heat maps' opacity over the basemap.
 func (d *dataTab) onOpacity(v float64) {
 	d.app.Preferences().SetFloat(prefOpacity, v)
-	for _, f := range d.tiles.onReady {
-		f()
-	}
+	d.tiles.redraw()
 }
 
 func (d *dataTab) onScale(sel string) {

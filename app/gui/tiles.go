@@ -14,6 +14,7 @@ import (
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/basemap"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/geo"
 )
 
 // Preferences of the basemap: its source (an XYZ URL template, an
@@ -21,6 +22,7 @@ import (
 const (
 	prefBasemap = "basemap.source"
 	prefOpacity = "basemap.opacity"
+	prefOverlay = "basemap.overlay"
 	basemapNone = "none"
 )
 
@@ -49,6 +51,8 @@ type tiles struct {
 	cancel  context.CancelFunc
 	note    string // why there is no basemap, if there is none
 	fetches sync.WaitGroup
+	// outlines are the GeoJSON overlay's lines, drawn over every map.
+	outlines []orb.LineString
 }
 
 func newTiles(a fyne.App) *tiles { return &tiles{app: a} }
@@ -75,6 +79,7 @@ func (t *tiles) under(m *mapplot.Map) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	m.Outlines = t.outlines
 	if t.layer != nil && t.bound == m.Bound {
 		m.Basemap, m.Opacity = t.layer, t.opacity()
 		return
@@ -116,9 +121,7 @@ func (t *tiles) fetchLocked(b orb.Bound) {
 				t.onNote(note)
 			}
 			if l != nil {
-				for _, f := range t.onReady {
-					f()
-				}
+				t.redraw()
 			}
 		})
 	})
@@ -138,6 +141,44 @@ func (t *tiles) fetch(ctx context.Context, name string, b orb.Bound) (*basemap.L
 		defer c.Close()
 	}
 	return basemap.Fetch(ctx, src, b, layerW, layerH)
+}
+
+// loadOverlay reads the GeoJSON file name in the background and, once
+// read, draws its outlines over the maps; "" clears them. done gets the
+// error, on the UI goroutine.
+func (t *tiles) loadOverlay(name string, done func(error)) {
+	if name == "" {
+		t.mu.Lock()
+		t.outlines = nil
+		t.mu.Unlock()
+		t.redraw()
+		done(nil)
+		return
+	}
+	t.fetches.Go(func() {
+		var ls []orb.LineString
+		f, err := os.Open(name)
+		if err == nil {
+			ls, err = geo.ReadOutlines(f)
+			f.Close()
+		}
+		fyne.Do(func() {
+			if err == nil {
+				t.mu.Lock()
+				t.outlines = ls
+				t.mu.Unlock()
+				t.redraw()
+			}
+			done(err)
+		})
+	})
+}
+
+// redraw draws the maps again.
+func (t *tiles) redraw() {
+	for _, f := range t.onReady {
+		f()
+	}
 }
 
 // reset drops the layer, cancelling a fetch under way, so that the next

@@ -1,6 +1,8 @@
 package gui
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -49,4 +51,21 @@ func TestBasemapOffline(t *testing.T) {
 	assert.Contains(t, u.data.tiles.Note(), "no basemap")
 	assert.True(t, u.data.baseNote.Visible())
 	assert.Contains(t, u.data.baseNote.Text, "no basemap")
+}
+
+// TestOutlinesInWindow draws a GeoJSON file's outlines over the maps,
+// remembers the file, and clears them.
+func TestOutlinesInWindow(t *testing.T) {
+	_, u := newTestWindow(t)
+	name := filepath.Join(t.TempDir(), "d.geojson")
+	os.WriteFile(name, []byte(`{"type": "Polygon", "coordinates": [[[-122.5, 37.75], [-122.4, 37.75], [-122.4, 37.78], [-122.5, 37.75]]]}`), 0o644)
+	u.data.setOverlay(name)
+	u.data.tiles.fetches.Wait()
+	require.NotNil(t, u.data.heat.Map)
+	assert.Len(t, u.data.heat.Map.Outlines, 1)
+	assert.Equal(t, name, u.app.Preferences().String(prefOverlay))
+	assert.Contains(t, u.data.base.Options, baseNoLines)
+	u.data.base.SetSelected(baseNoLines)
+	assert.Empty(t, u.data.heat.Map.Outlines)
+	assert.Equal(t, "", u.app.Preferences().String(prefOverlay))
 }

@@ -83,6 +83,11 @@ type Map struct {
 	// is written in the map's corner.
 	Basemap Underlay
 	Opacity float64
+	// Outlines are lines in longitude and latitude drawn over the cells,
+	// such as districts or a coastline read from GeoJSON
+	// (geo.ReadOutlines), dark on a light halo so that they read over any
+	// colour.
+	Outlines []orb.LineString
 }
 
 // An Underlay is what lies under a map's cells: a basemap of tiles
@@ -439,8 +444,31 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	} else {
 		c.DrawImage(rect, img)
 	}
+	if len(g.m.Outlines) > 0 && !g.m.categorical() {
+		outline(c, x, y, g.m.Outlines)
+	}
 	if base != nil {
 		attribute(c, rect, g.m.Basemap.Attribution())
+	}
+}
+
+// outline draws lines in longitude and latitude, clipped to the data
+// area: a light halo, then the line.
+func outline(c draw.Canvas, x, y func(float64) vg.Length, lines []orb.LineString) {
+	halo := draw.LineStyle{Color: color.NRGBA{255, 255, 255, 200}, Width: vg.Points(2.2)}
+	line := draw.LineStyle{Color: color.NRGBA{0x22, 0x22, 0x22, 255}, Width: vg.Points(0.9)}
+	paths := make([][]vg.Point, 0, len(lines))
+	for _, l := range lines {
+		pts := make([]vg.Point, len(l))
+		for i, p := range l {
+			pts[i] = vg.Point{X: x(p[0]), Y: y(p[1])}
+		}
+		paths = append(paths, c.ClipLinesXY(pts)...)
+	}
+	for _, sty := range []draw.LineStyle{halo, line} {
+		for _, p := range paths {
+			c.StrokeLines(sty, p)
+		}
 	}
 }
 

@@ -227,3 +227,30 @@ func TestBasemapUnderlay(t *testing.T) {
 		t.Errorf("cell above the credit %v, want %v", c, want)
 	}
 }
+
+// TestOutlines checks that an outline is drawn where its vertices are
+// and clipped to the map.
+func TestOutlines(t *testing.T) {
+	m := &Map{Cols: 2, Rows: 2, Bound: orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{1, 1}},
+		Values: []float64{1, 1, 1, 1}, Aspect: 1, Lo: 0, Hi: 2}
+	bare, r := Image(m, 600, 600, 1)
+	// A vertical line at longitude 0.3, reaching beyond the box.
+	m.Outlines = []orb.LineString{{{0.3, -1}, {0.3, 2}}}
+	img, _ := Image(m, 600, 600, 1)
+	px := func(fx, fy float64) (int, int) {
+		return int((r.X0 + fx*(r.X1-r.X0)) * 600), int((r.Y0 + fy*(r.Y1-r.Y0)) * 600)
+	}
+	x, y := px(0.3, 0.5)
+	if img.At(x, y) == bare.At(x, y) {
+		t.Errorf("no outline at its longitude: %v", img.At(x, y))
+	}
+	x, y = px(0.6, 0.5)
+	if img.At(x, y) != bare.At(x, y) {
+		t.Error("the outline is drawn away from its longitude")
+	}
+	// Above the map (the title's band) the clipped line is absent.
+	x, y = px(0.3, -0.02)
+	if img.At(x, y) != bare.At(x, y) {
+		t.Error("the outline runs past the map")
+	}
+}

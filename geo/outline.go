@@ -1,0 +1,117 @@
+package geo
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geojson"
+)
+
+// Outline limits: a GeoJSON file of at most MaxOutlineBytes, holding at
+// most MaxOutlinePoints vertices, is read; a city's neighbourhoods or a
+// coastline at street detail is a few MB and a few hundred thousand.
+const (
+	MaxOutlineBytes  = 256 << 20
+	MaxOutlinePoints = 10_000_000
+)
+
+// ReadOutlines reads a GeoJSON file (a FeatureCollection, a Feature or a
+// bare geometry) and returns the lines to draw over a map: the rings of
+// its polygons and its line strings, in longitude and latitude. Points
+// have no outline and are left out. Coordinates must be finite longitudes
+// and latitudes.
+func ReadOutlines(r io.Reader) ([]orb.LineString, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxOutlineBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxOutlineBytes {
+		return nil, fmt.Errorf("geo: a GeoJSON file larger than %d MB", MaxOutlineBytes>>20)
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, fmt.Errorf("geo: GeoJSON: %w", err)
+	}
+	var geoms []orb.Geometry
+	switch head.Type {
+	case "FeatureCollection":
+		fc, err := geojson.UnmarshalFeatureCollection(b)
+		if err != nil {
+			return nil, fmt.Errorf("geo: GeoJSON: %w", err)
+		}
+		for _, f := range fc.Features {
+			geoms = append(geoms, f.Geometry)
+		}
+	case "Feature":
+		f, err := geojson.UnmarshalFeature(b)
+		if err != nil {
+			return nil, fmt.Errorf("geo: GeoJSON: %w", err)
+		}
+		geoms = append(geoms, f.Geometry)
+	case "":
+		return nil, errors.New(`geo: GeoJSON: no "type" member`)
+	default:
+		g, err := geojson.UnmarshalGeometry(bytes.TrimSpace(b))
+		if err != nil {
+			return nil, fmt.Errorf("geo: GeoJSON: %w", err)
+		}
+		geoms = append(geoms, g.Geometry())
+	}
+	var out []orb.LineString
+	points := 0
+	for _, g := range geoms {
+		for _, ls := range lines(g) {
+			points += len(ls)
+			if points > MaxOutlinePoints {
+				return nil, fmt.Errorf("geo: GeoJSON with more than %d vertices", MaxOutlinePoints)
+			}
+			for _, p := range ls {
+				if !(math.Abs(p[0]) <= 180 && math.Abs(p[1]) <= 90) {
+					return nil, fmt.Errorf("geo: GeoJSON: vertex %v is not a longitude and latitude", p)
+				}
+			}
+			if len(ls) >= 2 {
+				out = append(out, ls)
+			}
+		}
+	}
+	return out, nil
+}
+
+// lines returns the outlines of g.
+func lines(g orb.Geometry) []orb.LineString {
+	switch g := g.(type) {
+	case orb.LineString:
+		return []orb.LineString{g}
+	case orb.MultiLineString:
+		return g
+	case orb.Ring:
+		return []orb.LineString{orb.LineString(g)}
+	case orb.Polygon:
+		out := make([]orb.LineString, len(g))
+		for i, r := range g {
+			out[i] = orb.LineString(r)
+		}
+		return out
+	case orb.MultiPolygon:
+		var out []orb.LineString
+		for _, p := range g {
+			out = append(out, lines(p)...)
+		}
+		return out
+	case orb.Collection:
+		var out []orb.LineString
+		for _, h := range g {
+			out = append(out, lines(h)...)
+		}
+		return out
+	}
+	return nil // points have no outline
+}

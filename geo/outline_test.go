@@ -1,0 +1,58 @@
+package geo
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestReadOutlines(t *testing.T) {
+	fc := `{"type": "FeatureCollection", "features": [
+	  {"type": "Feature", "properties": {"name": "a"}, "geometry": {"type": "Polygon", "coordinates": [[[-122.5, 37.7], [-122.4, 37.7], [-122.4, 37.8], [-122.5, 37.7]], [[-122.46, 37.74], [-122.44, 37.74], [-122.44, 37.76], [-122.46, 37.74]]]}},
+	  {"type": "Feature", "properties": {}, "geometry": {"type": "MultiLineString", "coordinates": [[[-122.5, 37.75], [-122.3, 37.75]], [[0, 0], [1, 1], [2, 0]]]}},
+	  {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [-122.4, 37.7]}}
+	]}`
+	ls, err := ReadOutlines(strings.NewReader(fc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 4 || len(ls[0]) != 4 || len(ls[3]) != 3 {
+		t.Fatalf("outlines %v", ls)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 1], [0, 0]]]}`, ""},
+		{`{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}`, ""},
+		{`{"type": "LineString", "coordinates": [[0, 0], [200, 1]]}`, "is not a longitude and latitude"},
+		{`{"coordinates": []}`, `no "type" member`},
+		{`{"type": "FeatureCollection", "features": [`, "GeoJSON"},
+		{`[1, 2]`, "GeoJSON"},
+	} {
+		_, err := ReadOutlines(strings.NewReader(tc.in))
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// FuzzReadOutlines reads arbitrary text as GeoJSON: an error, or
+// outlines of at least two vertices inside the world, never a panic.
+func FuzzReadOutlines(f *testing.F) {
+	f.Add(`{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 1], [0, 0]]]}`)
+	f.Add(`{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "MultiPolygon", "coordinates": [[[[0, 0], [1, 0], [0, 0]]]]}}]}`)
+	f.Add(`{"type": "GeometryCollection", "geometries": [{"type": "LineString", "coordinates": [[0, 0], [1, 1]]}]}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		ls, err := ReadOutlines(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		for _, l := range ls {
+			if len(l) < 2 {
+				t.Fatalf("outline %v", l)
+			}
+			for _, p := range l {
+				if !(p[0] >= -180 && p[0] <= 180 && p[1] >= -90 && p[1] <= 90) {
+					t.Fatalf("vertex %v", p)
+				}
+			}
+		}
+	})
+}
