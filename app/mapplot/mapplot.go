@@ -409,14 +409,36 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 	w := max(1, int(math.Round(rect.Size().X.Dots(dpi))))
 	h := max(1, int(math.Round(rect.Size().Y.Dots(dpi))))
-	colours := g.colours()
-	// Faint lines between cells when cells are at least 8 pixels wide.
-	lines := w >= 8*g.m.Cols && h >= 8*g.m.Rows
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	var base *image.NRGBA
 	if g.m.Basemap != nil && !g.m.categorical() {
 		base = g.m.Basemap.Image(b, w, h)
 	}
+	img := g.pixels(w, h, base)
+	// On an image canvas, copy the pixels in place: the image is already at
+	// the canvas's resolution, and vg's DrawImage would resample it.
+	if vc, ok := backing(c).(*vgimg.Canvas); ok {
+		dst := vc.Image()
+		x0 := int(math.Round(rect.Min.X.Dots(dpi)))
+		y0 := dst.Bounds().Dy() - int(math.Round(rect.Max.Y.Dots(dpi)))
+		stddraw.Draw(dst, image.Rect(x0, y0, x0+w, y0+h), img, image.Point{}, stddraw.Src)
+	} else {
+		c.DrawImage(rect, img)
+	}
+	if len(g.m.Outlines) > 0 && !g.m.categorical() {
+		outline(c, x, y, g.m.Outlines)
+	}
+	if base != nil {
+		attribute(c, rect, g.m.Basemap.Attribution())
+	}
+}
+
+// pixels colours a w×h picture of the cells, each pixel by the cell it
+// falls in, over the basemap base when there is one.
+func (g *cells) pixels(w, h int, base *image.NRGBA) *image.NRGBA {
+	colours := g.colours()
+	// Faint lines between cells when cells are at least 8 pixels wide.
+	lines := w >= 8*g.m.Cols && h >= 8*g.m.Rows
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	alpha := g.m.opacity()
 	for py := range h {
 		row := g.m.Rows - 1 - py*g.m.Rows/h // image rows run north to south
@@ -434,22 +456,7 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 			img.SetNRGBA(px, py, c)
 		}
 	}
-	// On an image canvas, copy the pixels in place: the image is already at
-	// the canvas's resolution, and vg's DrawImage would resample it.
-	if vc, ok := backing(c).(*vgimg.Canvas); ok {
-		dst := vc.Image()
-		x0 := int(math.Round(rect.Min.X.Dots(dpi)))
-		y0 := dst.Bounds().Dy() - int(math.Round(rect.Max.Y.Dots(dpi)))
-		stddraw.Draw(dst, image.Rect(x0, y0, x0+w, y0+h), img, image.Point{}, stddraw.Src)
-	} else {
-		c.DrawImage(rect, img)
-	}
-	if len(g.m.Outlines) > 0 && !g.m.categorical() {
-		outline(c, x, y, g.m.Outlines)
-	}
-	if base != nil {
-		attribute(c, rect, g.m.Basemap.Attribution())
-	}
+	return img
 }
 
 // outline draws lines in longitude and latitude, clipped to the data
