@@ -33,36 +33,9 @@ func ReadOutlines(r io.Reader) ([]orb.LineString, error) {
 	if len(b) > MaxOutlineBytes {
 		return nil, fmt.Errorf("geo: a GeoJSON file larger than %d MB", MaxOutlineBytes>>20)
 	}
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, fmt.Errorf("geo: GeoJSON: %w", err)
-	}
-	var geoms []orb.Geometry
-	switch head.Type {
-	case "FeatureCollection":
-		fc, err := geojson.UnmarshalFeatureCollection(b)
-		if err != nil {
-			return nil, fmt.Errorf("geo: GeoJSON: %w", err)
-		}
-		for _, f := range fc.Features {
-			geoms = append(geoms, f.Geometry)
-		}
-	case "Feature":
-		f, err := geojson.UnmarshalFeature(b)
-		if err != nil {
-			return nil, fmt.Errorf("geo: GeoJSON: %w", err)
-		}
-		geoms = append(geoms, f.Geometry)
-	case "":
-		return nil, errors.New(`geo: GeoJSON: no "type" member`)
-	default:
-		g, err := geojson.UnmarshalGeometry(bytes.TrimSpace(b))
-		if err != nil {
-			return nil, fmt.Errorf("geo: GeoJSON: %w", err)
-		}
-		geoms = append(geoms, g.Geometry())
+	geoms, err := geometries(b)
+	if err != nil {
+		return nil, err
 	}
 	var out []orb.LineString
 	points := 0
@@ -83,6 +56,41 @@ func ReadOutlines(r io.Reader) ([]orb.LineString, error) {
 		}
 	}
 	return out, nil
+}
+
+// geometries decodes a FeatureCollection, a Feature or a bare geometry.
+func geometries(b []byte) ([]orb.Geometry, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, fmt.Errorf("geo: GeoJSON: %w", err)
+	}
+	switch head.Type {
+	case "FeatureCollection":
+		fc, err := geojson.UnmarshalFeatureCollection(b)
+		if err != nil {
+			return nil, fmt.Errorf("geo: GeoJSON: %w", err)
+		}
+		out := make([]orb.Geometry, len(fc.Features))
+		for i, f := range fc.Features {
+			out[i] = f.Geometry
+		}
+		return out, nil
+	case "Feature":
+		f, err := geojson.UnmarshalFeature(b)
+		if err != nil {
+			return nil, fmt.Errorf("geo: GeoJSON: %w", err)
+		}
+		return []orb.Geometry{f.Geometry}, nil
+	case "":
+		return nil, errors.New(`geo: GeoJSON: no "type" member`)
+	}
+	g, err := geojson.UnmarshalGeometry(bytes.TrimSpace(b))
+	if err != nil {
+		return nil, fmt.Errorf("geo: GeoJSON: %w", err)
+	}
+	return []orb.Geometry{g.Geometry()}, nil
 }
 
 // lines returns the outlines of g.
