@@ -83,6 +83,10 @@ type Map struct {
 	// is written in the map's corner.
 	Basemap Underlay
 	Opacity float64
+	// Plain leaves out the scale bar and the north arrow that a
+	// geographic map otherwise has in its bottom-left and top-right
+	// corners.
+	Plain bool
 	// Outlines are lines in longitude and latitude drawn over the cells,
 	// such as districts or a coastline read from GeoJSON
 	// (geo.ReadOutlines), dark on a light halo so that they read over any
@@ -424,12 +428,92 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	} else {
 		c.DrawImage(rect, img)
 	}
-	if len(g.m.Outlines) > 0 && !g.m.categorical() {
+	if g.m.categorical() {
+		return
+	}
+	if len(g.m.Outlines) > 0 {
 		outline(c, x, y, g.m.Outlines)
+	}
+	if !g.m.Plain {
+		scaleBar(c, rect, b)
+		northArrow(c, rect)
 	}
 	if base != nil {
 		attribute(c, rect, g.m.Basemap.Attribution())
 	}
+}
+
+// kmPerDegree is the length of a degree of latitude, and of longitude at
+// the equator, on the WGS 84 ellipsoid's mean radius.
+const kmPerDegree = 111.195
+
+// ScaleBarKm returns the length of a map's scale bar: the round length
+// (1, 2 or 5 times a power of ten km) closest below a fifth of the
+// width of the box b on its middle parallel.
+func ScaleBarKm(b orb.Bound) float64 {
+	mid := (b.Min[1] + b.Max[1]) / 2
+	width := (b.Max[0] - b.Min[0]) * kmPerDegree * math.Cos(mid*math.Pi/180)
+	if !(width > 0) {
+		return 0
+	}
+	target := width / 5
+	p := math.Pow(10, math.Floor(math.Log10(target)))
+	for _, m := range []float64{5, 2, 1} {
+		if m*p <= target {
+			return m * p
+		}
+	}
+	return p
+}
+
+// scaleBar draws a bar of ScaleBarKm in the bottom-left corner of the map
+// area r of box b, on a light band, labelled in km (or m below 1 km).
+func scaleBar(c draw.Canvas, r vg.Rectangle, b orb.Bound) {
+	km := ScaleBarKm(b)
+	if km == 0 {
+		return
+	}
+	mid := (b.Min[1] + b.Max[1]) / 2
+	widthKm := (b.Max[0] - b.Min[0]) * kmPerDegree * math.Cos(mid*math.Pi/180)
+	length := r.Size().X * vg.Length(km/widthKm)
+	label := strconv.FormatFloat(km, 'f', -1, 64) + " km"
+	if km < 1 {
+		label = strconv.FormatFloat(km*1000, 'f', -1, 64) + " m"
+	}
+	sty := draw.TextStyle{Color: color.Gray{0x22}, Font: font.From(plotFont, 8), Handler: plot.DefaultTextHandler,
+		XAlign: draw.XCenter, YAlign: draw.YBottom}
+	pad := vg.Length(4)
+	x0, y0 := r.Min.X+pad+2, r.Min.Y+pad+2
+	band := vg.Rectangle{Min: vg.Point{X: r.Min.X + pad - 2, Y: r.Min.Y + pad - 1},
+		Max: vg.Point{X: x0 + length + 4, Y: y0 + 4 + sty.Height(label) + 2}}
+	c.SetColor(color.NRGBA{255, 255, 255, 200})
+	c.Fill(band.Path())
+	bar := draw.LineStyle{Color: color.Gray{0x22}, Width: vg.Points(1.5)}
+	c.StrokeLine2(bar, x0, y0, x0+length, y0)
+	c.StrokeLine2(bar, x0, y0, x0, y0+3)
+	c.StrokeLine2(bar, x0+length, y0, x0+length, y0+3)
+	c.FillText(sty, vg.Point{X: x0 + length/2, Y: y0 + 3}, label)
+}
+
+// northArrow draws an arrow and N in the top-right corner of the map
+// area r: the maps are drawn north up.
+func northArrow(c draw.Canvas, r vg.Rectangle) {
+	const size = 12
+	x, top := r.Max.X-10, r.Max.Y-6
+	sty := draw.TextStyle{Color: color.Gray{0x22}, Font: font.From(plotFont, 8), Handler: plot.DefaultTextHandler,
+		XAlign: draw.XCenter, YAlign: draw.YTop}
+	band := vg.Rectangle{Min: vg.Point{X: x - 6, Y: top - size - sty.Height("N") - 2}, Max: vg.Point{X: x + 6, Y: top + 2}}
+	c.SetColor(color.NRGBA{255, 255, 255, 200})
+	c.Fill(band.Path())
+	var head vg.Path
+	head.Move(vg.Point{X: x, Y: top})
+	head.Line(vg.Point{X: x - 4, Y: top - 7})
+	head.Line(vg.Point{X: x + 4, Y: top - 7})
+	head.Close()
+	c.SetColor(color.Gray{0x22})
+	c.Fill(head)
+	c.StrokeLine2(draw.LineStyle{Color: color.Gray{0x22}, Width: vg.Points(1.5)}, x, top-7, x, top-size)
+	c.FillText(sty, vg.Point{X: x, Y: top - size - 1}, "N")
 }
 
 // pixels colours a w×h picture of the cells, each pixel by the cell it

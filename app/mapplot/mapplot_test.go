@@ -69,7 +69,7 @@ func TestImageCells(t *testing.T) {
 		pxPerPt          float64
 	}{{24, 16, 900, 600, 1}, {7, 5, 640, 480, 2}, {120, 80, 1000, 700, 1.5}} {
 		t.Run(fmt.Sprintf("%dx%d at %dx%d", tc.cols, tc.rows, tc.w, tc.h), func(t *testing.T) {
-			m := &Map{Cols: tc.cols, Rows: tc.rows, Aspect: float64(tc.cols) / float64(tc.rows),
+			m := &Map{Cols: tc.cols, Rows: tc.rows, Aspect: float64(tc.cols) / float64(tc.rows), Plain: true,
 				Bound: orb.Bound{Min: orb.Point{-122.5153, 37.7228}, Max: orb.Point{-122.3789, 37.7946}}}
 			m.Values = make([]float64, tc.cols*tc.rows)
 			for i := range m.Values {
@@ -198,7 +198,7 @@ func (s solid) Attribution() string { return "© test tiles" }
 func TestBasemapUnderlay(t *testing.T) {
 	blue := color.NRGBA{0, 0, 255, 255}
 	m := &Map{Cols: 2, Rows: 1, Bound: orb.Bound{Min: orb.Point{-122.5, 37.7}, Max: orb.Point{-122.3, 37.8}},
-		Values: []float64{math.NaN(), 1}, Aspect: 2, Lo: 0, Hi: 1}
+		Values: []float64{math.NaN(), 1}, Aspect: 2, Lo: 0, Hi: 1, Plain: true}
 	bare, r := Image(m, 800, 400, 1)
 	m.Basemap, m.Opacity = solid{blue}, 0.5
 	img, _ := Image(m, 800, 400, 1)
@@ -232,7 +232,7 @@ func TestBasemapUnderlay(t *testing.T) {
 // and clipped to the map.
 func TestOutlines(t *testing.T) {
 	m := &Map{Cols: 2, Rows: 2, Bound: orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{1, 1}},
-		Values: []float64{1, 1, 1, 1}, Aspect: 1, Lo: 0, Hi: 2}
+		Values: []float64{1, 1, 1, 1}, Aspect: 1, Lo: 0, Hi: 2, Plain: true}
 	bare, r := Image(m, 600, 600, 1)
 	// A vertical line at longitude 0.3, reaching beyond the box.
 	m.Outlines = []orb.LineString{{{0.3, -1}, {0.3, 2}}}
@@ -252,5 +252,37 @@ func TestOutlines(t *testing.T) {
 	x, y = px(0.3, -0.02)
 	if img.At(x, y) != bare.At(x, y) {
 		t.Error("the outline runs past the map")
+	}
+}
+
+// TestScaleBar checks the scale bar's length for boxes from a city block
+// to a country, and that it and the north arrow are drawn unless Plain.
+func TestScaleBar(t *testing.T) {
+	for _, tc := range []struct {
+		b    orb.Bound
+		want float64
+	}{
+		// San Francisco's 12 km box: a fifth is 2.4 km.
+		{orb.Bound{Min: orb.Point{-122.5153, 37.7228}, Max: orb.Point{-122.3789, 37.7946}}, 2},
+		// New York's 47 km box: a fifth is 9.4 km.
+		{orb.Bound{Min: orb.Point{-74.2585, 40.4844}, Max: orb.Point{-73.7020, 40.9175}}, 5},
+		// 0.01° at the equator, 1.1 km: a fifth is 222 m.
+		{orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{0.01, 0.01}}, 0.2},
+		{orb.Bound{Min: orb.Point{-10, 35}, Max: orb.Point{10, 55}}, 200},
+	} {
+		if got := ScaleBarKm(tc.b); math.Abs(got-tc.want) > 1e-9*tc.want {
+			t.Errorf("%v: %v km, want %v", tc.b, got, tc.want)
+		}
+	}
+	m := &Map{Cols: 4, Rows: 4, Aspect: 1, Values: make([]float64, 16), Lo: 0, Hi: 1,
+		Bound: orb.Bound{Min: orb.Point{-122.5, 37.7}, Max: orb.Point{-122.4, 37.8}}}
+	with, r := Image(m, 600, 600, 1)
+	m.Plain = true
+	plain, _ := Image(m, 600, 600, 1)
+	for _, corner := range [][2]float64{{0.04, 0.97}, {0.98, 0.03}} {
+		x, y := int((r.X0+corner[0]*(r.X1-r.X0))*600), int((r.Y0+corner[1]*(r.Y1-r.Y0))*600)
+		if with.At(x, y) == plain.At(x, y) {
+			t.Errorf("nothing drawn at %v (pixel %d, %d)", corner, x, y)
+		}
 	}
 }
