@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paulmach/orb"
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
@@ -67,6 +68,14 @@ func newCompareTab(a fyne.App, w fyne.Window) *compareTab {
 	for i := range c.maps {
 		h := NewHeatmap(nil)
 		h.OnHover = c.onHover
+		// The true, estimated and difference maps zoom and pan together.
+		h.OnView = func(v orb.Bound) {
+			for j, o := range c.maps {
+				if j != i {
+					o.SetView(v)
+				}
+			}
+		}
 		c.maps[i] = h
 	}
 	c.hover = widget.NewLabel("")

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+	"github.com/paulmach/orb"
 
 	"github.com/privmap/privmap/app/mapplot"
 )
@@ -27,6 +28,15 @@ type Heatmap struct {
 	// Selected cells are outlined in orange, such as the sensitive cells
 	// of a mechanism being picked; set with SetSelected.
 	Selected []int
+	// OnView, when set, is called with the view after the user zoomed or
+	// panned, so that maps of the same cells follow (SetView).
+	OnView func(orb.Bound)
+
+	// view is the part of the map shown (zero: all of it): the mouse
+	// wheel and the + and − keys zoom, dragging and the arrow keys pan,
+	// 0 and a double tap show the whole map.
+	view    orb.Bound
+	focused bool
 
 	hovered int
 	// The last drawn image, its size and where its cells are, so that a
@@ -38,9 +48,13 @@ type Heatmap struct {
 }
 
 var (
-	_ fyne.Widget       = (*Heatmap)(nil)
-	_ desktop.Hoverable = (*Heatmap)(nil)
-	_ fyne.Tappable     = (*Heatmap)(nil)
+	_ fyne.Widget         = (*Heatmap)(nil)
+	_ desktop.Hoverable   = (*Heatmap)(nil)
+	_ fyne.Tappable       = (*Heatmap)(nil)
+	_ fyne.DoubleTappable = (*Heatmap)(nil)
+	_ fyne.Scrollable     = (*Heatmap)(nil)
+	_ fyne.Draggable      = (*Heatmap)(nil)
+	_ fyne.Focusable      = (*Heatmap)(nil)
 )
 
 // NewHeatmap returns a heat map of m, which may be nil.
@@ -50,11 +64,159 @@ func NewHeatmap(m *mapplot.Map) *Heatmap {
 	return h
 }
 
-// SetMap replaces the map and redraws.
+// SetMap replaces the map and redraws. A map of the same box keeps the
+// view; another shows whole.
 func (h *Heatmap) SetMap(m *mapplot.Map) {
+	if m == nil || h.Map == nil || m.Bound != h.Map.Bound {
+		h.view = orb.Bound{}
+	}
 	h.Map = m
+	if m != nil {
+		m.View = h.view
+	}
 	h.hovered = -1
 	h.Refresh()
+}
+
+// SetView shows the part v of the map (zero: all of it), without calling
+// OnView.
+func (h *Heatmap) SetView(v orb.Bound) {
+	h.view = v
+	if h.Map != nil {
+		h.Map.View = v
+	}
+	h.imgMap = nil // the same map, drawn anew
+	h.Refresh()
+}
+
+// View returns the part of the map shown; zero when all of it is.
+func (h *Heatmap) View() orb.Bound { return h.view }
+
+// changeView shows v and tells OnView.
+func (h *Heatmap) changeView(v orb.Bound) {
+	if h.Map != nil && v == h.Map.Bound {
+		v = orb.Bound{}
+	}
+	if v == h.view {
+		return
+	}
+	h.SetView(v)
+	if h.OnView != nil {
+		h.OnView(v)
+	}
+}
+
+// geographic reports whether the map can zoom: a map of a box, not a
+// table of categories.
+func (h *Heatmap) geographic() bool {
+	return h.Map != nil && h.Map.ColLabels == nil && h.Map.RowLabels == nil &&
+		h.Map.Bound.Max[0] > h.Map.Bound.Min[0] && h.Map.Bound.Max[1] > h.Map.Bound.Min[1]
+}
+
+// shown returns the box on screen.
+func (h *Heatmap) shown() orb.Bound {
+	if h.view.Max[0] > h.view.Min[0] {
+		return h.view
+	}
+	return h.Map.Bound
+}
+
+// pointAt returns the longitude and latitude under pos, and whether pos
+// is on the map's data area.
+func (h *Heatmap) pointAt(pos fyne.Position) (orb.Point, bool) {
+	sz := h.Size()
+	r := h.data
+	if sz.Width <= 0 || sz.Height <= 0 || r.X1 <= r.X0 || r.Y1 <= r.Y0 {
+		return orb.Point{}, false
+	}
+	u := (float64(pos.X/sz.Width) - r.X0) / (r.X1 - r.X0)
+	v := (r.Y1 - float64(pos.Y/sz.Height)) / (r.Y1 - r.Y0)
+	b := h.shown()
+	p := orb.Point{b.Min[0] + u*(b.Max[0]-b.Min[0]), b.Min[1] + v*(b.Max[1]-b.Min[1])}
+	return p, u >= 0 && u <= 1 && v >= 0 && v <= 1
+}
+
+// zoomFactor is one wheel notch or key press: a fifth closer.
+const zoomFactor = 0.8
+
+// Scrolled zooms about the point under the mouse (fyne.Scrollable).
+func (h *Heatmap) Scrolled(e *fyne.ScrollEvent) {
+	if !h.geographic() || e.Scrolled.DY == 0 {
+		return
+	}
+	c, ok := h.pointAt(e.Position)
+	if !ok {
+		return
+	}
+	f := zoomFactor
+	if e.Scrolled.DY < 0 {
+		f = 1 / zoomFactor
+	}
+	h.changeView(mapplot.Zoom(h.Map.Bound, h.shown(), c, f))
+}
+
+// Dragged pans the map with the pointer (fyne.Draggable).
+func (h *Heatmap) Dragged(e *fyne.DragEvent) {
+	if !h.geographic() {
+		return
+	}
+	sz := h.Size()
+	r := h.data
+	if h.img == nil || r.X1 <= r.X0 || r.Y1 <= r.Y0 || sz.Width <= 0 || sz.Height <= 0 {
+		return // not drawn yet
+	}
+	b := h.shown()
+	dx := -float64(e.Dragged.DX) / (float64(sz.Width) * (r.X1 - r.X0)) * (b.Max[0] - b.Min[0])
+	dy := float64(e.Dragged.DY) / (float64(sz.Height) * (r.Y1 - r.Y0)) * (b.Max[1] - b.Min[1])
+	h.changeView(mapplot.Pan(h.Map.Bound, b, dx, dy))
+}
+
+// DragEnd implements fyne.Draggable.
+func (h *Heatmap) DragEnd() {}
+
+// DoubleTapped shows the whole map.
+func (h *Heatmap) DoubleTapped(*fyne.PointEvent) { h.changeView(orb.Bound{}) }
+
+// FocusGained implements fyne.Focusable.
+func (h *Heatmap) FocusGained() { h.focused = true }
+
+// FocusLost implements fyne.Focusable.
+func (h *Heatmap) FocusLost() { h.focused = false }
+
+// TypedRune zooms with + and −, and shows the whole map with 0.
+func (h *Heatmap) TypedRune(r rune) {
+	if !h.geographic() {
+		return
+	}
+	b := h.shown()
+	c := orb.Point{(b.Min[0] + b.Max[0]) / 2, (b.Min[1] + b.Max[1]) / 2}
+	switch r {
+	case '+', '=':
+		h.changeView(mapplot.Zoom(h.Map.Bound, b, c, zoomFactor))
+	case '-':
+		h.changeView(mapplot.Zoom(h.Map.Bound, b, c, 1/zoomFactor))
+	case '0':
+		h.changeView(orb.Bound{})
+	}
+}
+
+// TypedKey pans a tenth of the view with the arrow keys.
+func (h *Heatmap) TypedKey(e *fyne.KeyEvent) {
+	if !h.geographic() {
+		return
+	}
+	b := h.shown()
+	w, ht := (b.Max[0]-b.Min[0])/10, (b.Max[1]-b.Min[1])/10
+	switch e.Name {
+	case fyne.KeyLeft:
+		h.changeView(mapplot.Pan(h.Map.Bound, b, -w, 0))
+	case fyne.KeyRight:
+		h.changeView(mapplot.Pan(h.Map.Bound, b, w, 0))
+	case fyne.KeyUp:
+		h.changeView(mapplot.Pan(h.Map.Bound, b, 0, ht))
+	case fyne.KeyDown:
+		h.changeView(mapplot.Pan(h.Map.Bound, b, 0, -ht))
+	}
 }
 
 // MinSize keeps the map legible.
@@ -82,8 +244,12 @@ func (h *Heatmap) MouseMoved(e *desktop.MouseEvent) {
 // MouseOut implements desktop.Hoverable.
 func (h *Heatmap) MouseOut() { h.hover(-1) }
 
-// Tapped implements fyne.Tappable.
+// Tapped implements fyne.Tappable; the map takes the keyboard focus,
+// for its zoom and pan keys.
 func (h *Heatmap) Tapped(e *fyne.PointEvent) {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(h); c != nil {
+		c.Focus(h)
+	}
 	if h.OnTapped != nil {
 		h.OnTapped(h.CellAt(e.Position))
 	}
@@ -150,6 +316,7 @@ func (r *heatmapRenderer) draw(w, hgt int) image.Image {
 	if sz := h.Size(); sz.Width > 0 {
 		pxPerPt = float64(w) / float64(sz.Width)
 	}
+	h.Map.View = h.view
 	h.img, h.data = mapplot.Image(h.Map, w, hgt, pxPerPt)
 	h.imgMap, h.imgSize = h.Map, [2]int{w, hgt}
 	r.layoutMark(h.Size())

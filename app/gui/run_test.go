@@ -16,6 +16,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/paulmach/orb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/floats"
@@ -73,6 +74,15 @@ func TestRunAndCompare(t *testing.T) {
 	assert.Contains(t, u.cmp.hover.Text, "cell 100 (row 4, col 4)")
 	assert.Contains(t, u.cmp.hover.Text, "GIBU")
 
+	// Zooming one map zooms the three, and a new estimate keeps the view.
+	u.cmp.maps[0].TypedRune('+')
+	v := u.cmp.maps[0].View()
+	assert.NotEqual(t, orb.Bound{}, v)
+	for _, h := range u.cmp.maps {
+		assert.Equal(t, v, h.View())
+		assert.Equal(t, v, h.Map.View)
+	}
+
 	// The ranking lists the better (lower EMD) estimator first.
 	r := ranked(res)
 	assert.LessOrEqual(t, r[0].Metrics.EMD, r[1].Metrics.EMD)
@@ -80,6 +90,7 @@ func TestRunAndCompare(t *testing.T) {
 	// Choosing the other estimator redraws the estimate.
 	u.cmp.pick.SetSelected(methodTitle(core.MethodINVM))
 	assert.Equal(t, res.Results[1].Estimate.Theta[7], u.cmp.maps[1].Map.Values[7])
+	assert.Equal(t, v, u.cmp.maps[2].Map.View)
 }
 
 // TestRunCancel runs a fake estimator that waits for cancel: the run

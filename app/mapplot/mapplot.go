@@ -83,6 +83,11 @@ type Map struct {
 	// is written in the map's corner.
 	Basemap Underlay
 	Opacity float64
+	// View, when set, is the part of Bound drawn, for a map zoomed in:
+	// the axes span it and cells outside it are left out. It must keep
+	// Bound's width to height ratio (Zoom and Pan do), so that Aspect
+	// still holds.
+	View orb.Bound
 	// Plain leaves out the scale bar and the north arrow that a
 	// geographic map otherwise has in its bottom-left and top-right
 	// corners.
@@ -131,6 +136,45 @@ func (m *Map) bound() orb.Bound {
 	return m.Bound
 }
 
+// view returns the box drawn: View when it is a box inside the map's,
+// else the whole map.
+func (m *Map) view() orb.Bound {
+	b := m.bound()
+	v := m.View
+	if m.categorical() || !(v.Max[0] > v.Min[0] && v.Max[1] > v.Min[1]) {
+		return b
+	}
+	return v
+}
+
+// Zoom returns the view v of box b scaled by factor (below 1 zooms in)
+// about the point c, kept inside b and no smaller than minFrac of it.
+func Zoom(b, v orb.Bound, c orb.Point, factor float64) orb.Bound {
+	if !(v.Max[0] > v.Min[0]) {
+		v = b
+	}
+	const minFrac = 1.0 / 64
+	bw, bh := b.Max[0]-b.Min[0], b.Max[1]-b.Min[1]
+	w := min(max((v.Max[0]-v.Min[0])*factor, bw*minFrac), bw)
+	h := w * bh / bw
+	fx := (c[0] - v.Min[0]) / (v.Max[0] - v.Min[0])
+	fy := (c[1] - v.Min[1]) / (v.Max[1] - v.Min[1])
+	out := orb.Bound{Min: orb.Point{c[0] - fx*w, c[1] - fy*h}}
+	out.Max = orb.Point{out.Min[0] + w, out.Min[1] + h}
+	return Pan(b, out, 0, 0)
+}
+
+// Pan returns the view v of box b moved by dx, dy degrees, kept inside b.
+func Pan(b, v orb.Bound, dx, dy float64) orb.Bound {
+	if !(v.Max[0] > v.Min[0]) {
+		return b
+	}
+	w, h := v.Max[0]-v.Min[0], v.Max[1]-v.Min[1]
+	x0 := min(max(v.Min[0]+dx, b.Min[0]), b.Max[0]-w)
+	y0 := min(max(v.Min[1]+dy, b.Min[1]), b.Max[1]-h)
+	return orb.Bound{Min: orb.Point{x0, y0}, Max: orb.Point{x0 + w, y0 + h}}
+}
+
 // Viridis returns a perceptually uniform colour map, monotone in
 // luminance, built with moreland.NewLuminance from the control colours of
 // matplotlib's viridis (van der Walt and Smith, 2015).
@@ -153,7 +197,7 @@ func Viridis() palette.ColorMap {
 type Rect struct{ X0, Y0, X1, Y1 float64 }
 
 // Cell returns the cell under the point (fx, fy) given as fractions of the
-// image from its top left, or −1.
+// image from its top left, or −1. r is the area of the map's view.
 func (r Rect) Cell(m *Map, fx, fy float64) int {
 	if r.X1 <= r.X0 || r.Y1 <= r.Y0 {
 		return -1
@@ -163,19 +207,40 @@ func (r Rect) Cell(m *Map, fx, fy float64) int {
 	if u < 0 || u >= 1 || v < 0 || v >= 1 {
 		return -1
 	}
-	col := min(int(u*float64(m.Cols)), m.Cols-1)
-	row := min(int(v*float64(m.Rows)), m.Rows-1)
+	f := m.viewFrac()
+	col := min(int((f.Min[0]+u*(f.Max[0]-f.Min[0]))*float64(m.Cols)), m.Cols-1)
+	row := min(int((f.Min[1]+v*(f.Max[1]-f.Min[1]))*float64(m.Rows)), m.Rows-1)
 	return row*m.Cols + col
 }
 
-// CellRect returns the fractions of the image covered by cell i.
+// CellRect returns the fractions of the image covered by cell i, clipped
+// to the map's view (an empty Rect when the cell is outside it).
 func (r Rect) CellRect(m *Map, i int) Rect {
 	row, col := i/m.Cols, i%m.Cols
-	w := (r.X1 - r.X0) / float64(m.Cols)
-	h := (r.Y1 - r.Y0) / float64(m.Rows)
-	return Rect{
-		X0: r.X0 + float64(col)*w, X1: r.X0 + float64(col+1)*w,
-		Y0: r.Y1 - float64(row+1)*h, Y1: r.Y1 - float64(row)*h,
+	f := m.viewFrac()
+	fx := func(x float64) float64 { // x a fraction of the map's width
+		t := min(max((x-f.Min[0])/(f.Max[0]-f.Min[0]), 0), 1)
+		return r.X0 + t*(r.X1-r.X0)
+	}
+	fy := func(y float64) float64 {
+		t := min(max((y-f.Min[1])/(f.Max[1]-f.Min[1]), 0), 1)
+		return r.Y1 - t*(r.Y1-r.Y0)
+	}
+	cw, ch := 1/float64(m.Cols), 1/float64(m.Rows)
+	return Rect{X0: fx(float64(col) * cw), X1: fx(float64(col+1) * cw), Y0: fy(float64(row+1) * ch), Y1: fy(float64(row) * ch)}
+}
+
+// viewFrac returns the view as fractions of the map's box: (0,0)–(1,1)
+// for the whole map.
+func (m *Map) viewFrac() orb.Bound {
+	b, v := m.bound(), m.view()
+	bw, bh := b.Max[0]-b.Min[0], b.Max[1]-b.Min[1]
+	if !(bw > 0 && bh > 0) {
+		return orb.Bound{Max: orb.Point{1, 1}}
+	}
+	return orb.Bound{
+		Min: orb.Point{(v.Min[0] - b.Min[0]) / bw, (v.Min[1] - b.Min[1]) / bh},
+		Max: orb.Point{(v.Max[0] - b.Min[0]) / bw, (v.Max[1] - b.Min[1]) / bh},
 	}
 }
 
@@ -265,7 +330,7 @@ func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
 	} else {
 		p.Add(&cells{m: m, cm: cm})
 	}
-	b := m.bound()
+	b := m.view()
 	p.X.Min, p.X.Max = b.Min[0], b.Max[0]
 	p.Y.Min, p.Y.Max = b.Min[1], b.Max[1]
 	if m.categorical() {
@@ -405,7 +470,7 @@ type cells struct {
 // Plot implements plot.Plotter.
 func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	x, y := p.Transforms(&c)
-	b := g.m.bound()
+	b := g.m.view()
 	rect := vg.Rectangle{Min: vg.Point{X: x(b.Min[0]), Y: y(b.Min[1])}, Max: vg.Point{X: x(b.Max[0]), Y: y(b.Max[1])}}
 	dpi := 144.0
 	if d, ok := backing(c).(interface{ DPI() float64 }); ok {
@@ -516,22 +581,34 @@ func northArrow(c draw.Canvas, r vg.Rectangle) {
 	c.FillText(sty, vg.Point{X: x, Y: top - size - 1}, "N")
 }
 
-// pixels colours a w×h picture of the cells, each pixel by the cell it
-// falls in, over the basemap base when there is one.
+// pixels colours a w×h picture of the map's view, each pixel by the
+// cell it falls in, over the basemap base when there is one.
 func (g *cells) pixels(w, h int, base *image.NRGBA) *image.NRGBA {
 	colours := g.colours()
+	b, v := g.m.bound(), g.m.view()
+	// The cell column of every pixel column, and row of every pixel row
+	// (image rows run north to south).
+	cols, rows := make([]int, w), make([]int, h)
+	for px := range cols {
+		x := v.Min[0] + (float64(px)+0.5)/float64(w)*(v.Max[0]-v.Min[0])
+		cols[px] = min(max(int((x-b.Min[0])/(b.Max[0]-b.Min[0])*float64(g.m.Cols)), 0), g.m.Cols-1)
+	}
+	for py := range rows {
+		y := v.Max[1] - (float64(py)+0.5)/float64(h)*(v.Max[1]-v.Min[1])
+		rows[py] = min(max(int((y-b.Min[1])/(b.Max[1]-b.Min[1])*float64(g.m.Rows)), 0), g.m.Rows-1)
+	}
 	// Faint lines between cells when cells are at least 8 pixels wide.
-	lines := w >= 8*g.m.Cols && h >= 8*g.m.Rows
+	lines := w >= 8*(cols[w-1]-cols[0]+1) && h >= 8*(rows[0]-rows[h-1]+1)
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	alpha := g.m.opacity()
 	for py := range h {
-		row := g.m.Rows - 1 - py*g.m.Rows/h // image rows run north to south
-		rowEdge := py > 0 && (py-1)*g.m.Rows/h != py*g.m.Rows/h
+		row := rows[py]
+		rowEdge := py > 0 && rows[py-1] != row
 		for px := range w {
-			col := px * g.m.Cols / w
+			col := cols[px]
 			i := row*g.m.Cols + col
 			c := colours[i]
-			if lines && (rowEdge || px > 0 && (px-1)*g.m.Cols/w != col) {
+			if lines && (rowEdge || px > 0 && cols[px-1] != col) {
 				c = lighten(c)
 			}
 			if base != nil {
@@ -660,9 +737,9 @@ func (g *cells) colours() []color.NRGBA {
 // lutLevels is the number of steps of colours' table.
 const lutLevels = 4096
 
-// DataRange implements plot.DataRanger: the map's box.
+// DataRange implements plot.DataRanger: the box drawn.
 func (g *cells) DataRange() (xmin, xmax, ymin, ymax float64) {
-	b := g.m.bound()
+	b := g.m.view()
 	return b.Min[0], b.Max[0], b.Min[1], b.Max[1]
 }
 

@@ -286,3 +286,52 @@ func TestScaleBar(t *testing.T) {
 		}
 	}
 }
+
+// TestZoomView checks zooming and panning a view, and that a zoomed map
+// finds and places its cells in the view.
+func TestZoomView(t *testing.T) {
+	b := orb.Bound{Min: orb.Point{-122.52, 37.72}, Max: orb.Point{-122.36, 37.80}}
+	c := orb.Point{-122.40, 37.78}
+	v := Zoom(b, orb.Bound{}, c, 0.5)
+	if w, h := v.Max[0]-v.Min[0], v.Max[1]-v.Min[1]; math.Abs(w-0.08) > 1e-12 || math.Abs(h-0.04) > 1e-12 {
+		t.Errorf("half zoom: %v×%v", w, h)
+	}
+	// The point under the cursor stays put: c was at 3/4 across and 3/4 up.
+	if fx := (c[0] - v.Min[0]) / (v.Max[0] - v.Min[0]); math.Abs(fx-0.75) > 1e-9 {
+		t.Errorf("cursor moved to %v across", fx)
+	}
+	if got := Zoom(b, v, c, 100); got != b {
+		t.Errorf("zooming out past the map: %v", got)
+	}
+	if got := Zoom(b, b, c, 1e-9); math.Abs((got.Max[0]-got.Min[0])-0.16/64) > 1e-12 {
+		t.Errorf("zooming in past 1/64: %v", got)
+	}
+	p := Pan(b, v, 1, 1) // far north-east: clamped to the corner
+	if p.Max != b.Max || math.Abs((p.Max[0]-p.Min[0])-0.08) > 1e-12 {
+		t.Errorf("pan past the corner: %v", p)
+	}
+
+	m := &Map{Cols: 16, Rows: 8, Bound: b, Values: make([]float64, 128), Aspect: 2, View: v}
+	r := Rect{X0: 0.1, Y0: 0.1, X1: 0.9, Y1: 0.9}
+	// The view spans 0.375–0.875 of the map each way: columns 6–13,
+	// rows 3–6.
+	if got := r.Cell(m, 0.1001, 0.8999); got != 3*16+6 {
+		t.Errorf("bottom-left of the view is cell %d, want %d", got, 3*16+6)
+	}
+	if got := r.Cell(m, 0.8999, 0.1001); got != 6*16+13 {
+		t.Errorf("top-right of the view is cell %d, want %d", got, 6*16+13)
+	}
+	for _, i := range []int{3*16 + 6, 6*16 + 13, 4*16 + 9} {
+		cr := r.CellRect(m, i)
+		if got := r.Cell(m, (cr.X0+cr.X1)/2, (cr.Y0+cr.Y1)/2); got != i {
+			t.Errorf("cell %d's centre reads as %d", i, got)
+		}
+	}
+	if cr := r.CellRect(m, 0); cr.X1-cr.X0 != 0 {
+		t.Errorf("cell 0, outside the view, has rect %v", cr)
+	}
+	img, _ := Image(m, 400, 300, 1)
+	if img.Bounds().Dx() != 400 {
+		t.Fatal("no image")
+	}
+}
