@@ -76,7 +76,13 @@ func runGridCensus(c *censusOpts, in, format, out, studyOut, preset string, skip
 		return err
 	}
 	if studyOut != "" {
-		if err := writeStudy(studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset, in); err != nil {
+		// The window rebuilds a census table from its attributes alone: a
+		// study binned or merged here records no source to reopen.
+		var src *app.Source
+		if len(c.bins) == 0 && len(c.merges) == 0 && !*c.ordinal {
+			src = &app.Source{Path: absPath(in), Format: f.String(), Attrs: *c.attrs, Missing: missing.String()}
+		}
+		if err := writeStudy(studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset, in, src); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,7 +103,13 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
-		if err := writeStudy(studyOut, s, preset, in); err != nil {
+		b := gd.Grid.Bound
+		src := &app.Source{Path: absPath(in), Format: res.Format.String(), CellKm: opt.CellKm, PerUser: "first",
+			BBox: []float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}}
+		if gd.Rule == geo.All {
+			src.PerUser = "all"
+		}
+		if err := writeStudy(studyOut, s, preset, in, src); err != nil {
 			return err
 		}
 	}
@@ -137,8 +144,10 @@ func presetNames() string {
 	return b.String()
 }
 
-// writeStudy writes s, with the mechanisms of preset if one is named.
-func writeStudy(name string, s *core.Study, preset, source string) error {
+// writeStudy writes s, with the mechanisms of preset if one is named,
+// and src, the data file and how it was binned, so that the window can
+// open the study with its data (privmap gui study.json).
+func writeStudy(name string, s *core.Study, preset, source string, src *app.Source) error {
 	if preset != "" {
 		ms, err := core.PresetMechanisms(preset, s.Alphabet)
 		if err != nil {
@@ -146,7 +155,17 @@ func writeStudy(name string, s *core.Study, preset, source string) error {
 		}
 		s.Mechanisms = ms
 	}
-	return app.WriteFile(name, func(w io.Writer) error { return core.WriteStudy(w, s) }, source)
+	as := &app.Study{Study: s, Source: src}
+	return app.WriteFile(name, func(w io.Writer) error { return app.WriteStudy(w, as) }, source)
+}
+
+// absPath returns name made absolute, so that a study names its data
+// file wherever it is opened from; name itself if that fails.
+func absPath(name string) string {
+	if a, err := filepath.Abs(name); err == nil {
+		return a
+	}
+	return name
 }
 
 // gridOptions checks and gathers the gridding flags.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/geo"
 )
 
@@ -175,5 +176,40 @@ func TestOutputsNoWiderThanInput(t *testing.T) {
 		if fi, err := os.Stat(name); err != nil || fi.Mode().Perm()&0o077 != 0 {
 			t.Errorf("%s: mode %v, %v: readable beyond its private input", name, fi.Mode().Perm(), err)
 		}
+	}
+}
+
+// TestGridStudySource checks that the study grid writes records its data
+// file and binning as the window's own studies do, so that privmap gui
+// study.json reopens the data; a census study binned with -bins records
+// none, as the window could not rebuild its categories.
+func TestGridStudySource(t *testing.T) {
+	dir := t.TempDir()
+	study := filepath.Join(dir, "s.json")
+	in := "../../assets/default_checkins.snap.txt"
+	if code, _, errs := run("grid", "-in", in, "-cell", "0.4", "-per-user", "all", "-o", filepath.Join(dir, "t.csv"), "-study-out", study); code != 0 {
+		t.Fatal(errs)
+	}
+	s, err := app.OpenStudy(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(in)
+	src := s.Source
+	if src == nil || src.Path != abs || src.Format != "snap" || src.CellKm != 0.4 || src.PerUser != "all" || len(src.BBox) != 4 ||
+		src.BBox[0] != s.Alphabet.South || src.BBox[3] != s.Alphabet.East {
+		t.Errorf("source %+v (alphabet %+v)", src, s.Alphabet)
+	}
+	if code, _, errs := run("grid", "-format", "adult", "-in", adultSample, "-attrs", "age,sex", "-o", filepath.Join(dir, "a.csv"), "-study-out", study); code != 0 {
+		t.Fatal(errs)
+	}
+	if s, err = app.OpenStudy(study); err != nil || s.Source == nil || s.Source.Format != "adult" || s.Source.Attrs != "age,sex" || s.Source.Missing != "drop" {
+		t.Errorf("census source %+v, %v", s.Source, err)
+	}
+	if code, _, errs := run("grid", "-format", "adult", "-in", adultSample, "-attrs", "age,sex", "-bins", "age=0,40", "-o", filepath.Join(dir, "a.csv"), "-study-out", study); code != 0 {
+		t.Fatal(errs)
+	}
+	if s, err = app.OpenStudy(study); err != nil || s.Source != nil {
+		t.Errorf("binned census source %+v, %v", s.Source, err)
 	}
 }
