@@ -129,6 +129,7 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 		u.tabs.SelectIndex(tabData)
 		u.data.picker.start(r)
 	}
+	u.data.picker.onDone = func() { u.tabs.SelectIndex(tabPopulation) }
 	u.run.OnResult = func(res *runResult) {
 		u.win.SetTitle(fmt.Sprintf("privmap — %s compared", plural(len(res.Results), "estimator", "estimators")))
 		u.cmp.show(res)

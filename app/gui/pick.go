@@ -21,6 +21,8 @@ type picker struct {
 	row    *mechRow // being picked, or nil
 	label  *widget.Label
 	banner *fyne.Container
+	// onDone returns to the screen picking started from (Population).
+	onDone func()
 }
 
 func newPicker(d *dataTab) *picker {
@@ -28,7 +30,7 @@ func newPicker(d *dataTab) *picker {
 	k.label.Wrapping = fyne.TextWrapWord
 	clearBtn := &widget.Button{Text: "Clear", Icon: theme.ContentClearIcon(), OnTapped: func() { k.set(nil) }}
 	imp := &widget.Button{Text: "Import…", Icon: theme.FolderOpenIcon(), OnTapped: k.onImport}
-	done := &widget.Button{Text: "Done", Icon: theme.ConfirmIcon(), Importance: widget.HighImportance, OnTapped: k.stop}
+	done := &widget.Button{Text: "Done", Icon: theme.ConfirmIcon(), Importance: widget.HighImportance, OnTapped: k.done}
 	k.banner = container.NewBorder(nil, nil, nil, container.NewHBox(clearBtn, imp, done), k.label)
 	k.banner.Hide()
 	return k
@@ -45,6 +47,14 @@ func (k *picker) start(r *mechRow) {
 	k.row = r
 	k.banner.Show()
 	k.show()
+}
+
+// done ends picking and returns to the Population screen.
+func (k *picker) done() {
+	k.stop()
+	if k.onDone != nil {
+		k.onDone()
+	}
 }
 
 // stop ends picking.
