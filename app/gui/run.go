@@ -128,6 +128,13 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 	r.cancelBtn = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: r.onCancel}
 	r.cancelBtn.Disable()
 	r.bar = widget.NewProgressBar()
+	// An idle bar says nothing: a full-width "0 %" reads as a run stuck.
+	r.bar.TextFormatter = func() string {
+		if !r.running {
+			return ""
+		}
+		return fmt.Sprintf("%.0f %%", 100*r.bar.Value)
+	}
 	r.stage = widget.NewLabel("Choose estimators and press Run (Ctrl+R).")
 	r.detail = widget.NewLabel("")
 	r.detail.Truncation = fyne.TextTruncateEllipsis

@@ -132,6 +132,18 @@ func TestRunCancel(t *testing.T) {
 	assert.Nil(t, u.cmp.res, "a cancelled run shows no results")
 }
 
+// TestIdleBar checks that the run's bar shows no percentage when no run
+// goes.
+func TestIdleBar(t *testing.T) {
+	_, u := newTestWindow(t)
+	assert.Equal(t, "", u.run.bar.TextFormatter())
+	u.run.setRunning(true)
+	u.run.bar.SetValue(0.42)
+	assert.Equal(t, "42 %", u.run.bar.TextFormatter())
+	u.run.setRunning(false)
+	assert.Equal(t, "", u.run.bar.TextFormatter())
+}
+
 // TestRunOptionErrors checks validation of the run options: a bad
 // option shows a dialog and starts nothing.
 func TestRunOptionErrors(t *testing.T) {
