@@ -328,11 +328,17 @@ func (d *dataTab) start(status string, work func(context.Context, func(float64))
 }
 
 func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
+	// Say that the previous data stay only when there are some.
+	stay := "; the previous data stay loaded."
+	advice := "The previous data stay loaded. "
+	if d.data == nil {
+		stay, advice = ".", ""
+	}
 	if errors.Is(err, context.Canceled) {
-		d.status.SetText("Loading " + src.name + " cancelled; the previous data stay loaded.")
+		d.status.SetText("Loading " + src.name + " cancelled" + stay)
 		return
 	}
-	d.status.SetText("Could not load " + src.name + "; the previous data stay loaded.")
+	d.status.SetText("Could not load " + src.name + stay)
 	var pe *geo.ParseError
 	if !skipBad && errors.As(err, &pe) {
 		msg := fmt.Sprintf("%s: %v\n\nLoad it anyway, skipping malformed lines?\nSkipped lines are counted and listed.", src.name, err)
@@ -344,7 +350,7 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 		return
 	}
 	showError(d.win, fmt.Errorf("%s: %w", src.name, err),
-		"The previous data stay loaded. Check that the file is a check-in file (Gowalla, Foursquare, SNAP or CSV with lat and lon columns) or a census file (UCI Adult, US Census 1990), then open it again.")
+		advice+"Check that the file is a check-in file (Gowalla, Foursquare, SNAP or CSV with lat and lon columns) or a census file (UCI Adult, US Census 1990), then open it again.")
 }
 
 // show makes ds the current data.

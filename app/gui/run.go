@@ -453,6 +453,7 @@ func metricsLine(m methodResult) string {
 
 func (r *runTab) setRunning(on bool) {
 	r.running = on
+	defer r.bar.Refresh() // its text depends on running
 	if on {
 		r.runBtn.Disable()
 		r.cancelBtn.Enable()

@@ -69,3 +69,13 @@ func TestOutlinesInWindow(t *testing.T) {
 	assert.Empty(t, u.data.heat.Map.Outlines)
 	assert.Equal(t, "", u.app.Preferences().String(prefOverlay))
 }
+
+// TestFirstLoadFails checks that a window opened on a file it cannot
+// read does not speak of previous data that were never loaded.
+func TestFirstLoadFails(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "bad.csv")
+	os.WriteFile(name, []byte("lat,lon\n95,1\n"), 0o644)
+	_, u := openTestWindow(t, test.NewTempApp(t), name)
+	assert.Contains(t, u.data.status.Text, "Could not load bad.csv")
+	assert.NotContains(t, u.data.status.Text, "previous data")
+}
