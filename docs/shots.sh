@@ -18,7 +18,9 @@ export DISPLAY=:$disp
 # Compare four estimators.
 mkdir -p "$cfg/fyne/io.github.privmap"
 echo '{"run.methods":"gibu,ibu-m,ibu-r,inv-m"}' >"$cfg/fyne/io.github.privmap/preferences.json"
-XDG_CONFIG_HOME=$cfg "$bin" >/dev/null 2>&1 &
+# A basemap made offline: synthetic tiles over the default data's box.
+go run "$dir/../app/basemap/basemaptest/mkmbtiles" -o "$cfg/sf.mbtiles"
+PRIVMAP_BASEMAP=$cfg/sf.mbtiles XDG_CONFIG_HOME=$cfg "$bin" >/dev/null 2>&1 &
 app=$!
 wid=$(timeout 60 xdotool search --sync --onlyvisible --name '^privmap$' | head -1)
 xdotool windowfocus --sync "$wid"

@@ -237,8 +237,13 @@ func TestDroppedFileFitsBox(t *testing.T) {
 	d.wg.Wait()
 	assert.Equal(t, "nyc.txt", d.fields["File"].Text)
 	assert.Contains(t, d.status.Text, "fitted to the data")
-	assert.Equal(t, "40.741388197", d.north.Text)
-	assert.Equal(t, "-73.78280639649999", d.east.Text)
+	assert.Equal(t, "40.741388", d.north.Text, "shown to six decimals")
+	assert.Equal(t, "-73.782806", d.east.Text)
+	assert.Equal(t, 40.741388197, d.data.grid.Grid.Bound.Max[1], "the box itself is exact")
+	d.regrid(false) // gridding again from the entries keeps the exact box
+	d.wg.Wait()
+	assert.Equal(t, 40.741388197, d.data.grid.Grid.Bound.Max[1])
+	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
 	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
 }
 
@@ -254,8 +259,8 @@ func TestFitBox(t *testing.T) {
 	require.NoError(t, err)
 	want := geo.BoundOf(geo.FirstPerUser(all.Checkins))
 	assert.Equal(t, want, d.data.grid.Grid.Bound)
-	assert.Equal(t, strconv.FormatFloat(want.Max[1], 'f', -1, 64), d.north.Text)
-	assert.Equal(t, strconv.FormatFloat(want.Min[0], 'f', -1, 64), d.west.Text)
+	assert.Equal(t, degreesText(want.Max[1]), d.north.Text)
+	assert.Equal(t, degreesText(want.Min[0]), d.west.Text)
 	assert.Equal(t, "Gridded synthetic San Francisco check-ins (embedded) over the data's own box.", d.status.Text)
 	assert.Equal(t, "2,000 (first per user) · 0 outside box", d.fields["Data"].Text)
 }

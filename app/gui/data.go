@@ -91,9 +91,11 @@ type dataTab struct {
 	open, fit, apply, stop *widget.Button
 	perUser, scale         *widget.Select
 	// tiles is the window's basemap; base and opacity choose it.
-	tiles              *tiles
-	base               *widget.Select
-	opacity            *widget.Slider
+	tiles   *tiles
+	base    *widget.Select
+	opacity *widget.Slider
+	// boxShown keeps the exact box behind the rounded entries.
+	boxShown           [4]shownNumber
 	baseNote           *widget.Label
 	south, west, north *widget.Entry
 	east, cell         *widget.Entry
@@ -254,7 +256,7 @@ func (d *dataTab) setBusy(busy bool) {
 func (d *dataTab) gridOptions(fit bool) (geo.GridOptions, error) {
 	var opt geo.GridOptions
 	if !fit {
-		b, err := geo.ParseBBox(strings.Join([]string{d.south.Text, d.west.Text, d.north.Text, d.east.Text}, ","))
+		b, err := geo.ParseBBox(d.boxText())
 		if err != nil {
 			return opt, err
 		}
@@ -273,11 +275,32 @@ func (d *dataTab) gridOptions(fit bool) (geo.GridOptions, error) {
 }
 
 func (d *dataTab) setBoxEntries(b orb.Bound) {
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-	d.south.SetText(f(b.Min[1]))
-	d.west.SetText(f(b.Min[0]))
-	d.north.SetText(f(b.Max[1]))
-	d.east.SetText(f(b.Max[0]))
+	// Shown to six decimals of a degree (0.1 m, finer than any cell);
+	// read back exactly while unchanged, so that a box fitted to the data
+	// keeps its outermost check-ins.
+	for i, e := range []*widget.Entry{d.south, d.west, d.north, d.east} {
+		v := [4]float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}[i]
+		d.boxShown[i] = shownNumber{text: degreesText(v), value: v}
+		e.SetText(d.boxShown[i].text)
+	}
+}
+
+// degreesText writes degrees to at most six decimals.
+func degreesText(v float64) string {
+	return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(v, 'f', 6, 64), "0"), ".")
+}
+
+// boxText returns the box entries as south,west,north,east, each exact
+// while it shows what setBoxEntries put there.
+func (d *dataTab) boxText() string {
+	parts := make([]string, 4)
+	for i, e := range []*widget.Entry{d.south, d.west, d.north, d.east} {
+		parts[i] = e.Text
+		if v, err := d.boxShown[i].read(e.Text); err == nil {
+			parts[i] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // load reads src off the UI goroutine and shows it; the current data stay

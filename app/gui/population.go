@@ -62,6 +62,8 @@ type mechRow struct {
 	// of their check-ins (ULDP §5).
 	base core.MechanismKind
 	tags []string
+	// The level and share as shown, with their exact values.
+	levelShown, shareShown shownNumber
 }
 
 func newPopulationTab(ctx context.Context) *populationTab {
@@ -248,14 +250,13 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 	if m.Kind == core.KindShokri {
 		level = m.QualityLoss
 	}
-	r.level.SetText("")
-	if level != 0 {
-		r.level.SetText(strconv.FormatFloat(level, 'g', -1, 64))
-	}
-	r.share.SetText("")
+	r.levelShown = showNumber(level, 4, true)
+	r.level.SetText(r.levelShown.text)
+	r.shareShown = shownNumber{}
 	if m.Share != nil {
-		r.share.SetText(strconv.FormatFloat(*m.Share, 'g', -1, 64))
+		r.shareShown = showNumber(*m.Share, 4, false)
 	}
+	r.share.SetText(r.shareShown.text)
 	r.sensitive.SetText(core.FormatSymbols(m.Sensitive))
 	r.base, r.tags = m.Base, m.Tags
 	r.enableFields()
@@ -288,7 +289,7 @@ func setEnabled(e *widget.Entry, on bool) {
 func (r *mechRow) spec() (core.MechanismSpec, error) {
 	m := core.MechanismSpec{ID: strings.TrimSpace(r.id.Text), Kind: core.MechanismKind(r.kind.Selected)}
 	if !r.level.Disabled() {
-		v, err := strconv.ParseFloat(strings.TrimSpace(r.level.Text), 64)
+		v, err := r.levelShown.read(r.level.Text)
 		if err != nil {
 			return m, fmt.Errorf("%s: level %q is not a number", m.ID, r.level.Text)
 		}
@@ -299,7 +300,7 @@ func (r *mechRow) spec() (core.MechanismSpec, error) {
 		}
 	}
 	if s := strings.TrimSpace(r.share.Text); s != "" {
-		v, err := strconv.ParseFloat(s, 64)
+		v, err := r.shareShown.read(s)
 		if err != nil {
 			return m, fmt.Errorf("%s: share %q is not a number", m.ID, s)
 		}

@@ -3,6 +3,7 @@ package gui
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -238,4 +239,24 @@ func TestAuditTextExtremeEpsilon(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, strings.HasPrefix(got, tc.want), "%s: %q, want it to start with %q", tc.spec.ID, got, tc.want)
 	}
+}
+
+// TestShownNumbers checks that a row shows its level and share rounded
+// for reading, reads them back exactly while unchanged, and reads what
+// the user typed once changed.
+func TestShownNumbers(t *testing.T) {
+	_, u := newTestWindow(t)
+	eps, share := math.Log(384), 5.0/11
+	u.pop.addRow(core.MechanismSpec{ID: "k", Kind: core.KindKRR, Epsilon: eps, Share: &share})
+	r := u.pop.rows[len(u.pop.rows)-1]
+	assert.Equal(t, "5.951", r.level.Text)
+	assert.Equal(t, "0.4545", r.share.Text)
+	m, err := r.spec()
+	require.NoError(t, err)
+	assert.Equal(t, eps, m.Epsilon, "unchanged: exact")
+	assert.Equal(t, share, *m.Share)
+	r.level.SetText("5.9")
+	m, err = r.spec()
+	require.NoError(t, err)
+	assert.Equal(t, 5.9, m.Epsilon, "typed: as typed")
 }

@@ -292,7 +292,7 @@ func (r *runTab) setSettings(s app.RunSettings) {
 		if v == 0 {
 			return ""
 		}
-		return strconv.FormatFloat(v, 'g', -1, 64)
+		return roundText(v, 6) // α 0.3, not 0.30000000000000004
 	}
 	r.tol.SetText(f(s.Tol))
 	r.maxIter.SetText(f(float64(s.MaxIter)))
