@@ -101,7 +101,7 @@ func (c *compareTab) buildUI() fyne.CanvasObject {
 	}
 	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", form))
 	rank := widget.NewCard("", "Estimators ranked", c.ranking)
-	bottom := container.NewBorder(nil, nil, side, nil, container.NewVScroll(rank))
+	bottom := container.NewBorder(nil, nil, side, nil, container.NewScroll(rank))
 	maps := container.NewGridWithColumns(3, c.maps[0], c.maps[1], c.maps[2])
 	split := container.NewVSplit(container.NewBorder(nil, c.hover, nil, nil, maps), bottom)
 	split.Offset = 0.68
@@ -297,22 +297,21 @@ func ranked(res *runResult) []methodResult {
 	return out
 }
 
-// fillRanking fills the table ranking the estimators.
+// fillRanking fills the table ranking the estimators: columns as wide as
+// their figures, failures with their reasons below.
 func (c *compareTab) fillRanking() {
 	c.ranking.RemoveAll()
-	head := container.NewGridWithColumns(len(rankHead))
+	table := container.New(columnsLayout{cols: len(rankHead)})
 	for _, h := range rankHead {
-		l := bold(h)
-		l.Truncation = fyne.TextTruncateEllipsis
-		head.Add(l)
+		table.Add(bold(h))
 	}
-	c.ranking.Add(head)
+	var failed []fyne.CanvasObject
 	for i, m := range ranked(c.res) {
 		if m.Err != nil {
-			// A failure spans the row, wrapped: the reason matters.
+			// A failure spans the table, wrapped: the reason matters.
 			l := widget.NewLabel(fmt.Sprintf("%d. %s failed: %v", i+1, methodTitle(m.Method), m.Err))
 			l.Wrapping = fyne.TextWrapWord
-			c.ranking.Add(l)
+			failed = append(failed, l)
 			continue
 		}
 		emd := "—"
@@ -326,13 +325,13 @@ func (c *compareTab) fillRanking() {
 		cells := []string{fmt.Sprint(i + 1), methodTitle(m.Method), emd, fmt.Sprintf("%.4g", m.Metrics.MSE),
 			fmt.Sprintf("%.4g", m.Metrics.JSD), fmt.Sprintf("%.4g", m.Metrics.TV), logLik(m.Estimate.LogLik),
 			steps, m.Elapsed.Round(time.Millisecond).String()}
-		row := container.NewGridWithColumns(len(rankHead))
 		for _, s := range cells {
-			l := widget.NewLabel(s)
-			l.Truncation = fyne.TextTruncateEllipsis
-			row.Add(l)
+			table.Add(widget.NewLabel(s))
 		}
-		c.ranking.Add(row)
+	}
+	c.ranking.Add(table)
+	for _, l := range failed {
+		c.ranking.Add(l)
 	}
 	c.ranking.Refresh()
 }
