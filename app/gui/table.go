@@ -49,6 +49,9 @@ func (l columnsLayout) Layout(objects []fyne.CanvasObject, _ fyne.Size) {
 
 // MinSize implements fyne.Layout.
 func (l columnsLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	if len(objects) == 0 {
+		return fyne.Size{}
+	}
 	widths, heights := l.sizes(objects)
 	var s fyne.Size
 	for _, w := range widths {
