@@ -105,7 +105,7 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 	p := a.Preferences()
 	chosen := strings.Split(p.StringWithFallback(prefRunMethods, string(core.MethodGIBU)), ",")
 	for _, m := range runMethods {
-		c := widget.NewCheck(methodTitle(m)+" — "+methodHelp[m], func(bool) { r.savePrefs() })
+		c := widget.NewCheck(methodTitle(m)+" — "+methodHelp[m], func(bool) { r.checked() })
 		c.Checked = slices.Contains(chosen, string(m))
 		r.checks[m] = c
 	}
@@ -114,7 +114,7 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 	r.alpha = optionalNumber("chosen by simulation", p.String(prefRunAlpha))
 	r.users = optionalNumber("every datum", p.String(prefRunUsers))
 	r.signif = optionalNumber("keep every estimate", p.String(prefRunSignif))
-	r.printed = widget.NewCheck("∇²s as CEM eq. (24) prints it (without the 2)", func(bool) { r.savePrefs() })
+	r.printed = widget.NewCheck("∇²s as CEM eq. (24) prints it (without the 2)", func(bool) { r.checked() })
 	r.printed.Checked = p.Bool(prefRunPrinted)
 	r.seed = optionalNumber("1", p.String(prefRunSeed))
 	posts := []string{"project onto the simplex", "clip and renormalise", "none"}
@@ -212,6 +212,15 @@ func (r *runTab) savePrefs() {
 	p.SetString(prefRunPost, r.post.Selected)
 	p.SetString(prefRunSignif, r.signif.Text)
 	p.SetBool(prefRunPrinted, r.printed.Checked)
+}
+
+// checked saves a ticked option and gives the keyboard back to the
+// window: a focused check box would take Escape, which cancels a run.
+func (r *runTab) checked() {
+	r.savePrefs()
+	if c := r.win.Canvas(); c != nil {
+		c.Unfocus()
+	}
 }
 
 // methods returns the chosen estimators in order.

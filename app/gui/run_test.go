@@ -444,3 +444,16 @@ func TestGuarded(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "internal error: boom")
 }
+
+// TestCheckGivesBackKeys checks that ticking an estimator leaves no
+// check box with the keyboard focus, so that Escape reaches the window
+// and cancels a run.
+func TestCheckGivesBackKeys(t *testing.T) {
+	w, u := newTestWindow(t)
+	u.tabs.SelectIndex(tabRun)
+	c := u.run.checks[core.MethodGIBU]
+	w.Canvas().Focus(c)
+	require.Equal(t, c, w.Canvas().Focused())
+	test.Tap(c)
+	assert.Nil(t, w.Canvas().Focused())
+}
