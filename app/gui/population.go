@@ -82,12 +82,39 @@ func newPopulationTab(ctx context.Context) *populationTab {
 
 func (p *populationTab) buildUI() fyne.CanvasObject {
 	apply := &widget.Button{Text: "Apply preset", Icon: theme.DocumentIcon(), OnTapped: p.onApplyPreset}
-	add := &widget.Button{Text: "Add mechanism", Icon: theme.ContentAddIcon(), OnTapped: func() { p.addRow(core.MechanismSpec{Kind: core.KindKRR, Epsilon: 1}) }}
+	add := &widget.Button{Text: "Add mechanism", Icon: theme.ContentAddIcon(), OnTapped: p.onAdd}
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(apply, add), p.preset)
 	head := container.NewBorder(nil, nil, fixedWidth(widget.NewLabelWithStyle("kind", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), 170), fixedWidth(widget.NewLabel(""), 40),
 		container.NewGridWithColumns(4, bold("id"), bold("ε (Shokri: Q)"), bold("share"), bold("sensitive symbols")))
 	p.content = container.NewBorder(container.NewVBox(top, head), p.problems, nil, nil, container.NewVScroll(p.list))
 	return p.content
+}
+
+// onAdd adds a k-RR row. When the rows give shares (a preset's), they
+// are rebalanced so that they still sum to 1: each keeps its part of
+// n/(n+1), and the new row takes 1/(n+1).
+func (p *populationTab) onAdd() {
+	m := core.MechanismSpec{Kind: core.KindKRR, Epsilon: 1}
+	n := float64(len(p.rows))
+	var shares []float64
+	for _, r := range p.rows {
+		v, err := r.shareShown.read(r.share.Text)
+		if strings.TrimSpace(r.share.Text) == "" || err != nil {
+			shares = nil
+			break
+		}
+		shares = append(shares, v)
+	}
+	if len(shares) == len(p.rows) && len(shares) > 0 {
+		for i, r := range p.rows {
+			v := shares[i] * n / (n + 1)
+			r.shareShown = showNumber(v, 4, false)
+			r.share.SetText(r.shareShown.text)
+		}
+		v := 1 / (n + 1)
+		m.Share = &v
+	}
+	p.addRow(m)
 }
 
 func bold(s string) *widget.Label {

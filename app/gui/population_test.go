@@ -260,3 +260,26 @@ func TestShownNumbers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 5.9, m.Epsilon, "typed: as typed")
 }
+
+// TestAddKeepsShares checks that adding a mechanism to a population
+// with shares rebalances them to still sum to 1, and that without
+// shares none is given.
+func TestAddKeepsShares(t *testing.T) {
+	_, u := newTestWindow(t)
+	p := u.pop
+	a, b := 0.25, 0.75
+	p.setSpecs([]core.MechanismSpec{{ID: "a", Kind: core.KindKRR, Epsilon: 1, Share: &a}, {ID: "b", Kind: core.KindKRR, Epsilon: 2, Share: &b}})
+	p.onAdd()
+	s, err := p.study()
+	require.NoError(t, err)
+	shares, err := s.Shares()
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, []float64{0.25 * 2 / 3, 0.75 * 2 / 3, 1.0 / 3}, shares, 1e-12)
+	for _, r := range p.rows {
+		r.share.SetText("")
+	}
+	p.onAdd()
+	s, err = p.study()
+	require.NoError(t, err)
+	assert.Nil(t, s.Mechanisms[3].Share)
+}
