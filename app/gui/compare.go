@@ -229,11 +229,11 @@ func (c *compareTab) refresh() {
 	} else if math.IsNaN(m.Metrics.EMD) {
 		set("EMD", "— (no distance)")
 	} else {
-		set("EMD", fmt.Sprintf("%.5g %s", m.Metrics.EMD, m.Metrics.EMDUnit))
+		set("EMD", fmt.Sprintf("%.4g %s", m.Metrics.EMD, m.Metrics.EMDUnit))
 	}
-	set("Squared error", fmt.Sprintf("%.5g", m.Metrics.MSE))
-	set("JSD", fmt.Sprintf("%.5g nats", m.Metrics.JSD))
-	set("TV", fmt.Sprintf("%.5g", m.Metrics.TV))
+	set("Squared error", fmt.Sprintf("%.4g", m.Metrics.MSE))
+	set("JSD", fmt.Sprintf("%.4g nats", m.Metrics.JSD))
+	set("TV", fmt.Sprintf("%.4g", m.Metrics.TV))
 	ll := fmt.Sprintf("%.10g", m.Estimate.LogLik)
 	if math.IsNaN(m.Estimate.LogLik) {
 		ll = "— (PUM reports depend on each user's cells)"

@@ -61,7 +61,7 @@ func TestRunAndCompare(t *testing.T) {
 	want, err := core.Compare(context.Background(), truth, gibu.Estimate.Theta, u.data.data.studyAlphabet())
 	require.NoError(t, err)
 	assert.Equal(t, want, gibu.Metrics)
-	assert.Equal(t, fmt.Sprintf("%.5g km", want.EMD), u.cmp.metrics["EMD"].Text)
+	assert.Equal(t, fmt.Sprintf("%.4g km", want.EMD), u.cmp.metrics["EMD"].Text)
 	assert.Equal(t, stepsText(&gibu), u.cmp.metrics["Steps"].Text)
 	assert.True(t, strings.HasPrefix(stepsText(&gibu), fmt.Sprintf("%d · log-likelihood certified ", gibu.Estimate.Iterations)),
 		u.cmp.metrics["Steps"].Text)
