@@ -322,6 +322,9 @@ func (c *compareTab) fillRanking() {
 		if m.Estimate.Iterations > 0 {
 			steps = fmt.Sprint(m.Estimate.Iterations)
 		}
+		if m.Method == core.MethodIBUR && m.Estimate.Iterations > 0 {
+			steps += " (sum)" // one IBU per mechanism, each within the limit
+		}
 		cells := []string{fmt.Sprint(i + 1), methodTitle(m.Method), emd, fmt.Sprintf("%.4g", m.Metrics.MSE),
 			fmt.Sprintf("%.4g", m.Metrics.JSD), fmt.Sprintf("%.4g", m.Metrics.TV), logLik(m.Estimate.LogLik),
 			steps, m.Elapsed.Round(time.Millisecond).String()}
@@ -391,6 +394,10 @@ func stepsText(m *methodResult) string {
 		return "— (closed form)"
 	}
 	s := fmt.Sprintf("%d", e.Iterations)
+	if m.Method == core.MethodIBUR {
+		// The mechanisms' IBUs each have the step limit; this is their sum.
+		s += " in all, one IBU per mechanism"
+	}
 	switch {
 	case m.Method.Certified() && e.Converged && e.Gap == 0:
 		s += " · log-likelihood certified at the MLE's, to rounding"
