@@ -249,6 +249,9 @@ func TestShownNumbers(t *testing.T) {
 	_, u := newTestWindow(t)
 	eps, share := math.Log(384), 5.0/11
 	u.pop.addRow(core.MechanismSpec{ID: "k", Kind: core.KindKRR, Epsilon: eps, Share: &share})
+	// The test driver runs an audit's fyne.Do on its own goroutine: let
+	// the audits end before the row's labels change again.
+	u.pop.audits.Wait()
 	r := u.pop.rows[len(u.pop.rows)-1]
 	assert.Equal(t, "5.951", r.level.Text)
 	assert.Equal(t, "0.4545", r.share.Text)
@@ -257,6 +260,7 @@ func TestShownNumbers(t *testing.T) {
 	assert.Equal(t, eps, m.Epsilon, "unchanged: exact")
 	assert.Equal(t, share, *m.Share)
 	r.level.SetText("5.9")
+	u.pop.audits.Wait()
 	m, err = r.spec()
 	require.NoError(t, err)
 	assert.Equal(t, 5.9, m.Epsilon, "typed: as typed")
@@ -270,7 +274,9 @@ func TestAddKeepsShares(t *testing.T) {
 	p := u.pop
 	a, b := 0.25, 0.75
 	p.setSpecs([]core.MechanismSpec{{ID: "a", Kind: core.KindKRR, Epsilon: 1, Share: &a}, {ID: "b", Kind: core.KindKRR, Epsilon: 2, Share: &b}})
+	p.audits.Wait() // see TestShownNumbers
 	p.onAdd()
+	p.audits.Wait()
 	s, err := p.study()
 	require.NoError(t, err)
 	shares, err := s.Shares()
@@ -278,8 +284,10 @@ func TestAddKeepsShares(t *testing.T) {
 	assert.InDeltaSlice(t, []float64{0.25 * 2 / 3, 0.75 * 2 / 3, 1.0 / 3}, shares, 1e-12)
 	for _, r := range p.rows {
 		r.share.SetText("")
+		p.audits.Wait()
 	}
 	p.onAdd()
+	p.audits.Wait()
 	s, err = p.study()
 	require.NoError(t, err)
 	assert.Nil(t, s.Mechanisms[3].Share)
