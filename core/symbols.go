@@ -2,7 +2,6 @@ package core
 
 import (
 	"bufio"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -78,55 +77,50 @@ func FormatSymbols(xs []int) string {
 
 // ReadSymbols reads a list of symbols of an alphabet of k from a file: a
 // CSV whose header has a cell column (a distribution file, say; rows of
-// probability 0 are left out), or what ParseSymbols reads, over lines.
+// probability 0 are left out), read as the distribution and reports files
+// are (readRecords), or what ParseSymbols reads, over lines.
 func ReadSymbols(r io.Reader, k int) ([]int, error) {
 	br := bufio.NewReader(r)
 	head, _ := br.Peek(512)
 	first, _, _ := strings.Cut(string(head), "\n")
 	if !strings.Contains(strings.ToLower(first), "cell") {
-		b, err := io.ReadAll(io.LimitReader(br, maxSymbolListBytes+1))
+		b, err := ReadAllLimited(br, maxSymbolListBytes, "a list of symbols")
 		if err != nil {
 			return nil, err
 		}
-		if len(b) > maxSymbolListBytes {
-			return nil, fmt.Errorf("a list of symbols longer than %s", bytesText(maxSymbolListBytes))
-		}
 		return ParseSymbols(string(b), k)
 	}
-	cr := csv.NewReader(br)
-	header, err := cr.Read()
+	var cells []int
+	fields, col, pcol := 0, -1, -1
+	err := readRecords(br, "sensitive cells", func(h []string) error {
+		fields, col, pcol = len(h), slices.Index(h, "cell"), slices.Index(h, "probability")
+		if col < 0 {
+			return errors.New(`the header has no "cell" column`)
+		}
+		return nil
+	}, func(rec []string) error {
+		switch {
+		case len(rec) != fields:
+			return fmt.Errorf("%d fields, the header has %d", len(rec), fields)
+		case pcol >= 0 && strings.TrimSpace(rec[pcol]) == "0":
+			return nil
+		}
+		c, err := strconv.Atoi(strings.TrimSpace(rec[col]))
+		switch {
+		case err != nil:
+			return fmt.Errorf("cell %q is not a whole number", rec[col])
+		case c < 0 || c >= k:
+			return fmt.Errorf("cell %d is outside the alphabet of %d cells", c, k)
+		case len(cells) >= k:
+			return fmt.Errorf("the list names more than the %d cells of the alphabet: some are listed twice", k)
+		}
+		cells = append(cells, c)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	col, pcol := slices.Index(header, "cell"), slices.Index(header, "probability")
-	if col < 0 {
-		return nil, errors.New(`the header has no "cell" column`)
-	}
-	var cells []int
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return cells, distinctSymbols(cells)
-		}
-		if err != nil {
-			return nil, err // csv's errors carry their line
-		}
-		line, _ := cr.FieldPos(0)
-		if pcol >= 0 && strings.TrimSpace(rec[pcol]) == "0" {
-			continue
-		}
-		c, err := strconv.Atoi(strings.TrimSpace(rec[col]))
-		if err != nil {
-			return nil, fmt.Errorf("line %d: cell %q is not a whole number", line, rec[col])
-		}
-		if c < 0 || c >= k {
-			return nil, fmt.Errorf("line %d: cell %d is outside the alphabet of %d cells", line, c, k)
-		}
-		if len(cells) >= k {
-			return nil, fmt.Errorf("line %d: the list names more than the %d cells of the alphabet: some are listed twice", line, k)
-		}
-		cells = append(cells, c)
-	}
+	return cells, distinctSymbols(cells)
 }
 
 // maxSymbolListBytes bounds a list of symbols read as text: 2²⁴ symbols

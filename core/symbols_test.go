@@ -49,6 +49,7 @@ func TestReadSymbols(t *testing.T) {
 		"cell\nx\n":               `line 2: cell "x" is not a whole number`,
 		"cell\n3\n10\n":           "line 3: cell 10 is outside the alphabet of 10 cells",
 		"cell\n3\n3\n":            "symbol 3 is listed twice",
+		"cell,probability\n3\n":   "line 2: 1 fields, the header has 2",
 		"cell,probability\n\"0\n": "extraneous or missing \" in quoted-field",
 		"1, a":                    `symbol "a" is not a whole number`,
 	} {
