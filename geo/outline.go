@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
@@ -56,6 +57,20 @@ func ReadOutlines(r io.Reader) ([]orb.LineString, error) {
 		}
 	}
 	return out, nil
+}
+
+// ReadOutlinesFile is ReadOutlines of the file name, naming it in errors.
+func ReadOutlinesFile(name string) ([]orb.LineString, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ls, err := ReadOutlines(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return ls, nil
 }
 
 // geometries decodes a FeatureCollection, a Feature or a bare geometry.

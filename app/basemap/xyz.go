@@ -37,6 +37,17 @@ type Options struct {
 	Attribution string
 }
 
+// DefaultCacheDir returns where privmap keeps its tiles: privmap/tiles
+// under the user's cache folder (os.UserCacheDir), or "" (no cache)
+// where there is none.
+func DefaultCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "privmap", "tiles")
+}
+
 // minMaxAge is the shortest time a tile is kept: OpenStreetMap's tile
 // usage policy asks clients to cache for at least 7 days.
 const minMaxAge = 7 * 24 * time.Hour

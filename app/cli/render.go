@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image/png"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -119,14 +118,9 @@ func renderFigure(s *core.Study, studyName, truthName, estName string, opt rende
 func addOverlays(f *mapplot.Figure, files []string) error {
 	var all []orb.LineString
 	for _, name := range files {
-		r, err := os.Open(name)
+		ls, err := geo.ReadOutlinesFile(name)
 		if err != nil {
 			return err
-		}
-		ls, err := geo.ReadOutlines(r)
-		r.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
 		}
 		all = append(all, ls...)
 	}
@@ -229,11 +223,7 @@ func openBasemap(name string) (basemap.Source, error) {
 	if name == "" {
 		return nil, nil
 	}
-	cache := ""
-	if dir, err := os.UserCacheDir(); err == nil {
-		cache = filepath.Join(dir, "privmap", "tiles")
-	}
-	src, err := basemap.Open(name, basemap.Options{CacheDir: cache, UserAgent: app.UserAgent})
+	src, err := basemap.Open(name, basemap.Options{CacheDir: basemap.DefaultCacheDir(), UserAgent: app.UserAgent})
 	if err != nil && !strings.HasSuffix(strings.ToLower(name), ".mbtiles") {
 		return nil, usageError{"-basemap: " + err.Error()}
 	}

@@ -602,28 +602,14 @@ func (d *dataTab) onBase(sel string) {
 	case baseNone:
 		p.SetString(prefBasemap, basemapNone)
 	case baseMBTiles:
-		showFileOpen(d.win, d.app, []string{".mbtiles"}, func(rc fyne.URIReadCloser) {
-			rc.Close()
-			if rc.URI().Scheme() != "file" {
-				showError(d.win, fmt.Errorf("%s: an MBTiles file must be a local file", rc.URI().Name()), "The basemap stays as it was.")
-				return
-			}
-			p.SetString(prefBasemap, rc.URI().Path())
+		d.chooseLocal([]string{".mbtiles"}, "an MBTiles file", "The basemap stays as it was.", func(path string) {
+			p.SetString(prefBasemap, path)
 			d.setBaseOptions()
 			d.resetBasemap()
 		})
-		d.setBaseOptions() // until a file is chosen
 		return
 	case baseOutlines:
-		showFileOpen(d.win, d.app, []string{".geojson", ".json"}, func(rc fyne.URIReadCloser) {
-			rc.Close()
-			if rc.URI().Scheme() != "file" {
-				showError(d.win, fmt.Errorf("%s: a GeoJSON file must be a local file", rc.URI().Name()), "The outlines stay as they were.")
-				return
-			}
-			d.setOverlay(rc.URI().Path())
-		})
-		d.setBaseOptions()
+		d.chooseLocal([]string{".geojson", ".json"}, "a GeoJSON file", "The outlines stay as they were.", d.setOverlay)
 		return
 	case baseNoLines:
 		d.setOverlay("")
@@ -634,12 +620,26 @@ func (d *dataTab) onBase(sel string) {
 	d.resetBasemap()
 }
 
+// chooseLocal asks for a local file of the kinds exts and gives its path
+// to use; the basemap choices show the current one meanwhile.
+func (d *dataTab) chooseLocal(exts []string, kind, keep string, use func(path string)) {
+	showFileOpen(d.win, d.app, exts, func(rc fyne.URIReadCloser) {
+		rc.Close()
+		if rc.URI().Scheme() != "file" {
+			showError(d.win, fmt.Errorf("%s: %s must be a local file", rc.URI().Name(), kind), keep)
+			return
+		}
+		use(rc.URI().Path())
+	})
+	d.setBaseOptions() // until a file is chosen
+}
+
 // setOverlay draws the outlines of the GeoJSON file name over the maps
 // ("" for none) and remembers it.
 func (d *dataTab) setOverlay(name string) {
 	d.tiles.loadOverlay(name, func(err error) {
 		if err != nil {
-			showError(d.win, fmt.Errorf("%s: %w", filepath.Base(name), err), "The outlines stay as they were.")
+			showError(d.win, err, "The outlines stay as they were.") // err names the file
 			d.setBaseOptions()
 			return
 		}
@@ -652,12 +652,7 @@ func (d *dataTab) setOverlay(name string) {
 // asks the new source for tiles.
 func (d *dataTab) resetBasemap() {
 	d.tiles.reset()
-	if d.data != nil && !d.data.isCensus() {
-		d.refreshMap()
-	}
-	for _, f := range d.tiles.onReady[1:] {
-		f()
-	}
+	d.tiles.redraw()
 }
 
 // onOpacity sets the heat maps' opacity over the basemap.

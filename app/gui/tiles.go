@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -30,7 +29,7 @@ const (
 // run that must not reach the network (PRIVMAP_BASEMAP=none).
 const basemapEnv = "PRIVMAP_BASEMAP"
 
-// layerPixels is the size a basemap layer is fetched for: tiles about
+// layerW and layerH are the size a basemap layer is fetched for: tiles about
 // one to one with the pixels of a map filling a large window.
 const layerW, layerH = 1200, 800
 
@@ -129,11 +128,7 @@ func (t *tiles) fetchLocked(b orb.Bound) {
 
 // fetch opens the source and fetches its tiles over b.
 func (t *tiles) fetch(ctx context.Context, name string, b orb.Bound) (*basemap.Layer, error) {
-	cache := ""
-	if dir, err := os.UserCacheDir(); err == nil {
-		cache = filepath.Join(dir, "privmap", "tiles")
-	}
-	src, err := basemap.Open(name, basemap.Options{CacheDir: cache, UserAgent: app.UserAgent})
+	src, err := basemap.Open(name, basemap.Options{CacheDir: basemap.DefaultCacheDir(), UserAgent: app.UserAgent})
 	if err != nil {
 		return nil, err
 	}
@@ -156,12 +151,7 @@ func (t *tiles) loadOverlay(name string, done func(error)) {
 		return
 	}
 	t.fetches.Go(func() {
-		var ls []orb.LineString
-		f, err := os.Open(name)
-		if err == nil {
-			ls, err = geo.ReadOutlines(f)
-			f.Close()
-		}
+		ls, err := geo.ReadOutlinesFile(name)
 		fyne.Do(func() {
 			if err == nil {
 				t.mu.Lock()
