@@ -46,22 +46,31 @@ func ZoomFor(b orb.Bound, w, h int, maxZoom maptile.Zoom) maptile.Zoom {
 		zf := math.Ceil(math.Log2(float64(w) * 360 / (span * TileSize)))
 		z = maptile.Zoom(min(max(zf, 0), float64(maxZoom)))
 	}
-	for z > 0 && len(cover(b, z)) > MaxTiles {
+	for z > 0 && coverCount(b, z) > MaxTiles {
 		z--
 	}
 	return z
 }
 
-// cover returns the tiles that cover b at zoom z.
+// corners returns the north-west and south-east tiles of b at zoom z.
+func corners(b orb.Bound, z maptile.Zoom) (nw, se maptile.Tile) {
+	return maptile.At(orb.Point{b.Min[0], b.Max[1]}, z), maptile.At(orb.Point{b.Max[0], b.Min[1]}, z)
+}
+
+// coverCount returns how many tiles cover b at zoom z, without listing
+// them (at a deep zoom a large box has billions).
+func coverCount(b orb.Bound, z maptile.Zoom) int64 {
+	nw, se := corners(b, z)
+	return int64(se.X-nw.X+1) * int64(se.Y-nw.Y+1)
+}
+
+// cover returns the tiles that cover b at zoom z; callers bound their
+// number with coverCount first.
 func cover(b orb.Bound, z maptile.Zoom) []maptile.Tile {
-	lo := maptile.At(orb.Point{b.Min[0], b.Max[1]}, z) // north-west
-	hi := maptile.At(orb.Point{b.Max[0], b.Min[1]}, z) // south-east
-	if int64(hi.X-lo.X+1)*int64(hi.Y-lo.Y+1) > 4*MaxTiles {
-		return make([]maptile.Tile, 4*MaxTiles+1) // too many: only the count matters
-	}
-	var out []maptile.Tile
-	for y := lo.Y; y <= hi.Y; y++ {
-		for x := lo.X; x <= hi.X; x++ {
+	nw, se := corners(b, z)
+	out := make([]maptile.Tile, 0, coverCount(b, z))
+	for y := nw.Y; y <= se.Y; y++ {
+		for x := nw.X; x <= se.X; x++ {
 			out = append(out, maptile.New(x, y, z))
 		}
 	}

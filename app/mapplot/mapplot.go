@@ -516,8 +516,7 @@ const kmPerDegree = 111.195
 // (1, 2 or 5 times a power of ten km) closest below a fifth of the
 // width of the box b on its middle parallel.
 func ScaleBarKm(b orb.Bound) float64 {
-	mid := (b.Min[1] + b.Max[1]) / 2
-	width := (b.Max[0] - b.Min[0]) * kmPerDegree * math.Cos(mid*math.Pi/180)
+	width := widthKm(b)
 	if !(width > 0) {
 		return 0
 	}
@@ -531,6 +530,16 @@ func ScaleBarKm(b orb.Bound) float64 {
 	return p
 }
 
+// widthKm returns the width of box b on its middle parallel.
+func widthKm(b orb.Bound) float64 {
+	mid := (b.Min[1] + b.Max[1]) / 2
+	return (b.Max[0] - b.Min[0]) * kmPerDegree * math.Cos(mid*math.Pi/180)
+}
+
+// bandColour backs the scale bar, the north arrow and the basemap's
+// credit, so that they read over any colour.
+var bandColour = color.NRGBA{255, 255, 255, 200}
+
 // scaleBar draws a bar of ScaleBarKm in the bottom-left corner of the map
 // area r of box b, on a light band, labelled in km (or m below 1 km).
 func scaleBar(c draw.Canvas, r vg.Rectangle, b orb.Bound) {
@@ -538,9 +547,7 @@ func scaleBar(c draw.Canvas, r vg.Rectangle, b orb.Bound) {
 	if km == 0 {
 		return
 	}
-	mid := (b.Min[1] + b.Max[1]) / 2
-	widthKm := (b.Max[0] - b.Min[0]) * kmPerDegree * math.Cos(mid*math.Pi/180)
-	length := r.Size().X * vg.Length(km/widthKm)
+	length := r.Size().X * vg.Length(km/widthKm(b))
 	label := strconv.FormatFloat(km, 'f', -1, 64) + " km"
 	if km < 1 {
 		label = strconv.FormatFloat(km*1000, 'f', -1, 64) + " m"
@@ -551,7 +558,7 @@ func scaleBar(c draw.Canvas, r vg.Rectangle, b orb.Bound) {
 	x0, y0 := r.Min.X+pad+2, r.Min.Y+pad+2
 	band := vg.Rectangle{Min: vg.Point{X: r.Min.X + pad - 2, Y: r.Min.Y + pad - 1},
 		Max: vg.Point{X: x0 + length + 4, Y: y0 + 4 + sty.Height(label) + 2}}
-	c.SetColor(color.NRGBA{255, 255, 255, 200})
+	c.SetColor(bandColour)
 	c.Fill(band.Path())
 	bar := draw.LineStyle{Color: color.Gray{0x22}, Width: vg.Points(1.5)}
 	c.StrokeLine2(bar, x0, y0, x0+length, y0)
@@ -568,7 +575,7 @@ func northArrow(c draw.Canvas, r vg.Rectangle) {
 	sty := draw.TextStyle{Color: color.Gray{0x22}, Font: font.From(plotFont, 8), Handler: plot.DefaultTextHandler,
 		XAlign: draw.XCenter, YAlign: draw.YTop}
 	band := vg.Rectangle{Min: vg.Point{X: x - 6, Y: top - size - sty.Height("N") - 2}, Max: vg.Point{X: x + 6, Y: top + 2}}
-	c.SetColor(color.NRGBA{255, 255, 255, 200})
+	c.SetColor(bandColour)
 	c.Fill(band.Path())
 	var head vg.Path
 	head.Move(vg.Point{X: x, Y: top})
@@ -623,7 +630,7 @@ func (g *cells) pixels(w, h int, base *image.NRGBA) *image.NRGBA {
 // outline draws lines in longitude and latitude, clipped to the data
 // area: a light halo, then the line.
 func outline(c draw.Canvas, x, y func(float64) vg.Length, lines []orb.LineString) {
-	halo := draw.LineStyle{Color: color.NRGBA{255, 255, 255, 200}, Width: vg.Points(2.2)}
+	halo := draw.LineStyle{Color: bandColour, Width: vg.Points(2.2)}
 	line := draw.LineStyle{Color: color.NRGBA{0x22, 0x22, 0x22, 255}, Width: vg.Points(0.9)}
 	paths := make([][]vg.Point, 0, len(lines))
 	for _, l := range lines {
@@ -665,7 +672,7 @@ func attribute(c draw.Canvas, r vg.Rectangle, credit string) {
 	pad := vg.Length(2)
 	w, h := sty.Width(credit), sty.Height(credit)
 	band := vg.Rectangle{Min: vg.Point{X: r.Max.X - w - 2*pad, Y: r.Min.Y}, Max: vg.Point{X: r.Max.X, Y: r.Min.Y + h + pad}}
-	c.SetColor(color.NRGBA{255, 255, 255, 200})
+	c.SetColor(bandColour)
 	c.Fill(band.Path())
 	c.FillText(sty, vg.Point{X: r.Max.X - pad, Y: r.Min.Y + pad/2}, credit)
 }
