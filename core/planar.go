@@ -111,14 +111,15 @@ func newPlanarGeometric(ctx context.Context, cols, rows int, cellKm, eps float64
 	if k < 2 {
 		return nil, fmt.Errorf("core: planar grid must have at least 2 cells, got %d×%d", cols, rows)
 	}
-	if side := max(cols, rows); side > MaxPlanarSide {
+	side := max(cols, rows)
+	if side > MaxPlanarSide {
 		return nil, fmt.Errorf("core: a planar geometric mechanism on a %d×%d grid needs about %s of tables (they grow with the square of the longer side); at most %d cells a side",
 			cols, rows, bytesText(planarBytes(side)), MaxPlanarSide)
 	}
 	if !(cellKm > 0) || math.IsInf(cellKm, 0) {
 		return nil, fmt.Errorf("core: cell side must be positive and finite, got %v km", cellKm)
 	}
-	if err := checkMemory(fmt.Sprintf("a planar geometric mechanism on a %d×%d grid", cols, rows), planarBytes(max(cols, rows))); err != nil {
+	if err := checkMemory(fmt.Sprintf("a planar geometric mechanism on a %d×%d grid", cols, rows), planarBytes(side)); err != nil {
 		return nil, err
 	}
 	if err := checkEpsilon(eps); err != nil {

@@ -57,7 +57,8 @@ func Simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []i
 		acc += p
 		cum[i] = acc
 	}
-	if n := sum(counts); n > MaxUsers || n < 0 {
+	n := sum(counts)
+	if n > MaxUsers || n < 0 {
 		return fmt.Errorf("core: %d users are more than the %d a simulation draws", n, MaxUsers)
 	}
 	assign := inBlocks(counts)
@@ -67,7 +68,7 @@ func Simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []i
 		u := rng.Float64() * acc
 		return sort.Search(len(cum), func(i int) bool { return cum[i] > u })
 	}
-	return simulate(ctx, rng, mechs, sum(counts), assign, func(user, _ int) int { return datum(user) }, emit, progress)
+	return simulate(ctx, rng, mechs, n, assign, func(user, _ int) int { return datum(user) }, emit, progress)
 }
 
 // SimulateGroups is Simulate with the reports grouped.
