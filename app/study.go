@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo"
+	"github.com/privmap/privmap/geo/census"
 )
 
 // The members that the application adds to a study file, beside core's
@@ -43,6 +45,25 @@ type Source struct {
 	// and the missing-value policy (drop or category).
 	Attrs   string `json:"attrs,omitempty"`
 	Missing string `json:"missing,omitempty"`
+}
+
+// GridSource records check-in data read from path in format f and
+// gridded as gd: its box, cell side and per-user rule.
+func GridSource(path string, f geo.Format, gd *geo.Gridded) *Source {
+	b := gd.Grid.Bound
+	src := &Source{Path: path, Format: f.String(), CellKm: gd.Grid.CellKm, PerUser: "first",
+		BBox: []float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}}
+	if gd.Rule == geo.All {
+		src.PerUser = "all"
+	}
+	return src
+}
+
+// CensusSource records a census file read from path in format f and
+// tabulated on attrs (as privmap grid's -attrs lists them) with the
+// missing-value policy m.
+func CensusSource(path string, f census.Format, attrs string, m census.Missing) *Source {
+	return &Source{Path: path, Format: f.String(), Attrs: attrs, Missing: m.String()}
 }
 
 // RunSettings are the simulation and estimators of a study's run.

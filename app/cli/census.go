@@ -80,7 +80,7 @@ func runGridCensus(c *censusOpts, in, format, out, studyOut, preset string, skip
 		// study binned or merged here records no source to reopen.
 		var src *app.Source
 		if len(c.bins) == 0 && len(c.merges) == 0 && !*c.ordinal {
-			src = &app.Source{Path: absPath(in), Format: f.String(), Attrs: *c.attrs, Missing: missing.String()}
+			src = app.CensusSource(absPath(in), f, *c.attrs, missing)
 		}
 		if err := writeStudy(studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset, in, src); err != nil {
 			return err

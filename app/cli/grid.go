@@ -103,13 +103,7 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
-		b := gd.Grid.Bound
-		src := &app.Source{Path: absPath(in), Format: res.Format.String(), CellKm: opt.CellKm, PerUser: "first",
-			BBox: []float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}}
-		if gd.Rule == geo.All {
-			src.PerUser = "all"
-		}
-		if err := writeStudy(studyOut, s, preset, in, src); err != nil {
+		if err := writeStudy(studyOut, s, preset, in, app.GridSource(absPath(in), res.Format, gd)); err != nil {
 			return err
 		}
 	}

@@ -35,8 +35,7 @@ type Heatmap struct {
 	// view is the part of the map shown (zero: all of it): the mouse
 	// wheel and the + and − keys zoom, dragging and the arrow keys pan,
 	// 0 and a double tap show the whole map.
-	view    orb.Bound
-	focused bool
+	view orb.Bound
 
 	hovered int
 	// The last drawn image, its size and where its cells are, so that a
@@ -113,13 +112,9 @@ func (h *Heatmap) geographic() bool {
 		h.Map.Bound.Max[0] > h.Map.Bound.Min[0] && h.Map.Bound.Max[1] > h.Map.Bound.Min[1]
 }
 
-// shown returns the box on screen.
-func (h *Heatmap) shown() orb.Bound {
-	if h.view.Max[0] > h.view.Min[0] {
-		return h.view
-	}
-	return h.Map.Bound
-}
+// shown returns the box on screen: the map's view, which SetMap and
+// SetView keep equal to h.view.
+func (h *Heatmap) shown() orb.Bound { return h.Map.Viewed() }
 
 // pointAt returns the longitude and latitude under pos, and whether pos
 // is on the map's data area.
@@ -177,11 +172,11 @@ func (h *Heatmap) DragEnd() {}
 // DoubleTapped shows the whole map.
 func (h *Heatmap) DoubleTapped(*fyne.PointEvent) { h.changeView(orb.Bound{}) }
 
-// FocusGained implements fyne.Focusable.
-func (h *Heatmap) FocusGained() { h.focused = true }
+// FocusGained implements fyne.Focusable; the map draws no focus mark.
+func (h *Heatmap) FocusGained() {}
 
 // FocusLost implements fyne.Focusable.
-func (h *Heatmap) FocusLost() { h.focused = false }
+func (h *Heatmap) FocusLost() {}
 
 // TypedRune zooms with + and −, and shows the whole map with 0.
 func (h *Heatmap) TypedRune(r rune) {

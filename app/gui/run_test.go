@@ -290,6 +290,14 @@ func TestOpenFileArgument(t *testing.T) {
 	require.NotNil(t, u.data.data)
 	assert.True(t, u.data.data.isCensus())
 	assert.Equal(t, "adult_sample.data", u.data.data.src.name)
+	// Its study records the census file and its attributes.
+	u.pop.audits.Wait()
+	s, err := u.study()
+	require.NoError(t, err)
+	assert.Equal(t, "adult", s.Source.Format)
+	assert.Equal(t, u.data.data.choice.attrs, s.Source.Attrs)
+	assert.Equal(t, "drop", s.Source.Missing)
+	assert.Nil(t, s.Source.BBox)
 
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"alphabet": {"kind": "grid"}}`), 0o644))

@@ -16,8 +16,6 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
-	"github.com/privmap/privmap/geo"
-	"github.com/privmap/privmap/geo/census"
 )
 
 // study returns the whole study as the window holds it: the population's
@@ -33,23 +31,11 @@ func (u *ui) study() (*app.Study, error) {
 		return nil, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen", err)
 	}
 	s := &app.Study{Study: cs}
-	src := &app.Source{Path: ds.src.path}
+	var src *app.Source
 	if ds.isCensus() {
-		src.Format = ds.table.Format.String()
-		src.Attrs = ds.choice.attrs
-		src.Missing = "drop"
-		if ds.choice.missing == census.Category {
-			src.Missing = "category"
-		}
+		src = app.CensusSource(ds.src.path, ds.table.Format, ds.choice.attrs, ds.choice.missing)
 	} else {
-		b := ds.grid.Grid.Bound
-		src.Format = ds.res.Format.String()
-		src.BBox = []float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}
-		src.CellKm = ds.grid.Grid.CellKm
-		src.PerUser = "first"
-		if ds.grid.Rule == geo.All {
-			src.PerUser = "all"
-		}
+		src = app.GridSource(ds.src.path, ds.res.Format, ds.grid)
 	}
 	s.Source = src
 	if set, err := u.run.settings(); err == nil {

@@ -136,9 +136,9 @@ func (m *Map) bound() orb.Bound {
 	return m.Bound
 }
 
-// view returns the box drawn: View when it is a box inside the map's,
-// else the whole map.
-func (m *Map) view() orb.Bound {
+// Viewed returns the box drawn: View when it is set, else the whole map
+// (always the whole of a table of categories).
+func (m *Map) Viewed() orb.Bound {
 	b := m.bound()
 	v := m.View
 	if m.categorical() || !(v.Max[0] > v.Min[0] && v.Max[1] > v.Min[1]) {
@@ -233,7 +233,7 @@ func (r Rect) CellRect(m *Map, i int) Rect {
 // viewFrac returns the view as fractions of the map's box: (0,0)–(1,1)
 // for the whole map.
 func (m *Map) viewFrac() orb.Bound {
-	b, v := m.bound(), m.view()
+	b, v := m.bound(), m.Viewed()
 	bw, bh := b.Max[0]-b.Min[0], b.Max[1]-b.Min[1]
 	if !(bw > 0 && bh > 0) {
 		return orb.Bound{Max: orb.Point{1, 1}}
@@ -330,7 +330,7 @@ func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
 	} else {
 		p.Add(&cells{m: m, cm: cm})
 	}
-	b := m.view()
+	b := m.Viewed()
 	p.X.Min, p.X.Max = b.Min[0], b.Max[0]
 	p.Y.Min, p.Y.Max = b.Min[1], b.Max[1]
 	if m.categorical() {
@@ -470,7 +470,7 @@ type cells struct {
 // Plot implements plot.Plotter.
 func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	x, y := p.Transforms(&c)
-	b := g.m.view()
+	b := g.m.Viewed()
 	rect := vg.Rectangle{Min: vg.Point{X: x(b.Min[0]), Y: y(b.Min[1])}, Max: vg.Point{X: x(b.Max[0]), Y: y(b.Max[1])}}
 	dpi := 144.0
 	if d, ok := backing(c).(interface{ DPI() float64 }); ok {
@@ -592,7 +592,7 @@ func northArrow(c draw.Canvas, r vg.Rectangle) {
 // cell it falls in, over the basemap base when there is one.
 func (g *cells) pixels(w, h int, base *image.NRGBA) *image.NRGBA {
 	colours := g.colours()
-	b, v := g.m.bound(), g.m.view()
+	b, v := g.m.bound(), g.m.Viewed()
 	// The cell column of every pixel column, and row of every pixel row
 	// (image rows run north to south).
 	cols, rows := make([]int, w), make([]int, h)
@@ -746,7 +746,7 @@ const lutLevels = 4096
 
 // DataRange implements plot.DataRanger: the box drawn.
 func (g *cells) DataRange() (xmin, xmax, ymin, ymax float64) {
-	b := g.m.view()
+	b := g.m.Viewed()
 	return b.Min[0], b.Max[0], b.Min[1], b.Max[1]
 }
 
