@@ -3,13 +3,28 @@
 # driving it with the keyboard as .ci/smoke does.
 #   docs/shots.sh ./privmap [adult.data]
 # With UCI Adult's adult.data it also shoots census.png, the compare
-# screen on its age × sex table.
+# screen on its age × sex table. SIZE (default 1200x760, the window's
+# own) and THEME (dark or light) choose the window; other than the
+# default they name the files, e.g. SIZE=1600x1000 THEME=light writes
+# compare-1600x1000-light.png. OUT is the folder (default docs/).
 set -euo pipefail
 bin=${1:-./privmap}
 dir=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$dir}
+size=${SIZE:-1200x760}
+theme=${THEME:-dark}
+suffix=""
+[ "$size" != 1200x760 ] && suffix="-$size"
+[ "$theme" != dark ] && suffix="$suffix-$theme"
+width=${size%x*}
+height=${size#*x}
+# Mouse positions are given for 1200×760 and scaled to the window.
+mx() { echo $(($1 * width / 1200)); }
+my() { echo $(($1 * height / 760)); }
+export FYNE_THEME=$theme
 disp=98
 while [ -e /tmp/.X11-unix/X$disp ]; do disp=$((disp + 1)); done
-Xvfb :$disp -screen 0 1200x800x24 -nolisten tcp >/dev/null 2>&1 &
+Xvfb :$disp -screen 0 $((width + 40))x$((height + 60))x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 cfg=$(mktemp -d)
 trap 'kill $app $xvfb 2>/dev/null; wait $app $xvfb 2>/dev/null; rm -rf "$cfg"' EXIT
@@ -23,25 +38,27 @@ go run "$dir/../app/basemap/basemaptest/mkmbtiles" -o "$cfg/sf.mbtiles"
 PRIVMAP_BASEMAP=$cfg/sf.mbtiles XDG_CONFIG_HOME=$cfg "$bin" >/dev/null 2>&1 &
 app=$!
 wid=$(timeout 60 xdotool search --sync --onlyvisible --name '^privmap$' | head -1)
+xdotool windowsize --sync "$wid" "$width" "$height" || true
 xdotool windowfocus --sync "$wid"
 sleep 4
 key() { xdotool key --clearmodifiers "$@"; sleep 0.8; }
-shot() { sleep 1; import -window "$wid" "$dir/$1.png"; }
+shot() { sleep 1; import -window "$wid" "$out/$1$suffix.png"; }
+move() { xdotool mousemove "$(mx "$1")" "$(my "$2")"; }
 # Hover over the map for the data screen's cell read-out.
-xdotool mousemove 800 300; shot data
+move 800 300; shot data
 # FW Table 7: five geometric and five k-RR mechanisms.
 key ctrl+p; for _ in 1 2 3 4 5 6; do key Right; done; key ctrl+shift+p
-xdotool mousemove 1100 700; shot population
+move 1100 700; shot population
 key ctrl+3
-xdotool mousemove 1100 700
+move 1100 700
 key ctrl+r
 timeout 120 xdotool search --sync --name 'compared$' >/dev/null
 key ctrl+3; shot run
 key ctrl+4
-xdotool mousemove 640 260; shot compare
+move 640 260; shot compare
 key ctrl+e
 key ctrl+a
-xdotool type --delay 10 "$dir/figure.png"
+xdotool type --delay 10 "$out/figure$suffix.png"
 key Return
 sleep 2
 
@@ -51,10 +68,11 @@ if [ -n "${2:-}" ]; then
 	XDG_CONFIG_HOME=$cfg "$bin" gui "$2" >/dev/null 2>&1 &
 	app=$!
 	wid=$(timeout 60 xdotool search --sync --onlyvisible --name '^privmap$' | head -1)
+	xdotool windowsize --sync "$wid" "$width" "$height" || true
 	xdotool windowfocus --sync "$wid"
 	sleep 5
 	key ctrl+r
 	timeout 120 xdotool search --sync --name 'compared$' >/dev/null
 	key ctrl+4
-	xdotool mousemove 300 250; shot census
+	move 300 250; shot census
 fi

@@ -41,7 +41,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	base := fs.String("basemap", "", "map tiles under the heat maps: an MBTiles `file` or an XYZ URL template such as "+basemap.OSMTemplate)
 	opacity := fs.Float64("opacity", mapplot.DefaultOpacity, "opacity of the heat maps over the basemap, 0–1")
 	scaleName := fs.String("scale", "linear", "colour scale: linear, sqrt or log")
-	size := fs.String("size", "1800x700", "picture size in pixels, `WxH`")
+	size := fs.String("size", "1800x700", "largest picture size in pixels, `WxH`: the picture is trimmed to the maps, as wide or as high as this")
 	var overlays listFlag
 	fs.Var(&overlays, "overlay", "GeoJSON `file` of outlines (districts, coastline) drawn over the maps; repeatable")
 	out := fs.String("o", "", "picture to write: .png or .svg")
@@ -261,7 +261,7 @@ func writePicture(w io.Writer, f *mapplot.Figure, o renderOpts) error {
 	if !o.svg {
 		return png.Encode(w, f.Image(o.w, o.h, scale))
 	}
-	c := vgsvg.New(vg.Length(float64(o.w)/scale), vg.Length(float64(o.h)/scale))
+	c := vgsvg.New(f.Fit(vg.Length(float64(o.w)/scale), vg.Length(float64(o.h)/scale)))
 	f.Draw(draw.New(c))
 	_, err := c.WriteTo(w)
 	return err

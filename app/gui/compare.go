@@ -269,7 +269,7 @@ func (c *compareTab) onHover(cell int) {
 }
 
 // rankHead heads the ranking table.
-var rankHead = []string{"Rank", "Estimator", "EMD", "Squared error", "JSD", "TV", "Log-lik.", "Steps", "Time"}
+var rankHead = []string{"#", "Estimator", "EMD", "Squared error", "JSD", "TV", "Log-lik.", "Steps", "Time"}
 
 // ranked returns the run's results best first: by EMD where the alphabet
 // has a distance, else by squared error; failures last.

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/paulmach/orb"
 
@@ -40,10 +41,11 @@ type Heatmap struct {
 	hovered int
 	// The last drawn image, its size and where its cells are, so that a
 	// redraw at the same size is free and the mouse maps to cells.
-	img     *image.RGBA
-	imgMap  *mapplot.Map
-	imgSize [2]int
-	data    mapplot.Rect
+	img      *image.RGBA
+	imgMap   *mapplot.Map
+	imgSize  [2]int
+	imgStyle mapplot.Style
+	data     mapplot.Rect
 }
 
 var (
@@ -304,16 +306,17 @@ func (r *heatmapRenderer) draw(w, hgt int) image.Image {
 	if h.Map == nil || w < 8 || hgt < 8 {
 		return image.NewUniform(color.Transparent)
 	}
-	if h.img != nil && h.imgMap == h.Map && h.imgSize == [2]int{w, hgt} {
+	st := windowStyle()
+	if h.img != nil && h.imgMap == h.Map && h.imgSize == [2]int{w, hgt} && h.imgStyle == st {
 		return h.img
 	}
 	pxPerPt := 1.0
 	if sz := h.Size(); sz.Width > 0 {
 		pxPerPt = float64(w) / float64(sz.Width)
 	}
-	h.Map.View = h.view
+	h.Map.View, h.Map.Style = h.view, st
 	h.img, h.data = mapplot.Image(h.Map, w, hgt, pxPerPt)
-	h.imgMap, h.imgSize = h.Map, [2]int{w, hgt}
+	h.imgMap, h.imgSize, h.imgStyle = h.Map, [2]int{w, hgt}, st
 	r.layoutMark(h.Size())
 	return h.img
 }
@@ -378,9 +381,20 @@ func (r *heatmapRenderer) Objects() []fyne.CanvasObject { return r.objects }
 func (r *heatmapRenderer) Refresh() {
 	r.layoutMark(r.h.Size())
 	r.mark.Refresh()
-	if r.h.imgMap != r.h.Map {
+	if r.h.imgMap != r.h.Map || r.h.imgStyle != windowStyle() {
 		r.raster.Refresh()
 	}
 }
 
 func (r *heatmapRenderer) Destroy() {}
+
+// windowStyle is the look of maps in the window: the theme's background
+// and foreground colours and its text size, so that a map's type is as
+// large as the window's and its axes read in dark and light themes.
+func windowStyle() mapplot.Style {
+	return mapplot.Style{
+		Paper:    theme.Color(theme.ColorNameBackground),
+		Ink:      theme.Color(theme.ColorNameForeground),
+		TextSize: float64(theme.TextSize()),
+	}
+}

@@ -9,11 +9,10 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// drawBars draws m, a table of one row, as a bar chart filling c, and
-// returns its data area, in which column i spans the i-th of Cols equal
-// slices as a map's cells do.
-func drawBars(c draw.Canvas, m *Map, cm palette.ColorMap) vg.Rectangle {
-	p := mapPlot(m, cm)
+// drawBars draws m, a table of one row, as the bar chart p (mapPlot's)
+// filling c, in which column i spans the i-th of Cols equal slices as a
+// map's cells do.
+func drawBars(c draw.Canvas, p *plot.Plot, m *Map) {
 	p.Y.Label.Text = m.Label
 	p.Y.Tick.Marker = valueTicks{}
 	lo, hi := m.Lo, m.Hi
@@ -25,11 +24,7 @@ func drawBars(c draw.Canvas, m *Map, cm palette.ColorMap) vg.Rectangle {
 		lo, hi = -r, r
 	}
 	p.Y.Min, p.Y.Max = math.Min(lo, 0), hi
-	// The room a map keeps for its colour bar, less the bar: the
-	// colours of bars repeat their heights.
-	c = draw.Crop(c, 0, -barMargin, 0, 0)
 	p.Draw(c)
-	return p.DataCanvas(c).Rectangle
 }
 
 // bars is a plot.Plotter drawing a bar from 0 to each value, across the

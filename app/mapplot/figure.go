@@ -2,13 +2,9 @@ package mapplot
 
 import (
 	"image"
-	"image/color"
 	"math"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -21,54 +17,128 @@ type Figure struct {
 	Title string
 	Notes []string
 	Maps  []*Map
+	// Style is the look of the heading and of every map; unset fields are
+	// Print's.
+	Style Style
 }
 
-// Image draws f into a w×h pixel image at the given pixels per point.
+// Image draws f into at most w×h pixels at the given pixels per point:
+// the picture is trimmed to the heading and the maps (Fit), so that it has
+// no empty bands.
 func (f *Figure) Image(w, h int, pxPerPt float64) *image.RGBA {
-	wPt := vg.Length(float64(w) / pxPerPt)
-	hPt := vg.Length(float64(h) / pxPerPt)
-	c := vgimg.NewWith(vgimg.UseWH(wPt, hPt), vgimg.UseDPI(int(math.Round(72*pxPerPt))), vgimg.UseBackgroundColor(color.White))
+	wPt, hPt := f.Fit(vg.Length(float64(w)/pxPerPt), vg.Length(float64(h)/pxPerPt))
+	// Whole pixels: the canvas is sized in points.
+	wPt = vg.Length(math.Floor(float64(wPt)*pxPerPt) / pxPerPt)
+	hPt = vg.Length(math.Floor(float64(hPt)*pxPerPt) / pxPerPt)
+	c := vgimg.NewWith(vgimg.UseWH(wPt, hPt), vgimg.UseDPI(int(math.Round(72*pxPerPt))), vgimg.UseBackgroundColor(f.Style.orDefault().Paper))
 	f.Draw(draw.New(c))
 	img, _ := c.Image().(*image.RGBA)
 	return img
 }
 
-// Draw draws f on c: the heading at the top, the maps in equal columns
-// below it.
+// figurePad is the margin round a figure, at 10-point type.
+const figurePad = 8
+
+// Fit returns the size f takes within w×h points: the full width with
+// the maps' natural height when that fits, else the full height with the
+// maps' natural widths (never narrower than the heading).
+func (f *Figure) Fit(w, h vg.Length) (vg.Length, vg.Length) {
+	st := f.Style.orDefault()
+	pad := st.size(figurePad)
+	head := f.headingHeight(st)
+	if len(f.Maps) == 0 {
+		return w, min(h, head+2*pad)
+	}
+	body := h - head - 2*pad
+	var tall vg.Length
+	tile := (w - 2*pad) / vg.Length(len(f.Maps))
+	for _, m := range f.Maps {
+		tall = max(tall, f.styled(m).Natural(tile))
+	}
+	if tall <= body {
+		return w, head + tall + 2*pad
+	}
+	var wide vg.Length
+	for _, m := range f.Maps {
+		wide += f.styled(m).NaturalWidth(body)
+	}
+	return min(w, max(wide, f.headingWidth(st))+2*pad), h
+}
+
+// styled returns a copy of m in the figure's style.
+func (f *Figure) styled(m *Map) *Map {
+	c := *m
+	c.Style = f.Style.orDefault()
+	return &c
+}
+
+// heading returns the title's and the notes' text styles.
+func (f *Figure) heading(st Style) (title, notes draw.TextStyle) {
+	return st.text(15, draw.XLeft, draw.YTop), st.text(10, draw.XLeft, draw.YTop)
+}
+
+// headingHeight returns the height of the title and notes.
+func (f *Figure) headingHeight(st Style) vg.Length {
+	title, notes := f.heading(st)
+	var h vg.Length
+	if f.Title != "" {
+		h += title.Height(f.Title) + st.size(2)
+	}
+	for _, n := range f.Notes {
+		h += notes.Height(n)
+	}
+	return h
+}
+
+// headingWidth returns the width of the widest line of the heading.
+func (f *Figure) headingWidth(st Style) vg.Length {
+	title, notes := f.heading(st)
+	w := title.Width(f.Title)
+	for _, n := range f.Notes {
+		w = max(w, notes.Width(n))
+	}
+	return w
+}
+
+// Draw draws f on c: the heading at the top, the maps below it side by
+// side, each as wide as its natural width at the height they share, and
+// centred together.
 func (f *Figure) Draw(c draw.Canvas) {
-	const pad = 8 * vg.Length(1)
+	st := f.Style.orDefault()
+	pad := st.size(figurePad)
 	top := c.Max.Y - pad
 	left := c.Min.X + pad
+	title, notes := f.heading(st)
 	if f.Title != "" {
-		sty := headingStyle(15)
-		c.FillText(sty, vg.Point{X: left, Y: top}, f.Title)
-		top -= sty.Height(f.Title) + 2
+		c.FillText(title, vg.Point{X: left, Y: top}, f.Title)
+		top -= title.Height(f.Title) + st.size(2)
 	}
-	sty := headingStyle(10)
 	for _, n := range f.Notes {
-		c.FillText(sty, vg.Point{X: left, Y: top}, n)
-		top -= sty.Height(n)
+		c.FillText(notes, vg.Point{X: left, Y: top}, n)
+		top -= notes.Height(n)
 	}
 	if len(f.Maps) == 0 {
 		return
 	}
-	body := draw.Crop(c, 0, 0, 0, top-c.Max.Y-pad)
-	w := (body.Max.X - body.Min.X) / vg.Length(len(f.Maps))
+	body := draw.Crop(c, pad, -pad, pad, top-c.Max.Y)
+	bw, bh := body.Max.X-body.Min.X, body.Max.Y-body.Min.Y
+	widths := make([]vg.Length, len(f.Maps))
+	var total vg.Length
 	for i, m := range f.Maps {
-		x0 := vg.Length(i) * w
-		tile := draw.Crop(body, x0, x0+w-(body.Max.X-body.Min.X), 0, 0)
-		Draw(tile, m)
+		widths[i] = f.styled(m).NaturalWidth(bh)
+		total += widths[i]
 	}
-}
-
-// headingStyle is left-aligned sans-serif type hanging from its point.
-func headingStyle(size float64) draw.TextStyle {
-	return text.Style{
-		Color:   color.Black,
-		Font:    font.Font{Typeface: "Liberation", Variant: "Sans", Size: font.Length(size)},
-		XAlign:  draw.XLeft,
-		YAlign:  draw.YTop,
-		Handler: plot.DefaultTextHandler,
+	if total > bw || total <= 0 { // wide maps: equal columns
+		for i := range widths {
+			widths[i] = bw / vg.Length(len(f.Maps))
+		}
+		total = bw
+	}
+	x0 := (bw - total) / 2
+	for i, m := range f.Maps {
+		tile := draw.Crop(body, x0, x0+widths[i]-bw, 0, 0)
+		Draw(tile, f.styled(m))
+		x0 += widths[i]
 	}
 }
 

@@ -5,17 +5,16 @@
 package mapplot
 
 import (
-	"fmt"
 	"image"
 	"image/color"
 	stddraw "image/draw"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/paulmach/orb"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
@@ -97,6 +96,9 @@ type Map struct {
 	// (geo.ReadOutlines), dark on a light halo so that they read over any
 	// colour.
 	Outlines []orb.LineString
+	// Style is the look of the map's axes, text and background; unset
+	// fields are Print's.
+	Style Style
 }
 
 // An Underlay is what lies under a map's cells: a basemap of tiles
@@ -250,7 +252,7 @@ func Image(m *Map, w, h int, pxPerPt float64) (*image.RGBA, Rect) {
 	dpi := 72 * pxPerPt
 	wPt := vg.Length(float64(w) / pxPerPt)
 	hPt := vg.Length(float64(h) / pxPerPt)
-	c := vgimg.NewWith(vgimg.UseWH(wPt, hPt), vgimg.UseDPI(int(math.Round(dpi))), vgimg.UseBackgroundColor(color.White))
+	c := vgimg.NewWith(vgimg.UseWH(wPt, hPt), vgimg.UseDPI(int(math.Round(dpi))), vgimg.UseBackgroundColor(m.Style.orDefault().Paper))
 	dc := draw.New(c)
 	da := Draw(dc, m)
 	img, _ := c.Image().(*image.RGBA)
@@ -261,69 +263,107 @@ func Image(m *Map, w, h int, pxPerPt float64) (*image.RGBA, Rect) {
 	return img, r
 }
 
-// barWidth is the room kept right of the map for the colour bar, and
-// barMargin the room right of the bar.
-const (
-	topMargin = 5 * vg.Length(1)
-	barWidth  = 90 * vg.Length(1)
-	barMargin = 14 * vg.Length(1)
-)
+// A layout is where the parts of a map go on a canvas: the plot of the
+// map (axes and title around its cells), the colour bar right of it, and
+// the width and height they take together.
+type layout struct {
+	plot, bar *plot.Plot
+	mapArea   draw.Canvas
+	barArea   draw.Canvas
+	used      vg.Point
+}
 
-// Draw draws m on c and returns the data area of the map, kept at the
-// map's true aspect ratio and centred.
-func Draw(c draw.Canvas, m *Map) vg.Rectangle {
-	if len(m.Values) != m.Cols*m.Rows || m.Cols == 0 {
-		panic("mapplot: Values do not match Cols×Rows")
-	}
-	c = draw.Crop(c, 0, 0, 0, -topMargin) // the title clear of the edge
+// lay fits m into c: the cells keep the map's true aspect, the colour bar
+// stands beside the map, and the two are centred in c.
+func (m *Map) lay(c draw.Canvas) layout {
+	st := m.style()
+	c = draw.Crop(c, 0, 0, 0, -st.size(5)) // the title clear of the edge
 	cm := colourMap(m)
+	l := layout{plot: mapPlot(m, cm), bar: colourBar(m, cm)}
 	if m.bars() {
-		return drawBars(c, m, cm)
+		// The colours of bars repeat their heights: no colour bar.
+		l.mapArea = draw.Crop(c, 0, -st.size(10), 0, 0)
+		l.used = c.Size()
+		return l
 	}
-	p := mapPlot(m, cm)
-	mapArea := draw.Crop(c, 0, -barWidth, 0, 0)
-	// Shrink the map area so that the data area has the true aspect.
-	da := p.DataCanvas(mapArea)
+	gap, right := st.size(8), st.size(12)
+	barW := barRoom(l.bar, st)
+	area := draw.Crop(c, 0, -(barW + gap + right), 0, 0)
+	fitTicks(l.plot, area)
+	// Shrink the map area so that the data area has the true aspect, and
+	// centre map and bar together in the room left over.
+	da := l.plot.DataCanvas(area)
 	dw, dh := da.Max.X-da.Min.X, da.Max.Y-da.Min.Y
 	if aspect := vg.Length(m.Aspect); aspect > 0 && dw > 0 && dh > 0 {
 		if dw/dh > aspect {
 			cut := dw - dh*aspect
-			mapArea = draw.Crop(mapArea, cut/2, -cut/2, 0, 0)
+			area = draw.Crop(area, cut/2, -cut/2, 0, 0)
 		} else {
 			cut := dh - dw/aspect
-			mapArea = draw.Crop(mapArea, 0, 0, cut/2, -cut/2)
+			area = draw.Crop(area, 0, 0, cut/2, -cut/2)
 		}
+		fitTicks(l.plot, area)
 	}
-	p.Draw(mapArea)
-	da = p.DataCanvas(mapArea)
-
-	bar := colourBar(m, cm)
-	barArea := draw.Crop(c, c.Max.X-c.Min.X-barWidth, -barMargin, da.Min.Y-c.Min.Y, -(c.Max.Y - da.Max.Y))
-	bar.Draw(barArea)
-	return da.Rectangle
+	l.mapArea = area
+	da = l.plot.DataCanvas(area)
+	x0 := area.Max.X + gap
+	l.barArea = draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: x0, Y: da.Min.Y}, Max: vg.Point{X: x0 + barW, Y: da.Max.Y}}}
+	l.used = vg.Point{X: x0 + barW + right - area.Min.X, Y: area.Max.Y - area.Min.Y + st.size(5)}
+	return l
 }
 
-// plotFont is the type of every plot: sans-serif, legible beside Fyne's.
-var plotFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-
-// newPlot returns a plot in sans-serif type, legible beside Fyne's.
-func newPlot() *plot.Plot {
-	p := plot.New()
-	// The canvases privmap draws on start white (Image, Figure.Image);
-	// gonum/plot's own background fill rasterises the whole area again, a
-	// fifth of a redraw.
-	p.BackgroundColor = nil
-	sans := func(size float64) font.Font { return font.From(plotFont, font.Length(size)) }
-	p.Title.TextStyle.Font = sans(13)
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font = sans(11)
-		a.Tick.Label.Font = sans(10)
-	}
-	return p
+// barRoom returns the width a colour bar takes: its strip, tick labels
+// and label.
+func barRoom(bar *plot.Plot, st Style) vg.Length {
+	const probe = 1000
+	c := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: probe, Y: probe}}}
+	da := bar.DataCanvas(c)
+	return probe - (da.Max.X - da.Min.X) + st.size(14)
 }
+
+// Draw draws m on c and returns the data area of the map, kept at the
+// map's true aspect ratio and centred with its colour bar.
+func Draw(c draw.Canvas, m *Map) vg.Rectangle {
+	if len(m.Values) != m.Cols*m.Rows || m.Cols == 0 {
+		panic("mapplot: Values do not match Cols×Rows")
+	}
+	l := m.lay(c)
+	if m.bars() {
+		drawBars(l.mapArea, l.plot, m)
+		return l.plot.DataCanvas(l.mapArea).Rectangle
+	}
+	l.plot.Draw(l.mapArea)
+	l.bar.Draw(l.barArea)
+	return l.plot.DataCanvas(l.mapArea).Rectangle
+}
+
+// Natural returns the height m takes, drawn w wide, with no room to
+// spare above or below it; a bar chart or a map without an aspect is
+// given a 16:10 frame.
+func (m *Map) Natural(w vg.Length) vg.Length {
+	if m.bars() || !(m.Aspect > 0) {
+		return w * 10 / 16
+	}
+	l := m.lay(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: w, Y: 100 * w}}})
+	return l.used.Y
+}
+
+// NaturalWidth returns the width m takes, drawn h high, with no room to
+// spare left or right of it.
+func (m *Map) NaturalWidth(h vg.Length) vg.Length {
+	if m.bars() || !(m.Aspect > 0) {
+		return h * 16 / 10
+	}
+	l := m.lay(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: 100 * h, Y: h}}})
+	return l.used.X
+}
+
+// style returns the map's style, unset fields filled from Print.
+func (m *Map) style() Style { return m.Style.orDefault() }
 
 func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
-	p := newPlot()
+	p := m.style().newPlot()
 	p.Title.Text = m.Title
 	if m.bars() {
 		p.Add(&bars{m: m, cm: cm})
@@ -345,10 +385,10 @@ func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
 		}
 		return p
 	}
-	p.X.Label.Text = "longitude (°)"
-	p.Y.Label.Text = "latitude (°)"
-	p.X.Tick.Marker = degreeTicks{}
-	p.Y.Tick.Marker = degreeTicks{}
+	// Ticks say their hemisphere (37.75°N, 122.45°W), so the axes need
+	// no labels and the cells get the room.
+	p.X.Tick.Marker = degreeTicks{n: maxDegreeTicks, hemi: "EW"}
+	p.Y.Tick.Marker = degreeTicks{n: maxDegreeTicks, hemi: "NS"}
 	return p
 }
 
@@ -405,7 +445,7 @@ func (m *Map) scale() Scale {
 }
 
 func colourBar(m *Map, cm palette.ColorMap) *plot.Plot {
-	p := newPlot()
+	p := m.style().newPlot()
 	p.HideX()
 	p.Y.Label.Text = m.Label
 	p.Y.Tick.Marker = valueTicks{}
@@ -499,12 +539,13 @@ func (g *cells) Plot(c draw.Canvas, p *plot.Plot) {
 	if len(g.m.Outlines) > 0 {
 		outline(c, x, y, g.m.Outlines)
 	}
+	st := g.m.style()
 	if !g.m.Plain {
-		scaleBar(c, rect, b)
-		northArrow(c, rect)
+		scaleBar(c, rect, b, st)
+		northArrow(c, rect, st)
 	}
 	if base != nil {
-		attribute(c, rect, g.m.Basemap.Attribution())
+		attribute(c, rect, g.m.Basemap.Attribution(), st)
 	}
 }
 
@@ -540,9 +581,13 @@ func widthKm(b orb.Bound) float64 {
 // credit, so that they read over any colour.
 var bandColour = color.NRGBA{255, 255, 255, 200}
 
+// furniture is the dark grey of the scale bar, north arrow and credit
+// drawn over the map on light bands, whatever the figure's style.
+var furniture = color.Gray{0x22}
+
 // scaleBar draws a bar of ScaleBarKm in the bottom-left corner of the map
 // area r of box b, on a light band, labelled in km (or m below 1 km).
-func scaleBar(c draw.Canvas, r vg.Rectangle, b orb.Bound) {
+func scaleBar(c draw.Canvas, r vg.Rectangle, b orb.Bound, st Style) {
 	km := ScaleBarKm(b)
 	if km == 0 {
 		return
@@ -552,40 +597,42 @@ func scaleBar(c draw.Canvas, r vg.Rectangle, b orb.Bound) {
 	if km < 1 {
 		label = strconv.FormatFloat(km*1000, 'f', -1, 64) + " m"
 	}
-	sty := draw.TextStyle{Color: color.Gray{0x22}, Font: font.From(plotFont, 8), Handler: plot.DefaultTextHandler,
-		XAlign: draw.XCenter, YAlign: draw.YBottom}
-	pad := vg.Length(4)
-	x0, y0 := r.Min.X+pad+2, r.Min.Y+pad+2
-	band := vg.Rectangle{Min: vg.Point{X: r.Min.X + pad - 2, Y: r.Min.Y + pad - 1},
-		Max: vg.Point{X: x0 + length + 4, Y: y0 + 4 + sty.Height(label) + 2}}
+	sty := st.text(8, draw.XCenter, draw.YBottom)
+	sty.Color = furniture
+	u := st.size(1)
+	pad := 4 * u
+	x0, y0 := r.Min.X+pad+2*u, r.Min.Y+pad+2*u
+	band := vg.Rectangle{Min: vg.Point{X: r.Min.X + pad - 2*u, Y: r.Min.Y + pad - u},
+		Max: vg.Point{X: x0 + length + 4*u, Y: y0 + 4*u + sty.Height(label) + 2*u}}
 	c.SetColor(bandColour)
 	c.Fill(band.Path())
-	bar := draw.LineStyle{Color: color.Gray{0x22}, Width: vg.Points(1.5)}
+	bar := draw.LineStyle{Color: furniture, Width: 1.5 * u}
 	c.StrokeLine2(bar, x0, y0, x0+length, y0)
-	c.StrokeLine2(bar, x0, y0, x0, y0+3)
-	c.StrokeLine2(bar, x0+length, y0, x0+length, y0+3)
-	c.FillText(sty, vg.Point{X: x0 + length/2, Y: y0 + 3}, label)
+	c.StrokeLine2(bar, x0, y0, x0, y0+3*u)
+	c.StrokeLine2(bar, x0+length, y0, x0+length, y0+3*u)
+	c.FillText(sty, vg.Point{X: x0 + length/2, Y: y0 + 3*u}, label)
 }
 
 // northArrow draws an arrow and N in the top-right corner of the map
 // area r: the maps are drawn north up.
-func northArrow(c draw.Canvas, r vg.Rectangle) {
-	const size = 12
-	x, top := r.Max.X-10, r.Max.Y-6
-	sty := draw.TextStyle{Color: color.Gray{0x22}, Font: font.From(plotFont, 8), Handler: plot.DefaultTextHandler,
-		XAlign: draw.XCenter, YAlign: draw.YTop}
-	band := vg.Rectangle{Min: vg.Point{X: x - 6, Y: top - size - sty.Height("N") - 2}, Max: vg.Point{X: x + 6, Y: top + 2}}
+func northArrow(c draw.Canvas, r vg.Rectangle, st Style) {
+	u := st.size(1)
+	size := 12 * u
+	x, top := r.Max.X-10*u, r.Max.Y-6*u
+	sty := st.text(8, draw.XCenter, draw.YTop)
+	sty.Color = furniture
+	band := vg.Rectangle{Min: vg.Point{X: x - 6*u, Y: top - size - sty.Height("N") - 2*u}, Max: vg.Point{X: x + 6*u, Y: top + 2*u}}
 	c.SetColor(bandColour)
 	c.Fill(band.Path())
 	var head vg.Path
 	head.Move(vg.Point{X: x, Y: top})
-	head.Line(vg.Point{X: x - 4, Y: top - 7})
-	head.Line(vg.Point{X: x + 4, Y: top - 7})
+	head.Line(vg.Point{X: x - 4*u, Y: top - 7*u})
+	head.Line(vg.Point{X: x + 4*u, Y: top - 7*u})
 	head.Close()
-	c.SetColor(color.Gray{0x22})
+	c.SetColor(furniture)
 	c.Fill(head)
-	c.StrokeLine2(draw.LineStyle{Color: color.Gray{0x22}, Width: vg.Points(1.5)}, x, top-7, x, top-size)
-	c.FillText(sty, vg.Point{X: x, Y: top - size - 1}, "N")
+	c.StrokeLine2(draw.LineStyle{Color: furniture, Width: 1.5 * u}, x, top-7*u, x, top-size)
+	c.FillText(sty, vg.Point{X: x, Y: top - size - u}, "N")
 }
 
 // pixels colours a w×h picture of the map's view, each pixel by the
@@ -663,13 +710,13 @@ func over(c, b color.NRGBA, alpha float64, empty bool) color.NRGBA {
 
 // attribute writes a basemap's credit in the bottom-right corner of the
 // map area r, on a light band so that it reads over any tile.
-func attribute(c draw.Canvas, r vg.Rectangle, credit string) {
+func attribute(c draw.Canvas, r vg.Rectangle, credit string, st Style) {
 	if credit == "" {
 		return
 	}
-	sty := draw.TextStyle{Color: color.Gray{0x33}, Font: font.From(plotFont, 7), Handler: plot.DefaultTextHandler,
-		XAlign: draw.XRight, YAlign: draw.YBottom}
-	pad := vg.Length(2)
+	sty := st.text(7, draw.XRight, draw.YBottom)
+	sty.Color = furniture
+	pad := st.size(2)
 	w, h := sty.Width(credit), sty.Height(credit)
 	band := vg.Rectangle{Min: vg.Point{X: r.Max.X - w - 2*pad, Y: r.Min.Y}, Max: vg.Point{X: r.Max.X, Y: r.Min.Y + h + pad}}
 	c.SetColor(bandColour)
@@ -750,18 +797,120 @@ func (g *cells) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return b.Min[0], b.Max[0], b.Min[1], b.Max[1]
 }
 
-// degreeTicks labels axes in degrees with enough decimals for the span.
-type degreeTicks struct{}
+// maxDegreeTicks is the most labelled ticks a latitude or longitude axis
+// has; fitTicks lowers it until the labels have room.
+const maxDegreeTicks = 8
 
-func (degreeTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	prec := max(0, int(math.Ceil(-math.Log10((hi-lo)/5)))+1)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = fmt.Sprintf("%.*f", prec, ts[i].Value)
+// degreeTicks labels an axis in degrees at most n times, at a round step
+// (1, 2, 2.5 or 5 times a power of ten) with as many decimals as the step
+// needs, and marks four or five minor ticks between labels. Labels name
+// the hemisphere: hemi is "NS" for latitude, "EW" for longitude.
+type degreeTicks struct {
+	n    int
+	hemi string
+}
+
+func (t degreeTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if !(span > 0) || math.IsInf(span, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step, minor, prec := roundStep(span/float64(max(t.n, 1)), lo, hi, max(t.n, 1))
+	var ts []plot.Tick
+	const eps = 1e-9
+	for k := math.Ceil(lo/minor - eps); k*minor <= hi+eps*minor; k++ {
+		v := k * minor
+		tk := plot.Tick{Value: v}
+		if r := v / step; math.Abs(r-math.Round(r)) < 1e-6 {
+			tk.Label = t.label(v, prec)
 		}
+		ts = append(ts, tk)
 	}
 	return ts
+}
+
+// label writes the degree v with prec decimals and its hemisphere (none
+// at 0).
+func (t degreeTicks) label(v float64, prec int) string {
+	s := strconv.FormatFloat(math.Abs(v), 'f', prec, 64) + "°"
+	switch {
+	case len(t.hemi) != 2 || strings.Trim(s, "0.°") == "":
+	case v > 0:
+		s += t.hemi[:1]
+	case v < 0:
+		s += t.hemi[1:]
+	}
+	return s
+}
+
+// roundStep returns the least round step (1, 2, 2.5 or 5 times a power of
+// ten) at which at most n labels fall in [lo, hi], starting the search a
+// decade below s, the span over n; the minor step between its labels; and
+// the decimals its labels need.
+func roundStep(s, lo, hi float64, n int) (step, minor float64, prec int) {
+	for e := math.Floor(math.Log10(s)) - 1; ; e++ {
+		p := math.Pow(10, e)
+		for _, c := range []struct{ m, minor float64 }{{1, 0.2}, {2, 0.5}, {2.5, 0.5}, {5, 1}} {
+			step = c.m * p
+			if count := math.Floor(hi/step+1e-9) - math.Ceil(lo/step-1e-9) + 1; count > float64(n) {
+				continue
+			}
+			prec = max(0, int(-e))
+			if c.m == 2.5 {
+				prec++
+			}
+			return step, c.minor * p, prec
+		}
+	}
+}
+
+// fitTicks lowers the number of labelled degree ticks on p's axes until
+// their labels, drawn in area, stand at least a label apart.
+func fitTicks(p *plot.Plot, area draw.Canvas) {
+	for _, ax := range []struct {
+		a     *plot.Axis
+		horiz bool
+	}{{&p.X, true}, {&p.Y, false}} {
+		if _, ok := ax.a.Tick.Marker.(degreeTicks); !ok {
+			continue
+		}
+		da := p.DataCanvas(area)
+		length := da.Max.Y - da.Min.Y
+		if ax.horiz {
+			length = da.Max.X - da.Min.X
+		}
+		hemi := ax.a.Tick.Marker.(degreeTicks).hemi
+		for n := maxDegreeTicks; n > 1; n-- {
+			prev := ax.a.Tick.Marker
+			ax.a.Tick.Marker = degreeTicks{n: n, hemi: hemi}
+			room, labels := labelRoom(ax.a, ax.horiz)
+			if labels < 2 && n < maxDegreeTicks {
+				ax.a.Tick.Marker = prev // two labels crowded beat one
+				break
+			}
+			if room <= length {
+				break
+			}
+		}
+	}
+}
+
+// labelRoom returns the length of axis a its labelled ticks need, one and
+// a half times each label's width (across) or twice its height (up), and
+// how many labels there are.
+func labelRoom(a *plot.Axis, horiz bool) (need vg.Length, labels int) {
+	for _, t := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+		if t.Label == "" {
+			continue
+		}
+		labels++
+		if horiz {
+			need += 1.5 * a.Tick.Label.Width(t.Label)
+		} else {
+			need += 2 * a.Tick.Label.Height(t.Label)
+		}
+	}
+	return need, labels
 }
 
 // valueTicks are gonum's default ticks labelled in the shortest form

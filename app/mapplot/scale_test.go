@@ -1,13 +1,18 @@
 package mapplot
 
 import (
+	"image"
 	"image/color"
 	"image/png"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/paulmach/orb"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // colourOf returns the colour m gives value v.
@@ -93,7 +98,8 @@ func TestLogScale(t *testing.T) {
 	}
 }
 
-// TestFigure checks a side-by-side figure: the requested size, the maps
+// TestFigure checks a side-by-side figure: trimmed to the maps' natural
+// height within the requested size with no empty band across it, the maps
 // in equal columns below the heading (each column shows its own cells'
 // colours) and a heading drawn in black.
 func TestFigure(t *testing.T) {
@@ -108,9 +114,10 @@ func TestFigure(t *testing.T) {
 	f := &Figure{Title: "Gowalla SF: true | GIBU | difference", Notes: []string{"cell 0.5 km", "10 planar geometric"},
 		Maps: []*Map{mk(1, false), mk(1, false), mk(0, true)}}
 	img := f.Image(1500, 500, 1)
-	if b := img.Bounds(); b.Dx() != 1500 || b.Dy() != 500 {
-		t.Fatalf("figure is %v, want 1500×500", b)
+	if b := img.Bounds(); b.Dx() != 1500 || b.Dy() >= 500 || b.Dy() < 200 {
+		t.Fatalf("figure is %v, want 1500 wide, trimmed below 500 high", b)
 	}
+	noBands(t, img, 24)
 	if os.Getenv("MAPPLOT_PNG") != "" {
 		out, _ := os.Create(os.Getenv("MAPPLOT_PNG"))
 		png.Encode(out, img)
@@ -120,7 +127,7 @@ func TestFigure(t *testing.T) {
 	for i, m := range f.Maps {
 		want := colourOf(m, m.Values[0])
 		n := 0
-		for y := 0; y < 500; y++ {
+		for y := 0; y < img.Bounds().Dy(); y++ {
 			for x := i * 500; x < (i+1)*500; x++ {
 				c := img.RGBAAt(x, y)
 				if c.R == want.R && c.G == want.G && c.B == want.B {
@@ -171,6 +178,122 @@ func TestBars(t *testing.T) {
 	for i, v := range m.Values {
 		if got, w := float64(height[i]), v/0.4*span; math.Abs(got-w) > 3 {
 			t.Errorf("bar %d is %v px tall, want %.1f", i, got, w)
+		}
+	}
+}
+
+// TestFigureTall checks a figure given more width than its height lets
+// the maps fill: trimmed to the maps' natural widths, full height, no
+// empty band down it, and the heading kept whole.
+func TestFigureTall(t *testing.T) {
+	b := orb.Bound{Min: orb.Point{-122.5153, 37.7228}, Max: orb.Point{-122.3789, 37.7946}}
+	m := &Map{Cols: 4, Rows: 2, Bound: b, Aspect: 2, Values: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Title: "True", Label: "probability"}
+	f := &Figure{Title: "a title", Notes: []string{"a note"}, Maps: []*Map{m, m}}
+	img := f.Image(3000, 400, 1)
+	if b := img.Bounds(); b.Dy() != 400 || b.Dx() >= 3000 || b.Dx() < 800 {
+		t.Fatalf("figure is %v, want 400 high, trimmed below 3000 wide", b)
+	}
+	noBands(t, img, 24)
+	f.Notes = []string{strings.Repeat("a long note ", 40)}
+	img = f.Image(3000, 400, 1)
+	if w := f.headingWidth(Print); img.Bounds().Dx() < int(w) {
+		t.Errorf("figure %d px wide, narrower than its heading %.0f pt at 1 px a point", img.Bounds().Dx(), w)
+	}
+}
+
+// noBands fails if any run of size rows or columns of img, away from its
+// margin, is all background: an empty band.
+func noBands(t *testing.T, img *image.RGBA, size int) {
+	t.Helper()
+	bg := img.RGBAAt(0, 0)
+	r := img.Bounds()
+	blankRow := func(y int) bool {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if img.RGBAAt(x, y) != bg {
+				return false
+			}
+		}
+		return true
+	}
+	blankCol := func(x int) bool {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			if img.RGBAAt(x, y) != bg {
+				return false
+			}
+		}
+		return true
+	}
+	for _, d := range []struct {
+		n     int
+		blank func(int) bool
+		what  string
+	}{{r.Dy(), blankRow, "rows"}, {r.Dx(), blankCol, "columns"}} {
+		run := 0
+		for i := 0; i < d.n; i++ {
+			if d.blank(i) {
+				run++
+			} else {
+				run = 0
+			}
+			if run >= size {
+				t.Errorf("%d empty %s ending at %d of %d: an empty band", run, d.what, i, d.n)
+				return
+			}
+		}
+	}
+}
+
+// TestDegreeTicksAtAnyZoom zooms a map from a region to a few hundred
+// metres and checks each axis keeps 4 to 8 distinct labels on a large map
+// (at least 2 on a small one) that do not overlap, each naming its
+// hemisphere.
+func TestDegreeTicksAtAnyZoom(t *testing.T) {
+	b := orb.Bound{Min: orb.Point{-125, 30}, Max: orb.Point{-115, 40}}
+	m := &Map{Cols: 10, Rows: 10, Bound: b, Aspect: 1, Values: make([]float64, 100), Style: Style{TextSize: 14}}
+	c := orb.Point{-122.41234, 37.77321}
+	for zoom := 0; zoom <= 6; zoom++ {
+		m.View = orb.Bound{}
+		for range zoom {
+			m.View = Zoom(b, m.View, c, 0.5)
+		}
+		for _, size := range [][2]vg.Length{{800, 800}, {400, 400}} {
+			canvas := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: size[0], Y: size[1]}}}
+			l := m.lay(canvas)
+			da := l.plot.DataCanvas(l.mapArea)
+			for _, ax := range []struct {
+				a      *plot.Axis
+				length vg.Length
+				hemi   string
+				horiz  bool
+			}{{&l.plot.X, da.Max.X - da.Min.X, "W", true}, {&l.plot.Y, da.Max.Y - da.Min.Y, "N", false}} {
+				var labels []string
+				var room vg.Length
+				for _, tk := range ax.a.Tick.Marker.Ticks(ax.a.Min, ax.a.Max) {
+					if tk.Label == "" {
+						continue
+					}
+					if !strings.HasSuffix(tk.Label, "°"+ax.hemi) {
+						t.Errorf("label %q does not name its hemisphere %s", tk.Label, ax.hemi)
+					}
+					if len(labels) > 0 && labels[len(labels)-1] == tk.Label {
+						t.Errorf("zoom %d: label %q twice", zoom, tk.Label)
+					}
+					labels = append(labels, tk.Label)
+					if ax.horiz {
+						room += ax.a.Tick.Label.Width(tk.Label)
+					} else {
+						room += ax.a.Tick.Label.Height(tk.Label)
+					}
+				}
+				// 14-point labels such as 122.4123°W leave room for only
+				// two or three on a small map.
+				if lo := map[bool]int{true: 4, false: 2}[size[0] == 800]; len(labels) < lo || len(labels) > 8 {
+					t.Errorf("zoom %d at %v: %d labels %v, want %d to 8", zoom, size, len(labels), labels, lo)
+				}
+				if room > ax.length {
+					t.Errorf("zoom %d at %v: labels %v need %.0f pt on an axis of %.0f", zoom, size, labels, room, ax.length)
+				}
+			}
 		}
 	}
 }
