@@ -207,13 +207,12 @@ func renderNotes(s *core.Study, o renderOpts, pxPerPt float64) []string {
 	for _, m := range s.Mechanisms {
 		mechs = append(mechs, fmt.Sprintf("%s (%s)", m.ID, app.MechanismLevel(m)))
 	}
-	scale := [...]string{mapplot.Linear: "linear", mapplot.Sqrt: "square root", mapplot.Log: fmt.Sprintf("log, %d decades", mapplot.LogDecades)}[o.scale]
 	lines := []string{grid}
 	if len(mechs) > 0 {
 		// Header type is about 5.5 points a character.
 		lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechs, int(float64(o.w)/pxPerPt/5.5))...)
 	}
-	return append(lines, "Colour scale: "+scale)
+	return append(lines, "Colour scale: "+o.scale.String())
 }
 
 // openBasemap opens -basemap's source, nil for none: a value that is

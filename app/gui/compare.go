@@ -23,7 +23,7 @@ import (
 const (
 	compareLinear = "linear"
 	compareSqrt   = "square root"
-	compareLog    = "log (4 decades)"
+	compareLog    = "log (4 decades)" // mapplot.Log.String()
 	prefCompareSc = "compare.scale"
 )
 
@@ -355,11 +355,30 @@ func (c *compareTab) notes(m *methodResult) []string {
 	data := dataNote(ds)
 	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", app.Thousands(c.res.N()), req.Seed)}
 	lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechanismMix(req.Study, c.res.Counts), 150)...)
-	est := fmt.Sprintf("Estimator: %s · %s", methodTitle(m.Method), metricsLine(*m))
+	est := fmt.Sprintf("Estimator: %s", methodTitle(m.Method))
+	if m.Method == core.MethodCEM {
+		est += " (α = " + roundText(m.Estimate.Alpha, 6) + ")"
+	}
+	est += " · " + metricsLine(*m)
 	if m.Estimate.Iterations > 0 {
 		est += fmt.Sprintf(" · %d steps", m.Estimate.Iterations)
 	}
-	return append(lines, est)
+	return append(lines, est, c.scaleNote())
+}
+
+// scaleNote records in a figure's header the colour scale and the
+// basemap under the maps, with its credit.
+func (c *compareTab) scaleNote() string {
+	return "Colour scale: " + c.colourScale().String() + " · " + basemapNote(c.maps[0].Map)
+}
+
+// basemapNote names the basemap under m and its credit, or says there is
+// none.
+func basemapNote(m *mapplot.Map) string {
+	if m == nil || m.Basemap == nil {
+		return "no basemap"
+	}
+	return "basemap " + m.Basemap.Attribution()
 }
 
 // dataNote describes a data set for a figure: the file and its grid or

@@ -275,7 +275,8 @@ func (d *dataTab) onExportPNG() {
 	}
 	m := *d.heat.Map
 	showPNGExport(d.win, d.app, exportPath(d.app, ds.src, "-true.png"), []string{viewTrue}, func(string) *mapplot.Figure {
-		return &mapplot.Figure{Title: m.Title, Notes: []string{dataNote(ds)}, Maps: []*mapplot.Map{&m}}
+		note := "Colour scale: " + m.Scale.String() + " · " + basemapNote(&m)
+		return &mapplot.Figure{Title: m.Title, Notes: []string{dataNote(ds), note}, Maps: []*mapplot.Map{&m}}
 	}, ds.src.path)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"image/png"
 	"math"
 	"os"
@@ -248,7 +249,9 @@ func TestExport(t *testing.T) {
 	assert.Contains(t, notes[0], "24×16 cells of 0.5 km")
 	assert.Contains(t, strings.Join(notes, "\n"), "planar-0.19 (planar-geometric ε 0.19): 200 users")
 	assert.Equal(t, "synthetic-san-francisco-check-ins-embedded", slug("synthetic San Francisco check-ins (embedded)"))
-	assert.Contains(t, notes[len(notes)-1], "Estimator: GIBU")
+	assert.Contains(t, notes[len(notes)-2], "Estimator: GIBU")
+	assert.Equal(t, "Colour scale: linear · no basemap", notes[len(notes)-1])
+	assert.Contains(t, notes[0], "seed 1")
 }
 
 // TestStudySaveOpen saves the study, changes the population and the
@@ -465,4 +468,31 @@ func TestCheckGivesBackKeys(t *testing.T) {
 	require.Equal(t, c, w.Canvas().Focused())
 	test.Tap(c)
 	assert.Nil(t, w.Canvas().Focused())
+}
+
+// creditOnly is a basemap of one colour with a credit.
+type creditOnly string
+
+func (c creditOnly) Image(_ orb.Bound, w, h int) *image.NRGBA {
+	return image.NewNRGBA(image.Rect(0, 0, w, h))
+}
+func (c creditOnly) Attribution() string { return string(c) }
+
+// TestExportHeader checks what an exported figure's header records: the
+// seed, corrected EM's α, the colour scale and the basemap's credit.
+func TestExportHeader(t *testing.T) {
+	_, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodCEM}, Seed: 42, Alpha: 0.3})
+	u.run.onRun()
+	u.run.wg.Wait()
+	m := u.cmp.current()
+	require.NotNil(t, m)
+	require.NoError(t, m.Err)
+	u.cmp.scale.SetSelected(compareSqrt)
+	u.cmp.maps[0].Map.Basemap = creditOnly("© OpenStreetMap contributors")
+	notes := u.cmp.notes(m)
+	assert.Contains(t, notes[0], "seed 42")
+	assert.Contains(t, notes[len(notes)-2], "Estimator: Corrected EM (α = 0.3)")
+	assert.Equal(t, "Colour scale: square root · basemap © OpenStreetMap contributors", notes[len(notes)-1])
 }

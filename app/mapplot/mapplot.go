@@ -5,6 +5,7 @@
 package mapplot
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	stddraw "image/draw"
@@ -36,6 +37,18 @@ const (
 	// smaller values, zero included, take the lowest colour.
 	Log
 )
+
+// String names the scale as figures' headers and the window's colour
+// choice do: "linear", "square root", "log (4 decades)".
+func (s Scale) String() string {
+	switch s {
+	case Sqrt:
+		return "square root"
+	case Log:
+		return fmt.Sprintf("log (%d decades)", LogDecades)
+	}
+	return "linear"
+}
 
 // LogDecades is how many decades below the largest value a Log scale
 // spans.
