@@ -98,6 +98,9 @@ func TestXYZURLAndZoom(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+	if s.Attribution() != "tiles: tile.example" {
+		t.Errorf("a server without a credit is credited %q, want its host", s.Attribution())
+	}
 	osm, _ := NewXYZ(OSMTemplate, Options{})
 	if osm.Attribution() != OSMAttribution || osm.opt.MaxAge != 7*24*time.Hour {
 		t.Errorf("OSM: attribution %q, max age %v", osm.Attribution(), osm.opt.MaxAge)

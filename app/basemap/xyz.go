@@ -84,10 +84,24 @@ func NewXYZ(template string, opt Options) (*XYZ, error) {
 	if opt.Client == nil {
 		opt.Client = &http.Client{Timeout: 20 * time.Second}
 	}
-	if opt.Attribution == "" && strings.Contains(template, "openstreetmap.org") {
-		opt.Attribution = OSMAttribution
+	if opt.Attribution == "" {
+		opt.Attribution = defaultCredit(template)
 	}
 	return &XYZ{template: template, opt: opt, sem: make(chan struct{}, maxConnections)}, nil
+}
+
+// defaultCredit is the credit of a server's tiles when none is given:
+// OpenStreetMap's for its servers, else the server's host, so that every
+// picture says where its tiles came from.
+func defaultCredit(template string) string {
+	if strings.Contains(template, "openstreetmap.org") {
+		return OSMAttribution
+	}
+	host := template[strings.Index(template, "://")+3:]
+	if i := strings.IndexByte(host, '/'); i >= 0 {
+		host = host[:i]
+	}
+	return "tiles: " + strings.NewReplacer("{s}.", "", "{r}", "").Replace(host)
 }
 
 // Attribution returns the tiles' credit.

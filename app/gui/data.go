@@ -531,12 +531,9 @@ func (d *dataTab) regridFailed(err error) {
 }
 
 func (d *dataTab) onOpen() {
-	showFileOpen(d.win, d.app, nil, func(rc fyne.URIReadCloser) {
+	showFileOpen(d.win, d.app, dataExts, func(rc fyne.URIReadCloser) {
 		u := rc.URI()
 		_ = rc.Close()
-		if u.Scheme() == "file" {
-			rememberFolder(d.app, u.Path())
-		}
 		d.load(uriSource(u), false)
 	})
 }
@@ -565,6 +562,7 @@ const (
 	baseOSM      = "OpenStreetMap"
 	baseNone     = "None"
 	baseMBTiles  = "MBTiles file…"
+	baseServer   = "Tile server…"
 	baseOutlines = "GeoJSON outlines…"
 	baseNoLines  = "No outlines"
 )
@@ -572,7 +570,7 @@ const (
 // setBaseOptions lists the basemaps, with the current MBTiles file or
 // URL template (set in the preferences) as a choice of its own.
 func (d *dataTab) setBaseOptions() {
-	opts := []string{baseOSM, baseNone, baseMBTiles, baseOutlines}
+	opts := []string{baseOSM, baseNone, baseMBTiles, baseServer, baseOutlines}
 	if d.app.Preferences().String(prefOverlay) != "" {
 		opts = append(opts, baseNoLines)
 	}
@@ -608,6 +606,9 @@ func (d *dataTab) onBase(sel string) {
 			d.resetBasemap()
 		})
 		return
+	case baseServer:
+		d.chooseServer()
+		return
 	case baseOutlines:
 		d.chooseLocal([]string{".geojson", ".json"}, "a GeoJSON file", "The outlines stay as they were.", d.setOverlay)
 		return
@@ -632,6 +633,41 @@ func (d *dataTab) chooseLocal(exts []string, kind, keep string, use func(path st
 		use(rc.URI().Path())
 	})
 	d.setBaseOptions() // until a file is chosen
+}
+
+// chooseServer asks for an XYZ tile server's URL template and the credit
+// its tiles' licence asks for, and draws the maps over its tiles.
+func (d *dataTab) chooseServer() {
+	p := d.app.Preferences()
+	url := widget.NewEntry()
+	url.SetPlaceHolder(basemap.OSMTemplate)
+	if src := d.tiles.source(); strings.Contains(src, "://") && src != basemap.OSMTemplate {
+		url.SetText(src)
+	}
+	url.Validator = func(s string) error {
+		_, err := basemap.NewXYZ(strings.TrimSpace(s), basemap.Options{})
+		return err
+	}
+	credit := widget.NewEntry()
+	credit.SetText(p.String(prefCredit))
+	credit.SetPlaceHolder("the tiles' credit, e.g. © OpenStreetMap contributors")
+	items := []*widget.FormItem{
+		{Text: "URL template", Widget: url, HintText: "with {z}, {x} and {y}; tiles are cached for 7 days and fetched two at a time"},
+		{Text: "Credit", Widget: credit, HintText: "shown on every map and export; blank: the server's name"},
+	}
+	dlg := dialog.NewForm("Tile server", "Use", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		p.SetString(prefCredit, strings.TrimSpace(credit.Text))
+		p.SetString(prefBasemap, strings.TrimSpace(url.Text))
+		d.setBaseOptions()
+		d.resetBasemap()
+	}, d.win)
+	dlg.Resize(fyne.NewSize(640, dlg.MinSize().Height))
+	dlg.Show()
+	d.setBaseOptions() // until a server is chosen
+	d.win.Canvas().Focus(url)
 }
 
 // setOverlay draws the outlines of the GeoJSON file name over the maps

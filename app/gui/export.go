@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,7 +26,8 @@ import (
 
 // Preference keys of exports.
 const (
-	prefFolder    = "files.folder" // the last folder a file was read or written in
+	prefFolder    = "files.folder" // the last folder a file was written in
+	prefOpened    = "files.opened" // the last folder a file was opened from
 	prefPNGWidth  = "export.width"
 	prefPNGHeight = "export.height"
 	prefPNGView   = "export.view"
@@ -42,9 +44,18 @@ const (
 
 var exportViews = []string{viewSide, viewTrue, viewEst, viewDiff}
 
-// lastFolder returns the folder last used, or the home folder.
-func lastFolder(a fyne.App) string {
-	if d := a.Preferences().String(prefFolder); d != "" {
+// dataExts are the file kinds privmap reads data from: check-ins (.txt,
+// .csv, .tsv, .dat) and census microdata (UCI's adult.data and
+// adult.test, the 1990 census's .data.txt).
+var dataExts = []string{".txt", ".csv", ".tsv", ".dat", ".data", ".test"}
+
+// lastFolder returns the folder last written in, or the home folder.
+func lastFolder(a fyne.App) string { return folderPref(a, prefFolder) }
+
+// folderPref returns the folder under the preference key, if it still
+// is one, or the home folder.
+func folderPref(a fyne.App, key string) string {
+	if d := a.Preferences().String(key); d != "" {
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
 			return d
 		}
@@ -55,9 +66,18 @@ func lastFolder(a fyne.App) string {
 	return "."
 }
 
-// rememberFolder remembers the folder of path for the next file dialog.
+// rememberFolder remembers the folder of path, written, for the next
+// export.
 func rememberFolder(a fyne.App, path string) {
 	a.Preferences().SetString(prefFolder, filepath.Dir(path))
+}
+
+// rememberOpened remembers the folder of the file u, opened, for the next
+// open dialog: opening and exporting keep their own folders.
+func rememberOpened(a fyne.App, u fyne.URI) {
+	if u.Scheme() == "file" {
+		a.Preferences().SetString(prefOpened, filepath.Dir(u.Path()))
+	}
 }
 
 // startIn makes a file dialog open in folder dir, if it can be listed.
@@ -67,9 +87,10 @@ func startIn(fd *dialog.FileDialog, dir string) {
 	}
 }
 
-// showFileOpen shows the file dialog in the last folder, offering files
-// ending in one of exts (any file when none), and passes the file chosen
-// to open; a failure of the dialog itself is shown.
+// showFileOpen shows the file dialog in the folder last opened from,
+// offering files ending in one of exts (any file when none), passes the
+// file chosen to open and remembers its folder; a failure of the dialog
+// itself is shown.
 func showFileOpen(w fyne.Window, a fyne.App, exts []string, open func(fyne.URIReadCloser)) {
 	fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 		if err != nil {
@@ -77,13 +98,14 @@ func showFileOpen(w fyne.Window, a fyne.App, exts []string, open func(fyne.URIRe
 			return
 		}
 		if rc != nil {
+			rememberOpened(a, rc.URI())
 			open(rc)
 		}
 	}, w)
 	if len(exts) > 0 {
 		fd.SetFilter(storage.NewExtensionFileFilter(exts))
 	}
-	startIn(fd, lastFolder(a))
+	startIn(fd, folderPref(a, prefOpened))
 	fd.Resize(fyne.NewSize(800, 560))
 	fd.Show()
 }
@@ -131,13 +153,38 @@ func showPathForm(w fyne.Window, title, confirm string, path fyne.CanvasObject, 
 		p := strings.TrimSpace(entry.Text)
 		if err := submit(p); err != nil {
 			showError(w, fmt.Errorf("%s: %w", p, err), "Choose another file or folder and try again; nothing was overwritten.")
+			return
 		}
+		showWritten(w, p)
 	}, w)
 	entry.OnSubmitted = func(string) { d.Submit() } // Enter exports
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))
 	d.Show()
 	w.Canvas().Focus(entry)
 	return d
+}
+
+// showWritten confirms that the file name was written, with its folder
+// and, for a picture, its size in pixels, and offers to open the folder.
+func showWritten(w fyne.Window, name string) {
+	text := fmt.Sprintf("Wrote %s\nin %s", filepath.Base(name), filepath.Dir(name))
+	if f, err := os.Open(name); err == nil {
+		if cfg, err := png.DecodeConfig(f); err == nil {
+			text += fmt.Sprintf("\n(%d × %d pixels)", cfg.Width, cfg.Height)
+		}
+		f.Close()
+	}
+	msg := widget.NewLabel(text)
+	msg.Wrapping = fyne.TextWrapBreak
+	d := dialog.NewCustomConfirm("Written", "Open folder", "OK", msg, func(open bool) {
+		if open {
+			if err := fyne.CurrentApp().OpenURL(&url.URL{Scheme: "file", Path: filepath.Dir(name)}); err != nil {
+				showError(w, err, "Open the folder from your file manager.")
+			}
+		}
+	}, w)
+	d.Resize(fyne.NewSize(520, d.MinSize().Height))
+	d.Show()
 }
 
 // exportPath is the default file of an export of data read from src:

@@ -73,10 +73,6 @@ func (u *ui) onOpenStudy() {
 		}
 		if err != nil {
 			showError(u.win, fmt.Errorf("%s: %w", rc.URI().Name(), err), "Nothing was changed; correct the file and open it again.")
-			return
-		}
-		if rc.URI().Scheme() == "file" {
-			rememberFolder(u.app, rc.URI().Path())
 		}
 	})
 }

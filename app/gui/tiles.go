@@ -22,6 +22,9 @@ const (
 	prefBasemap = "basemap.source"
 	prefOpacity = "basemap.opacity"
 	prefOverlay = "basemap.overlay"
+	// prefCredit is the credit of a tile server the user named, shown on
+	// the maps and their exports ("" for the server's host).
+	prefCredit = "basemap.credit"
 	basemapNone = "none"
 )
 
@@ -128,7 +131,11 @@ func (t *tiles) fetchLocked(b orb.Bound) {
 
 // fetch opens the source and fetches its tiles over b.
 func (t *tiles) fetch(ctx context.Context, name string, b orb.Bound) (*basemap.Layer, error) {
-	src, err := basemap.Open(name, basemap.Options{CacheDir: basemap.DefaultCacheDir(), UserAgent: app.UserAgent})
+	credit := ""
+	if name != basemap.OSMTemplate {
+		credit = t.app.Preferences().String(prefCredit)
+	}
+	src, err := basemap.Open(name, basemap.Options{CacheDir: basemap.DefaultCacheDir(), UserAgent: app.UserAgent, Attribution: credit})
 	if err != nil {
 		return nil, err
 	}

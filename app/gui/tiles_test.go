@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -78,4 +79,37 @@ func TestFirstLoadFails(t *testing.T) {
 	_, u := openTestWindow(t, test.NewTempApp(t), name)
 	assert.Contains(t, u.data.status.Text, "Could not load bad.csv")
 	assert.NotContains(t, u.data.status.Text, "previous data")
+}
+
+// TestTileServerChoice names a tile server (a local one) and its credit
+// in the Tile server… form: the maps are drawn over its tiles with the
+// credit, a template without {x} is refused, and a server without a
+// credit is credited with its host.
+func TestTileServerChoice(t *testing.T) {
+	srv := basemaptest.NewServer()
+	defer srv.Close()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	w, u := newTestWindow(t)
+	u.data.base.SetSelected(baseServer)
+	form := w.Canvas().Overlays().Top()
+	require.NotNil(t, form)
+	url, ok := w.Canvas().Focused().(*widget.Entry)
+	require.True(t, ok, "the URL is focused")
+	url.SetText("http://127.0.0.1/{z}/{y}.png")
+	assert.Error(t, url.Validate(), "no {x}")
+	url.SetText(srv.Template())
+	assert.NoError(t, url.Validate())
+	test.FocusNext(w.Canvas())
+	w.Canvas().Focused().(*widget.Entry).SetText("© local test tiles")
+	for _, b := range test.LaidOutObjects(form) {
+		if btn, ok := b.(*widget.Button); ok && btn.Text == "Use" {
+			test.Tap(btn)
+		}
+	}
+	assert.Equal(t, srv.Template(), u.app.Preferences().String(prefBasemap))
+	u.data.tiles.fetches.Wait()
+	require.NotNil(t, u.data.heat.Map)
+	require.NotNil(t, u.data.heat.Map.Basemap, "drawn over the server's tiles")
+	assert.Equal(t, "© local test tiles", u.data.heat.Map.Basemap.Attribution())
+	assert.Contains(t, u.data.base.Options, srv.Template(), "the server is a choice of its own")
 }
