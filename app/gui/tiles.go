@@ -24,7 +24,7 @@ const (
 	prefOverlay = "basemap.overlay"
 	// prefCredit is the credit of a tile server the user named, shown on
 	// the maps and their exports ("" for the server's host).
-	prefCredit = "basemap.credit"
+	prefCredit  = "basemap.credit"
 	basemapNone = "none"
 )
 
