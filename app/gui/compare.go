@@ -39,6 +39,8 @@ type compareTab struct {
 
 	pick, scale *widget.Select
 	rows, cols  *widget.Select // census attributes viewed
+	// mapRow holds the three maps side by side (sideBySide).
+	mapRow *fyne.Container
 	censusView  *fyne.Container
 	maps        [3]*Heatmap
 	hover       *widget.Label
@@ -102,7 +104,8 @@ func (c *compareTab) buildUI() fyne.CanvasObject {
 	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", form))
 	rank := widget.NewCard("", "Estimators ranked", c.ranking)
 	bottom := container.NewBorder(nil, nil, side, nil, container.NewScroll(rank))
-	maps := container.NewGridWithColumns(3, c.maps[0], c.maps[1], c.maps[2])
+	maps := container.New(sideBySide{}, c.maps[0], c.maps[1], c.maps[2])
+	c.mapRow = maps
 	split := container.NewVSplit(container.NewBorder(nil, c.hover, nil, nil, maps), bottom)
 	split.Offset = 0.68
 	c.content = container.NewBorder(bar, nil, nil, nil, split)
@@ -219,8 +222,15 @@ func (c *compareTab) refresh() {
 		return
 	}
 	ms := c.figureMaps(m)
+	// Side by side in the window, the maps share the first one's
+	// latitudes and the estimate's colour bar serves the truth too.
+	ms[0].NoColourBar = true
+	ms[1].NoLatLabels, ms[2].NoLatLabels = true, true
 	for i, h := range c.maps {
 		h.SetMap(ms[i])
+	}
+	if c.mapRow != nil {
+		c.mapRow.Refresh() // the maps' widths depend on their furniture
 	}
 	c.onHover(-1)
 	set := func(k, v string) { c.metrics[k].SetText(v) }

@@ -67,8 +67,8 @@ func (ds *dataset) studyAlphabet() core.Alphabet {
 const (
 	perUserFirst = "first check-in per user"
 	perUserAll   = "every check-in"
-	scaleLinear  = "linear scale"
-	scaleSqrt    = "square-root scale"
+	scaleLinear  = "linear"
+	scaleSqrt    = "square root"
 )
 
 // dataTab loads a check-in file, grids it and shows its true heat map.
@@ -202,12 +202,11 @@ func numberEntry(submit func(string)) *widget.Entry {
 func (d *dataTab) buildUI() fyne.CanvasObject {
 	grid := container.New(layout.NewFormLayout(),
 		widget.NewLabel("Data"), d.perUser,
-		widget.NewLabel("North"), d.north,
-		widget.NewLabel("West"), d.west,
-		widget.NewLabel("East"), d.east,
-		widget.NewLabel("South"), d.south,
+		// The box in two rows, so that the Summary fits below at the
+		// window's default size.
+		widget.NewLabel("North, South"), container.NewGridWithColumns(2, d.north, d.south),
+		widget.NewLabel("West, East"), container.NewGridWithColumns(2, d.west, d.east),
 		widget.NewLabel("Cell (km)"), d.cell,
-		widget.NewLabel("Colour"), d.scale,
 		widget.NewLabel("Basemap"), d.base,
 		widget.NewLabel("Opacity"), d.opacity,
 	)
@@ -215,17 +214,19 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 	d.busyRow = container.NewBorder(nil, nil, nil, d.stop, d.bar)
 	d.busyRow.Hide()
 	export := &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: d.onExportPNG}
+	// The status beside Open…, and the colour and export above the map,
+	// so that the Summary fits without scrolling at the default size.
 	controls := container.NewVBox(
-		container.NewHBox(d.open, layout.NewSpacer(), export),
+		container.NewBorder(nil, nil, container.NewVBox(d.open), nil, d.status),
 		d.busyRow,
-		d.status,
 		d.gridCard,
 		d.census.card,
 		widget.NewCard("", "Summary", container.NewVBox(d.summary, d.skipped)),
 	)
 	left := container.NewVScroll(controls)
 	left.SetMinSize(fyne.NewSize(340, 0))
-	right := container.NewBorder(d.picker.banner, d.hover, nil, nil, d.heat)
+	mapBar := container.NewHBox(widget.NewLabel("Colour"), d.scale, layout.NewSpacer(), export)
+	right := container.NewBorder(container.NewVBox(d.picker.banner, mapBar), d.hover, nil, nil, d.heat)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.3
 	return split

@@ -4,8 +4,10 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/paulmach/orb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -82,4 +84,37 @@ func TestHeatmapZoomPan(t *testing.T) {
 	h.TypedRune('+')
 	h.SetMap(other)
 	assert.Equal(t, orb.Bound{}, h.View(), "another box shows whole")
+}
+
+// TestSideBySide lays out three maps of one box, one without its colour
+// bar and two without latitude labels, as the Compare screen does: their
+// cells are drawn at the same size, and the row fills the width.
+func TestSideBySide(t *testing.T) {
+	test.NewTempApp(t)
+	b := orb.Bound{Min: orb.Point{-122.5, 37.72}, Max: orb.Point{-122.38, 37.79}}
+	var hs []fyne.CanvasObject
+	for i := range 3 {
+		m := &mapplot.Map{Cols: 6, Rows: 4, Aspect: 1.5, Bound: b, Values: make([]float64, 24), Label: "probability"}
+		m.NoColourBar = i == 0
+		m.NoLatLabels = i > 0
+		hs = append(hs, NewHeatmap(m))
+	}
+	row := container.New(sideBySide{}, hs...)
+	w := test.NewWindow(row)
+	defer w.Close()
+	w.Resize(fyne.NewSize(1200, 320))
+	w.Canvas().Capture()
+	var total float32
+	var sizes [3][2]float64
+	for i, o := range hs {
+		h := o.(*Heatmap)
+		total += h.Size().Width
+		sz := h.Size()
+		sizes[i] = [2]float64{(h.data.X1 - h.data.X0) * float64(sz.Width), (h.data.Y1 - h.data.Y0) * float64(sz.Height)}
+	}
+	for i := 1; i < 3; i++ {
+		assert.InDelta(t, sizes[0][0], sizes[i][0], 2, "map %d's cells as wide as the first's: %v", i, sizes)
+		assert.InDelta(t, sizes[0][1], sizes[i][1], 2, "map %d's cells as high as the first's: %v", i, sizes)
+	}
+	assert.InDelta(t, 1200-2*theme.Padding(), total, 4, "the row fills the width")
 }

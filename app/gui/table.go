@@ -3,6 +3,7 @@ package gui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+	"gonum.org/v1/plot/vg"
 )
 
 // columnsLayout lays its objects out row by row in cols columns, each
@@ -60,6 +61,82 @@ func (l columnsLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	s.Width += theme.Padding() * float32(max(len(widths)-1, 0))
 	for _, h := range heights {
 		s.Height += h
+	}
+	return s
+}
+
+// sideBySide lays out heat maps in a row at one height, each as wide as
+// its map needs at that height, so that maps with and without a colour
+// bar or latitude labels show their cells at the same size; the row is
+// as tall as fits the width and centred. Heat maps without a map share
+// the width equally.
+type sideBySide struct{}
+
+// widths returns each map's width at height h, and their sum.
+func (sideBySide) widths(objects []fyne.CanvasObject, h float32) ([]float32, float32) {
+	ws := make([]float32, len(objects))
+	var sum float32
+	st := windowStyle()
+	for i, o := range objects {
+		hm, ok := o.(*Heatmap)
+		if !ok || hm.Map == nil {
+			return nil, 0
+		}
+		m := *hm.Map
+		m.Style, m.View = st, hm.view
+		ws[i] = float32(m.NaturalWidth(vg.Length(h)))
+		sum += ws[i]
+	}
+	return ws, sum
+}
+
+// Layout implements fyne.Layout.
+func (l sideBySide) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	h := size.Height
+	ws, sum := l.widths(objects, h)
+	if ws == nil || sum <= 0 {
+		w := size.Width / float32(max(len(objects), 1))
+		for i, o := range objects {
+			o.Move(fyne.NewPos(float32(i)*w, 0))
+			o.Resize(fyne.NewSize(w, size.Height))
+		}
+		return
+	}
+	// The widths grow about linearly with the height: two secant steps
+	// find the height at which the row fills the width.
+	for range 2 {
+		if sum <= size.Width+0.5 && (h >= size.Height || sum >= size.Width-0.5) {
+			break
+		}
+		h2 := h * 0.5
+		_, sum2 := l.widths(objects, h2)
+		if sum2 >= sum {
+			break
+		}
+		h = min(size.Height, h2+(h-h2)*(size.Width-sum2)/(sum-sum2))
+		ws, sum = l.widths(objects, h)
+	}
+	if sum > size.Width { // rounding: shrink the widths in proportion
+		for i := range ws {
+			ws[i] *= size.Width / sum
+		}
+		sum = size.Width
+	}
+	x, y := (size.Width-sum)/2, (size.Height-h)/2
+	for i, o := range objects {
+		o.Move(fyne.NewPos(x, y))
+		o.Resize(fyne.NewSize(ws[i], h))
+		x += ws[i]
+	}
+}
+
+// MinSize implements fyne.Layout.
+func (sideBySide) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objects {
+		m := o.MinSize()
+		s.Width += m.Width
+		s.Height = max(s.Height, m.Height)
 	}
 	return s
 }

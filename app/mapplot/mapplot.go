@@ -112,6 +112,11 @@ type Map struct {
 	// Style is the look of the map's axes, text and background; unset
 	// fields are Print's.
 	Style Style
+	// NoLatLabels and NoColourBar leave out the latitude labels and the
+	// colour bar of a map drawn right of another of the same box, and on
+	// the same colour scale, that has them: the window's Compare maps
+	// give the room to the cells.
+	NoLatLabels, NoColourBar bool
 }
 
 // An Underlay is what lies under a map's cells: a basemap of tiles
@@ -301,6 +306,9 @@ func (m *Map) lay(c draw.Canvas) layout {
 	}
 	gap, right := st.size(8), st.size(12)
 	barW := barRoom(l.bar, st)
+	if m.NoColourBar {
+		gap, barW = 0, 0
+	}
 	area := draw.Crop(c, 0, -(barW + gap + right), 0, 0)
 	fitTicks(l.plot, area)
 	// Shrink the map area so that the data area has the true aspect, and
@@ -347,7 +355,9 @@ func Draw(c draw.Canvas, m *Map) vg.Rectangle {
 		return l.plot.DataCanvas(l.mapArea).Rectangle
 	}
 	l.plot.Draw(l.mapArea)
-	l.bar.Draw(l.barArea)
+	if !m.NoColourBar {
+		l.bar.Draw(l.barArea)
+	}
 	return l.plot.DataCanvas(l.mapArea).Rectangle
 }
 
@@ -401,7 +411,7 @@ func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
 	// Ticks say their hemisphere (37.75°N, 122.45°W), so the axes need
 	// no labels and the cells get the room.
 	p.X.Tick.Marker = degreeTicks{n: maxDegreeTicks, hemi: "EW"}
-	p.Y.Tick.Marker = degreeTicks{n: maxDegreeTicks, hemi: "NS"}
+	p.Y.Tick.Marker = degreeTicks{n: maxDegreeTicks, hemi: "NS", bare: m.NoLatLabels}
 	return p
 }
 
@@ -821,6 +831,8 @@ const maxDegreeTicks = 8
 type degreeTicks struct {
 	n    int
 	hemi string
+	// bare leaves every tick unlabelled.
+	bare bool
 }
 
 func (t degreeTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -834,7 +846,7 @@ func (t degreeTicks) Ticks(lo, hi float64) []plot.Tick {
 	for k := math.Ceil(lo/minor - eps); k*minor <= hi+eps*minor; k++ {
 		v := k * minor
 		tk := plot.Tick{Value: v}
-		if r := v / step; math.Abs(r-math.Round(r)) < 1e-6 {
+		if r := v / step; math.Abs(r-math.Round(r)) < 1e-6 && !t.bare {
 			tk.Label = t.label(v, prec)
 		}
 		ts = append(ts, tk)
@@ -884,7 +896,7 @@ func fitTicks(p *plot.Plot, area draw.Canvas) {
 		a     *plot.Axis
 		horiz bool
 	}{{&p.X, true}, {&p.Y, false}} {
-		if _, ok := ax.a.Tick.Marker.(degreeTicks); !ok {
+		if t, ok := ax.a.Tick.Marker.(degreeTicks); !ok || t.bare {
 			continue
 		}
 		da := p.DataCanvas(area)
@@ -940,20 +952,43 @@ func (valueTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// sqrtTicks labels an axis of square roots with round raw values.
+// sqrtTicks labels an axis of square roots at round raw values, 0 and 1,
+// 2 or 5 times a power of ten, near five evenly spaced points of the
+// axis: 0, 5, 20, 50, 100 rather than 5.6, 22, 89.
 type sqrtTicks struct{}
 
 func (sqrtTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
+	last := math.Inf(-1)
 	for i := 0; i <= 5; i++ {
 		s := lo + (hi-lo)*float64(i)/5
-		v := roundNice(s * s)
-		if v > hi*hi {
-			v = roundDown(s * s)
+		v := round125(s*s, hi*hi)
+		if r := math.Sqrt(v); v > last && r >= lo-1e-12 {
+			ts = append(ts, plot.Tick{Value: r, Label: tickLabel(v, 3)})
+			last = v
 		}
-		ts = append(ts, plot.Tick{Value: math.Sqrt(v), Label: tickLabel(v, 3)})
 	}
 	return ts
+}
+
+// round125 returns the value of the form 1, 2 or 5 times a power of ten
+// nearest v in ratio and at most top (0 for v ≤ 0).
+func round125(v, top float64) float64 {
+	if !(v > 0) {
+		return 0
+	}
+	e := math.Floor(math.Log10(v))
+	best, bestGap := 0.0, math.Inf(1)
+	for _, c := range []float64{0.5, 1, 2, 5, 10} {
+		x := c * math.Pow(10, e)
+		if x > top*(1+1e-12) {
+			continue
+		}
+		if gap := math.Abs(math.Log(x / v)); gap < bestGap {
+			best, bestGap = x, gap
+		}
+	}
+	return best
 }
 
 // logTicks labels an axis of log₁₀ values with the powers of ten (and
@@ -987,22 +1022,4 @@ func tickLabel(v float64, prec int) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', prec, 64)
-}
-
-// roundDown rounds v ≥ 0 down to two significant digits.
-func roundDown(v float64) float64 {
-	if v == 0 {
-		return 0
-	}
-	p := math.Pow(10, math.Floor(math.Log10(v))-1)
-	return math.Floor(v/p) * p
-}
-
-// roundNice rounds v to two significant digits.
-func roundNice(v float64) float64 {
-	if v == 0 {
-		return 0
-	}
-	p := math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-1)
-	return math.Round(v/p) * p
 }

@@ -6,6 +6,8 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -294,6 +296,31 @@ func TestDegreeTicksAtAnyZoom(t *testing.T) {
 					t.Errorf("zoom %d at %v: labels %v need %.0f pt on an axis of %.0f", zoom, size, labels, room, ax.length)
 				}
 			}
+		}
+	}
+}
+
+// TestSqrtTicks checks a square-root colour bar is labelled at round
+// values (0 and 1, 2 or 5 times a power of ten) within its range, in
+// increasing order, at most six.
+func TestSqrtTicks(t *testing.T) {
+	for _, tc := range []struct {
+		hi   float64
+		want []string
+	}{
+		{130, []string{"0", "5", "20", "50", "100"}},
+		{0.06, []string{"0", "0.002", "0.01", "0.02", "0.05"}},
+		{1, []string{"0", "0.05", "0.2", "0.5", "1"}},
+	} {
+		var got []string
+		for _, tk := range (sqrtTicks{}).Ticks(0, math.Sqrt(tc.hi)) {
+			got = append(got, tk.Label)
+			if v, _ := strconv.ParseFloat(tk.Label, 64); math.Abs(tk.Value*tk.Value-v) > 1e-12*max(1, v) {
+				t.Errorf("tick %q at √%g", tk.Label, tk.Value*tk.Value)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("top %g: ticks %v, want %v", tc.hi, got, tc.want)
 		}
 	}
 }
