@@ -40,16 +40,16 @@ type compareTab struct {
 	pick, scale *widget.Select
 	rows, cols  *widget.Select // census attributes viewed
 	// mapRow holds the three maps side by side (sideBySide).
-	mapRow *fyne.Container
-	censusView  *fyne.Container
-	maps        [3]*Heatmap
-	hover       *widget.Label
-	metrics     map[string]*widget.Label
-	ranking     *fyne.Container
-	exportPNG   *widget.Button
-	exportCSV   *widget.Button
-	empty       *widget.Label
-	content     *fyne.Container
+	mapRow     *fyne.Container
+	censusView *fyne.Container
+	maps       [3]*Heatmap
+	hover      *widget.Label
+	metrics    map[string]*widget.Label
+	ranking    *fyne.Container
+	exportPNG  *widget.Button
+	exportCSV  *widget.Button
+	empty      *widget.Label
+	content    *fyne.Container
 }
 
 // metricRows are the rows of the metrics panel.
