@@ -60,7 +60,7 @@ func Reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism
 	}
 	pum := personalizedUsed(mechs, g.Users)
 	if pum >= 0 && method != MethodULDP {
-		return nil, fmt.Errorf("core: mechanism %s is a pum, whose reports live on the extended alphabet: estimate them with uldp", mechName(s, pum))
+		return nil, pumNeedsULDP(s, pum)
 	}
 	e := &estimation{ctx: ctx, method: method, s: s, mechs: mechs, g: g, opt: opt}
 	est, err := run(e)
@@ -117,7 +117,7 @@ func (e *estimation) gibu() (*Estimate, error) { return GIBU(e.ctx, e.mechs, e.g
 
 // single runs f after checking that the users share one mechanism.
 func (e *estimation) single(f func() (*Estimate, error)) (*Estimate, error) {
-	if err := oneMechanism(e.method, e.s, e.g); err != nil {
+	if err := oneMechanism(e.method, e.s, e.g.Users); err != nil {
 		return nil, err
 	}
 	return f()
@@ -187,10 +187,11 @@ var estimators = map[Method]func(*estimation) (*Estimate, error){
 	MethodULDP: func(e *estimation) (*Estimate, error) { return closed(ULDPEstimate(e.mechs, e.g, e.s, e.opt.ULDP)) },
 }
 
-// oneMechanism checks that all reports come from one mechanism.
-func oneMechanism(method Method, s *Study, g *Groups) error {
+// oneMechanism checks that all reports come from one mechanism, users[j]
+// being the users of mechanism j.
+func oneMechanism(method Method, s *Study, users []int) error {
 	var used []string
-	for j, n := range g.Users {
+	for j, n := range users {
 		if n > 0 {
 			used = append(used, mechName(s, j))
 		}

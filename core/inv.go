@@ -21,7 +21,7 @@ func symbolChannels(mechs []Mechanism, g *Groups, s *Study, method Method) ([]Ch
 		}
 		c, ok := m.(Channel)
 		if !ok {
-			return nil, fmt.Errorf("core: %s needs mechanisms with symbol outputs; mechanism %s (%s) reports bit vectors", method, mechName(s, j), mechKind(s, j))
+			return nil, bitVectorsNotInvertible(method, s, j)
 		}
 		if outputs >= 0 && c.Outputs() != outputs {
 			return nil, fmt.Errorf("core: %s needs a common output alphabet: mechanism %s has %d outputs, %s has %d",

@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"fmt"
 )
 
 // A bitFlipper reports a one-hot vector with each bit flipped with the
@@ -30,7 +29,7 @@ func RAPM(mechs []Mechanism, g *Groups, s *Study, post Post) ([]float64, error) 
 		}
 		r, ok := m.(bitFlipper)
 		if !ok {
-			return nil, fmt.Errorf("core: rap needs RAPPOR users; mechanism %s is %s", mechName(s, j), mechKind(s, j))
+			return nil, rapNeedsRAPPOR(s, j)
 		}
 		k = r.Bits()
 		flip += float64(g.Users[j]) / n * r.flipProb()

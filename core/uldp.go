@@ -40,7 +40,7 @@ func ULDPEstimate(mechs []Mechanism, g *Groups, s *Study, opt ULDPOptions) ([]fl
 		p, personal := mechs[j].(Personalized)
 		u, ok := reporter(mechs[j]).(empirical)
 		if !ok {
-			return nil, fmt.Errorf("core: uldp: mechanism %s: the uldp estimator is for urr, urappor and pum, not %s", mechName(s, j), mechKind(s, j))
+			return nil, uldpNeedsULDP(s, j)
 		}
 		f, scale, offset := u.empirical(sub)
 		r := ClipNormalize(uldpRaw(f, scale, offset, float64(sub.N()), opt.Significance))

@@ -161,6 +161,11 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 		container.NewTabItemWithIcon("Run", theme.MediaPlayIcon(), u.run.buildUI()),
 		container.NewTabItemWithIcon("Compare", theme.GridIcon(), u.cmp.buildUI()),
 	)
+	u.tabs.OnSelected = func(t *container.TabItem) {
+		if t.Text == "Run" {
+			u.updateEstimators(u.pop.study())
+		}
+	}
 	u.addMenuAndShortcuts()
 	if len(file) == 0 {
 		u.data.load(defaultSource(), false)
@@ -265,12 +270,24 @@ func (u *ui) addMenuAndShortcuts() {
 // savePopulation remembers a valid population for the next session.
 func (u *ui) savePopulation() {
 	s, err := u.pop.study()
+	u.updateEstimators(s, err)
 	if err != nil {
 		return
 	}
 	if b, err := json.Marshal(s.Mechanisms); err == nil {
 		u.app.Preferences().SetString(prefPopulation, string(b))
 	}
+}
+
+// updateEstimators offers the estimators that apply to the population s
+// (all of them while it has an error: err says why on the Population
+// screen and at Run).
+func (u *ui) updateEstimators(s *core.Study, err error) {
+	if err != nil {
+		u.run.setApplicable(nil)
+		return
+	}
+	u.run.setApplicable(s.Applicable)
 }
 
 // restorePopulation sets the population of the last session, if it fits

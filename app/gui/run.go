@@ -94,6 +94,8 @@ type runTab struct {
 	bar                *widget.ProgressBar
 	stage, detail      *widget.Label
 	summary            *widget.Label
+	// why says which estimators do not apply to the population, and why.
+	why *widget.Label
 
 	cancel  context.CancelFunc
 	running bool
@@ -140,6 +142,10 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 	r.detail.Truncation = fyne.TextTruncateEllipsis
 	r.detail.Importance = widget.LowImportance
 	r.summary = widget.NewLabel("No run yet.")
+	r.why = widget.NewLabel("")
+	r.why.Wrapping = fyne.TextWrapWord
+	r.why.Importance = widget.LowImportance
+	r.why.Hide()
 	r.summary.Wrapping = fyne.TextWrapWord
 	return r
 }
@@ -174,6 +180,7 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 	for _, m := range runMethods {
 		methods.Add(r.checks[m])
 	}
+	methods.Add(r.why)
 	opts := widget.NewForm(
 		widget.NewFormItem("EM tolerance δ", r.tol),
 		widget.NewFormItem("EM max. steps", r.maxIter),
@@ -203,7 +210,7 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 // savePrefs remembers the options.
 func (r *runTab) savePrefs() {
 	p := r.app.Preferences()
-	p.SetString(prefRunMethods, strings.Join(kindNames(r.methods()), ","))
+	p.SetString(prefRunMethods, strings.Join(kindNames(r.ticked()), ","))
 	p.SetString(prefRunTol, r.tol.Text)
 	p.SetString(prefRunMaxIter, r.maxIter.Text)
 	p.SetString(prefRunAlpha, r.alpha.Text)
@@ -223,8 +230,20 @@ func (r *runTab) checked() {
 	}
 }
 
-// methods returns the chosen estimators in order.
+// methods returns the chosen estimators that apply, in order.
 func (r *runTab) methods() []core.Method {
+	var out []core.Method
+	for _, m := range r.ticked() {
+		if !r.checks[m].Disabled() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ticked returns the estimators ticked, in order, whether or not they
+// apply to the population: the choice remembered.
+func (r *runTab) ticked() []core.Method {
 	var out []core.Method
 	for _, m := range runMethods {
 		if r.checks[m].Checked {
@@ -234,9 +253,52 @@ func (r *runTab) methods() []core.Method {
 	return out
 }
 
+// withoutMethod drops from an estimator's error the package and the
+// method's name it starts with ("core: rap needs …" → "needs …"): the
+// window names the estimator itself.
+func withoutMethod(msg string) string {
+	msg = strings.TrimPrefix(msg, "core: ")
+	for _, m := range core.Methods {
+		for _, sep := range []string{": ", " "} {
+			if rest, ok := strings.CutPrefix(msg, string(m)+sep); ok {
+				return rest
+			}
+		}
+	}
+	return msg
+}
+
+// setApplicable disables the estimators for which why gives a reason,
+// and says the reasons under them; nil enables every estimator.
+func (r *runTab) setApplicable(why func(core.Method) error) {
+	var reasons []string
+	for _, m := range runMethods {
+		c := r.checks[m]
+		var err error
+		if why != nil {
+			err = why(m)
+		}
+		if err == nil {
+			c.Enable()
+			continue
+		}
+		c.Disable()
+		reasons = append(reasons, methodTitle(m)+": "+withoutMethod(err.Error())+".")
+	}
+	if len(reasons) == 0 {
+		r.why.Hide()
+		return
+	}
+	r.why.SetText("Not for this population:\n" + strings.Join(reasons, "\n"))
+	r.why.Show()
+}
+
 // settings reads the options.
 func (r *runTab) settings() (app.RunSettings, error) {
 	s := app.RunSettings{Methods: r.methods(), Post: postChoices[r.post.Selected]}
+	if len(s.Methods) == 0 && len(r.ticked()) > 0 {
+		return s, errors.New("none of the estimators ticked applies to this population (the Run screen says why): tick another, or change the population")
+	}
 	if len(s.Methods) == 0 {
 		return s, errors.New("choose at least one estimator")
 	}
@@ -322,14 +384,15 @@ func (r *runTab) onRun() {
 	if r.running {
 		return
 	}
-	set, err := r.settings()
-	if err != nil {
-		showError(r.win, err, "Correct the option on the Run screen and run again.")
-		return
-	}
 	req, err := r.input()
 	if err != nil {
 		showError(r.win, err, "Nothing was run; the last results stay on the Compare screen.")
+		return
+	}
+	r.setApplicable(req.Study.Applicable)
+	set, err := r.settings()
+	if err != nil {
+		showError(r.win, err, "Correct the option on the Run screen and run again.")
 		return
 	}
 	req.Methods, req.Users.N, req.Seed = set.Methods, set.Users, set.Seed

@@ -360,16 +360,34 @@ func TestRunPUM(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"home"}, spec.Tags)
 	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodULDP, core.MethodGIBU}, Seed: 1})
+	// GIBU does not take PUM reports: it is offered disabled, with the
+	// reason, before the run, and the run is ULDP's alone.
+	assert.True(t, u.run.checks[core.MethodGIBU].Disabled())
+	assert.False(t, u.run.checks[core.MethodULDP].Disabled())
+	assert.True(t, u.run.why.Visible())
+	assert.Contains(t, u.run.why.Text, `GIBU: mechanism "p" is a pum, whose reports live on the extended alphabet: estimate them with uldp.`)
 	u.run.onRun()
 	u.run.wg.Wait()
 	res := u.cmp.res
 	require.NotNil(t, res)
-	require.Len(t, res.Results, 2)
-	uldp := res.Results[1]
+	require.Len(t, res.Results, 1)
+	uldp := res.Results[0]
 	require.Equal(t, core.MethodULDP, uldp.Method)
 	require.NoError(t, uldp.Err)
 	assert.InDelta(t, 1, floats.Sum(uldp.Estimate.Theta), 1e-9)
-	assert.ErrorContains(t, res.Results[0].Err, "uldp", "GIBU does not take PUM reports, and says so")
+	assert.Contains(t, u.app.Preferences().String(prefRunMethods), "gibu", "GIBU stays ticked for the next population")
+
+	// With only inapplicable estimators ticked, Run says so.
+	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodGIBU}, Seed: 1})
+	_, err = u.run.settings()
+	assert.ErrorContains(t, err, "none of the estimators ticked applies to this population")
+
+	// A k-RR population enables GIBU again.
+	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 2}})
+	u.pop.audits.Wait()
+	assert.False(t, u.run.checks[core.MethodGIBU].Disabled())
+	assert.NotContains(t, u.run.why.Text, "GIBU:")
+	assert.Contains(t, u.run.why.Text, "[RAP]_M: needs RAPPOR users; mechanism \"k\" is krr.")
 }
 
 // TestExportDialog exports through the form as a user does: Ctrl+E's
