@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"math"
 	"runtime"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -36,6 +38,7 @@ type populationTab struct {
 	alphabet core.Alphabet
 	rows     []*mechRow
 	list     *fyne.Container
+	scroll   *container.Scroll // holds list
 	preset   *widget.Select
 	problems *widget.Label
 	audits   sync.WaitGroup // running audits, for tests
@@ -87,7 +90,11 @@ func (p *populationTab) buildUI() fyne.CanvasObject {
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(apply, add), p.preset)
 	head := container.NewBorder(nil, nil, fixedWidth(widget.NewLabelWithStyle("kind", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), 170), fixedWidth(widget.NewLabel(""), 40),
 		container.NewGridWithColumns(4, bold("id"), bold("ε (Shokri: Q)"), bold("share"), bold("sensitive symbols")))
-	p.content = container.NewBorder(container.NewVBox(top, head), p.problems, nil, nil, container.NewVScroll(p.list))
+	p.scroll = container.NewVScroll(nil)
+	// The wheel scrolls the list even over its entries, whose own
+	// scrollers would otherwise take it.
+	p.scroll.Content = container.NewStack(p.list, &wheelTo{target: p.scroll})
+	p.content = container.NewBorder(container.NewVBox(top, head), p.problems, nil, nil, p.scroll)
 	return p.content
 }
 
@@ -629,4 +636,25 @@ func (s *auditSlots) hold() (release func()) {
 			}
 		})
 	}
+}
+
+// wheelTo lies over a scroll container's content and hands the mouse
+// wheel to the container: the topmost scrollable under the pointer takes
+// the wheel, and a single-line entry's text scroller would otherwise
+// swallow it. It takes nothing else, so taps, typing and hovering reach
+// the widgets under it.
+type wheelTo struct {
+	widget.BaseWidget
+	target fyne.Scrollable
+}
+
+var _ fyne.Scrollable = (*wheelTo)(nil)
+
+// Scrolled implements fyne.Scrollable.
+func (w *wheelTo) Scrolled(ev *fyne.ScrollEvent) { w.target.Scrolled(ev) }
+
+// CreateRenderer implements fyne.Widget: w draws nothing.
+func (w *wheelTo) CreateRenderer() fyne.WidgetRenderer {
+	w.ExtendBaseWidget(w)
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
 }

@@ -3,12 +3,15 @@ package gui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
@@ -313,4 +316,30 @@ func TestPlainReading(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, plainReading(tc.au))
 	}
+}
+
+// TestWheelOverEntries scrolls a long population list with the mouse
+// wheel over an entry field: the list scrolls.
+func TestWheelOverEntries(t *testing.T) {
+	w, u := newTestWindow(t)
+	u.tabs.SelectIndex(tabPopulation)
+	var specs []core.MechanismSpec
+	for i := range 14 {
+		specs = append(specs, core.MechanismSpec{ID: fmt.Sprintf("k%d", i), Kind: core.KindKRR, Epsilon: 1})
+	}
+	u.pop.setSpecs(specs)
+	u.pop.audits.Wait()
+	w.Canvas().Refresh(u.tabs)
+	e := u.pop.rows[0].level
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e).Add(fyne.NewPos(10, 10))
+	require.Greater(t, u.pop.scroll.Content.MinSize().Height, u.pop.scroll.Size().Height, "the list overflows")
+	test.Scroll(w.Canvas(), pos, 0, -120)
+	assert.Greater(t, u.pop.scroll.Offset.Y, float32(0), "the wheel over an entry scrolls the list")
+	// The layer over the list takes the wheel and nothing else: taps,
+	// hovering and the keyboard reach the entries under it.
+	var layer any = &wheelTo{}
+	_, tappable := layer.(fyne.Tappable)
+	_, hoverable := layer.(desktop.Hoverable)
+	_, focusable := layer.(fyne.Focusable)
+	assert.False(t, tappable || hoverable || focusable)
 }
