@@ -25,14 +25,16 @@ import (
 // runRender is
 //
 //	privmap render -truth T [-estimate E] -study S [-basemap FILE.mbtiles|URL-template]
-//	               [-opacity O] [-scale linear|sqrt|log] [-size WxH] [-overlay F.geojson …] -o map.png|map.svg
+//	               [-opacity O] [-scale linear|sqrt|log] [-size WxH] [-overlay F.geojson …]
+//	               [-rows A] [-cols B|none] -o map.png|map.svg
 //
 // It draws the window's figure from files: the true map, and with an
 // estimate the estimate and the difference beside it, under a header
 // naming the files, the mechanisms, the colour scale and the basemap's
 // credit; with -basemap the heat maps are drawn at -opacity over map
 // tiles from an MBTiles file or an XYZ server (cached under the user's
-// cache folder).
+// cache folder). A census study is drawn as a table of two attributes,
+// a linear one as bars (mapplot.Table).
 func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("render", stdout)
 	truthName := fs.String("truth", "", "true distribution CSV `file`")
@@ -42,6 +44,8 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	opacity := fs.Float64("opacity", mapplot.DefaultOpacity, "opacity of the heat maps over the basemap, 0–1")
 	scaleName := fs.String("scale", "linear", "colour scale: linear, sqrt or log")
 	size := fs.String("size", "1800x700", "largest picture size in pixels, `WxH`: the picture is trimmed to the maps, as wide or as high as this")
+	rows := fs.String("rows", "", "census studies: the `attribute` down the table (default the first)")
+	cols := fs.String("cols", "", "census studies: the `attribute` across the table (default the second; \"none\" for bars of -rows alone)")
 	var overlays listFlag
 	fs.Var(&overlays, "overlay", "GeoJSON `file` of outlines (districts, coastline) drawn over the maps; repeatable")
 	out := fs.String("o", "", "picture to write: .png or .svg")
@@ -55,16 +59,22 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	s, err := readStudy(*studyName)
+	if err != nil {
+		return err
+	}
+	if opt.table, err = tableAxes(s.Alphabet, *rows, *cols); err != nil {
+		return err
+	}
+	if s.Alphabet.Kind != core.KindGrid && (*base != "" || len(overlays) > 0) {
+		return usageError{"-basemap and -overlay draw under and over a grid's maps; this study's alphabet is " + string(s.Alphabet.Kind)}
+	}
 	src, err := openBasemap(*base)
 	if err != nil {
 		return err
 	}
 	if c, ok := src.(io.Closer); ok {
 		defer c.Close()
-	}
-	s, err := readStudy(*studyName)
-	if err != nil {
-		return err
 	}
 	f, err := renderFigure(s, *studyName, *truthName, *estName, opt)
 	if err != nil {
@@ -91,21 +101,40 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // study's grid and builds the figure: the true map, or the comparison.
 func renderFigure(s *core.Study, studyName, truthName, estName string, opt renderOpts) (*mapplot.Figure, error) {
 	a := s.Alphabet
-	if a.Kind != core.KindGrid || !(a.North > a.South && a.East > a.West) {
-		return nil, fmt.Errorf("%s: render draws a grid with its latitude–longitude box, as privmap grid writes it; this alphabet is %s without one", studyName, a.Kind)
+	if a.Kind == core.KindGrid && !(a.North > a.South && a.East > a.West) {
+		return nil, fmt.Errorf("%s: render draws a grid with its latitude–longitude box, as privmap grid writes it; this grid has none", studyName)
+	}
+	figureMap := func(v []float64, title string) (*mapplot.Map, error) {
+		if a.Kind == core.KindGrid {
+			return gridFigureMap(a, v, title, opt.scale), nil
+		}
+		m, err := mapplot.Table(a, v, opt.table[0], opt.table[1])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", studyName, err)
+		}
+		m.Title, m.Label, m.Scale = title, "probability", opt.scale
+		return m, nil
 	}
 	truth, err := readTruth(truthName, a.Len())
 	if err != nil {
 		return nil, err
 	}
 	f := &mapplot.Figure{Title: "privmap: " + filepath.Base(truthName)}
-	f.Maps = []*mapplot.Map{gridFigureMap(a, truth, "True", opt.scale)}
+	tm, err := figureMap(truth, "True")
+	if err != nil {
+		return nil, err
+	}
+	f.Maps = []*mapplot.Map{tm}
 	if estName != "" {
 		est, err := readTruth(estName, a.Len())
 		if err != nil {
 			return nil, err
 		}
-		three := mapplot.Comparison(f.Maps[0], gridFigureMap(a, est, "Estimate", opt.scale))
+		em, err := figureMap(est, "Estimate")
+		if err != nil {
+			return nil, err
+		}
+		three := mapplot.Comparison(f.Maps[0], em)
 		f.Maps = three[:]
 		f.Title = fmt.Sprintf("privmap: %s | %s | difference", filepath.Base(truthName), filepath.Base(estName))
 	}
@@ -132,6 +161,9 @@ func addOverlays(f *mapplot.Figure, files []string) error {
 
 // renderOpts are render's checked options.
 type renderOpts struct {
+	// table is the attributes down and across a census table (−1 across
+	// for bars of one attribute).
+	table   [2]int
 	scale   mapplot.Scale
 	w, h    int
 	opacity float64
@@ -177,6 +209,54 @@ func parseScale(s string) (mapplot.Scale, error) {
 	return 0, usageError{fmt.Sprintf("-scale %q: want linear, sqrt or log", s)}
 }
 
+// tableAxes reads -rows and -cols for a census alphabet a: attribute
+// indices, the first two by default, −1 across for "none" or an alphabet
+// of one attribute. Other alphabets take neither flag.
+func tableAxes(a core.Alphabet, rows, cols string) ([2]int, error) {
+	at := a.Attributes
+	if len(at) == 0 {
+		if rows != "" || cols != "" {
+			return [2]int{}, usageError{"-rows and -cols choose attributes of a census study; this study's alphabet has none"}
+		}
+		return [2]int{0, -1}, nil
+	}
+	axis := func(flag, name string, def int) (int, error) {
+		if name == "" {
+			return def, nil
+		}
+		if name == "none" && flag == "cols" {
+			return -1, nil
+		}
+		if i := a.Attribute(name); i >= 0 {
+			return i, nil
+		}
+		var names []string
+		for _, x := range at {
+			names = append(names, x.Name)
+		}
+		return 0, usageError{fmt.Sprintf("-%s %q: not an attribute of the study (%s)", flag, name, strings.Join(names, ", "))}
+	}
+	r, err := axis("rows", rows, 0)
+	if err != nil {
+		return [2]int{}, err
+	}
+	def := -1
+	for i := range at {
+		if i != r {
+			def = i
+			break
+		}
+	}
+	c, err := axis("cols", cols, def)
+	if err != nil {
+		return [2]int{}, err
+	}
+	if c == r {
+		return [2]int{}, usageError{fmt.Sprintf("-rows and -cols are both %q: choose two attributes, or -cols none", at[r].Name)}
+	}
+	return [2]int{r, c}, nil
+}
+
 // parseSize reads -size, WxH from 100 to 10000 pixels each.
 func parseSize(s string) (w, h int, err error) {
 	ws, hs, ok := strings.Cut(strings.ToLower(s), "x")
@@ -198,11 +278,21 @@ func gridFigureMap(a core.Alphabet, v []float64, title string, scale mapplot.Sca
 		Bound: orb.Bound{Min: orb.Point{a.West, a.South}, Max: orb.Point{a.East, a.North}}}
 }
 
-// renderNotes are the figure's header lines: the grid, the mechanisms
-// and the colour scale.
+// renderNotes are the figure's header lines: the grid (or the alphabet),
+// the mechanisms and the colour scale.
 func renderNotes(s *core.Study, o renderOpts, pxPerPt float64) []string {
 	a := s.Alphabet
 	grid := fmt.Sprintf("Grid: %d×%d cells of %.3g km · %.4f–%.4f°N, %.4f–%.4f°E", a.Cols, a.Rows, a.CellKm, a.South, a.North, a.West, a.East)
+	if a.Kind != core.KindGrid {
+		grid = fmt.Sprintf("Alphabet: %s, %s symbols", a.Kind, app.Thousands(a.Len()))
+		if at := a.Attributes; len(at) > 0 {
+			grid += " · drawn: " + at[o.table[0]].Name
+			if o.table[1] >= 0 {
+				grid += " × " + at[o.table[1]].Name
+			}
+			grid += " (the others summed out)"
+		}
+	}
 	var mechs []string
 	for _, m := range s.Mechanisms {
 		mechs = append(mechs, fmt.Sprintf("%s (%s)", m.ID, app.MechanismLevel(m)))

@@ -150,3 +150,63 @@ func TestRenderErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderTables draws a census study's truth and estimate as a table
+// of two attributes, as bars of one (-cols none), and a linear study as
+// bars over its symbols; refuses a basemap, an unknown attribute and
+// -rows on a study without attributes.
+func TestRenderTables(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, args := range [][]string{
+		{"grid", "-format", "adult", "-in", adultSample, "-attrs", "age,sex,income,marital", "-o", p("t.csv"), "-study-out", p("s.json"), "-preset", "cem"},
+		{"simulate", "-study", p("s.json"), "-truth", p("t.csv"), "-n", "2000", "-aggregate", "-o", p("r.csv")},
+		{"estimate", "-study", p("s.json"), "-reports", p("r.csv"), "-method", "gibu", "-o", p("e.csv")},
+	} {
+		if code, _, errs := run(args...); code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+	}
+	for _, extra := range [][]string{nil, {"-rows", "marital", "-cols", "age"}, {"-rows", "income", "-cols", "none"}} {
+		out := p("table.png")
+		args := append([]string{"render", "-truth", p("t.csv"), "-estimate", p("e.csv"), "-study", p("s.json"), "-o", out}, extra...)
+		if code, _, errs := run(args...); code != 0 {
+			t.Fatalf("%v: %s", extra, errs)
+		}
+		img := readPNG(t, out)
+		colours := map[color.RGBA]bool{}
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y += 2 {
+			for x := b.Min.X; x < b.Max.X; x += 2 {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				colours[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0}] = true
+			}
+		}
+		if len(colours) < 40 {
+			t.Errorf("%v: %d colours: not a drawn table", extra, len(colours))
+		}
+	}
+	linear := p("linear.json")
+	os.WriteFile(linear, []byte(`{"alphabet": {"kind": "linear", "size": 12}, "mechanisms": [{"id": "g", "kind": "geometric", "epsilon": 1}]}`), 0o644)
+	os.WriteFile(p("lt.csv"), []byte("cell,probability\n0,0.5\n3,0.25\n11,0.25\n"), 0o644)
+	if code, _, errs := run("render", "-truth", p("lt.csv"), "-study", linear, "-o", p("linear.svg")); code != 0 {
+		t.Fatal(errs)
+	}
+	if b, _ := os.ReadFile(p("linear.svg")); !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), "Alphabet: linear, 12 symbols") {
+		t.Errorf("linear SVG lacks the drawing or its header")
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-study", p("s.json"), "-truth", p("t.csv"), "-basemap", p("x.mbtiles")}, "draw under and over a grid's maps"},
+		{[]string{"-study", p("s.json"), "-truth", p("t.csv"), "-rows", "height"}, `-rows "height": not an attribute of the study (age, sex, income, marital)`},
+		{[]string{"-study", p("s.json"), "-truth", p("t.csv"), "-rows", "age", "-cols", "age"}, "both \"age\""},
+		{[]string{"-study", linear, "-truth", p("lt.csv"), "-cols", "age"}, "this study's alphabet has none"},
+	} {
+		code, _, errs := run(append(append([]string{"render"}, tc.args...), "-o", p("x.png"))...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}

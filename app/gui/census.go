@@ -187,24 +187,11 @@ func (c *censusPanel) onTabulate() {
 // attributes row and col, or with col −1 as a bar chart of row's
 // categories.
 func censusMap(ds *dataset, values []float64, row, col int, scale mapplot.Scale, title, label string) *mapplot.Map {
-	a := ds.alphabet
-	keep := []int{row}
-	if col >= 0 {
-		keep = append(keep, col)
-	}
-	m, err := a.Marginal(values, keep...)
+	out, err := mapplot.Table(ds.alphabet, values, row, col)
 	if err != nil {
-		panic("app: census table without attributes: " + err.Error())
+		panic("app: census table: " + err.Error()) // the window tabulates at most mapplot's limit
 	}
-	at := a.Attributes
-	out := &mapplot.Map{Values: m, Title: title, Label: label, Scale: scale, Bars: true,
-		Cols: len(at[row].Labels), Rows: 1, ColLabels: at[row].Labels, ColName: at[row].Name, RowLabels: []string{""}}
-	if col >= 0 {
-		out.Cols, out.Rows, out.Bars = len(at[col].Labels), len(at[row].Labels), false
-		out.ColLabels, out.ColName = at[col].Labels, at[col].Name
-		out.RowLabels, out.RowName = at[row].Labels, at[row].Name
-	}
-	// Aspect 0: the table fills the room; categories have no shape.
+	out.Title, out.Label, out.Scale = title, label, scale
 	return out
 }
 

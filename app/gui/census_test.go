@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/geo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -78,4 +80,10 @@ func TestCensusFile(t *testing.T) {
 	assert.True(t, d.gridCard.Visible())
 	assert.False(t, d.census.card.Visible())
 	assert.Equal(t, "Cells", d.summary.Items[4].Text)
+}
+
+// TestCensusMapLimit checks the window can draw the largest table a census
+// file may tabulate (geo.MaxCells).
+func TestCensusMapLimit(t *testing.T) {
+	assert.GreaterOrEqual(t, mapplot.MaxCategories, geo.MaxCells)
 }

@@ -418,10 +418,16 @@ func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
 // categoryTicks labels unit cells at their centres.
 type categoryTicks []string
 
+// Beyond 25 categories only every few is labelled, the first and the
+// multiples of a step, so that labels do not overlap.
 func (c categoryTicks) Ticks(lo, hi float64) []plot.Tick {
+	step := max(1, (len(c)+24)/25)
 	ts := make([]plot.Tick, len(c))
 	for i, l := range c {
-		ts[i] = plot.Tick{Value: float64(i) + 0.5, Label: l}
+		ts[i] = plot.Tick{Value: float64(i) + 0.5}
+		if i%step == 0 {
+			ts[i].Label = l
+		}
 	}
 	return ts
 }
