@@ -63,11 +63,8 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if opt.table, err = tableAxes(s.Alphabet, *rows, *cols); err != nil {
+	if opt.table, err = tableAxes(s.Alphabet, *rows, *cols, *base != "" || len(overlays) > 0); err != nil {
 		return err
-	}
-	if s.Alphabet.Kind != core.KindGrid && (*base != "" || len(overlays) > 0) {
-		return usageError{"-basemap and -overlay draw under and over a grid's maps; this study's alphabet is " + string(s.Alphabet.Kind)}
 	}
 	src, err := openBasemap(*base)
 	if err != nil {
@@ -211,8 +208,12 @@ func parseScale(s string) (mapplot.Scale, error) {
 
 // tableAxes reads -rows and -cols for a census alphabet a: attribute
 // indices, the first two by default, −1 across for "none" or an alphabet
-// of one attribute. Other alphabets take neither flag.
-func tableAxes(a core.Alphabet, rows, cols string) ([2]int, error) {
+// of one attribute. Other alphabets take neither flag, and only a grid
+// takes a basemap or overlays (onMap).
+func tableAxes(a core.Alphabet, rows, cols string, onMap bool) ([2]int, error) {
+	if a.Kind != core.KindGrid && onMap {
+		return [2]int{}, usageError{"-basemap and -overlay draw under and over a grid's maps; this study's alphabet is " + string(a.Kind)}
+	}
 	at := a.Attributes
 	if len(at) == 0 {
 		if rows != "" || cols != "" {
