@@ -221,23 +221,7 @@ func tableAxes(a core.Alphabet, rows, cols string, onMap bool) ([2]int, error) {
 		}
 		return [2]int{0, -1}, nil
 	}
-	axis := func(flag, name string, def int) (int, error) {
-		if name == "" {
-			return def, nil
-		}
-		if name == "none" && flag == "cols" {
-			return -1, nil
-		}
-		if i := a.Attribute(name); i >= 0 {
-			return i, nil
-		}
-		var names []string
-		for _, x := range at {
-			names = append(names, x.Name)
-		}
-		return 0, usageError{fmt.Sprintf("-%s %q: not an attribute of the study (%s)", flag, name, strings.Join(names, ", "))}
-	}
-	r, err := axis("rows", rows, 0)
+	r, err := attributeFlag(a, "rows", rows, 0)
 	if err != nil {
 		return [2]int{}, err
 	}
@@ -248,7 +232,7 @@ func tableAxes(a core.Alphabet, rows, cols string, onMap bool) ([2]int, error) {
 			break
 		}
 	}
-	c, err := axis("cols", cols, def)
+	c, err := attributeFlag(a, "cols", cols, def)
 	if err != nil {
 		return [2]int{}, err
 	}
@@ -256,6 +240,25 @@ func tableAxes(a core.Alphabet, rows, cols string, onMap bool) ([2]int, error) {
 		return [2]int{}, usageError{fmt.Sprintf("-rows and -cols are both %q: choose two attributes, or -cols none", at[r].Name)}
 	}
 	return [2]int{r, c}, nil
+}
+
+// attributeFlag reads the attribute named by flag -rows or -cols: def
+// when not given, −1 for -cols none.
+func attributeFlag(a core.Alphabet, flag, name string, def int) (int, error) {
+	if name == "" {
+		return def, nil
+	}
+	if name == "none" && flag == "cols" {
+		return -1, nil
+	}
+	if i := a.Attribute(name); i >= 0 {
+		return i, nil
+	}
+	var names []string
+	for _, x := range a.Attributes {
+		names = append(names, x.Name)
+	}
+	return 0, usageError{fmt.Sprintf("-%s %q: not an attribute of the study (%s)", flag, name, strings.Join(names, ", "))}
 }
 
 // parseSize reads -size, WxH from 100 to 10000 pixels each.
