@@ -487,8 +487,9 @@ func plainReading(au core.Audit) string {
 	return s
 }
 
-// times writes the odds factor e^eps for people: ×1.88, ×4,600, ×a
-// million or more.
+// times writes the odds factor e^eps for people: ×1.88, ×4,625,
+// ×3.71 million, ×2.4 billion, and past a trillion ×10^16 (the power of
+// ten below it).
 func times(eps float64) string {
 	f := math.Exp(eps)
 	switch {
@@ -496,8 +497,12 @@ func times(eps float64) string {
 		return fmt.Sprintf("×%.3g", f)
 	case f < 1e6:
 		return "×" + app.Thousands(int(math.Round(f)))
+	case f < 1e9:
+		return fmt.Sprintf("×%.3g million", f/1e6)
+	case f < 1e12:
+		return fmt.Sprintf("×%.3g billion", f/1e9)
 	}
-	return "×a million or more"
+	return fmt.Sprintf("×10^%d", int(eps/math.Ln10))
 }
 
 // geoText describes an audit's ε-geo-indistinguishability.

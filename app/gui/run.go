@@ -144,7 +144,6 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 	r.summary = widget.NewLabel("No run yet.")
 	r.why = widget.NewLabel("")
 	r.why.Wrapping = fyne.TextWrapWord
-	r.why.Importance = widget.LowImportance
 	r.why.Hide()
 	r.summary.Wrapping = fyne.TextWrapWord
 	return r

@@ -362,23 +362,35 @@ func Draw(c draw.Canvas, m *Map) vg.Rectangle {
 }
 
 // Natural returns the height m takes, drawn w wide, with no room to
-// spare above or below it; a bar chart or a map without an aspect is
-// given a 16:10 frame.
+// spare above or below it; a bar chart is given a 16:10 frame, a table
+// of categories cells spanning 16:10.
 func (m *Map) Natural(w vg.Length) vg.Length {
-	if m.bars() || !(m.Aspect > 0) {
+	if m.bars() {
 		return w * 10 / 16
 	}
-	l := m.lay(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: w, Y: 100 * w}}})
+	l := m.framed().lay(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: w, Y: 100 * w}}})
 	return l.used.Y
+}
+
+// framed returns m, or for a map without an aspect (a table of
+// categories) a copy whose cells span a 16:10 frame, so that tables side
+// by side get cells of one size whatever their labels and colour bars.
+func (m *Map) framed() *Map {
+	if m.Aspect > 0 {
+		return m
+	}
+	c := *m
+	c.Aspect = 1.6
+	return &c
 }
 
 // NaturalWidth returns the width m takes, drawn h high, with no room to
 // spare left or right of it.
 func (m *Map) NaturalWidth(h vg.Length) vg.Length {
-	if m.bars() || !(m.Aspect > 0) {
+	if m.bars() {
 		return h * 16 / 10
 	}
-	l := m.lay(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: 100 * h, Y: h}}})
+	l := m.framed().lay(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: 100 * h, Y: h}}})
 	return l.used.X
 }
 
