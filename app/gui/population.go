@@ -202,6 +202,12 @@ func (p *populationTab) applyDefault() {
 	}
 	if ms, err := core.PresetMechanisms(name, p.alphabet); err == nil {
 		p.setSpecs(ms)
+		// The population is named by its preset on screen.
+		for i, pr := range core.Presets() {
+			if pr.Name == name && p.preset != nil {
+				p.preset.SetSelectedIndex(i)
+			}
+		}
 	}
 }
 

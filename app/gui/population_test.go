@@ -345,3 +345,11 @@ func TestWheelOverEntries(t *testing.T) {
 	_, focusable := layer.(fyne.Focusable)
 	assert.False(t, tappable || hoverable || focusable)
 }
+
+// TestDefaultPopulationNamed checks the first population is shown under
+// its preset's name: FW Table 6 on a grid.
+func TestDefaultPopulationNamed(t *testing.T) {
+	_, u := newTestWindow(t)
+	require.NotEmpty(t, u.pop.rows)
+	assert.True(t, strings.HasPrefix(u.pop.preset.Selected, "FW Table 6"), u.pop.preset.Selected)
+}
