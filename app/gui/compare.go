@@ -93,9 +93,9 @@ func newCompareTab(a fyne.App, w fyne.Window) *compareTab {
 }
 
 func (c *compareTab) buildUI() fyne.CanvasObject {
-	c.censusView = container.NewHBox(widget.NewLabel("Rows"), c.rows, widget.NewLabel("Columns"), c.cols)
+	c.censusView = container.NewHBox(widget.NewLabel("Rows"), roomy(c.rows), widget.NewLabel("Columns"), roomy(c.cols))
 	c.censusView.Hide()
-	bar := container.NewHBox(widget.NewLabel("Estimator"), c.pick, widget.NewLabel("Colour"), c.scale,
+	bar := container.NewHBox(widget.NewLabel("Estimator"), roomy(c.pick), widget.NewLabel("Colour"), roomy(c.scale),
 		c.censusView, layout.NewSpacer(), c.exportPNG, c.exportCSV)
 	form := widget.NewForm()
 	for _, r := range metricRows {

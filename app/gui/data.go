@@ -225,7 +225,7 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 	)
 	left := container.NewVScroll(controls)
 	left.SetMinSize(fyne.NewSize(340, 0))
-	mapBar := container.NewHBox(widget.NewLabel("Colour"), d.scale, layout.NewSpacer(), export)
+	mapBar := container.NewHBox(widget.NewLabel("Colour"), roomy(d.scale), layout.NewSpacer(), export)
 	right := container.NewBorder(container.NewVBox(d.picker.banner, mapBar), d.hover, nil, nil, d.heat)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.3

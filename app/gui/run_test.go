@@ -382,7 +382,10 @@ func TestRunPUM(t *testing.T) {
 	_, err = u.run.settings()
 	assert.ErrorContains(t, err, "none of the estimators ticked applies to this population")
 
-	// A k-RR population enables GIBU again.
+	// A k-RR population enables GIBU again (once the audits held during
+	// the run are done: the test driver runs their updates on their own
+	// goroutines).
+	u.pop.audits.Wait()
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 2}})
 	u.pop.audits.Wait()
 	assert.False(t, u.run.checks[core.MethodGIBU].Disabled())

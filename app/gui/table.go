@@ -2,7 +2,9 @@ package gui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -139,4 +141,38 @@ func (sideBySide) MinSize(objects []fyne.CanvasObject) fyne.Size {
 		s.Height = max(s.Height, m.Height)
 	}
 	return s
+}
+
+// roomySelect lays out one Select as wide as its longest option needs:
+// Fyne sizes a Select by its placeholder, so a choice longer than that
+// was cut short ("log (4 deca…").
+type roomySelect struct{}
+
+// roomy returns s in a roomySelect container.
+func roomy(s *widget.Select) *fyne.Container { return container.New(roomySelect{}, s) }
+
+// Layout implements fyne.Layout.
+func (roomySelect) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.Position{})
+		o.Resize(size)
+	}
+}
+
+// MinSize implements fyne.Layout.
+func (roomySelect) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var min fyne.Size
+	for _, o := range objects {
+		m := o.MinSize()
+		if s, ok := o.(*widget.Select); ok {
+			var w float32
+			for _, opt := range s.Options {
+				w = max(w, fyne.MeasureText(opt, theme.TextSize(), fyne.TextStyle{}).Width)
+			}
+			// The Select's own room round its text: padding and the icon.
+			m.Width = max(m.Width, w+4*theme.InnerPadding()+theme.IconInlineSize())
+		}
+		min = min.Max(m)
+	}
+	return min
 }

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 )
@@ -31,4 +32,18 @@ func TestColumnsLayout(t *testing.T) {
 	}
 	assert.Equal(t, c.MinSize().Width, w)
 	assert.Equal(t, fyne.NewSize(0, 0), columnsLayout{cols: 2}.MinSize(nil))
+}
+
+// TestRoomySelect checks a Select in roomy is wide enough for its longest
+// option, also for options set later, so that no choice is cut short.
+func TestRoomySelect(t *testing.T) {
+	test.NewTempApp(t)
+	s := widget.NewSelect([]string{"linear", "square root", "log (4 decades)"}, nil)
+	s.SetSelected("log (4 decades)")
+	box := roomy(s)
+	need := fyne.MeasureText("log (4 decades)", theme.TextSize(), fyne.TextStyle{}).Width
+	assert.Greater(t, box.MinSize().Width, need+theme.IconInlineSize(), "room for the longest option and the icon")
+	assert.Less(t, s.MinSize().Width, need+4*theme.InnerPadding()+theme.IconInlineSize(), "Fyne alone sizes by the placeholder, too narrow")
+	s.Options = append(s.Options, "a much longer option added later on")
+	assert.Greater(t, box.MinSize().Width, fyne.MeasureText("a much longer option added later on", theme.TextSize(), fyne.TextStyle{}).Width)
 }

@@ -497,8 +497,36 @@ func colourBar(m *Map, cm palette.ColorMap) *plot.Plot {
 	case Log:
 		p.Y.Tick.Marker = logTicks{}
 	}
+	if !m.Diverging && wholeValues(m.Values) {
+		p.Y.Tick.Marker = wholeTicks{p.Y.Tick.Marker}
+	}
 	p.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
 	return p
+}
+
+// wholeValues reports whether every value is a whole number (NaN aside):
+// counts of users or people.
+func wholeValues(v []float64) bool {
+	for _, x := range v {
+		if !math.IsNaN(x) && x != math.Trunc(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// wholeTicks labels only the ticks of whole values, for a colour bar of
+// counts: 0, 1, 2, never 0.04 or 0.5 users.
+type wholeTicks struct{ plot.Ticker }
+
+func (w wholeTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := w.Ticker.Ticks(lo, hi)
+	for i, t := range ts {
+		if v, err := strconv.ParseFloat(t.Label, 64); err == nil && v != math.Trunc(v) {
+			ts[i].Label = ""
+		}
+	}
+	return ts
 }
 
 // valueRange returns the finite minimum and maximum, widened when equal so

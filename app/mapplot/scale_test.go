@@ -324,3 +324,38 @@ func TestSqrtTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestCountTicks checks a colour bar of counts labels only whole numbers
+// on every scale, and one of probabilities keeps its fractions.
+func TestCountTicks(t *testing.T) {
+	for _, sc := range []Scale{Linear, Sqrt, Log} {
+		m := &Map{Cols: 3, Rows: 1, Values: []float64{0, 1, 3}, Scale: sc}
+		cm := colourMap(m)
+		bar := colourBar(m, cm)
+		labels := 0
+		for _, tk := range bar.Y.Tick.Marker.Ticks(cm.Min(), cm.Max()) {
+			if tk.Label == "" {
+				continue
+			}
+			labels++
+			if v, err := strconv.ParseFloat(tk.Label, 64); err != nil || v != math.Trunc(v) {
+				t.Errorf("%v: count label %q", sc, tk.Label)
+			}
+		}
+		// A log bar spans four decades below 3: only 1 is whole.
+		if want := map[Scale]int{Linear: 2, Sqrt: 2, Log: 1}[sc]; labels < want {
+			t.Errorf("%v: %d labels on counts 0–3, want %d or more", sc, labels, want)
+		}
+	}
+	m := &Map{Cols: 2, Rows: 1, Values: []float64{0.25, 0.75}}
+	cm := colourMap(m)
+	fractions := 0
+	for _, tk := range colourBar(m, cm).Y.Tick.Marker.Ticks(cm.Min(), cm.Max()) {
+		if v, err := strconv.ParseFloat(tk.Label, 64); err == nil && v != math.Trunc(v) {
+			fractions++
+		}
+	}
+	if fractions == 0 {
+		t.Error("a bar of probabilities lost its fractional labels")
+	}
+}
