@@ -259,3 +259,24 @@ func TestMBTiles(t *testing.T) {
 		t.Errorf("not a database: %v", err)
 	}
 }
+
+// TestMBTilesRelativePath opens an MBTiles file by a path relative to the
+// working folder, and one whose name has characters a URI escapes.
+func TestMBTilesRelativePath(t *testing.T) {
+	dir := t.TempDir()
+	z := ZoomFor(sfBox, 600, 300, 14)
+	for _, name := range []string{"sf.mbtiles", "my tiles 100%.mbtiles"} {
+		writeMBTiles(t, filepath.Join(dir, name), "png", cover(sfBox, z))
+	}
+	t.Chdir(dir)
+	for _, name := range []string{"sf.mbtiles", "my tiles 100%.mbtiles"} {
+		src, err := OpenMBTiles(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if src.Attribution() != "© test tiles" {
+			t.Errorf("%s: attribution %q", name, src.Attribution())
+		}
+		src.Close()
+	}
+}

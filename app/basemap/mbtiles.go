@@ -8,6 +8,7 @@ import (
 	"image"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/paulmach/orb/maptile"
@@ -29,7 +30,13 @@ func OpenMBTiles(path string) (*MBTiles, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, err // sqlite would create a missing file
 	}
-	u := url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro&_pragma=query_only(1)"}
+	// An absolute path: a relative one would read as the URI's authority
+	// ("file://tiles.mbtiles").
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	u := url.URL{Scheme: "file", Path: abs, RawQuery: "mode=ro&_pragma=query_only(1)"}
 	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
