@@ -286,7 +286,7 @@ func gridFigureMap(a core.Alphabet, v []float64, title string, scale mapplot.Sca
 // the mechanisms and the colour scale.
 func renderNotes(s *core.Study, o renderOpts, pxPerPt float64) []string {
 	a := s.Alphabet
-	grid := fmt.Sprintf("Grid: %d×%d cells of %.3g km · %.4f–%.4f°N, %.4f–%.4f°E", a.Cols, a.Rows, a.CellKm, a.South, a.North, a.West, a.East)
+	grid := fmt.Sprintf("Grid: %d×%d cells of %.3g km · %s–%s, %s–%s", a.Cols, a.Rows, a.CellKm, app.Lat(a.South), app.Lat(a.North), app.Lon(a.West), app.Lon(a.East))
 	if a.Kind != core.KindGrid {
 		grid = fmt.Sprintf("Alphabet: %s, %s symbols", a.Kind, app.Thousands(a.Len()))
 		if at := a.Attributes; len(at) > 0 {

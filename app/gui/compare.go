@@ -403,7 +403,7 @@ func dataNote(ds *dataset) string {
 	}
 	g := ds.grid.Grid
 	return fmt.Sprintf("Data: %s · %d×%d cells of %.3g km · %s–%s, %s–%s", ds.src.name, g.Cols, g.Rows,
-		g.CellKm, latString(g.Bound.Min[1]), latString(g.Bound.Max[1]), lonString(g.Bound.Min[0]), lonString(g.Bound.Max[0]))
+		g.CellKm, app.Lat(g.Bound.Min[1]), app.Lat(g.Bound.Max[1]), app.Lon(g.Bound.Min[0]), app.Lon(g.Bound.Max[0]))
 }
 
 // mechanismMix describes each mechanism and its users.

@@ -758,17 +758,7 @@ func cellPlace(g *geo.Grid, cell int) string {
 	r, c := g.RowCol(cell)
 	b := g.CellBound(cell)
 	return fmt.Sprintf("cell %d (row %d, col %d) · %s–%s · %s–%s",
-		cell, r, c, latString(b.Min[1]), latString(b.Max[1]), lonString(b.Min[0]), lonString(b.Max[0]))
-}
-
-func latString(v float64) string { return hemi(v, "N", "S") }
-func lonString(v float64) string { return hemi(v, "E", "W") }
-
-func hemi(v float64, pos, neg string) string {
-	if v < 0 {
-		return fmt.Sprintf("%.4f°%s", -v, neg)
-	}
-	return fmt.Sprintf("%.4f°%s", v, pos)
+		cell, r, c, app.Lat(b.Min[1]), app.Lat(b.Max[1]), app.Lon(b.Min[0]), app.Lon(b.Max[0]))
 }
 
 func plural(n int, one, many string) string {
