@@ -47,7 +47,8 @@ move() { xdotool mousemove "$(mx "$1")" "$(my "$2")"; }
 # Hover over the map for the data screen's cell read-out.
 move 800 300; shot data
 # FW Table 7: five geometric and five k-RR mechanisms.
-key ctrl+p; for _ in 1 2 3 4 5 6; do key Right; done; key ctrl+shift+p
+# FW Table 7 follows the default population, FW Table 6, in the list.
+key ctrl+p; key Right; key ctrl+shift+p
 move 1100 700; shot population
 key ctrl+3
 move 1100 700

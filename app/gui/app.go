@@ -161,11 +161,7 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 		container.NewTabItemWithIcon("Run", theme.MediaPlayIcon(), u.run.buildUI()),
 		container.NewTabItemWithIcon("Compare", theme.GridIcon(), u.cmp.buildUI()),
 	)
-	u.tabs.OnSelected = func(t *container.TabItem) {
-		if t.Text == "Run" {
-			u.updateEstimators(u.pop.study())
-		}
-	}
+	u.tabs.OnSelected = u.onTab
 	u.addMenuAndShortcuts()
 	if len(file) == 0 {
 		u.data.load(defaultSource(), false)
@@ -276,6 +272,18 @@ func (u *ui) savePopulation() {
 	}
 	if b, err := json.Marshal(s.Mechanisms); err == nil {
 		u.app.Preferences().SetString(prefPopulation, string(b))
+	}
+}
+
+// onTab brings a screen up to date as it is shown: the Run screen offers
+// the estimators that apply to the population, and the Compare screen
+// fits its maps now that it has its size.
+func (u *ui) onTab(t *container.TabItem) {
+	switch t.Text {
+	case "Run":
+		u.updateEstimators(u.pop.study())
+	case "Compare":
+		u.cmp.fitSplit()
 	}
 }
 

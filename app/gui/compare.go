@@ -39,8 +39,10 @@ type compareTab struct {
 
 	pick, scale *widget.Select
 	rows, cols  *widget.Select // census attributes viewed
-	// mapRow holds the three maps side by side (sideBySide).
+	// mapRow holds the three maps side by side (sideBySide), above the
+	// tables in split.
 	mapRow     *fyne.Container
+	split      *container.Split
 	censusView *fyne.Container
 	maps       [3]*Heatmap
 	hover      *widget.Label
@@ -97,17 +99,25 @@ func (c *compareTab) buildUI() fyne.CanvasObject {
 	c.censusView.Hide()
 	bar := container.NewHBox(widget.NewLabel("Estimator"), roomy(c.pick), widget.NewLabel("Colour"), roomy(c.scale),
 		c.censusView, layout.NewSpacer(), c.exportPNG, c.exportCSV)
-	form := widget.NewForm()
+	// The errors two to a line and the steps below, so that the maps keep
+	// most of the height.
+	pairs := container.New(columnsLayout{cols: 4})
 	for _, r := range metricRows {
-		form.Append(r, c.metrics[r])
+		if r == "Steps" {
+			continue
+		}
+		pairs.Add(widget.NewLabelWithStyle(r, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
+		pairs.Add(c.metrics[r])
 	}
-	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", form))
+	steps := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Steps", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), nil, c.metrics["Steps"])
+	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", container.NewVBox(pairs, steps)))
 	rank := widget.NewCard("", "Estimators ranked", c.ranking)
 	bottom := container.NewBorder(nil, nil, side, nil, container.NewScroll(rank))
 	maps := container.New(sideBySide{}, c.maps[0], c.maps[1], c.maps[2])
 	c.mapRow = maps
 	split := container.NewVSplit(container.NewBorder(nil, c.hover, nil, nil, maps), bottom)
 	split.Offset = 0.68
+	c.split = split
 	c.content = container.NewBorder(bar, nil, nil, nil, split)
 	c.content.Hide()
 	return container.NewStack(container.NewCenter(c.empty), c.content)
@@ -206,6 +216,25 @@ func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
 	return ms
 }
 
+// fitSplit gives the maps the height at which they fill the width (wide
+// boxes need less than square ones), and the tables below the rest,
+// within 55–80% of the screen.
+func (c *compareTab) fitSplit() {
+	if c.split == nil || c.split.Size().Height <= 0 {
+		return
+	}
+	total := c.split.Size().Height
+	need := sideBySide{}.heightFor(c.mapRow.Objects, c.mapRow.Size().Width)
+	if need <= 0 {
+		return
+	}
+	need += c.hover.MinSize().Height + theme.Padding()
+	off := min(max(float64(need/total), 0.55), 0.8)
+	if math.Abs(off-c.split.Offset) > 0.01 {
+		c.split.SetOffset(off)
+	}
+}
+
 // censusAxes returns the attribute indices viewed as rows and columns.
 func (c *compareTab) censusAxes() (row, col int) {
 	return attrAxes(c.res.ds.alphabet, c.rows.Selected, c.cols.Selected)
@@ -231,6 +260,7 @@ func (c *compareTab) refresh() {
 	}
 	if c.mapRow != nil {
 		c.mapRow.Refresh() // the maps' widths depend on their furniture
+		c.fitSplit()
 	}
 	c.onHover(-1)
 	set := func(k, v string) { c.metrics[k].SetText(v) }

@@ -566,3 +566,23 @@ func TestFolders(t *testing.T) {
 	assert.Equal(t, home, folderPref(a, prefOpened))
 	assert.Contains(t, dataExts, ".test", "UCI's adult.test can be opened")
 }
+
+// TestCompareSplit checks the Compare screen gives its maps the height
+// they fill the width at, and the tables the rest, within its bounds.
+func TestCompareSplit(t *testing.T) {
+	_, u := newTestWindow(t)
+	u.pop.audits.Wait()
+	u.run.onRun()
+	u.run.wg.Wait()
+	u.tabs.SelectIndex(tabCompare)
+	c := u.cmp
+	off := c.split.Offset
+	assert.True(t, off >= 0.55 && off <= 0.8, "offset %v", off)
+	need := sideBySide{}.heightFor(c.mapRow.Objects, c.mapRow.Size().Width)
+	require.Positive(t, need)
+	if off > 0.55 && off < 0.8 {
+		assert.InDelta(t, need, c.mapRow.Size().Height, 3, "the map row as high as its maps need")
+	} else if off == 0.55 {
+		assert.GreaterOrEqual(t, c.mapRow.Size().Height, need-1, "room to spare for wide maps")
+	}
+}

@@ -92,21 +92,18 @@ func (sideBySide) widths(objects []fyne.CanvasObject, h float32) ([]float32, flo
 	return ws, sum
 }
 
-// Layout implements fyne.Layout.
-func (l sideBySide) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+// fit returns the height at which the maps' widths fill size's width (at
+// most size's height), their widths, and the widths' sum; nil widths when
+// some heat map has no map.
+func (l sideBySide) fit(objects []fyne.CanvasObject, size fyne.Size) (float32, []float32, float32) {
 	h := size.Height
 	ws, sum := l.widths(objects, h)
 	if ws == nil || sum <= 0 {
-		w := size.Width / float32(max(len(objects), 1))
-		for i, o := range objects {
-			o.Move(fyne.NewPos(float32(i)*w, 0))
-			o.Resize(fyne.NewSize(w, size.Height))
-		}
-		return
+		return h, nil, 0
 	}
-	// The widths grow about linearly with the height: two secant steps
+	// The widths grow about linearly with the height: a few secant steps
 	// find the height at which the row fills the width.
-	for range 2 {
+	for range 3 {
 		if sum <= size.Width+0.5 && (h >= size.Height || sum >= size.Width-0.5) {
 			break
 		}
@@ -124,12 +121,36 @@ func (l sideBySide) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 		}
 		sum = size.Width
 	}
+	return h, ws, sum
+}
+
+// Layout implements fyne.Layout.
+func (l sideBySide) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	h, ws, sum := l.fit(objects, size)
+	if ws == nil {
+		w := size.Width / float32(max(len(objects), 1))
+		for i, o := range objects {
+			o.Move(fyne.NewPos(float32(i)*w, 0))
+			o.Resize(fyne.NewSize(w, size.Height))
+		}
+		return
+	}
 	x, y := (size.Width-sum)/2, (size.Height-h)/2
 	for i, o := range objects {
 		o.Move(fyne.NewPos(x, y))
 		o.Resize(fyne.NewSize(ws[i], h))
 		x += ws[i]
 	}
+}
+
+// heightFor returns the height at which the maps fill width w, or 0 when
+// some heat map has no map.
+func (l sideBySide) heightFor(objects []fyne.CanvasObject, w float32) float32 {
+	h, ws, _ := l.fit(objects, fyne.NewSize(w, 4*w))
+	if ws == nil {
+		return 0
+	}
+	return h
 }
 
 // MinSize implements fyne.Layout.
