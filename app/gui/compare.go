@@ -218,7 +218,7 @@ func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
 
 // fitSplit gives the maps the height at which they fill the width (wide
 // boxes need less than square ones), and the tables below the rest,
-// within 55–80% of the screen.
+// within 40–80% of the screen.
 func (c *compareTab) fitSplit() {
 	if c.split == nil || c.split.Size().Height <= 0 {
 		return
@@ -229,7 +229,7 @@ func (c *compareTab) fitSplit() {
 		return
 	}
 	need += c.hover.MinSize().Height + theme.Padding()
-	off := min(max(float64(need/total), 0.55), 0.8)
+	off := min(max(float64(need/total), 0.4), 0.8)
 	if math.Abs(off-c.split.Offset) > 0.01 {
 		c.split.SetOffset(off)
 	}
