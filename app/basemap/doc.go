@@ -10,4 +10,14 @@
 // reprojecting Web Mercator tiles onto the maps' longitude–latitude
 // axes pixel by pixel (docs/ARCHITECTURE.md §1). Tile maths come from
 // paulmach/orb/maptile.
+//
+// Why not fyne-x's widget.Map (fyne.io/x/fyne, read at its October 2026
+// revision): it is a map viewer of its own, not a layer under another
+// picture. It fetches tiles one by one on the drawing goroutine with no
+// timeout, keeps them in an unbounded in-memory map with no disk cache,
+// decodes PNG only, logs every failed fetch as a Fyne error, zooms in
+// whole Web Mercator levels about its own centre, and reads no MBTiles;
+// privmap's heat maps need tiles reprojected onto longitude–latitude
+// axes of any box, drawn under cells at an opacity, in the window and in
+// exported pictures alike, with no job waiting on the network.
 package basemap
