@@ -5,7 +5,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"gonum.org/v1/plot/vg"
 )
 
 // columnsLayout lays its objects out row by row in cols columns, each
@@ -86,7 +85,7 @@ func (sideBySide) widths(objects []fyne.CanvasObject, h float32) ([]float32, flo
 		}
 		m := *hm.Map
 		m.Style, m.View = st, hm.view
-		ws[i] = float32(m.NaturalWidth(vg.Length(h)))
+		ws[i] = float32(m.NaturalWidth(float64(h)))
 		sum += ws[i]
 	}
 	return ws, sum

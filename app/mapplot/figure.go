@@ -53,14 +53,14 @@ func (f *Figure) Fit(w, h vg.Length) (vg.Length, vg.Length) {
 	var tall vg.Length
 	tile := (w - 2*pad) / vg.Length(len(f.Maps))
 	for _, m := range f.Maps {
-		tall = max(tall, f.styled(m).Natural(tile))
+		tall = max(tall, f.styled(m).natural(tile))
 	}
 	if tall <= body {
 		return w, head + tall + 2*pad
 	}
 	var wide vg.Length
 	for _, m := range f.Maps {
-		wide += f.styled(m).NaturalWidth(body)
+		wide += f.styled(m).naturalWidth(body)
 	}
 	return min(w, max(wide, f.headingWidth(st))+2*pad), h
 }
@@ -125,7 +125,7 @@ func (f *Figure) Draw(c draw.Canvas) {
 	widths := make([]vg.Length, len(f.Maps))
 	var total vg.Length
 	for i, m := range f.Maps {
-		widths[i] = f.styled(m).NaturalWidth(bh)
+		widths[i] = f.styled(m).naturalWidth(bh)
 		total += widths[i]
 	}
 	if total > bw || total <= 0 { // wide maps: equal columns

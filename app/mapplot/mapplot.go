@@ -361,10 +361,17 @@ func Draw(c draw.Canvas, m *Map) vg.Rectangle {
 	return l.plot.DataCanvas(l.mapArea).Rectangle
 }
 
-// Natural returns the height m takes, drawn w wide, with no room to
-// spare above or below it; a bar chart is given a 16:10 frame, a table
-// of categories cells spanning 16:10.
-func (m *Map) Natural(w vg.Length) vg.Length {
+// Natural returns the height in points m takes, drawn w points wide,
+// with no room to spare above or below it; a bar chart is given a 16:10
+// frame, a table of categories cells spanning 16:10.
+func (m *Map) Natural(w float64) float64 { return float64(m.natural(vg.Length(w))) }
+
+// NaturalWidth returns the width in points m takes, drawn h points high,
+// with no room to spare left or right of it.
+func (m *Map) NaturalWidth(h float64) float64 { return float64(m.naturalWidth(vg.Length(h))) }
+
+// natural is Natural in vg's lengths.
+func (m *Map) natural(w vg.Length) vg.Length {
 	if m.bars() {
 		return w * 10 / 16
 	}
@@ -384,9 +391,8 @@ func (m *Map) framed() *Map {
 	return &c
 }
 
-// NaturalWidth returns the width m takes, drawn h high, with no room to
-// spare left or right of it.
-func (m *Map) NaturalWidth(h vg.Length) vg.Length {
+// naturalWidth is NaturalWidth in vg's lengths.
+func (m *Map) naturalWidth(h vg.Length) vg.Length {
 	if m.bars() {
 		return h * 16 / 10
 	}
