@@ -25,12 +25,13 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"grid":     {"bin a check-in file into a grid: truth.csv and a study file", runGrid},
-	"simulate": {"draw users from a truth and sanitise them with a study's mechanisms", runSimulate},
-	"channel":  {"print a mechanism's privacy audit and write its channel matrix", runChannel},
-	"estimate": {"reconstruct the users' distribution from their reports", runEstimate},
-	"metrics":  {"compare an estimate with the truth: emd, mse, jsd, tv", runMetrics},
-	"render":   {"draw the true and estimated maps, over a basemap, as PNG or SVG", runRender},
+	"grid":       {"bin a check-in file into a grid: truth.csv and a study file", runGrid},
+	"simulate":   {"draw users from a truth and sanitise them with a study's mechanisms", runSimulate},
+	"channel":    {"print a mechanism's privacy audit and write its channel matrix", runChannel},
+	"estimate":   {"reconstruct the users' distribution from their reports", runEstimate},
+	"metrics":    {"compare an estimate with the truth: emd, mse, jsd, tv", runMetrics},
+	"render":     {"draw the true and estimated maps, over a basemap, as PNG or SVG", runRender},
+	"experiment": {"reproduce a paper's figure: runs.csv, figures and a summary (-list names them)", runExperiment},
 }
 
 // Run runs the sub-command named by args[0] with the rest of args and
