@@ -59,10 +59,11 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	s, err := readStudy(*studyName)
+	as, err := app.OpenStudy(*studyName)
 	if err != nil {
 		return err
 	}
+	s := as.Study
 	if opt.table, err = tableAxes(s.Alphabet, *rows, *cols, *base != "" || len(overlays) > 0); err != nil {
 		return err
 	}
@@ -79,6 +80,9 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if err := addOverlays(f, overlays); err != nil {
 		return err
+	}
+	if as.Run != nil {
+		f.Notes = append(f.Notes, runNote(as.Run))
 	}
 	if src != nil {
 		credit, err := underlay(ctx, src, f.Maps, opt)
@@ -307,6 +311,27 @@ func renderNotes(s *core.Study, o renderOpts, pxPerPt float64) []string {
 		lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechs, int(float64(o.w)/pxPerPt/5.5))...)
 	}
 	return append(lines, "Colour scale: "+o.scale.String())
+}
+
+// runNote is the header line of a study's recorded run (the window
+// saves it): users, seed, estimators and corrected EM's α.
+func runNote(r *app.RunSettings) string {
+	users := "every datum"
+	if r.Users > 0 {
+		users = app.Thousands(r.Users) + " users"
+	}
+	s := fmt.Sprintf("Run: %s, seed %d", users, r.Seed)
+	if len(r.Methods) > 0 {
+		var ms []string
+		for _, m := range r.Methods {
+			ms = append(ms, string(m))
+		}
+		s += ", estimators " + strings.Join(ms, ", ")
+	}
+	if r.Alpha > 0 {
+		s += fmt.Sprintf(", α = %g", r.Alpha)
+	}
+	return s
 }
 
 // openBasemap opens -basemap's source, nil for none: a value that is

@@ -94,6 +94,22 @@ func TestRender(t *testing.T) {
 	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), "© test tiles") {
 		t.Errorf("SVG without <svg> or the credit (%d bytes)", len(b))
 	}
+	// A study the window saved records its run: the header names it.
+	raw, err := os.ReadFile(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withRun := p("run.json")
+	body := strings.TrimSuffix(strings.TrimSpace(string(raw)), "}") + `, "run": {"users": 3000, "seed": 7, "methods": ["gibu", "cem"], "alpha": 0.003}}`
+	if err := os.WriteFile(withRun, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run("render", "-truth", truth, "-estimate", est, "-study", withRun, "-o", svg); code != 0 {
+		t.Fatal(errs)
+	}
+	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "Run: 3,000 users, seed 7, estimators gibu, cem, α = 0.003") {
+		t.Errorf("SVG header without the study's run")
+	}
 	// A GeoJSON overlay: its line is drawn over the maps.
 	gj := p("line.geojson")
 	os.WriteFile(gj, []byte(`{"type": "LineString", "coordinates": [[-122.45, 37.70], [-122.45, 37.80]]}`), 0o644)
