@@ -54,7 +54,7 @@ func ReadReportsFile(ctx context.Context, name string, s *core.Study, mechs []co
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	g, err := core.ReadReports(&ctxReader{ctx: ctx, r: f}, s, mechs)
+	g, err := core.ReadReports(ContextReader(ctx, f), s, mechs)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -206,8 +206,10 @@ func sameColumns(t *core.ReportTable, head []string) error {
 	return nil
 }
 
-// ctxReader fails with the context's error once it is done, so that a
-// streaming reader stops at its next read.
+// ContextReader returns a reader of r that fails with ctx's error once
+// ctx is done, so that a streaming reader stops at its next read.
+func ContextReader(ctx context.Context, r io.Reader) io.Reader { return &ctxReader{ctx: ctx, r: r} }
+
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader

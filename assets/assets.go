@@ -20,3 +20,15 @@ const DefaultName = "synthetic San Francisco check-ins (embedded)"
 //
 //go:embed icon.png
 var Icon []byte
+
+// Census1990Head is the head of UCI's US Census 1990 file
+// (USCensus1990.data.txt; Meek, Thiesson and Heckerman, CC BY 4.0): its
+// first 99 records, reduced to caseid and the four recoded columns of CEM
+// Table 2 (dAge, iSex, dIncome1, iMarital). The census experiments use it
+// when no file is given, as a stand-in for the whole 2,458,285 people.
+//
+//go:embed census1990_head.csv
+var Census1990Head []byte
+
+// Census1990HeadName names Census1990Head.
+const Census1990HeadName = "the first 99 records of US Census 1990 (embedded)"

@@ -1,22 +1,17 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/experiment"
-	"github.com/privmap/privmap/assets"
-	"github.com/privmap/privmap/geo"
 )
 
 // Bounds of experiment's flags, checked before anything is allocated.
@@ -32,21 +27,22 @@ const (
 //	                   [-format F] [-bbox S,W,N,E] [-cell KM] [-per-user first|all] [-workers W] -o DIR
 //	privmap experiment -list
 //
-// It reproduces a paper's figure: runs.csv (one row per run, setting and
-// estimator), a PNG and an SVG figure per panel and summary.md in DIR.
-// Finished runs are appended to DIR/runs.partial.csv as they end, so that
-// Ctrl+C keeps them and the same command resumes from them.
+// It reproduces a paper's figure: runs.csv (one row per run, setting,
+// estimator and metric), a PNG and an SVG figure per panel and
+// summary.md in DIR. Finished runs are appended to DIR/runs.partial.csv
+// as they end, so that Ctrl+C keeps them and the same command resumes
+// from them.
 func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("experiment", stdout)
-	list := fs.Bool("list", false, "list the experiments: name, what it reproduces, default runs")
+	list := fs.Bool("list", false, "list the experiments: name, default runs, what it reproduces")
 	name := fs.String("name", "", "the experiment to run (see -list)")
-	runs := fs.Int("runs", 0, "runs at each number of users (default: the experiment's; the papers use 100)")
+	runs := fs.Int("runs", 0, "runs at each setting (default: the experiment's; the papers use 100)")
 	seed := fs.Uint64("seed", 1, "seed of every run (each run's own seed is derived from it)")
-	users := fs.String("users", "", "numbers of users, comma-separated (default: the experiment's)")
-	data := fs.String("data", "", "check-in `file` for the planar panels (default: the embedded San Francisco check-ins on FW's 24×16 grid)")
-	format := fs.String("format", "", "check-in file format: gowalla, foursquare or csv (default: detect)")
-	bbox := fs.String("bbox", "", "box `S,W,N,E` of the planar grid (default: FW's San Francisco box for the embedded data, else the data's box)")
-	cell := fs.Float64("cell", 0.5, "cell side of the planar grid in `km`")
+	users := fs.String("users", "", "numbers of users, comma-separated (default: the experiment's; one number where the x-axis is not the users)")
+	data := fs.String("data", "", "data `file`: check-ins for FW's planar panels and ULDP's (default: the embedded synthetic San Francisco check-ins on FW's 24×16 grid), a census file for CEM's (default: the embedded head of US Census 1990)")
+	format := fs.String("format", "", "data file format: gowalla, foursquare or csv for check-ins, census1990 or adult for census files (default: detect)")
+	bbox := fs.String("bbox", "", "box `S,W,N,E` of the grid (default: FW's San Francisco box for the embedded data, else the data's box)")
+	cell := fs.Float64("cell", 0.5, "cell side of the grid in `km`")
 	perUser := fs.String("per-user", "first", "data per user: first (FW: one check-in per user) or all")
 	workers := fs.Int("workers", 0, "runs at once (default: every core)")
 	out := fs.String("o", "", "output `folder`")
@@ -66,109 +62,78 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return usageError{"-name: " + err.Error()}
 	}
-	opt, err := experimentOptions(e, *runs, *users, *workers, *seed)
+	opt, ns, err := experimentOptions(e, *runs, *users, *workers, *seed)
 	if err != nil {
 		return err
 	}
-	var planar *experiment.Planar
-	if e.NeedsPlanar() {
-		gopt, err := gridOptions(*bbox, *cell, *perUser, false)
-		if err != nil {
-			return err
-		}
-		if planar, err = planarData(ctx, *data, *format, gopt); err != nil {
-			return err
-		}
+	src, err := experimentSource(fs, e, *data, *format, *bbox, *cell, *perUser)
+	if err != nil {
+		return err
 	}
-	panels, err := e.Panels(planar)
+	d, err := experiment.Load(ctx, e, src)
+	if err != nil {
+		return err
+	}
+	panels, err := e.Panels(d, ns)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	return runExperimentIn(ctx, e, panels, opt, *out, stderr)
+	return runExperimentIn(ctx, e, panels, d, opt, *out, stderr)
 }
 
-// experimentOptions checks -runs, -users and -workers.
-func experimentOptions(e *experiment.Experiment, runs int, users string, workers int, seed uint64) (experiment.Options, error) {
-	opt := experiment.Options{Runs: cmp.Or(runs, e.Runs), Users: e.Users, Workers: workers, Seed: seed}
+// experimentSource checks the data flags against the experiment's kind
+// of data.
+func experimentSource(fs *flag.FlagSet, e *experiment.Experiment, data, format, bbox string, cell float64, perUser string) (experiment.Source, error) {
+	src := experiment.Source{Path: data, Format: format}
+	switch e.Data {
+	case experiment.NoData:
+		return src, onlyFor(fs, "experiments with data (-list)", "data", "format", "bbox", "cell", "per-user")
+	case experiment.CensusData:
+		return src, onlyFor(fs, "check-in data", "bbox", "cell", "per-user")
+	}
+	opt, err := gridOptions(bbox, cell, perUser, false)
+	src.Grid = opt
+	return src, err
+}
+
+// experimentOptions checks -runs, -users and -workers; it returns the
+// users asked for (nil for the experiment's).
+func experimentOptions(e *experiment.Experiment, runs int, users string, workers int, seed uint64) (experiment.Options, []int, error) {
+	opt := experiment.Options{Runs: cmp.Or(runs, e.Runs), Workers: workers, Seed: seed}
 	if opt.Runs < 1 || opt.Runs > maxRuns {
-		return opt, usageError{fmt.Sprintf("-runs %d: want 1 to %d", opt.Runs, maxRuns)}
+		return opt, nil, usageError{fmt.Sprintf("-runs %d: want 1 to %d", opt.Runs, maxRuns)}
 	}
 	if workers < 0 || workers > maxWorkers {
-		return opt, usageError{fmt.Sprintf("-workers %d: want 0 (every core) to %d", workers, maxWorkers)}
+		return opt, nil, usageError{fmt.Sprintf("-workers %d: want 0 (every core) to %d", workers, maxWorkers)}
 	}
-	if users != "" {
-		opt.Users = nil
-		for _, f := range strings.Split(users, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 || n > maxUsers {
-				return opt, usageError{fmt.Sprintf("-users %q: want numbers of users from 1 to %d, comma-separated", users, maxUsers)}
-			}
-			opt.Users = append(opt.Users, n)
+	if users == "" {
+		return opt, nil, nil
+	}
+	var ns []int
+	for _, f := range strings.Split(users, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > maxUsers {
+			return opt, nil, usageError{fmt.Sprintf("-users %q: want numbers of users from 1 to %d, comma-separated", users, maxUsers)}
 		}
+		ns = append(ns, n)
 	}
-	return opt, nil
+	switch {
+	case e.UsersRole == experiment.UsersFixed:
+		return opt, nil, usageError{fmt.Sprintf("-users: %s takes its numbers of users from the paper (or its data); it has no -users", e.Name)}
+	case e.UsersRole == experiment.UsersOne && len(ns) != 1:
+		return opt, nil, usageError{fmt.Sprintf("-users %q: %s takes one number of users (its x-axis is not the users)", users, e.Name)}
+	}
+	return opt, ns, nil
 }
 
-// planarData grids the check-ins of name (the embedded San Francisco
-// check-ins on FW's box when name is empty) for the planar panels.
-func planarData(ctx context.Context, name, format string, opt geo.GridOptions) (*experiment.Planar, error) {
-	f, err := geo.ParseFormat(format)
-	if err != nil {
-		return nil, usageError{err.Error()}
-	}
-	scan := scanFile(ctx, name, f, geo.Options{})
-	source := filepath.Base(name)
-	if name == "" {
-		if opt.Bound.IsZero() {
-			opt.Bound = geo.FWBound
-		}
-		source = assets.DefaultName
-		scan = func(fn func(geo.Checkin) error) (*geo.Result, error) {
-			return geo.ScanCheckins(ctx, bytes.NewReader(assets.DefaultCheckins), f, geo.Options{}, fn)
-		}
-	}
-	gd, _, err := geo.GridScan(scan, opt)
-	if err != nil {
-		if name != "" && !errors.Is(err, context.Canceled) {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return nil, err
-	}
-	return &experiment.Planar{Alphabet: gd.Grid.Alphabet(), Truth: gd.Distribution(), Source: source}, nil
-}
-
-// runExperimentIn runs the experiment's jobs not yet in out's runs.csv
-// or runs.partial.csv, appending each finished job's rows to the partial
-// file, then writes runs.csv, the figures and the summary.
-func runExperimentIn(ctx context.Context, e *experiment.Experiment, panels []experiment.Panel, opt experiment.Options, out string, stderr io.Writer) error {
-	final, partial := filepath.Join(out, "runs.csv"), filepath.Join(out, "runs.partial.csv")
-	kept, err := keptRows(e, panels, opt, final, partial)
-	if err != nil {
-		return err
-	}
-	opt.Done = map[experiment.Job]bool{}
-	for j := range kept {
-		opt.Done[j] = true
-	}
-	pf, err := os.OpenFile(partial, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	defer pf.Close()
-	if st, err := pf.Stat(); err == nil && st.Size() == 0 {
-		if err := experiment.WriteRows(pf, nil, true); err != nil {
-			return err
-		}
-	}
+// runExperimentIn runs the experiment in out with a progress line on
+// stderr (runs done, time left), resuming from the runs kept there.
+func runExperimentIn(ctx context.Context, e *experiment.Experiment, panels []experiment.Panel, d *experiment.Data, opt experiment.Options, out string, stderr io.Writer) error {
 	start := time.Now()
 	first := -1
-	opt.Emit = func(j experiment.Job, rows []experiment.Row) error {
-		kept[j] = rows
-		return experiment.WriteRows(pf, rows, false)
-	}
 	opt.Progress = func(done, total int) {
 		if first < 0 {
 			first = done - 1
@@ -179,100 +144,11 @@ func runExperimentIn(ctx context.Context, e *experiment.Experiment, panels []exp
 		}
 		fmt.Fprintf(stderr, "\rexperiment %s: %d of %d runs%s        ", e.Name, done, total, left)
 	}
-	err = experiment.Run(ctx, e, panels, opt)
+	kept, total, err := experiment.RunDir(ctx, e, panels, d, opt, out)
 	fmt.Fprintln(stderr)
-	if err != nil {
-		if ctx.Err() != nil {
-			fmt.Fprintf(stderr, "privmap experiment: stopped; %d of %d runs kept in %s: run the same command to resume\n",
-				len(kept), len(experiment.Jobs(panels, opt)), partial)
-		}
-		return err
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintf(stderr, "privmap experiment: stopped; %d of %d runs kept in %s: run the same command to resume\n",
+			kept, total, out+string(os.PathSeparator)+experiment.PartialFile)
 	}
-	if err := pf.Close(); err != nil {
-		return err
-	}
-	return writeExperiment(e, panels, opt, kept, out, partial)
-}
-
-// keptRows reads the rows of earlier runs of the same command (runs.csv,
-// then runs.partial.csv) and keeps those of this command's jobs, drawn
-// from the seed this command gives them, with every estimator of their
-// panel.
-func keptRows(e *experiment.Experiment, panels []experiment.Panel, opt experiment.Options, files ...string) (map[experiment.Job][]experiment.Row, error) {
-	want := map[experiment.Job]bool{}
-	for _, j := range experiment.Jobs(panels, opt) {
-		want[j] = true
-	}
-	index := map[string]int{}
-	for i, p := range panels {
-		index[p.Name] = i
-	}
-	kept := map[experiment.Job][]experiment.Row{}
-	for _, name := range files {
-		f, err := os.Open(name)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		rows, err := experiment.ReadRows(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w (remove it to start afresh)", name, err)
-		}
-		byJob := map[experiment.Job][]experiment.Row{}
-		for _, r := range rows {
-			p, ok := index[r.Panel]
-			j := experiment.Job{Panel: p, Users: r.Users, Run: r.Run}
-			if !ok || r.Experiment != e.Name || !want[j] || r.Seed != experiment.Seed(opt.Seed, e.Name, r.Panel, r.Users, r.Run) {
-				continue
-			}
-			byJob[j] = append(byJob[j], r)
-		}
-		for j, rows := range byJob {
-			if len(rows) == len(panels[j.Panel].Variants) {
-				kept[j] = rows
-			}
-		}
-	}
-	return kept, nil
-}
-
-// writeExperiment writes runs.csv (sorted, so the same for any worker
-// count), the figures and the summary, and removes the partial file.
-func writeExperiment(e *experiment.Experiment, panels []experiment.Panel, opt experiment.Options, kept map[experiment.Job][]experiment.Row, out, partial string) error {
-	var rows []experiment.Row
-	order := map[string]int{}
-	for _, p := range panels {
-		for i, v := range p.Variants {
-			order[v.Label] = i
-		}
-	}
-	for _, j := range experiment.Jobs(panels, opt) {
-		rows = append(rows, kept[j]...)
-	}
-	experiment.Sort(rows, order)
-	if err := app.WriteFile(filepath.Join(out, "runs.csv"), func(w io.Writer) error { return experiment.WriteRows(w, rows, true) }); err != nil {
-		return err
-	}
-	points := experiment.Points(rows)
-	for _, p := range panels {
-		pl, err := experiment.Figure(p, points)
-		if err != nil {
-			return err
-		}
-		for _, format := range []string{"png", "svg"} {
-			name := filepath.Join(out, fmt.Sprintf("%s-%s.%s", e.Name, p.Name, format))
-			if err := app.WriteFile(name, func(w io.Writer) error { return experiment.WriteFigure(w, pl, format) }); err != nil {
-				return err
-			}
-		}
-	}
-	if err := app.WriteFile(filepath.Join(out, "summary.md"), func(w io.Writer) error {
-		return experiment.Summary(w, e, panels, points, opt.Runs, opt.Seed)
-	}); err != nil {
-		return err
-	}
-	return os.Remove(partial)
+	return err
 }

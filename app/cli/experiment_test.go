@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/privmap/privmap/app/experiment"
-	"github.com/privmap/privmap/geo"
 )
 
 // tinyExperiment runs fw-fig7 (a linear and a planar panel) at tiny
@@ -73,22 +72,22 @@ func TestExperimentResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	planar, err := planarData(context.Background(), "", "", mustGridOptions(t))
+	d, err := experiment.Load(context.Background(), e, experiment.Source{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	panels, err := e.Panels(planar)
+	panels, err := e.Panels(d, []int{200, 500})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := experiment.Options{Runs: 3, Users: []int{200, 500}, Seed: 7, Workers: 2}
+	opt := experiment.Options{Runs: 3, Seed: 7, Workers: 2}
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr bytes.Buffer
 	stop := &cancelAfter{n: 4, cancel: cancel, w: &stderr}
-	if err := runExperimentIn(ctx, e, panels, opt, dir, stop); err == nil {
+	if err := runExperimentIn(ctx, e, panels, d, opt, dir, stop); err == nil {
 		t.Fatal("the interrupted run reported no error")
 	}
-	kept, err := keptRows(e, panels, opt, filepath.Join(dir, "runs.csv"), filepath.Join(dir, "runs.partial.csv"))
+	kept, err := experiment.KeptRows(e, panels, opt, filepath.Join(dir, "runs.csv"), filepath.Join(dir, "runs.partial.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +98,7 @@ func TestExperimentResume(t *testing.T) {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 	var progress bytes.Buffer
-	if err := runExperimentIn(context.Background(), e, panels, opt, dir, &progress); err != nil {
+	if err := runExperimentIn(context.Background(), e, panels, d, opt, dir, &progress); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(progress.String(), "of 12 runs") || strings.Contains(progress.String(), " 1 of 12 runs") {
@@ -125,15 +124,6 @@ func (c *cancelAfter) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
-func mustGridOptions(t *testing.T) geo.GridOptions {
-	t.Helper()
-	o, err := gridOptions("", 0.5, "first", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
-}
-
 // TestExperimentErrors checks the flags are refused before anything runs.
 func TestExperimentErrors(t *testing.T) {
 	dir := t.TempDir()
@@ -146,6 +136,10 @@ func TestExperimentErrors(t *testing.T) {
 		{[]string{"-name", "fw-fig3", "-users", "10,0", "-o", dir}, "want numbers of users from 1 to 100000000"},
 		{[]string{"-name", "fw-fig3", "-workers", "-1", "-o", dir}, "-workers -1"},
 		{[]string{"-name", "fw-fig3"}, "-o"},
+		{[]string{"-name", "cem-fig5", "-users", "100", "-o", dir}, "cem-fig5 takes its numbers of users from the paper"},
+		{[]string{"-name", "uldp-tv", "-users", "100,200", "-o", dir}, "uldp-tv takes one number of users"},
+		{[]string{"-name", "fw-fig3", "-data", "x.txt", "-o", dir}, "-data: for experiments with data"},
+		{[]string{"-name", "cem-fig6", "-cell", "1", "-o", dir}, "-cell: for check-in data only"},
 	} {
 		code, _, errs := run(append([]string{"experiment"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errs, tc.want) {
@@ -155,5 +149,43 @@ func TestExperimentErrors(t *testing.T) {
 	code, out, _ := run("experiment", "-list")
 	if code != 0 || !strings.Contains(out, "fw-fig14") || !strings.Contains(out, "fw-fig2 ") {
 		t.Errorf("-list: %d\n%s", code, out)
+	}
+}
+
+// TestExperimentFamilies runs a CEM and a ULDP experiment at tiny
+// settings from the command line: their figures (one per panel), a CSV
+// row per job, estimator and metric, and a summary naming the stand-in
+// data and, for CEM's box plots, the paired comparison.
+func TestExperimentFamilies(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		figures []string
+		rows    int
+		summary []string
+	}{
+		{[]string{"-name", "cem-fig8", "-runs", "2"}, []string{"cem-fig8-a.png", "cem-fig8-c.svg"}, 3 * 7 * 2 * 2,
+			[]string{"r (EM, Proposal)", "paired t-test p", "Stand-in: 99 of US Census 1990's 2,458,285 people"}},
+		{[]string{"-name", "uldp-tv", "-runs", "1", "-users", "200"}, []string{"uldp-tv-a.png", "uldp-tv-c.png"}, 3 * 7 * 9,
+			[]string{"uRAP EM", "| 0.05 |", "synthetic check-ins"}},
+	} {
+		dir := t.TempDir()
+		if code, _, errs := run(append([]string{"experiment", "-workers", "2", "-o", dir}, tc.args...)...); code != 0 {
+			t.Fatalf("%v: %s", tc.args, errs)
+		}
+		for _, f := range tc.figures {
+			if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+				t.Errorf("%v: %s: %v", tc.args, f, err)
+			}
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "runs.csv"))
+		if n := strings.Count(string(b), "\n") - 1; n != tc.rows {
+			t.Errorf("%v: %d rows, want %d", tc.args, n, tc.rows)
+		}
+		sum, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
+		for _, s := range tc.summary {
+			if !strings.Contains(string(sum), s) {
+				t.Errorf("%v: summary without %q:\n%s", tc.args, s, sum)
+			}
+		}
 	}
 }

@@ -1,14 +1,16 @@
 // Package experiment reproduces the papers' experiments: a named
 // experiment is one published figure, its panels each an alphabet with a
-// truth, a population of mechanisms and the estimators the figure
-// compares, run over numbers of users and repeated runs. Every run draws
-// from a seed of its own (Seed), so results do not depend on the order or
-// the number of workers, and a run once finished need not be run again.
+// truth, settings along the figure's x-axis (numbers of users, a share of
+// sensitive symbols, a privacy level), the populations of mechanisms that
+// users sanitise with at each setting, and the estimators the figure
+// compares, run over repeated runs. Every run draws from a seed of its own
+// (Seed), so results do not depend on the order or the number of workers,
+// and a run once finished need not be run again.
 package experiment
 
 import (
+	"context"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
@@ -16,78 +18,223 @@ import (
 )
 
 // A Variant is one estimator as a figure compares it: a method and, for
-// the inversions and RAPPOR's estimator, its post-processing.
+// the inversions and RAPPOR's estimator, its post-processing, or an
+// estimator of the figure's own (CEM's Uniform, ObfDat and MatInv).
 type Variant struct {
 	Label  string // as the figure's legend names it
 	Method core.Method
 	Post   core.Post
+	// ULDP tunes the ULDP estimator (PUM's background distributions).
+	ULDP core.ULDPOptions
+	// Pop is the population of the setting whose reports it estimates
+	// from (0 unless a figure compares several mechanisms, each used by
+	// all the users).
+	Pop int
+	// Estimate, when set, is used instead of Method.
+	Estimate Estimator
 }
+
+// An Estimator is an estimator that core.Reconstruct does not offer.
+type Estimator func(ctx context.Context, in Input) ([]float64, error)
+
+// Input is what an Estimator estimates from: the population's study and
+// built mechanisms and the run's grouped reports.
+type Input struct {
+	Study  *core.Study
+	Mechs  []core.Mechanism
+	Groups *core.Groups
+}
+
+// A Population is the mechanisms of a study and how many users use each.
+// When the study lists its data (core.Study.Data), the users are those
+// data, sanitised as they are (with their personal cells for PUM,
+// Study.Personal); otherwise every run draws the users' data from the
+// panel's truth.
+type Population struct {
+	Study *core.Study
+	Users []int // users of each mechanism, in the study's order
+}
+
+// N returns the population's number of users.
+func (p Population) N() int {
+	n := 0
+	for _, u := range p.Users {
+		n += u
+	}
+	return n
+}
+
+// A Setting is one point of a panel's x-axis.
+type Setting struct {
+	// Name is the setting as runs.csv records it (e.g. the preset, or
+	// "N4=10"); with the users it tells the settings of a panel apart.
+	Name string
+	// X places it on the figure's x-axis.
+	X float64
+	// Pops are the populations the variants estimate from; each run
+	// sanitises every one.
+	Pops []Population
+}
+
+// Users returns the setting's number of users: its first population's.
+func (s Setting) Users() int { return s.Pops[0].N() }
+
+// A Metric is an error of an estimate against the truth
+// (docs/ARCHITECTURE.md §5).
+type Metric string
+
+// The metrics of the figures.
+const (
+	EMD Metric = "emd"
+	MSE Metric = "mse" // squared error Σ(p − p̂)² of one run; its mean over runs is the MSE
+	JSD Metric = "jsd"
+	TV  Metric = "tv"
+)
 
 // A Panel is one panel of a figure.
 type Panel struct {
-	Name    string // "a", "b"
-	Setting string // the population's preset, e.g. "fw-t5"
-	Title   string
-	Study   *core.Study // the alphabet and the mechanisms, equal shares
-	Truth   []float64
-	// Unit is the unit of the panel's EMD: "steps" or "km".
-	Unit     string
-	Variants []Variant
-}
-
-// Planar is the data of the planar panels: a grid alphabet and the
-// distribution of its users' data, and where they came from.
-type Planar struct {
+	Name  string // "a", "b"
+	Title string
+	// Setting names the population (a preset) when the settings differ
+	// only in their users; the figure's heading.
+	Setting  string
 	Alphabet core.Alphabet
 	Truth    []float64
-	Source   string
+	// XLabel names the x-axis; LogX and LogY choose logarithmic axes.
+	XLabel     string
+	LogX, LogY bool
+	Metrics    []Metric
+	Settings   []Setting
+	Variants   []Variant
+	// Box draws each setting's runs as box plots (CEM Fig. 8) instead of
+	// means with intervals.
+	Box bool
+	// Paired names two variants whose runs the summary compares pair by
+	// pair: their correlation and a paired t-test (CEM Fig. 9).
+	Paired [2]string
 }
+
+// Unit returns the unit of metric m on the panel's alphabet.
+func (p Panel) Unit(m Metric) string {
+	switch m {
+	case EMD:
+		if p.Alphabet.Kind == core.KindGrid {
+			return "km"
+		}
+		return "steps"
+	case JSD:
+		return "nats"
+	}
+	return ""
+}
+
+// Users says what privmap experiment's -users means for an experiment.
+type Users int
+
+const (
+	// UsersAxis: the numbers of users are the x-axis, and -users lists
+	// them.
+	UsersAxis Users = iota
+	// UsersOne: every setting has the same number of users, which -users
+	// sets (one value).
+	UsersOne
+	// UsersFixed: the paper fixes every setting's users; -users is
+	// refused.
+	UsersFixed
+)
+
+// DataKind is the kind of data file an experiment's -data takes.
+type DataKind int
+
+const (
+	// NoData: the experiment generates its data (FW's linear alphabet).
+	NoData DataKind = iota
+	// CheckinData: check-ins, gridded (FW's planar panels, ULDP).
+	CheckinData
+	// CensusData: a census file on CEM Table 2's attributes.
+	CensusData
+)
 
 // An Experiment is one published figure.
 type Experiment struct {
 	Name  string
 	Title string // what it reproduces
-	// Runs and Users are the defaults: runs at each number of users,
-	// reduced from the paper's 100 so that the experiment finishes within
-	// minutes on two cores.
-	Runs  int
-	Users []int
-	// panels builds the panels; planar ones on p's grid.
-	panels func(p *Planar) ([]Panel, error)
-	// planar says whether a panel needs the planar data.
-	planar bool
+	// Claim is what the paper says the figure shows, for the summary.
+	Claim string
+	// Runs and Users are the defaults: runs at each setting, reduced from
+	// the paper's 100 so that the experiment finishes within minutes on
+	// two cores, and the users (see UsersRole).
+	Runs      int
+	Users     []int
+	UsersRole Users
+	// Data is the kind of data its panels need besides its own.
+	Data DataKind
+	// panels builds the panels from the data (nil for NoData) and the
+	// users.
+	panels func(d *Data, users []int) ([]Panel, error)
+	// rank is the order of registration.
+	rank int
 }
 
-// Panels returns the experiment's panels, the planar ones on p (nil when
-// the experiment has none).
-func (e *Experiment) Panels(p *Planar) ([]Panel, error) {
-	if e.planar && p == nil {
-		return nil, fmt.Errorf("experiment %s: its planar panel needs check-in data on a grid", e.Name)
+// Data are the data an experiment's panels are built on: gridded
+// check-ins or a census table.
+type Data struct {
+	Alphabet core.Alphabet
+	Truth    []float64
+	// Symbols is every datum's symbol (one per user), and Homes, for
+	// check-ins gridded with homes, the home cell of each datum's user.
+	Symbols, Homes []int
+	// Source names the data (a file's name, or the embedded data's).
+	Source string
+	// StandIn, when not empty, says how the data stand in for the
+	// paper's.
+	StandIn string
+}
+
+// Panels returns the experiment's panels on d (nil when the experiment
+// needs no data) with the given users (nil for the defaults).
+func (e *Experiment) Panels(d *Data, users []int) ([]Panel, error) {
+	if e.Data != NoData && d == nil {
+		return nil, fmt.Errorf("experiment %s needs data", e.Name)
 	}
-	return e.panels(p)
+	if users == nil {
+		users = e.Users
+	}
+	if len(users) == 0 && e.UsersRole != UsersFixed {
+		return nil, fmt.Errorf("experiment %s: no numbers of users", e.Name)
+	}
+	return e.panels(d, users)
 }
 
-// NeedsPlanar reports whether the experiment has a planar panel.
-func (e *Experiment) NeedsPlanar() bool { return e.planar }
-
-// List returns the experiments by name.
+// List returns the experiments by family and figure.
 func List() []*Experiment {
 	out := make([]*Experiment, 0, len(registry))
 	for _, e := range registry {
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool { return figureOrder(out[i].Name) < figureOrder(out[j].Name) })
+	sort.Slice(out, func(i, j int) bool {
+		a, b := figureOrder(out[i].Name), figureOrder(out[j].Name)
+		if a != b {
+			return a < b
+		}
+		return out[i].rank < out[j].rank
+	})
 	return out
 }
 
+// families orders the papers' experiments as the papers are cited.
+var families = map[string]string{"fw": "1", "cem": "2", "uldp": "3", "pm": "4"}
+
 // figureOrder sorts names by family and figure number (fw-fig2 before
-// fw-fig10).
+// fw-fig10, FW before CEM); names without a number sort alike, in the
+// order they were registered.
 func figureOrder(name string) string {
+	fam, _, _ := strings.Cut(name, "-")
 	i := strings.LastIndexFunc(name, func(r rune) bool { return r < '0' || r > '9' })
 	if i < len(name)-1 {
-		return fmt.Sprintf("%s%04s", name[:i+1], name[i+1:])
+		return fmt.Sprintf("%s%s%04s", families[fam], name[:i+1], name[i+1:])
 	}
-	return name
+	return families[fam]
 }
 
 // Lookup returns the experiment called name.
@@ -102,106 +249,26 @@ func Lookup(name string) (*Experiment, error) {
 	return nil, fmt.Errorf("unknown experiment %q (want %s)", name, strings.Join(names, ", "))
 }
 
-// The estimators as FW's figures compare them.
-var (
-	gibu    = Variant{"GIBU", core.MethodGIBU, core.PostProj}
-	ibuM    = Variant{"[IBU]_M", core.MethodIBUM, core.PostProj}
-	ibuR    = Variant{"[IBU]_R", core.MethodIBUR, core.PostProj}
-	invMP   = Variant{"[INV]_M projection", core.MethodINVM, core.PostProj}
-	invMN   = Variant{"[INV]_M normalisation", core.MethodINVM, core.PostNorm}
-	invRP   = Variant{"[INV]_R projection", core.MethodINVR, core.PostProj}
-	invRN   = Variant{"[INV]_R normalisation", core.MethodINVR, core.PostNorm}
-	rapMP   = Variant{"[RAP]_M projection", core.MethodRAPM, core.PostProj}
-	rapMN   = Variant{"[RAP]_M normalisation", core.MethodRAPM, core.PostNorm}
-	rapRP   = Variant{"[RAP]_R projection", core.MethodRAPR, core.PostProj}
-	rapRN   = Variant{"[RAP]_R normalisation", core.MethodRAPR, core.PostNorm}
-	fwUsers = []int{1000, 3000, 10000, 30000, 100000}
-)
-
 var registry = map[string]*Experiment{}
 
-func init() {
-	rappor := func(name, title string, vs ...Variant) {
-		registry[name] = &Experiment{Name: name, Title: title, Runs: 10, Users: fwUsers,
-			panels: func(*Planar) ([]Panel, error) {
-				a, err := linearPanel("a", "fw-t4-high", "high privacy", 20, vs)
-				if err != nil {
-					return nil, err
-				}
-				b, err := linearPanel("b", "fw-t4-low", "low privacy", 20, vs)
-				return []Panel{a, b}, err
-			}}
+// register adds experiments to the registry.
+func register(es ...*Experiment) {
+	for _, e := range es {
+		if _, dup := registry[e.Name]; dup {
+			panic("experiment: " + e.Name + " registered twice")
+		}
+		e.rank = len(registry)
+		registry[e.Name] = e
 	}
-	rappor("fw-fig2", "FW Fig. 2: [RAP]_R (projection, normalisation) and GIBU, 10 RAPPOR on 20 symbols, (a) high and (b) low privacy (Table 4)",
-		rapRP, rapRN, gibu)
-	rappor("fw-fig14", "FW Fig. 14: [RAP]_M (projection, normalisation) and GIBU, 10 RAPPOR on 20 symbols, (a) high and (b) low privacy (Table 4)",
-		rapMP, rapMN, gibu)
-	linearOnly := func(name, title, preset string, vs ...Variant) {
-		registry[name] = &Experiment{Name: name, Title: title, Runs: 10, Users: fwUsers,
-			panels: func(*Planar) ([]Panel, error) {
-				a, err := linearPanel("a", preset, "linear alphabet {0…99}", 100, vs)
-				return []Panel{a}, err
-			}}
-	}
-	linearOnly("fw-fig3", "FW Fig. 3: [INV]_R, [IBU]_R and GIBU, 10 k-RR on {0…99} (Table 5)", "fw-t5", invRP, invRN, ibuR, gibu)
-	linearOnly("fw-fig4", "FW Fig. 4: [INV]_R, [IBU]_R and GIBU, 5 geometric and 5 k-RR on {0…99} (Table 7)", "fw-t7", invRP, invRN, ibuR, gibu)
-	linearOnly("fw-fig5", "FW Fig. 5: [INV]_R, [IBU]_R and GIBU, 10 geometric on {0…99} (Table 6)", "fw-t6", invRP, invRN, ibuR, gibu)
-	linearOnly("fw-fig6", "FW Fig. 6: [IBU]_R and GIBU, 10 Shokri on {0…99} (Table 8)", "fw-t8", ibuR, gibu)
-	both := func(name, title, preset string, vs ...Variant) {
-		registry[name] = &Experiment{Name: name, Title: title, Runs: 10, Users: fwUsers, planar: true,
-			panels: func(p *Planar) ([]Panel, error) {
-				a, err := linearPanel("a", preset, "linear alphabet {0…99}", 100, vs)
-				if err != nil {
-					return nil, err
-				}
-				b, err := planarPanel("b", preset, p, vs)
-				return []Panel{a, b}, err
-			}}
-	}
-	both("fw-fig7", "FW Fig. 7: [INV]_M (projection, normalisation) and GIBU, 10 k-RR, (a) linear, (b) planar (Table 5)", "fw-t5", invMP, invMN, gibu)
-	both("fw-fig8", "FW Fig. 8: [INV]_M and GIBU, 10 geometric, (a) linear, (b) planar (Table 6)", "fw-t6", invMP, invMN, gibu)
-	both("fw-fig9", "FW Fig. 9: [INV]_M and GIBU, 5 geometric and 5 k-RR, (a) linear, (b) planar (Table 7)", "fw-t7", invMP, invMN, gibu)
-	both("fw-fig10", "FW Fig. 10: [IBU]_M and GIBU, 10 k-RR, (a) linear, (b) planar (Table 5)", "fw-t5", ibuM, gibu)
-	both("fw-fig11", "FW Fig. 11: [IBU]_M and GIBU, 10 geometric, (a) linear, (b) planar (Table 6)", "fw-t6", ibuM, gibu)
-	both("fw-fig12", "FW Fig. 12: [IBU]_M and GIBU, 5 geometric and 5 k-RR, (a) linear, (b) planar (Table 7)", "fw-t7", ibuM, gibu)
-	both("fw-fig13", "FW Fig. 13: [IBU]_M and GIBU, 10 Shokri, (a) linear, (b) planar (Table 8)", "fw-t8", ibuM, gibu)
 }
 
-// linearPanel is a panel on the linear alphabet {0…k−1} with FW §8's
-// binomial(0.5) data and the preset's mechanisms.
-func linearPanel(name, preset, title string, k int, vs []Variant) (Panel, error) {
-	a := core.Alphabet{Kind: core.KindLinear, Size: k}
-	ms, err := core.PresetMechanisms(preset, a)
+// assign splits n users among a study's mechanisms by their shares
+// (equal when the study gives none, as FW §8 divides the users), with
+// core.Assign.
+func assign(s *core.Study, n int) ([]int, error) {
+	shares, err := s.Shares()
 	if err != nil {
-		return Panel{}, err
+		return nil, err
 	}
-	return Panel{Name: name, Setting: preset, Title: title, Study: &core.Study{Alphabet: a, Mechanisms: ms},
-		Truth: Binomial(k), Unit: "steps", Variants: vs}, nil
-}
-
-// planarPanel is a panel on p's grid with the preset's mechanisms.
-func planarPanel(name, preset string, p *Planar, vs []Variant) (Panel, error) {
-	ms, err := core.PresetMechanisms(preset, p.Alphabet)
-	if err != nil {
-		return Panel{}, err
-	}
-	title := fmt.Sprintf("planar %d×%d grid, %s", p.Alphabet.Cols, p.Alphabet.Rows, p.Source)
-	return Panel{Name: name, Setting: preset, Title: title, Study: &core.Study{Alphabet: p.Alphabet, Mechanisms: ms},
-		Truth: p.Truth, Unit: "km", Variants: vs}, nil
-}
-
-// Binomial returns the binomial(k−1, 0.5) distribution on {0…k−1}, FW
-// §8's data on the linear alphabet: C(k−1, x) / 2^(k−1), computed in
-// logarithms so that it holds for any k.
-func Binomial(k int) []float64 {
-	p := make([]float64, k)
-	n := float64(k - 1)
-	ln2 := math.Ln2
-	for x := range p {
-		lc, _ := math.Lgamma(n + 1)
-		la, _ := math.Lgamma(float64(x) + 1)
-		lb, _ := math.Lgamma(n - float64(x) + 1)
-		p[x] = math.Exp(lc - la - lb - n*ln2)
-	}
-	return p
+	return core.Assign(shares, n), nil
 }

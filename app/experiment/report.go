@@ -2,10 +2,12 @@ package experiment
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
@@ -17,143 +19,409 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/privmap/privmap/app/mapplot"
 )
 
-// A Point is one estimator's metric at one number of users over the
+// A Point is one estimator's metric at one setting of a panel over the
 // runs: the mean and its 95% confidence interval, mean ± t·sd/√runs with
-// Student's t at runs − 1 degrees of freedom (NaN with one run).
+// Student's t at runs − 1 degrees of freedom (NaN with one run), and the
+// runs' values by run.
 type Point struct {
-	Users    int
-	Mean     float64
-	Lo, Hi   float64
-	Runs     int
-	Variant  string
-	Panel    string
-	Setting  string
-	MetricOf string
+	Panel, Setting string
+	Users          int
+	X              float64
+	Variant        string
+	Metric         Metric
+	Mean           float64
+	Lo, Hi         float64
+	// Values holds each run's value, by run.
+	Values []float64
+	Runs   []int
 }
 
-// Points summarises rows by panel, estimator and number of users, in the
-// rows' order of panels and estimators and by users.
-func Points(rows []Row) []Point {
+// Points summarises rows by panel, setting, estimator and metric, in the
+// panels' order; X comes from the panels' settings. Rows of settings the
+// panels do not have are left out.
+func Points(panels []Panel, rows []Row) []Point {
 	type key struct {
-		panel, method string
-		users         int
+		panel, setting string
+		users          int
+		method, metric string
 	}
-	vals := map[key][]float64{}
-	var keys []key
-	meta := map[key]Row{}
+	index := map[key]int{}
+	var out []Point
+	xs := map[key]float64{}
+	for _, p := range panels {
+		for _, s := range p.Settings {
+			xs[key{p.Name, s.Name, s.Users(), "", ""}] = s.X
+		}
+	}
 	for _, r := range rows {
-		k := key{r.Panel, r.Method, r.Users}
-		if _, ok := vals[k]; !ok {
-			keys = append(keys, k)
-			meta[k] = r
+		x, ok := xs[key{r.Panel, r.Setting, r.Users, "", ""}]
+		if !ok {
+			continue
 		}
-		vals[k] = append(vals[k], r.Value)
+		k := key{r.Panel, r.Setting, r.Users, r.Method, r.Metric}
+		i, ok := index[k]
+		if !ok {
+			i = len(out)
+			index[k] = i
+			out = append(out, Point{Panel: r.Panel, Setting: r.Setting, Users: r.Users, X: x, Variant: r.Method, Metric: Metric(r.Metric)})
+		}
+		out[i].Values = append(out[i].Values, r.Value)
+		out[i].Runs = append(out[i].Runs, r.Run)
 	}
-	out := make([]Point, 0, len(keys))
-	for _, k := range keys {
-		v := vals[k]
-		mean, sd := stat.MeanStdDev(v, nil)
+	for i := range out {
+		pt := &out[i]
+		sort.Sort(byRun{pt})
+		mean, sd := stat.MeanStdDev(pt.Values, nil)
 		half := math.NaN()
-		if len(v) > 1 {
-			half = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(v) - 1)}.Quantile(0.975) * sd / math.Sqrt(float64(len(v)))
+		if n := len(pt.Values); n > 1 {
+			half = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975) * sd / math.Sqrt(float64(n))
+		} else {
+			mean = pt.Values[0]
 		}
-		out = append(out, Point{Users: k.users, Mean: mean, Lo: mean - half, Hi: mean + half, Runs: len(v),
-			Variant: k.method, Panel: k.panel, Setting: meta[k].Setting, MetricOf: meta[k].Metric})
+		pt.Mean, pt.Lo, pt.Hi = mean, mean-half, mean+half
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Panel != out[j].Panel {
 			return out[i].Panel < out[j].Panel
 		}
-		return out[i].Users < out[j].Users
+		return out[i].X < out[j].X
 	})
 	return out
 }
 
+// byRun sorts a point's values by run.
+type byRun struct{ p *Point }
+
+func (b byRun) Len() int           { return len(b.p.Runs) }
+func (b byRun) Less(i, j int) bool { return b.p.Runs[i] < b.p.Runs[j] }
+func (b byRun) Swap(i, j int) {
+	b.p.Runs[i], b.p.Runs[j] = b.p.Runs[j], b.p.Runs[i]
+	b.p.Values[i], b.p.Values[j] = b.p.Values[j], b.p.Values[i]
+}
+
 // palette are the estimators' colours in a figure: Okabe and Ito's,
-// distinct for colour-blind readers and in print.
+// distinct for colour-blind readers and in print, with grey for their
+// black (which a dark window would hide) and a brown for a ninth.
 var palette = []color.Color{
 	color.RGBA{0x00, 0x72, 0xb2, 0xff}, color.RGBA{0xd5, 0x5e, 0x00, 0xff}, color.RGBA{0x00, 0x9e, 0x73, 0xff},
 	color.RGBA{0xcc, 0x79, 0xa7, 0xff}, color.RGBA{0xe6, 0x9f, 0x00, 0xff}, color.RGBA{0x56, 0xb4, 0xe9, 0xff},
+	color.RGBA{0x99, 0x99, 0x99, 0xff}, color.RGBA{0xf0, 0xe4, 0x42, 0xff}, color.RGBA{0x8c, 0x56, 0x4b, 0xff},
 }
 
-// Figure returns the plot of one panel: each estimator's mean EMD against
-// the number of users on a log axis, with its 95% intervals.
-func Figure(p Panel, points []Point) (*plot.Plot, error) {
-	pl := plot.New()
-	sans := func(pt float64) font.Font {
-		return font.Font{Typeface: "Liberation", Variant: "Sans", Size: font.Length(pt)}
+// shapes tell the estimators apart without colour.
+var shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{},
+	draw.CrossGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+
+// dashes tell the lines apart in grey print: solid, dashed, dotted, dash-dot.
+var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(2)}, {vg.Points(1), vg.Points(2)}, {vg.Points(5), vg.Points(2), vg.Points(1), vg.Points(2)}}
+
+// metricNames name the metrics on the figures' y-axes.
+var metricNames = map[Metric]string{EMD: "EMD", MSE: "squared error", JSD: "JS divergence", TV: "total variation"}
+
+// axisLabel is metric m's y-axis label with the panel's unit.
+func axisLabel(p Panel, m Metric) string {
+	name := metricNames[m]
+	if m == MSE && !p.Box {
+		name = "MSE"
 	}
-	pl.Title.TextStyle.Font = sans(11)
-	pl.Legend.TextStyle.Font = sans(9)
-	for _, a := range []*plot.Axis{&pl.X, &pl.Y} {
-		a.Label.TextStyle.Font = sans(10)
-		a.Tick.Label.Font = sans(9)
+	if u := p.Unit(m); u != "" {
+		name += " (" + u + ")"
 	}
-	pl.Title.Text = fmt.Sprintf("(%s) %s", p.Name, p.Setting)
-	pl.X.Label.Text = "users"
-	pl.Y.Label.Text = "EMD (" + p.Unit + ")"
-	pl.X.Scale = plot.LogScale{}
-	pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	pl.Y.Min = 0
-	pl.Legend.Top = true
-	pl.Add(plotter.NewGrid())
-	top, lo, hi := 0.0, math.Inf(1), 0.0
-	for i, v := range p.Variants {
-		var xys plotter.XYs
-		var errs plotter.YErrors
-		for _, pt := range points {
-			if pt.Panel != p.Name || pt.Variant != v.Label {
-				continue
-			}
-			xys = append(xys, plotter.XY{X: float64(pt.Users), Y: pt.Mean})
-			top = max(top, pt.Mean, pt.Hi)
-			lo, hi = min(lo, float64(pt.Users)), max(hi, float64(pt.Users))
-			low, high := pt.Mean-pt.Lo, pt.Hi-pt.Mean
-			if math.IsNaN(low) {
-				low, high = 0, 0
-			}
-			errs = append(errs, struct{ Low, High float64 }{low, high})
+	return name
+}
+
+// A Chart is the figure of one panel: a plot per metric and the legend
+// of the estimators, drawn beside them.
+type Chart struct {
+	Plots  []*plot.Plot
+	Legend plot.Legend
+	style  mapplot.Style
+}
+
+// Figure returns the chart of one panel from the points, in style st
+// (mapplot.Print for files, the window's colours on screen): for each
+// metric each estimator's mean against the setting's x with its 95%
+// intervals, or, for a box panel, the box plots of its runs.
+func Figure(p Panel, points []Point, st mapplot.Style) (*Chart, error) {
+	if st.TextSize <= 0 {
+		st.TextSize = mapplot.Print.TextSize
+	}
+	if st.Ink == nil || st.Paper == nil {
+		st.Ink, st.Paper = mapplot.Print.Ink, mapplot.Print.Paper
+	}
+	ch := &Chart{Legend: plot.NewLegend(), style: st}
+	ch.Legend.TextStyle.Font = font.From(sansFont, font.Length(st.TextSize))
+	ch.Legend.TextStyle.Color = st.Ink
+	ch.Legend.Top, ch.Legend.Left = true, true
+	for i, m := range p.Metrics {
+		pl := st.Plot()
+		pl.Title.Text = fmt.Sprintf("(%s) %s", p.Name, shorten(p.Title, 48))
+		pl.X.Label.Text = p.XLabel
+		pl.Y.Label.Text = axisLabel(p, m)
+		grid := plotter.NewGrid()
+		grid.Vertical.Color, grid.Horizontal.Color = gridColour(st), gridColour(st)
+		pl.Add(grid)
+		legend := &ch.Legend
+		if i > 0 {
+			legend = nil // one legend for the chart
 		}
+		var err error
+		if p.Box {
+			err = boxes(pl, p, m, points, legend, st.TextSize/10)
+		} else {
+			err = lines(pl, p, m, points, legend, st.TextSize/10)
+		}
+		if err != nil {
+			return nil, err
+		}
+		ch.Plots = append(ch.Plots, pl)
+	}
+	return ch, nil
+}
+
+// sansFont is the figures' type, as the maps'.
+var sansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// gridColour is a faint line between ink and paper.
+func gridColour(st mapplot.Style) color.Color {
+	ink, paper := color.NRGBAModel.Convert(st.Ink).(color.NRGBA), color.NRGBAModel.Convert(st.Paper).(color.NRGBA)
+	mix := func(a, b uint8) uint8 { return uint8((int(a) + 3*int(b)) / 4) }
+	return color.NRGBA{R: mix(ink.R, paper.R), G: mix(ink.G, paper.G), B: mix(ink.B, paper.B), A: 0xff}
+}
+
+// shorten cuts s to at most n characters at a word, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := strings.LastIndex(string(r[:n]), " ")
+	if cut < 0 {
+		cut = len(string(r[:n]))
+	}
+	return string(s[:cut]) + " …"
+}
+
+// lines draws each estimator's means against x with their intervals,
+// lines and marks scaled with the type (scale 1 at 10 points).
+func lines(pl *plot.Plot, p Panel, m Metric, points []Point, legend *plot.Legend, scale float64) error {
+	var ext extent
+	for i, v := range p.Variants {
+		xys, errs := series(p, v, m, points, &ext)
 		if len(xys) == 0 {
 			continue
 		}
 		line, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		c := palette[i%len(palette)]
 		line.Color, pts.Color = c, c
-		line.Width = vg.Points(1.2)
+		line.Width = vg.Points(1.2 * scale)
+		for _, d := range dashes[i%len(dashes)] {
+			line.Dashes = append(line.Dashes, d*vg.Length(scale))
+		}
 		pts.Shape = shapes[i%len(shapes)]
+		pts.Radius = vg.Points(2.5 * scale)
 		bars, err := plotter.NewYErrorBars(struct {
 			plotter.XYs
 			plotter.YErrors
 		}{xys, errs})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		bars.Color = c
+		bars.Width = vg.Points(scale)
+		bars.CapWidth = vg.Points(5 * scale)
 		pl.Add(line, pts, bars)
-		pl.Legend.Add(v.Label, line, pts)
+		if legend != nil {
+			legend.Add(v.Label, line, pts)
+		}
 	}
-	// Room above the curves for the legend, and beside the first and last
-	// numbers of users for their labels.
-	pl.Y.Max = top * (1 + 0.12*float64(len(p.Variants)))
-	if hi > 0 {
-		pl.X.Min, pl.X.Max = lo/1.4, hi*1.4
-	}
-	return pl, nil
+	xRange(pl, p, ext)
+	yRange(pl, p, ext.top, ext.bottom)
+	return nil
 }
 
-// shapes tell the estimators apart without colour.
-var shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{}, draw.RingGlyph{}}
+// extent is what the curves of a plot cover: x from lo to hi, y up to
+// top, and their smallest positive value.
+type extent struct {
+	lo, hi, top, bottom float64
+	seen                bool
+}
 
-// WriteFigure writes pl as PNG (at 200 dpi) or SVG (format "png" or
-// "svg"), 5×3.5 inches: readable at a paper's column width.
-func WriteFigure(w io.Writer, pl *plot.Plot, format string) error {
-	const wd, ht = 5 * vg.Inch, 3.5 * vg.Inch
+// series returns one estimator's means against x with their intervals'
+// half-widths below and above, and widens ext to cover them. A log axis
+// has no place for 0, nor for the lower end of an interval that reaches
+// it: such a bar stops at a tenth of its mean.
+func series(p Panel, v Variant, m Metric, points []Point, ext *extent) (plotter.XYs, plotter.YErrors) {
+	var xys plotter.XYs
+	var errs plotter.YErrors
+	if !ext.seen {
+		*ext = extent{lo: math.Inf(1), hi: math.Inf(-1), bottom: math.Inf(1), seen: true}
+	}
+	for _, pt := range points {
+		if pt.Panel != p.Name || pt.Variant != v.Label || pt.Metric != m || p.LogY && !(pt.Mean > 0) {
+			continue
+		}
+		xys = append(xys, plotter.XY{X: pt.X, Y: pt.Mean})
+		low, high := pt.Mean-pt.Lo, pt.Hi-pt.Mean
+		if math.IsNaN(low) { // one run has no interval
+			low, high = 0, 0
+		}
+		if p.LogY {
+			low = min(low, 0.9*pt.Mean)
+		}
+		errs = append(errs, struct{ Low, High float64 }{low, high})
+		ext.top = max(ext.top, pt.Mean+high)
+		if pt.Mean > 0 {
+			ext.bottom = min(ext.bottom, pt.Mean)
+		}
+		ext.lo, ext.hi = min(ext.lo, pt.X), max(ext.hi, pt.X)
+	}
+	return xys, errs
+}
+
+// xRange sets the x-axis a little beyond the settings: logarithmic, or
+// linear with a tick at every setting.
+func xRange(pl *plot.Plot, p Panel, ext extent) {
+	if p.LogX {
+		pl.X.Scale = plot.LogScale{}
+		pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		if ext.hi > 0 {
+			pl.X.Min, pl.X.Max = ext.lo/1.4, ext.hi*1.4
+		}
+		return
+	}
+	if ext.hi > ext.lo {
+		pad := 0.05 * (ext.hi - ext.lo)
+		pl.X.Min, pl.X.Max = ext.lo-pad, ext.hi+pad
+		pl.X.Tick.Marker = settingTicks(p)
+	}
+}
+
+// settingTicks are ticks at the settings' x, labelled as people read
+// them.
+func settingTicks(p Panel) plot.ConstantTicks {
+	var ticks []plot.Tick
+	for _, s := range p.Settings {
+		ticks = append(ticks, plot.Tick{Value: s.X, Label: strconv.FormatFloat(s.X, 'g', 4, 64)})
+	}
+	return ticks
+}
+
+// yRange sets the y-axis from 0 (linear) or half the smallest positive
+// value (log) to a little above the top value.
+func yRange(pl *plot.Plot, p Panel, top, bottom float64) {
+	if !(top > 0) || math.IsInf(top, 0) {
+		top = 1 // nothing to show: an empty axis, not a loop over infinite ticks
+	}
+	if p.LogY && top > 0 && !math.IsInf(bottom, 0) {
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		pl.Y.Min, pl.Y.Max = bottom/2, top*1.5
+		return
+	}
+	pl.Y.Min, pl.Y.Max = 0, top*1.05
+}
+
+// boxes draws each setting's runs as one box per estimator, side by side
+// above the setting's x, whiskers to the smallest and largest run (as CEM
+// Fig. 8 draws them), scaled with the type.
+func boxes(pl *plot.Plot, p Panel, m Metric, points []Point, legend *plot.Legend, scale float64) error {
+	w := vg.Points(9 * scale)
+	nv := len(p.Variants)
+	var ticks []plot.Tick
+	top, bottom := 0.0, math.Inf(1)
+	for si, s := range p.Settings {
+		ticks = append(ticks, plot.Tick{Value: float64(si), Label: strconv.FormatFloat(s.X, 'g', -1, 64)})
+		for vi, v := range p.Variants {
+			for _, pt := range points {
+				if pt.Panel != p.Name || pt.Setting != s.Name || pt.Users != s.Users() || pt.Variant != v.Label || pt.Metric != m {
+					continue
+				}
+				b, err := plotter.NewBoxPlot(w, float64(si), plotter.Values(pt.Values))
+				if err != nil {
+					return err
+				}
+				b.AdjLow, b.AdjHigh, b.Outside = b.Min, b.Max, nil
+				b.Offset = (vg.Length(vi) - vg.Length(nv-1)/2) * (w + vg.Points(2*scale))
+				b.FillColor = palette[vi%len(palette)]
+				b.MedianStyle.Color = color.White
+				b.MedianStyle.Width = vg.Points(1.5)
+				pl.Add(b)
+				top = max(top, b.Max)
+				if b.Min > 0 {
+					bottom = min(bottom, b.Min)
+				}
+			}
+		}
+	}
+	for vi, v := range p.Variants {
+		if legend != nil {
+			legend.Add(v.Label, swatch{palette[vi%len(palette)]})
+		}
+	}
+	pl.X.Tick.Marker = plot.ConstantTicks(ticks)
+	pl.X.Min, pl.X.Max = -0.7, float64(len(p.Settings))-0.3
+	yRange(pl, p, top, bottom)
+	return nil
+}
+
+// swatch is a legend entry of a filled colour.
+type swatch struct{ c color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	c.FillPolygon(s.c, []vg.Point{r.Min, {X: r.Min.X, Y: r.Max.Y}, r.Max, {X: r.Max.X, Y: r.Min.Y}})
+}
+
+// Figure sizes at 10-point type: each plot 4.5×3.5 inches, readable at
+// a paper's column width; the legend's column as wide as its labels.
+const (
+	plotWidth  = 4.5 * vg.Inch
+	plotHeight = 3.5 * vg.Inch
+)
+
+// legendWidth returns the width of the legend's column: the legend's
+// own and a margin of one em either side.
+func (ch *Chart) legendWidth() vg.Length {
+	return ch.Legend.Rectangle(draw.Canvas{}).Size().X + 2*vg.Points(ch.style.TextSize)
+}
+
+// Size returns the chart's natural size: the plots side by side, scaled
+// with the type, and the legend's column.
+func (ch *Chart) Size() (w, h vg.Length) {
+	scale := vg.Length(ch.style.TextSize / 10)
+	return scale*plotWidth*vg.Length(len(ch.Plots)) + ch.legendWidth(), scale * plotHeight
+}
+
+// Draw draws the plots side by side on dc's paper and the legend in a
+// column at the right.
+func (ch *Chart) Draw(dc draw.Canvas) {
+	dc.FillPolygon(ch.style.Paper, []vg.Point{dc.Min, {X: dc.Min.X, Y: dc.Max.Y}, dc.Max, {X: dc.Max.X, Y: dc.Min.Y}})
+	plots := dc
+	plots.Max.X -= ch.legendWidth()
+	pad := vg.Points(ch.style.TextSize)
+	tiles := draw.Tiles{Rows: 1, Cols: len(ch.Plots), PadX: pad, PadTop: pad / 4, PadBottom: pad / 4}
+	canvases := plot.Align([][]*plot.Plot{ch.Plots}, tiles, plots)
+	for i, pl := range ch.Plots {
+		pl.Draw(canvases[0][i])
+	}
+	legend := dc
+	legend.Min.X = plots.Max.X + pad
+	legend.Max.Y -= 2.5 * pad // level with the plots' top, below their titles
+	ch.Legend.Draw(legend)
+}
+
+// WriteFigure writes the chart at its natural size as PNG (at 200 dpi)
+// or SVG (format "png" or "svg").
+func WriteFigure(w io.Writer, ch *Chart, format string) error {
+	wd, ht := ch.Size()
 	var c vg.CanvasWriterTo
 	switch format {
 	case "png":
@@ -163,71 +431,16 @@ func WriteFigure(w io.Writer, pl *plot.Plot, format string) error {
 	default:
 		return fmt.Errorf("figure format %q: want png or svg", format)
 	}
-	pl.Draw(draw.New(c))
+	ch.Draw(draw.New(c))
 	_, err := c.WriteTo(w)
 	return err
 }
 
-// Summary writes summary.md: for each panel and number of users every
-// estimator's mean EMD with its 95% interval, and which estimator won,
-// saying so when the runner-up's interval overlaps the winner's.
-func Summary(w io.Writer, e *Experiment, panels []Panel, points []Point, runs int, seed uint64) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n%s\n\n%d runs at each number of users, seed %d; mean EMD with 95%% intervals (Student's t).\n",
-		e.Name, e.Title, runs, seed)
-	for _, p := range panels {
-		fmt.Fprintf(&b, "\n## (%s) %s · %s\n\n| users |", p.Name, p.Title, p.Setting)
-		for _, v := range p.Variants {
-			fmt.Fprintf(&b, " %s |", v.Label)
-		}
-		b.WriteString(" best |\n|---:|")
-		for range p.Variants {
-			b.WriteString("---:|")
-		}
-		b.WriteString("---|\n")
-		byUsers := map[int]map[string]Point{}
-		var users []int
-		for _, pt := range points {
-			if pt.Panel != p.Name {
-				continue
-			}
-			if byUsers[pt.Users] == nil {
-				byUsers[pt.Users] = map[string]Point{}
-				users = append(users, pt.Users)
-			}
-			byUsers[pt.Users][pt.Variant] = pt
-		}
-		for _, n := range users {
-			fmt.Fprintf(&b, "| %d |", n)
-			var ranked []Point
-			for _, v := range p.Variants {
-				pt, ok := byUsers[n][v.Label]
-				if !ok {
-					b.WriteString(" — |")
-					continue
-				}
-				fmt.Fprintf(&b, " %s |", interval(pt, p.Unit))
-				ranked = append(ranked, pt)
-			}
-			sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Mean < ranked[j].Mean })
-			best := "—"
-			if len(ranked) > 0 {
-				best = ranked[0].Variant
-				if len(ranked) > 1 && ranked[1].Lo <= ranked[0].Hi {
-					best += " (interval overlaps " + ranked[1].Variant + ")"
-				}
-			}
-			fmt.Fprintf(&b, " %s |\n", best)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// interval writes a point as mean [lo, hi] with four significant digits.
-func interval(pt Point, unit string) string {
-	if math.IsNaN(pt.Lo) {
-		return fmt.Sprintf("%.4g %s", pt.Mean, unit)
-	}
-	return fmt.Sprintf("%.4g [%.4g, %.4g]", pt.Mean, pt.Lo, pt.Hi)
+// Image draws the chart on a w×h-pixel image at pxPerPt pixels a point,
+// for the window.
+func (ch *Chart) Image(w, h int, pxPerPt float64) image.Image {
+	c := vgimg.NewWith(vgimg.UseWH(vg.Length(float64(w)/pxPerPt), vg.Length(float64(h)/pxPerPt)),
+		vgimg.UseDPI(int(math.Round(72*pxPerPt))), vgimg.UseBackgroundColor(ch.style.Paper))
+	ch.Draw(draw.New(c))
+	return c.Image()
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // A Row is one line of runs.csv: one metric of one estimator in one run
-// (docs/ARCHITECTURE.md §9).
+// (docs/ARCHITECTURE.md §7).
 type Row struct {
 	Experiment, Panel, Setting string
 	Users                      int
@@ -26,28 +26,33 @@ type Row struct {
 	Value                      float64
 }
 
-// A Job is one run of one panel at a number of users: all the panel's
-// estimators on the same reports.
+// A Job is one run of one panel at one setting: every estimator of the
+// panel on the same reports.
 type Job struct {
-	Panel int
-	Users int
-	Run   int
+	Panel, Setting, Run int
 }
 
 // Seed returns the seed of a run: the experiment's seed mixed with the
-// experiment, panel, number of users and run by FNV-1a, so that each run
-// draws the same reports whichever worker takes it, in whatever order.
-func Seed(seed uint64, experiment, panel string, users, run int) uint64 {
+// experiment, panel, setting, number of users and run by FNV-1a, so that
+// each run draws the same reports whichever worker takes it, in whatever
+// order.
+func Seed(seed uint64, experiment, panel, setting string, users, run int) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%d\x00%d", seed, experiment, panel, users, run)
+	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%s\x00%d\x00%d", seed, experiment, panel, setting, users, run)
 	return h.Sum64()
+}
+
+// jobSeed is the seed of job j of experiment e with the panels.
+func jobSeed(seed uint64, e *Experiment, panels []Panel, j Job) uint64 {
+	p := panels[j.Panel]
+	s := p.Settings[j.Setting]
+	return Seed(seed, e.Name, p.Name, s.Name, s.Users(), j.Run)
 }
 
 // Options are a run of an experiment's settings.
 type Options struct {
-	Runs  int
-	Users []int
-	Seed  uint64
+	Runs int
+	Seed uint64
 	// Workers is how many runs go at once (0: every core).
 	Workers int
 	// Done holds the jobs already finished (from an earlier, interrupted
@@ -60,14 +65,14 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Jobs returns every job of the panels at opt's users and runs, in
-// order: panel, users, run.
-func Jobs(panels []Panel, opt Options) []Job {
+// Jobs returns every job of the panels at runs runs, in order: panel,
+// setting, run.
+func Jobs(panels []Panel, runs int) []Job {
 	var out []Job
 	for p := range panels {
-		for _, n := range opt.Users {
-			for r := range opt.Runs {
-				out = append(out, Job{Panel: p, Users: n, Run: r})
+		for s := range panels[p].Settings {
+			for r := range runs {
+				out = append(out, Job{Panel: p, Setting: s, Run: r})
 			}
 		}
 	}
@@ -75,19 +80,15 @@ func Jobs(panels []Panel, opt Options) []Job {
 }
 
 // Run runs every job of the panels not in opt.Done on opt.Workers
-// goroutines, and hands each finished job's rows to opt.Emit. Cancelling
-// ctx stops it between estimations; the jobs finished so far have been
-// emitted.
+// goroutines, and hands each finished job's rows to opt.Emit. Each study
+// of the populations is built once, before the jobs. Cancelling ctx stops
+// it between estimations; the jobs finished so far have been emitted.
 func Run(ctx context.Context, e *Experiment, panels []Panel, opt Options) error {
-	mechs := make([][]core.Mechanism, len(panels))
-	for i, p := range panels {
-		ms, err := app.BuildMechanisms(ctx, p.Study, nil)
-		if err != nil {
-			return fmt.Errorf("panel %s: %w", p.Name, err)
-		}
-		mechs[i] = ms
+	built, err := buildAll(ctx, panels)
+	if err != nil {
+		return err
 	}
-	all := Jobs(panels, opt)
+	all := Jobs(panels, opt.Runs)
 	var todo []Job
 	for _, j := range all {
 		if !opt.Done[j] {
@@ -97,7 +98,7 @@ func Run(ctx context.Context, e *Experiment, panels []Panel, opt Options) error 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	results := runAll(ctx, todo, opt.Workers, func(j Job) ([]Row, error) {
-		return runJob(ctx, e, panels[j.Panel], mechs[j.Panel], j, opt.Seed)
+		return runJob(ctx, e, panels[j.Panel], built, j, jobSeed(opt.Seed, e, panels, j))
 	})
 	done := len(all) - len(todo)
 	var first error
@@ -121,6 +122,28 @@ func Run(ctx context.Context, e *Experiment, panels []Panel, opt Options) error 
 		return first
 	}
 	return ctx.Err()
+}
+
+// buildAll builds the mechanisms of every study of the panels'
+// populations, once each: populations share a study to share its
+// mechanisms (FW's planar tables, Shokri's linear programs).
+func buildAll(ctx context.Context, panels []Panel) (map[*core.Study][]core.Mechanism, error) {
+	built := map[*core.Study][]core.Mechanism{}
+	for _, p := range panels {
+		for _, s := range p.Settings {
+			for _, pop := range s.Pops {
+				if _, ok := built[pop.Study]; ok {
+					continue
+				}
+				ms, err := app.BuildMechanisms(ctx, pop.Study, nil)
+				if err != nil {
+					return nil, fmt.Errorf("panel %s, %s: %w", p.Name, s.Name, err)
+				}
+				built[pop.Study] = ms
+			}
+		}
+	}
+	return built, nil
 }
 
 // A result is one job's rows, or why it failed.
@@ -167,49 +190,137 @@ func runAll(ctx context.Context, jobs []Job, workers int, do func(Job) ([]Row, e
 	return results
 }
 
-// runJob draws the job's users from the panel's truth, sanitises them
-// with the panel's mechanisms in equal shares, and estimates with every
-// variant, each compared with the truth by its EMD.
-func runJob(ctx context.Context, e *Experiment, p Panel, mechs []core.Mechanism, j Job, seed uint64) ([]Row, error) {
-	s := Seed(seed, e.Name, p.Name, j.Users, j.Run)
-	shares, err := p.Study.Shares()
-	if err != nil {
-		return nil, err
+// runJob sanitises the users of every population of the job's setting —
+// their data drawn from the panel's truth, or the study's own data — and
+// estimates with every variant from its population's reports, each
+// compared with the truth by the panel's metrics.
+func runJob(ctx context.Context, e *Experiment, p Panel, built map[*core.Study][]core.Mechanism, j Job, seed uint64) ([]Row, error) {
+	s := p.Settings[j.Setting]
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	groups := make([]*core.Groups, len(s.Pops))
+	for i, pop := range s.Pops {
+		g, err := sanitise(ctx, rng, pop, built[pop.Study], p.Truth)
+		if err != nil {
+			return nil, fmt.Errorf("panel %s, %s, run %d: %w", p.Name, s.Name, j.Run, err)
+		}
+		groups[i] = g
 	}
-	rng := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
-	g, err := core.SimulateGroups(ctx, rng, mechs, core.Assign(shares, j.Users), p.Truth)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([]Row, 0, len(p.Variants))
+	rows := make([]Row, 0, len(p.Variants)*len(p.Metrics))
 	for _, v := range p.Variants {
-		est, err := core.Reconstruct(ctx, v.Method, p.Study, mechs, g, core.EstimateOptions{Post: v.Post, CEM: core.CEMOptions{Seed: s}})
+		pop := s.Pops[v.Pop]
+		in := Input{Study: pop.Study, Mechs: built[pop.Study], Groups: groups[v.Pop]}
+		est, err := estimate(ctx, v, in, seed)
 		if err != nil {
-			return nil, fmt.Errorf("panel %s, %d users, run %d, %s: %w", p.Name, j.Users, j.Run, v.Label, err)
+			return nil, fmt.Errorf("panel %s, %s, run %d, %s: %w", p.Name, s.Name, j.Run, v.Label, err)
 		}
-		m, err := core.Compare(ctx, p.Truth, est.Theta, p.Study.Alphabet)
-		if err != nil {
-			return nil, err
+		for _, m := range p.Metrics {
+			val, err := measure(ctx, m, p, est)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, Row{Experiment: e.Name, Panel: p.Name, Setting: s.Name, Users: s.Users(), Method: v.Label,
+				Run: j.Run, Seed: seed, Metric: string(m), Value: val})
 		}
-		rows = append(rows, Row{Experiment: e.Name, Panel: p.Name, Setting: p.Setting, Users: j.Users, Method: v.Label,
-			Run: j.Run, Seed: s, Metric: "emd", Value: m.EMD})
 	}
 	return rows, nil
 }
 
-// Sort orders rows as runs.csv keeps them: by panel, users, run and the
-// panel's order of estimators (order gives each label's rank).
-func Sort(rows []Row, order map[string]int) {
+// sanitise draws a population's reports: its users' data drawn from
+// truth, or its study's data as they are, with their personal cells.
+func sanitise(ctx context.Context, rng *rand.Rand, pop Population, mechs []core.Mechanism, truth []float64) (*core.Groups, error) {
+	if pop.Study.Data == nil {
+		return core.SimulateGroups(ctx, rng, mechs, pop.Users, truth)
+	}
+	var mech []int
+	var reps []core.Report
+	err := core.SimulateData(ctx, rng, mechs, pop.Users, pop.Study.Data, pop.Study.Personal, func(_, j int, r core.Report) error {
+		mech, reps = append(mech, j), append(reps, r)
+		return nil
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return core.GroupReports(len(mechs), mech, reps), nil
+}
+
+// estimate runs a variant on its population's reports; corrected EM
+// chooses α by a simulation seeded with the run's seed.
+func estimate(ctx context.Context, v Variant, in Input, seed uint64) ([]float64, error) {
+	if v.Estimate != nil {
+		return v.Estimate(ctx, in)
+	}
+	est, err := core.Reconstruct(ctx, v.Method, in.Study, in.Mechs, in.Groups, core.EstimateOptions{Post: v.Post, ULDP: v.ULDP, CEM: core.CEMOptions{Seed: seed}})
+	if err != nil {
+		return nil, err
+	}
+	return est.Theta, nil
+}
+
+// measure computes metric m of an estimate against the panel's truth.
+func measure(ctx context.Context, m Metric, p Panel, est []float64) (float64, error) {
+	switch m {
+	case MSE:
+		return core.SquaredError(p.Truth, est), nil
+	case JSD:
+		return core.JSD(p.Truth, est), nil
+	case TV:
+		return core.TV(p.Truth, est), nil
+	}
+	c, err := core.Compare(ctx, p.Truth, est, p.Alphabet)
+	if err != nil {
+		return 0, err
+	}
+	if c.EMDNote != "" {
+		return 0, errors.New(c.EMDNote)
+	}
+	return c.EMD, nil
+}
+
+// Sort orders rows as runs.csv keeps them: by panel, then in the order
+// of the panels' settings, by run, and in the figure's order of
+// estimators and metrics.
+func Sort(rows []Row, order Order) {
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
+		sa, sb := order.Setting[settingKey(a.Panel, a.Setting, a.Users)], order.Setting[settingKey(b.Panel, b.Setting, b.Users)]
 		switch {
 		case a.Panel != b.Panel:
 			return a.Panel < b.Panel
-		case a.Users != b.Users:
-			return a.Users < b.Users
+		case sa != sb:
+			return sa < sb
 		case a.Run != b.Run:
 			return a.Run < b.Run
+		case a.Method != b.Method:
+			return order.Method[a.Method] < order.Method[b.Method]
 		}
-		return order[a.Method] < order[b.Method]
+		return order.Metric[a.Metric] < order.Metric[b.Metric]
 	})
+}
+
+// Order ranks settings (by settingKey), estimators and metrics as the
+// panels list them.
+type Order struct {
+	Setting, Method, Metric map[string]int
+}
+
+// settingKey tells a panel's settings apart: its name and users.
+func settingKey(panel, setting string, users int) string {
+	return fmt.Sprintf("%s\x00%s\x00%d", panel, setting, users)
+}
+
+// OrderOf returns the panels' order.
+func OrderOf(panels []Panel) Order {
+	o := Order{Setting: map[string]int{}, Method: map[string]int{}, Metric: map[string]int{}}
+	for _, p := range panels {
+		for i, s := range p.Settings {
+			o.Setting[settingKey(p.Name, s.Name, s.Users())] = i
+		}
+		for i, v := range p.Variants {
+			o.Method[v.Label] = i
+		}
+		for i, m := range p.Metrics {
+			o.Metric[string(m)] = i
+		}
+	}
+	return o
 }

@@ -76,6 +76,7 @@ type ui struct {
 	pop  *populationTab
 	run  *runTab
 	cmp  *compareTab
+	exp  *experimentsTab
 }
 
 // Tab indices.
@@ -84,6 +85,7 @@ const (
 	tabPopulation
 	tabRun
 	tabCompare
+	tabExperiments
 )
 
 func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
@@ -104,6 +106,7 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	u.pop = newPopulationTab(ctx)
 	u.run = newRunTab(ctx, a, w)
 	u.cmp = newCompareTab(a, w)
+	u.exp = newExperimentsTab(ctx, a, w)
 	u.cmp.tiles = u.data.tiles
 	// A basemap that arrives, or a new opacity, redraws the maps.
 	u.data.tiles.onReady = []func(){
@@ -160,6 +163,7 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 		container.NewTabItemWithIcon("Population", theme.AccountIcon(), u.pop.buildUI()),
 		container.NewTabItemWithIcon("Run", theme.MediaPlayIcon(), u.run.buildUI()),
 		container.NewTabItemWithIcon("Compare", theme.GridIcon(), u.cmp.buildUI()),
+		container.NewTabItemWithIcon("Experiments", theme.ListIcon(), u.exp.buildUI()),
 	)
 	u.tabs.OnSelected = u.onTab
 	u.addMenuAndShortcuts()
@@ -228,6 +232,7 @@ func (u *ui) commands() map[string][]command {
 			{label: "Population", key: fyne.Key2, action: func() { u.tabs.SelectIndex(tabPopulation) }},
 			{label: "Run", key: fyne.Key3, action: func() { u.tabs.SelectIndex(tabRun) }},
 			{label: "Compare", key: fyne.Key4, action: func() { u.tabs.SelectIndex(tabCompare) }},
+			{label: "Experiments", key: fyne.Key5, action: func() { u.tabs.SelectIndex(tabExperiments) }},
 		},
 	}
 }
@@ -329,16 +334,22 @@ func (u *ui) onExportPNG() {
 	u.cmp.onExportPNG()
 }
 
-// onRun shows the Run screen and starts a run.
+// onRun starts the experiment on the Experiments screen, else shows the
+// Run screen and starts a run.
 func (u *ui) onRun() {
+	if u.tabs.SelectedIndex() == tabExperiments {
+		u.exp.onRun()
+		return
+	}
 	u.tabs.SelectIndex(tabRun)
 	u.run.onRun()
 }
 
-// onCancel cancels whatever runs: a run, loading data, the audits of the
-// population.
+// onCancel cancels whatever runs: a run, an experiment, loading data,
+// the audits of the population.
 func (u *ui) onCancel() {
 	u.run.onCancel()
+	u.exp.onCancel()
 	u.pop.stopAudits()
 	if u.data.busy {
 		u.data.onCancel()

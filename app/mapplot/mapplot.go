@@ -404,7 +404,7 @@ func (m *Map) naturalWidth(h vg.Length) vg.Length {
 func (m *Map) style() Style { return m.Style.orDefault() }
 
 func mapPlot(m *Map, cm palette.ColorMap) *plot.Plot {
-	p := m.style().newPlot()
+	p := m.style().Plot()
 	p.Title.Text = m.Title
 	if m.bars() {
 		p.Add(&bars{m: m, cm: cm})
@@ -492,7 +492,7 @@ func (m *Map) scale() Scale {
 }
 
 func colourBar(m *Map, cm palette.ColorMap) *plot.Plot {
-	p := m.style().newPlot()
+	p := m.style().Plot()
 	p.HideX()
 	p.Y.Label.Text = m.Label
 	p.Y.Tick.Marker = valueTicks{}

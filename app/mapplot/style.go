@@ -58,8 +58,10 @@ func (s Style) text(pt float64, xa draw.XAlignment, ya draw.YAlignment) draw.Tex
 	}
 }
 
-// newPlot returns a plot in the style's type and ink.
-func (s Style) newPlot() *plot.Plot {
+// Plot returns a plot in the style's type and ink, its unset fields
+// taken from Print: the maps' plots and the experiments' figures.
+func (s Style) Plot() *plot.Plot {
+	s = s.orDefault()
 	p := plot.New()
 	// The canvases privmap draws on start in the paper colour (Image,
 	// Figure.Image); gonum/plot's own background fill rasterises the whole

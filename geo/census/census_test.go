@@ -110,7 +110,7 @@ func TestReadCensus1990Header(t *testing.T) {
 // of the head of USCensus1990.data.txt. The marginal counts were tallied
 // from the fixture with awk, independently of this package.
 func TestCEMTable2Census1990(t *testing.T) {
-	tab, err := Tabulate(open(t, "census1990_cem.csv", Census1990), CEMTable2(Census1990), Options{})
+	tab, err := Tabulate(open(t, "../../../assets/census1990_head.csv", Census1990), CEMTable2(Census1990), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestCEMFixtureMatchesSharedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fix := open(t, "census1990_cem.csv", Census1990)
+	fix := open(t, "../../../assets/census1990_head.csv", Census1990)
 	cols := make([]int, len(fix.Columns()))
 	for i, c := range fix.Columns() {
 		cols[i] = slices.Index(full.Columns(), c)
@@ -273,7 +273,7 @@ func TestOpenAttributeSortsNumbers(t *testing.T) {
 }
 
 func TestOrdinalAge(t *testing.T) {
-	tab, err := Tabulate(open(t, "census1990_cem.csv", Census1990), CEMTable2(Census1990)[:1], Options{})
+	tab, err := Tabulate(open(t, "../../../assets/census1990_head.csv", Census1990), CEMTable2(Census1990)[:1], Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,161 @@
+package experiment
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/assets"
+	"github.com/privmap/privmap/geo"
+	"github.com/privmap/privmap/geo/census"
+)
+
+// Source is the data file of an experiment and how to read it: a
+// check-in file gridded as privmap grid grids it, or a census file.
+type Source struct {
+	// Path is the file; empty for the embedded data (the synthetic San
+	// Francisco check-ins on FW's 24×16 box, or the head of US Census
+	// 1990).
+	Path string
+	// Format is the file's format as privmap grid's -format names it;
+	// empty to detect it.
+	Format string
+	// Grid is how check-ins are gridded (a zero box: FW's San Francisco
+	// box for the embedded check-ins, else the data's box; a zero cell:
+	// FW's 0.5 km).
+	Grid geo.GridOptions
+}
+
+// censusPeople is the number of people of the full US Census 1990 file,
+// all of whom CEM §5.1 takes as the truth.
+const censusPeople = 2458285
+
+// Load reads the data experiment e needs from src (nil data for an
+// experiment that makes its own). Cancelling ctx stops the reading.
+func Load(ctx context.Context, e *Experiment, src Source) (*Data, error) {
+	switch e.Data {
+	case CheckinData:
+		return LoadCheckins(ctx, src)
+	case CensusData:
+		return LoadCensus(ctx, src)
+	}
+	return nil, nil
+}
+
+// LoadCheckins grids the check-ins of src with each user's home cell
+// (for PUM): its alphabet, the distribution of its data and every datum's
+// cell.
+func LoadCheckins(ctx context.Context, src Source) (*Data, error) {
+	f, err := geo.ParseFormat(src.Format)
+	if err != nil {
+		return nil, err
+	}
+	opt := src.Grid
+	opt.Home = true
+	if opt.CellKm == 0 {
+		opt.CellKm = 0.5
+	}
+	scan := func(fn func(geo.Checkin) error) (*geo.Result, error) {
+		fh, err := os.Open(src.Path)
+		if err != nil {
+			return nil, err
+		}
+		defer fh.Close()
+		return geo.ScanCheckins(ctx, fh, f, geo.Options{}, fn)
+	}
+	name := filepath.Base(src.Path)
+	if src.Path == "" {
+		if opt.Bound.IsZero() {
+			opt.Bound = geo.FWBound
+		}
+		name = assets.DefaultName
+		scan = func(fn func(geo.Checkin) error) (*geo.Result, error) {
+			return geo.ScanCheckins(ctx, bytes.NewReader(assets.DefaultCheckins), f, geo.Options{}, fn)
+		}
+	}
+	gd, _, err := geo.GridScan(scan, opt)
+	if err != nil {
+		if src.Path != "" && !errors.Is(err, context.Canceled) {
+			return nil, fmt.Errorf("%s: %w", src.Path, err)
+		}
+		return nil, err
+	}
+	d := &Data{Alphabet: gd.Grid.Alphabet(), Truth: gd.Distribution(), Symbols: gd.Cells, Homes: gd.Homes, Source: name}
+	if src.Path == "" {
+		d.StandIn = "synthetic check-ins made by privmap (geo.Synthesize) stand in for Gowalla's San Francisco check-ins; give -data for real ones"
+	}
+	return d, nil
+}
+
+// LoadCensus tabulates src, a census file (US Census 1990 or UCI Adult),
+// on CEM Table 2's attributes: age, sex, income and marital status (400
+// categories on US Census 1990; census.CEMTable2's analogue of 120 on
+// Adult). Records with a missing value are left out.
+func LoadCensus(ctx context.Context, src Source) (*Data, error) {
+	name := filepath.Base(src.Path)
+	var r io.Reader = bytes.NewReader(assets.Census1990Head)
+	if src.Path == "" {
+		name = assets.Census1990HeadName
+	} else {
+		fh, err := os.Open(src.Path)
+		if err != nil {
+			return nil, err
+		}
+		defer fh.Close()
+		r = fh
+	}
+	d, err := tabulateCEM(ctx, r, src.Format, name)
+	if err != nil && src.Path != "" && !errors.Is(err, context.Canceled) {
+		return nil, fmt.Errorf("%s: %w", src.Path, err)
+	}
+	return d, err
+}
+
+// tabulateCEM reads a census file from r, in format (empty: detected
+// from the first line), on CEM Table 2's attributes.
+func tabulateCEM(ctx context.Context, r io.Reader, format, name string) (*Data, error) {
+	br := bufio.NewReader(app.ContextReader(ctx, r))
+	var f census.Format
+	if format != "" {
+		var err error
+		if f, err = census.ParseFormat(format); err != nil {
+			return nil, err
+		}
+	} else {
+		first, _ := br.Peek(4096)
+		line, _, _ := bytes.Cut(first, []byte("\n"))
+		var ok bool
+		if f, ok = census.Detect(string(line)); !ok {
+			return nil, errors.New("not a census file that privmap reads (US Census 1990 with its caseid header, or UCI Adult); give -format")
+		}
+	}
+	cr, err := census.NewReader(br, f)
+	if err != nil {
+		return nil, err
+	}
+	tab, err := census.Tabulate(cr, census.CEMTable2(f), census.Options{Missing: census.Drop})
+	if err != nil {
+		return nil, err
+	}
+	if len(tab.Data) == 0 {
+		return nil, errors.New("no record with every attribute of CEM Table 2")
+	}
+	a, err := tab.Alphabet(false)
+	if err != nil {
+		return nil, err
+	}
+	d := &Data{Alphabet: a, Truth: tab.Distribution(), Symbols: tab.Data, Source: fmt.Sprintf("%s, %s people", name, app.Thousands(len(tab.Data)))}
+	switch {
+	case f == census.Adult:
+		d.StandIn = fmt.Sprintf("UCI Adult stands in for US Census 1990: CEM Table 2's attributes as census.CEMTable2 maps them (%d categories, not 400)", a.Len())
+	case len(tab.Data) < censusPeople:
+		d.StandIn = fmt.Sprintf("%s of US Census 1990's %s people stand in for all of them", app.Thousands(len(tab.Data)), app.Thousands(censusPeople))
+	}
+	return d, nil
+}
