@@ -52,6 +52,10 @@
 //	post-processing onto the simplex          post.go, projsimplex.go
 //	metrics (MSE, JSD, TV, EMD)               metrics.go
 //	exact EMD on a grid (transportation)      transport.go
+//	central release: Laplace and geometric    central.go, centralgeo.go
+//	  noises and their piecewise mixtures
+//	  general privacy budget                  budget.go
+//	  exact integer noise from crypto/rand    securenoise.go
 //
 // # Equations of the papers
 //
@@ -77,6 +81,11 @@
 //	ULDP Def. 3, §4.1     uRR                           URR
 //	ULDP Def. 4, §4.2     uRAP                          URAP
 //	ULDP §5               PUM and its estimate          PUM, ULDPEstimate
+//	PM eq. (4)–(5)        Laplace mechanism             NewLaplaceNoise
+//	PM eq. (7)            geometric mechanism           NewGeometricNoise
+//	PM eq. (11)–(16)      Laplace mixture, Alg. 1       LaplaceMixture
+//	PM eq. (21)–(30)      geometric mixture, Alg. 2     GeometricMixture
+//	PM eq. (32)–(35)      general privacy budget        Budget, BudgetRounded
 //
 // docs/ARCHITECTURE.md restates the formulas whose text the papers'
 // copies lost (uRR, uRAP, PUM).
