@@ -32,7 +32,7 @@ for _ in $(seq 50); do [ -e /tmp/.X11-unix/X$disp ] && break; sleep 0.2; done
 export DISPLAY=:$disp
 # Compare four estimators.
 mkdir -p "$cfg/fyne/io.github.privmap"
-echo '{"run.methods":"gibu,ibu-m,ibu-r,inv-m"}' >"$cfg/fyne/io.github.privmap/preferences.json"
+echo '{"run.methods":"gibu,ibu-m,ibu-r,inv-m","experiment.name":"cem-fig8","experiment.runs":"20"}' >"$cfg/fyne/io.github.privmap/preferences.json"
 # A basemap made offline: synthetic tiles over the default data's box.
 go run "$dir/../app/basemap/basemaptest/mkmbtiles" -o "$cfg/sf.mbtiles"
 PRIVMAP_BASEMAP=$cfg/sf.mbtiles XDG_CONFIG_HOME=$cfg "$bin" >/dev/null 2>&1 &
@@ -57,6 +57,13 @@ timeout 120 xdotool search --sync --name 'compared$' >/dev/null
 key ctrl+3; shot run
 key ctrl+4
 move 640 260; shot compare
+# The experiments screen on CEM Fig. 8 at 20 runs (chosen in the
+# preferences written above).
+key ctrl+5
+key ctrl+r
+timeout 300 xdotool search --sync --name 'finished$' >/dev/null
+move 800 400; shot experiments
+key ctrl+4
 key ctrl+e
 key ctrl+a
 xdotool type --delay 10 "$out/figure$suffix.png"

@@ -171,7 +171,7 @@ func Figure(p Panel, points []Point, st mapplot.Style) (*Chart, error) {
 		}
 		var err error
 		if p.Box {
-			err = boxes(pl, p, m, points, legend, st.TextSize/10)
+			err = boxes(pl, p, m, points, legend, st)
 		} else {
 			err = lines(pl, p, m, points, legend, st.TextSize/10)
 		}
@@ -331,8 +331,9 @@ func yRange(pl *plot.Plot, p Panel, top, bottom float64) {
 
 // boxes draws each setting's runs as one box per estimator, side by side
 // above the setting's x, whiskers to the smallest and largest run (as CEM
-// Fig. 8 draws them), scaled with the type.
-func boxes(pl *plot.Plot, p Panel, m Metric, points []Point, legend *plot.Legend, scale float64) error {
+// Fig. 8 draws them), in the style's ink and scaled with its type.
+func boxes(pl *plot.Plot, p Panel, m Metric, points []Point, legend *plot.Legend, st mapplot.Style) error {
+	scale := st.TextSize / 10
 	w := vg.Points(9 * scale)
 	nv := len(p.Variants)
 	var ticks []plot.Tick
@@ -352,7 +353,9 @@ func boxes(pl *plot.Plot, p Panel, m Metric, points []Point, legend *plot.Legend
 				b.Offset = (vg.Length(vi) - vg.Length(nv-1)/2) * (w + vg.Points(2*scale))
 				b.FillColor = palette[vi%len(palette)]
 				b.MedianStyle.Color = color.White
-				b.MedianStyle.Width = vg.Points(1.5)
+				b.MedianStyle.Width = vg.Points(1.5 * scale)
+				b.BoxStyle.Color, b.WhiskerStyle.Color = st.Ink, st.Ink
+				b.BoxStyle.Width, b.WhiskerStyle.Width = vg.Points(0.8*scale), vg.Points(0.8*scale)
 				pl.Add(b)
 				top = max(top, b.Max)
 				if b.Min > 0 {

@@ -84,16 +84,19 @@ func Jobs(panels []Panel, runs int) []Job {
 // of the populations is built once, before the jobs. Cancelling ctx stops
 // it between estimations; the jobs finished so far have been emitted.
 func Run(ctx context.Context, e *Experiment, panels []Panel, opt Options) error {
-	built, err := buildAll(ctx, panels)
-	if err != nil {
-		return err
-	}
 	all := Jobs(panels, opt.Runs)
 	var todo []Job
 	for _, j := range all {
 		if !opt.Done[j] {
 			todo = append(todo, j)
 		}
+	}
+	if len(todo) == 0 {
+		return ctx.Err() // nothing to build: every run is kept
+	}
+	built, err := buildAll(ctx, panels)
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -9,13 +9,15 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/privmap/privmap/app"
 )
 
 // Summary writes summary.md: the paper's claim, the data, and for each
 // panel and metric every estimator's mean with its 95% interval at each
-// setting, and which estimator won, saying so when the runner-up's
-// interval overlaps the winner's; for a panel with a pair of estimators
-// to compare, the correlation of their runs and a paired t-test (CEM
+// setting, and which estimator won with the paired t-test of its runs
+// against the runner-up's; for a panel with a pair of estimators to
+// compare, the correlation of their runs and their paired t-test (CEM
 // Fig. 9).
 func Summary(w io.Writer, e *Experiment, panels []Panel, points []Point, d *Data, runs int, seed uint64) error {
 	var b strings.Builder
@@ -106,18 +108,27 @@ func table(p Panel, m Metric, points []Point) Table {
 	return t
 }
 
-// best names the estimator of the smallest mean, saying so when the
-// runner-up's interval overlaps its own.
+// best names the estimator of the smallest mean and how sure that is:
+// the paired t-test of its runs against the runner-up's (the estimators
+// of a run share its reports, so pairing removes the runs' common
+// noise).
 func best(pts []Point) string {
 	if len(pts) == 0 {
 		return "—"
 	}
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Mean < pts[j].Mean })
 	s := pts[0].Variant
-	if len(pts) > 1 && pts[1].Lo <= pts[0].Hi {
-		s += " (interval overlaps " + pts[1].Variant + ")"
+	if len(pts) < 2 {
+		return s
 	}
-	return s
+	_, p := pairedTest(pts[0], pts[1])
+	switch {
+	case math.IsNaN(p):
+		return s
+	case p < 0.05:
+		return fmt.Sprintf("%s (p = %s against %s)", s, sig(p), pts[1].Variant)
+	}
+	return fmt.Sprintf("%s, not significantly ahead of %s (p = %s)", s, pts[1].Variant, sig(p))
 }
 
 // writeMarkdown writes the table in Markdown, numbers right-aligned.
@@ -147,8 +158,13 @@ func (t Table) writeMarkdown(b *strings.Builder) {
 // cell escapes the pipes of a table cell's text.
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
-// formatX writes a setting's x as people read it: 10000, 0.05, 5.951.
-func formatX(x float64) string { return sig(x) }
+// formatX writes a setting's x as people read it: 10,000, 0.05, 5.951.
+func formatX(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return app.Thousands(int(x))
+	}
+	return sig(x)
+}
 
 // sig writes v to four significant digits, "—" for NaN.
 func sig(v float64) string {

@@ -295,6 +295,7 @@ func (t *experimentsTab) onRun() {
 	ctx, cancel := context.WithCancel(t.ctx)
 	t.cancel = cancel
 	t.setRunning(true)
+	t.win.SetTitle("privmap — " + e.Name + " running…")
 	t.status.SetText("Reading the data…")
 	src := experiment.Source{Path: t.dataPath}
 	start := time.Now()
@@ -357,6 +358,7 @@ func (t *experimentsTab) runExperiment(ctx context.Context, e *experiment.Experi
 // runs finished, also when it was cancelled.
 func (t *experimentsTab) finish(res *expResult, err error, took time.Duration) {
 	t.setRunning(false)
+	t.win.SetTitle("privmap")
 	switch {
 	case errors.Is(err, context.Canceled) && res != nil && len(res.rows) > 0:
 		t.status.SetText(fmt.Sprintf("Cancelled after %s of %s runs; the figures show those. Run again to finish.",
@@ -372,6 +374,7 @@ func (t *experimentsTab) finish(res *expResult, err error, took time.Duration) {
 		return
 	default:
 		t.status.SetText(fmt.Sprintf("Ran %s in %s.", plural(res.total, "run", "runs"), took.Round(time.Second)))
+		t.win.SetTitle("privmap — " + res.e.Name + " finished")
 	}
 	t.show(res)
 }
