@@ -9,7 +9,7 @@ import (
 // Central release (PM): a curator who holds the counts of a histogram
 // adds noise to each and publishes them. The noises here are zero-mean
 // and symmetric; each of the piecewise mixtures fuses two of one family
-// at a break-point c (PM §III, restated in docs/ARCHITECTURE.md §6), and
+// at a break-point c (PM §III, restated in docs/ARCHITECTURE.md §9), and
 // the standard Laplace and geometric mechanisms are their special cases
 // with one parameter.
 //

@@ -144,3 +144,40 @@ func FuzzDistribution(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCountTable reads arbitrary count files: an error, or whole counts
+// from 0 to 2⁵³ over cells 0…K−1, each with the file's descriptive
+// columns, that a release writes back with one row a cell.
+func FuzzCountTable(f *testing.F) {
+	for _, s := range []string{
+		"cell,probability,count,row,col,lat,lon\n0,0.5,3,0,0,37.7,-122.5\n3,0.5,3,0,3,37.7,-122.4\n",
+		"cell,count,label\n0,1,\"a, b\"\n1,0,c\n",
+		"cell,count\n0,2.5\n",
+		"cell,count\n16777216,1\n",
+		"count,cell\n1e16,0\n",
+		"cell,count\n\"0",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		tab, err := ReadCountTable(strings.NewReader(in), 0)
+		if err != nil {
+			return
+		}
+		if len(tab.Counts) == 0 || len(tab.Counts) > MaxSymbols || len(tab.Values) > len(tab.Counts) {
+			t.Fatalf("%d counts, %d rows of values", len(tab.Counts), len(tab.Values))
+		}
+		for _, v := range tab.Counts {
+			if !(v >= 0) || v > maxCount || v != math.Trunc(v) {
+				t.Fatalf("count %v", v)
+			}
+		}
+		var b strings.Builder
+		if err := WriteRelease(&b, tab, tab.Counts); err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(b.String(), "\n"); n < len(tab.Counts)+1 {
+			t.Fatalf("%d lines for %d cells", n, len(tab.Counts))
+		}
+	})
+}

@@ -32,6 +32,7 @@ var commands = map[string]command{
 	"metrics":    {"compare an estimate with the truth: emd, mse, jsd, tv", runMetrics},
 	"render":     {"draw the true and estimated maps, over a basemap, as PNG or SVG", runRender},
 	"experiment": {"reproduce a paper's figure: runs.csv, figures and a summary (-list names them)", runExperiment},
+	"release":    {"release a histogram's counts with central noise (Laplace, geometric, their piecewise mixtures)", runRelease},
 }
 
 // Run runs the sub-command named by args[0] with the rest of args and

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/core"
+)
+
+// runRelease is
+//
+//	privmap release -truth T -mechanism laplace|geometric|pm-laplace|pm-geometric
+//	                [-eps E | -eps-in E1 -eps-out E2 -break C] [-sensitivity D] [-seed S | -secure] -o released.csv
+//
+// It releases the truth's counts with central noise (PM): a distribution
+// file of the released counts (clipped at 0, with the raw ones beside
+// them) and their distribution, and one JSON line of the noise's closed
+// forms, its privacy and the release's errors against the truth.
+func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("release", stdout)
+	truthName := fs.String("truth", "", "true distribution `file` with a count column (privmap grid writes one)")
+	mech := fs.String("mechanism", "", "laplace, geometric, pm-laplace or pm-geometric")
+	eps := fs.Float64("eps", 0, "ε of the laplace and geometric mechanisms")
+	epsIn := fs.Float64("eps-in", 0, "pm-*: ε within the break-point")
+	epsOut := fs.Float64("eps-out", 0, "pm-*: ε beyond the break-point")
+	brk := fs.Float64("break", 0, "pm-*: the break-point c (a whole number for pm-geometric); laplace and geometric: the error bound of mre and p_within (default 0)")
+	sens := fs.Int("sensitivity", 1, "sensitivity Δ of the counts, a whole number: λ = Δ/ε, α = e^(−ε/Δ)")
+	seed := fs.Uint64("seed", 1, "seed of a preview's noise")
+	secure := fs.Bool("secure", false, "a release for publication: exact integer noise from crypto/rand (geometric and pm-geometric only)")
+	out := fs.String("o", "", "released distribution `file` to write")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := cmp.Or(required(fs, "truth", "mechanism", "o"), distinct(fs, []string{"o"}, "truth")); err != nil {
+		return err
+	}
+	spec, err := releaseSpec(fs, *mech, *eps, *epsIn, *epsOut, *brk, *sens)
+	if err != nil {
+		return err
+	}
+	if *secure {
+		if isSet(fs, "seed") {
+			return usageError{"-seed: a secure release draws from crypto/rand, not from a seed"}
+		}
+		if !spec.Discrete() {
+			return usageError{"-secure: " + app.ErrPreviewOnly.Error()}
+		}
+	}
+	f, err := os.Open(*truthName)
+	if err != nil {
+		return err
+	}
+	t, err := core.ReadCountTable(f, 0)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", *truthName, err)
+	}
+	sum, err := spec.Summary()
+	if err != nil {
+		return err
+	}
+	raw, err := app.ReleaseCounts(ctx, t.Counts, spec, *seed, *secure)
+	if err != nil {
+		return err
+	}
+	if err := app.WriteFile(*out, func(w io.Writer) error { return core.WriteRelease(w, t, raw) }, *truthName); err != nil {
+		return err
+	}
+	clipped, _ := core.ClipCounts(raw)
+	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, *brk)
+	if !*secure {
+		fmt.Fprintf(stderr, "privmap release: a preview, its noise drawn from seeded math/rand (seed %d); a release for publication takes -secure (geometric mechanisms)\n", *seed)
+	}
+	return json.NewEncoder(stdout).Encode(releaseLine{Mechanism: spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
+		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
+		BudgetPM: sum.BudgetPM, Secure: *secure, Cells: len(raw)})
+}
+
+// releaseLine is release's JSON line: the fields docs/ARCHITECTURE.md §8
+// names, then budget_pm (PM Table I's reading of the budget), secure and
+// the number of cells.
+type releaseLine struct {
+	Mechanism string  `json:"mechanism"`
+	WorstEps  float64 `json:"worst_eps"`
+	Budget    float64 `json:"budget"`
+	AbsMean   float64 `json:"abs_mean"`
+	Variance  float64 `json:"variance"`
+	Entropy   float64 `json:"entropy"`
+	MAE       float64 `json:"mae"`
+	MRE       float64 `json:"mre"`
+	PWithin   float64 `json:"p_within"`
+	BudgetPM  float64 `json:"budget_pm"`
+	Secure    bool    `json:"secure"`
+	Cells     int     `json:"cells"`
+}
+
+// releaseSpec reads the mechanism's flags: -eps for the standard
+// mechanisms, -eps-in, -eps-out and -break for the mixtures.
+func releaseSpec(fs *flag.FlagSet, mech string, eps, epsIn, epsOut, brk float64, sens int) (app.ReleaseSpec, error) {
+	s := app.ReleaseSpec{Mechanism: mech, Break: brk, Sensitivity: sens}
+	switch mech {
+	case app.Laplace, app.Geometric:
+		if isSet(fs, "eps-in") || isSet(fs, "eps-out") {
+			return s, usageError{fmt.Sprintf("-eps-in, -eps-out: for pm-laplace and pm-geometric; %s takes -eps", mech)}
+		}
+		if !isSet(fs, "eps") {
+			return s, usageError{fmt.Sprintf("%s needs -eps", mech)}
+		}
+		s.EpsIn, s.EpsOut = eps, eps
+	case app.PMLaplace, app.PMGeometric:
+		if isSet(fs, "eps") {
+			return s, usageError{fmt.Sprintf("-eps: for laplace and geometric; %s takes -eps-in, -eps-out and -break", mech)}
+		}
+		for _, name := range []string{"eps-in", "eps-out", "break"} {
+			if !isSet(fs, name) {
+				return s, usageError{fmt.Sprintf("%s needs -eps-in, -eps-out and -break", mech)}
+			}
+		}
+		s.EpsIn, s.EpsOut = epsIn, epsOut
+	default:
+		return s, usageError{fmt.Sprintf("-mechanism %q: want laplace, geometric, pm-laplace or pm-geometric", mech)}
+	}
+	if !(brk >= 0) {
+		return s, usageError{fmt.Sprintf("-break %v: want ≥ 0", brk)}
+	}
+	if err := s.Validate(); err != nil {
+		var usage usageError
+		if errors.As(err, &usage) {
+			return s, err
+		}
+		return s, usageError{err.Error()}
+	}
+	return s, nil
+}

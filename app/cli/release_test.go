@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/privmap/privmap/core"
+)
+
+// releaseTruth grids the project's default check-ins: a truth with counts.
+func releaseTruth(t *testing.T) (dir, truth string) {
+	t.Helper()
+	dir = t.TempDir()
+	truth = filepath.Join(dir, "t.csv")
+	if code, _, errs := run("grid", "-in", "../../assets/default_checkins.snap.txt", "-o", truth); code != 0 {
+		t.Fatal(errs)
+	}
+	return dir, truth
+}
+
+// readRelease reads a released file: its header, and each cell's
+// probability, count and raw count.
+func readRelease(t *testing.T, name string) (head []string, p, count, raw []float64) {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		return v
+	}
+	for _, r := range recs[1:] {
+		p, count, raw = append(p, num(r[1])), append(count, num(r[2])), append(raw, num(r[3]))
+	}
+	return recs[0], p, count, raw
+}
+
+// TestRelease releases the default data with each mechanism: the file
+// has a released count per cell, clipped at 0, whole, with the raw one
+// beside it and the grid's columns; its probabilities are the clipped
+// counts normalised; the JSON line carries the noise's closed forms and
+// the errors measured on the file; a seed repeats a preview.
+func TestRelease(t *testing.T) {
+	dir, truth := releaseTruth(t)
+	f, _ := os.Open(truth)
+	tab, err := core.ReadCountTable(f, 0)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args  []string
+		c     float64
+		noise func() (absMean, worst, budget float64)
+	}{
+		{[]string{"-mechanism", "geometric", "-eps", "0.5"}, 0, func() (float64, float64, float64) {
+			g, _ := core.NewGeometricNoise(0.5, 1)
+			return g.AbsMean(), 0.5, 0.5
+		}},
+		{[]string{"-mechanism", "laplace", "-eps", "0.5", "-break", "2"}, 2, func() (float64, float64, float64) {
+			l, _ := core.NewLaplaceNoise(0.5, 1)
+			return 2, l.WorstEpsilonRounded(1), l.BudgetRounded(1)
+		}},
+		{[]string{"-mechanism", "pm-geometric", "-eps-in", "0.25", "-eps-out", "2.5", "-break", "6"}, 6, func() (float64, float64, float64) {
+			g, _ := core.NewGeometricMixture(0.25, 2.5, 6, 1)
+			return g.AbsMean(), 2.5, g.Budget(1)
+		}},
+		{[]string{"-mechanism", "pm-laplace", "-eps-in", "0.2", "-eps-out", "1", "-break", "5", "-sensitivity", "2"}, 5, func() (float64, float64, float64) {
+			l, _ := core.NewLaplaceMixture(0.2, 1, 5, 2)
+			return l.AbsMean(), l.WorstEpsilonRounded(2), l.BudgetRounded(2)
+		}},
+	} {
+		out := filepath.Join(dir, "r.csv")
+		code, stdout, errs := run(append([]string{"release", "-truth", truth, "-o", out}, tc.args...)...)
+		if code != 0 || !strings.Contains(errs, "a preview") {
+			t.Fatalf("%v: exit %d, %s", tc.args, code, errs)
+		}
+		var line map[string]any
+		if err := json.Unmarshal([]byte(stdout), &line); err != nil {
+			t.Fatalf("%v: %q: %v", tc.args, stdout, err)
+		}
+		for _, key := range []string{"mechanism", "worst_eps", "budget", "abs_mean", "variance", "entropy", "mae", "mre", "p_within"} {
+			if _, ok := line[key]; !ok {
+				t.Errorf("%v: no %s in %s", tc.args, key, stdout)
+			}
+		}
+		absMean, worst, budget := tc.noise()
+		for key, want := range map[string]float64{"abs_mean": absMean, "worst_eps": worst, "budget": budget} {
+			if got := line[key].(float64); math.Abs(got-want) > 1e-12*want {
+				t.Errorf("%v: %s = %v, want %v", tc.args, key, got, want)
+			}
+		}
+		head, p, count, raw := readRelease(t, out)
+		if strings.Join(head, ",") != "cell,probability,count,raw_count,row,col,lat,lon" || len(count) != len(tab.Counts) {
+			t.Fatalf("%v: header %v, %d cells", tc.args, head, len(count))
+		}
+		sum := 0.0
+		for x := range count {
+			if count[x] != math.Max(raw[x], 0) || raw[x] != math.Trunc(raw[x]) {
+				t.Fatalf("%v: cell %d: count %v, raw %v", tc.args, x, count[x], raw[x])
+			}
+			sum += count[x]
+		}
+		for x := range p {
+			if math.Abs(p[x]-count[x]/sum) > 1e-15 {
+				t.Fatalf("%v: cell %d: probability %v, count %v of %v", tc.args, x, p[x], count[x], sum)
+			}
+		}
+		mae, mre, within := core.ReleaseErrors(tab.Counts, count, tc.c)
+		for key, want := range map[string]float64{"mae": mae, "mre": mre, "p_within": within} {
+			if got := line[key].(float64); got != want {
+				t.Errorf("%v: %s = %v, measured %v", tc.args, key, got, want)
+			}
+		}
+		// The same seed, the same release; another seed, another.
+		again := filepath.Join(dir, "again.csv")
+		run(append([]string{"release", "-truth", truth, "-o", again}, tc.args...)...)
+		other := filepath.Join(dir, "other.csv")
+		run(append([]string{"release", "-truth", truth, "-seed", "2", "-o", other}, tc.args...)...)
+		a, _ := os.ReadFile(out)
+		b, _ := os.ReadFile(again)
+		c, _ := os.ReadFile(other)
+		if string(a) != string(b) || string(a) == string(c) {
+			t.Errorf("%v: a seed does not repeat its release, or another seed repeats it", tc.args)
+		}
+	}
+}
+
+// TestReleaseSecure checks a release for publication: geometric noise
+// from crypto/rand (two releases differ), never Laplace, never a seed.
+func TestReleaseSecure(t *testing.T) {
+	dir, truth := releaseTruth(t)
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	for _, out := range []string{a, b} {
+		code, stdout, errs := run("release", "-truth", truth, "-mechanism", "pm-geometric", "-eps-in", "0.5", "-eps-out", "1", "-break", "3", "-secure", "-o", out)
+		if code != 0 || !strings.Contains(stdout, `"secure":true`) || strings.Contains(errs, "preview") {
+			t.Fatalf("exit %d, %s%s", code, stdout, errs)
+		}
+	}
+	x, _ := os.ReadFile(a)
+	y, _ := os.ReadFile(b)
+	if string(x) == string(y) {
+		t.Error("two secure releases are the same")
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-mechanism", "laplace", "-eps", "1", "-secure"}, "Laplace mechanisms are preview-only"},
+		{[]string{"-mechanism", "pm-laplace", "-eps-in", "1", "-eps-out", "2", "-break", "2", "-secure"}, "Laplace mechanisms are preview-only"},
+		{[]string{"-mechanism", "geometric", "-eps", "1", "-secure", "-seed", "3"}, "-seed: a secure release draws from crypto/rand"},
+	} {
+		code, _, errs := run(append([]string{"release", "-truth", truth, "-o", a}, tc.args...)...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+// TestReleaseErrors checks bad command lines and files are refused with
+// what is wrong.
+func TestReleaseErrors(t *testing.T) {
+	dir, truth := releaseTruth(t)
+	out := filepath.Join(dir, "r.csv")
+	noCount := filepath.Join(dir, "p.csv")
+	os.WriteFile(noCount, []byte("cell,probability\n0,0.5\n1,0.5\n"), 0o644)
+	half := filepath.Join(dir, "h.csv")
+	os.WriteFile(half, []byte("cell,count\n0,2.5\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-truth", truth, "-mechanism", "gauss", "-eps", "1", "-o", out}, 2, `-mechanism "gauss"`},
+		{[]string{"-truth", truth, "-mechanism", "geometric", "-o", out}, 2, "geometric needs -eps"},
+		{[]string{"-truth", truth, "-mechanism", "pm-geometric", "-eps", "1", "-o", out}, 2, "pm-geometric takes -eps-in, -eps-out and -break"},
+		{[]string{"-truth", truth, "-mechanism", "pm-laplace", "-eps-in", "1", "-eps-out", "2", "-o", out}, 2, "needs -eps-in, -eps-out and -break"},
+		{[]string{"-truth", truth, "-mechanism", "geometric", "-eps-in", "1", "-o", out}, 2, "-eps-in, -eps-out: for pm-laplace and pm-geometric"},
+		{[]string{"-truth", truth, "-mechanism", "pm-geometric", "-eps-in", "1", "-eps-out", "2", "-break", "2.5", "-o", out}, 2, "a whole number"},
+		{[]string{"-truth", truth, "-mechanism", "laplace", "-eps", "0", "-o", out}, 2, "epsilon must be positive"},
+		{[]string{"-truth", truth, "-mechanism", "laplace", "-eps", "1", "-sensitivity", "0", "-o", out}, 2, "sensitivity 0"},
+		{[]string{"-truth", truth, "-mechanism", "laplace", "-eps", "1", "-break", "-1", "-o", out}, 2, "-break -1"},
+		{[]string{"-truth", truth, "-mechanism", "laplace", "-eps", "1", "-o", truth}, 2, "-o"},
+		{[]string{"-truth", noCount, "-mechanism", "laplace", "-eps", "1", "-o", out}, 1, "lacks cell and count columns"},
+		{[]string{"-truth", half, "-mechanism", "laplace", "-eps", "1", "-o", out}, 1, `line 2: count "2.5" is not a whole number`},
+	} {
+		code, _, errs := run(append([]string{"release"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, errs, tc.code, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: wrote %s", tc.args, out)
+			os.Remove(out)
+		}
+	}
+}

@@ -1,0 +1,228 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+
+	"github.com/privmap/privmap/core"
+)
+
+// Central release mechanisms, as privmap release's -mechanism names them
+// (docs/ARCHITECTURE.md §8).
+const (
+	Laplace     = "laplace"
+	Geometric   = "geometric"
+	PMLaplace   = "pm-laplace"
+	PMGeometric = "pm-geometric"
+)
+
+// ReleaseMechanisms lists them.
+var ReleaseMechanisms = []string{Laplace, Geometric, PMLaplace, PMGeometric}
+
+// MaxSensitivity bounds a release's sensitivity: the budget sums over
+// the outputs within the break-point plus Δ.
+const MaxSensitivity = 1_000_000
+
+// A ReleaseSpec is the noise of a central release of counts: the
+// mechanism, its privacy levels within and beyond the break-point (the
+// same ε for the standard mechanisms), the break-point and the
+// sensitivity Δ, a whole number (counts). The scales are λ = Δ/ε
+// (Laplace) and α = e^{−ε/Δ} (geometric).
+type ReleaseSpec struct {
+	Mechanism     string
+	EpsIn, EpsOut float64
+	Break         float64
+	Sensitivity   int
+}
+
+// Mixture reports whether the mechanism is a piecewise mixture.
+func (s ReleaseSpec) Mixture() bool { return s.Mechanism == PMLaplace || s.Mechanism == PMGeometric }
+
+// Discrete reports whether the mechanism draws integer noise (geometric).
+func (s ReleaseSpec) Discrete() bool { return s.Mechanism == Geometric || s.Mechanism == PMGeometric }
+
+// Validate checks the spec.
+func (s ReleaseSpec) Validate() error {
+	switch s.Mechanism {
+	case Laplace, Geometric, PMLaplace, PMGeometric:
+	default:
+		return fmt.Errorf("release mechanism %q: want laplace, geometric, pm-laplace or pm-geometric", s.Mechanism)
+	}
+	if s.Sensitivity < 1 || s.Sensitivity > MaxSensitivity {
+		return fmt.Errorf("sensitivity %d: want a whole number from 1 to %d (counts change by whole numbers)", s.Sensitivity, MaxSensitivity)
+	}
+	if s.Discrete() && (s.Break != math.Trunc(s.Break) || s.Break > core.MaxBreak) {
+		return fmt.Errorf("break-point %v: a geometric mixture's is a whole number from 0 to %d", s.Break, core.MaxBreak)
+	}
+	if !s.Mixture() && s.Break < 0 {
+		return fmt.Errorf("break-point %v: want ≥ 0", s.Break)
+	}
+	_, err := s.noise()
+	return err
+}
+
+// noise returns the spec's noise.
+func (s ReleaseSpec) noise() (any, error) {
+	d := float64(s.Sensitivity)
+	c := s.Break
+	if !s.Mixture() {
+		c = 0
+	}
+	if s.Discrete() {
+		return core.NewGeometricMixture(s.EpsIn, s.EpsOut, int(c), d)
+	}
+	return core.NewLaplaceMixture(s.EpsIn, s.EpsOut, c, d)
+}
+
+// A ReleaseSummary is what a release's noise costs and gives (PM §III):
+// the exact worst-case ε, the general privacy budget (E|L|, and PM Table
+// I's ln E e^{|L|}), and the noise's E|noise|, variance and entropy (nats;
+// differential entropy for Laplace noise). Laplace noise is released
+// rounded to the nearest integer, and its worst case and budget are the
+// rounded release's (PM eq. 34–35).
+type ReleaseSummary struct {
+	WorstEps, Budget, BudgetPM float64
+	AbsMean, Variance, Entropy float64
+}
+
+// Summary returns the spec's summary.
+func (s ReleaseSpec) Summary() (ReleaseSummary, error) {
+	n, err := s.noise()
+	if err != nil {
+		return ReleaseSummary{}, err
+	}
+	switch m := n.(type) {
+	case core.GeometricMixture:
+		return ReleaseSummary{WorstEps: m.WorstEpsilon(s.Sensitivity), Budget: m.Budget(s.Sensitivity), BudgetPM: m.BudgetPM(s.Sensitivity),
+			AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}, nil
+	case core.LaplaceMixture:
+		return ReleaseSummary{WorstEps: m.WorstEpsilonRounded(s.Sensitivity), Budget: m.BudgetRounded(s.Sensitivity), BudgetPM: m.BudgetRoundedPM(s.Sensitivity),
+			AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}, nil
+	}
+	panic("app: unknown noise")
+}
+
+// Matching returns the standard mechanism of the spec's family (Laplace
+// or geometric) whose general privacy budget equals the spec's: the
+// comparison PM Table I makes. A geometric mechanism's budget is its ε;
+// a rounded Laplace mechanism's is found by bisection on ε.
+func (s ReleaseSpec) Matching() (ReleaseSpec, error) {
+	sum, err := s.Summary()
+	if err != nil {
+		return ReleaseSpec{}, err
+	}
+	std := ReleaseSpec{Mechanism: Geometric, Sensitivity: s.Sensitivity}
+	if !s.Discrete() {
+		std.Mechanism = Laplace
+	}
+	std.EpsIn, std.EpsOut = sum.Budget, sum.Budget
+	if s.Discrete() {
+		return std, nil
+	}
+	// Rounding is post-processing, so a rounded Laplace mechanism's budget
+	// is below its ε: the matching ε is above the budget. Bracket it by
+	// doubling, then bisect on the rounded budget, which grows with ε.
+	budget := func(eps float64) (float64, error) {
+		std.EpsIn, std.EpsOut = eps, eps
+		b, err := std.Summary()
+		return b.Budget, err
+	}
+	lo, hi := sum.Budget, 2*sum.Budget
+	for i := 0; ; i++ {
+		b, err := budget(hi)
+		if err != nil {
+			return ReleaseSpec{}, err
+		}
+		if b >= sum.Budget || i == 60 {
+			break
+		}
+		lo, hi = hi, 2*hi
+	}
+	for range 60 {
+		mid := (lo + hi) / 2
+		b, err := budget(mid)
+		if err != nil {
+			return ReleaseSpec{}, err
+		}
+		if b < sum.Budget {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	std.EpsIn, std.EpsOut = (lo+hi)/2, (lo+hi)/2
+	return std, nil
+}
+
+// ReleaseCounts adds the spec's noise to every count: seeded math/rand
+// draws for a preview (Laplace noise rounded to the nearest integer), or,
+// with secure, exact integer noise from crypto/rand (geometric mechanisms
+// only: floating-point Laplace noise leaks the count it is added to,
+// Mironov 2012). ctx cancels between cells.
+func ReleaseCounts(ctx context.Context, counts []float64, s ReleaseSpec, seed uint64, secure bool) ([]float64, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(counts))
+	if secure {
+		return out, releaseSecure(ctx, counts, s, out)
+	}
+	n, _ := s.noise()
+	rng := NewRand(seed)
+	for i, z := range counts {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		switch m := n.(type) {
+		case core.GeometricMixture:
+			out[i] = z + float64(m.Rand(rng))
+		case core.LaplaceMixture:
+			out[i] = z + math.Round(m.Rand(rng))
+		}
+	}
+	return out, nil
+}
+
+// ErrPreviewOnly says a Laplace mechanism cannot make a release for
+// publication.
+var ErrPreviewOnly = errors.New("the Laplace mechanisms are preview-only: floating-point Laplace noise leaks the count it is added to (Mironov 2012); publish with geometric or pm-geometric, whose integer noise is drawn exactly")
+
+// releaseSecure draws exact geometric noise from crypto/rand, its
+// parameters read exactly from their shortest decimal forms.
+func releaseSecure(ctx context.Context, counts []float64, s ReleaseSpec, out []float64) error {
+	if !s.Discrete() {
+		return ErrPreviewOnly
+	}
+	text := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	c := 0
+	if s.Mixture() {
+		c = int(s.Break)
+	}
+	m, err := core.NewSecureGeometricMixture(text(s.EpsIn), text(s.EpsOut), c, strconv.Itoa(s.Sensitivity))
+	if err != nil {
+		return err
+	}
+	for i, z := range counts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		k, err := m.Rand()
+		if err != nil {
+			return err
+		}
+		// z is a whole number below 2⁵³; the sum is exact while it stays
+		// there.
+		sum := new(big.Int).Add(big.NewInt(int64(z)), big.NewInt(k))
+		if sum.BitLen() > 53 {
+			return fmt.Errorf("cell %d: a released count beyond 2⁵³", i)
+		}
+		out[i] = float64(sum.Int64())
+	}
+	return nil
+}
