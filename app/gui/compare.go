@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/paulmach/orb"
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
@@ -28,62 +27,31 @@ const (
 )
 
 // compareTab shows the truth, an estimate and their difference side by
-// side on one colour scale, with hover that follows the mouse over all
-// three, the estimate's errors and a ranking of the estimators run.
+// side on one colour scale (triptych), with hover that follows the mouse
+// over all three, the estimate's errors and a ranking of the estimators
+// run.
 type compareTab struct {
+	*triptych
 	app fyne.App
 	win fyne.Window
 	res *runResult
-	// tiles is the window's basemap, shared with the data screen.
-	tiles *tiles
 
-	pick, scale *widget.Select
-	rows, cols  *widget.Select // census attributes viewed
-	// mapRow holds the three maps side by side (sideBySide), above the
-	// tables in split.
-	mapRow     *fyne.Container
-	split      *container.Split
-	censusView *fyne.Container
-	maps       [3]*Heatmap
-	hover      *widget.Label
-	metrics    map[string]*widget.Label
-	ranking    *fyne.Container
-	exportPNG  *widget.Button
-	exportCSV  *widget.Button
-	empty      *widget.Label
-	content    *fyne.Container
+	pick      *widget.Select
+	metrics   map[string]*widget.Label
+	ranking   *fyne.Container
+	exportPNG *widget.Button
+	exportCSV *widget.Button
+	empty     *widget.Label
+	content   *fyne.Container
 }
 
 // metricRows are the rows of the metrics panel.
 var metricRows = []string{"EMD", "Squared error", "JSD", "TV", "Log-likelihood", "Steps", "Time"}
 
 func newCompareTab(a fyne.App, w fyne.Window) *compareTab {
-	c := &compareTab{app: a, win: w, metrics: map[string]*widget.Label{}}
+	c := &compareTab{triptych: newTriptych(a, prefCompareSc), app: a, win: w, metrics: map[string]*widget.Label{}}
+	c.redraw, c.describe = c.refresh, c.hoverText
 	c.pick = widget.NewSelect(nil, func(string) { c.refresh() })
-	scales := []string{compareLinear, compareSqrt, compareLog}
-	c.scale = widget.NewSelect(scales, nil)
-	c.scale.SetSelected(choice(a.Preferences().String(prefCompareSc), scales, compareLinear))
-	c.scale.OnChanged = func(s string) {
-		c.app.Preferences().SetString(prefCompareSc, s)
-		c.refresh()
-	}
-	c.rows = widget.NewSelect(nil, func(string) { c.refresh() })
-	c.cols = widget.NewSelect(nil, func(string) { c.refresh() })
-	for i := range c.maps {
-		h := NewHeatmap(nil)
-		h.OnHover = c.onHover
-		// The true, estimated and difference maps zoom and pan together.
-		h.OnView = func(v orb.Bound) {
-			for j, o := range c.maps {
-				if j != i {
-					o.SetView(v)
-				}
-			}
-		}
-		c.maps[i] = h
-	}
-	c.hover = widget.NewLabel("")
-	c.hover.Truncation = fyne.TextTruncateEllipsis
 	for _, r := range metricRows {
 		c.metrics[r] = widget.NewLabel("—")
 	}
@@ -95,8 +63,6 @@ func newCompareTab(a fyne.App, w fyne.Window) *compareTab {
 }
 
 func (c *compareTab) buildUI() fyne.CanvasObject {
-	c.censusView = container.NewHBox(widget.NewLabel("Rows"), roomy(c.rows), widget.NewLabel("Columns"), roomy(c.cols))
-	c.censusView.Hide()
 	bar := container.NewHBox(widget.NewLabel("Estimator"), roomy(c.pick), widget.NewLabel("Colour"), roomy(c.scale),
 		c.censusView, layout.NewSpacer(), c.exportPNG, c.exportCSV)
 	// The errors two to a line and the steps below, so that the maps keep
@@ -113,12 +79,7 @@ func (c *compareTab) buildUI() fyne.CanvasObject {
 	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", container.NewVBox(pairs, steps)))
 	rank := widget.NewCard("", "Estimators ranked", c.ranking)
 	bottom := container.NewBorder(nil, nil, side, nil, container.NewScroll(rank))
-	maps := container.New(sideBySide{}, c.maps[0], c.maps[1], c.maps[2])
-	c.mapRow = maps
-	split := container.NewVSplit(container.NewBorder(nil, c.hover, nil, nil, maps), bottom)
-	split.Offset = 0.68
-	c.split = split
-	c.content = container.NewBorder(bar, nil, nil, nil, split)
+	c.content = container.NewBorder(bar, nil, nil, nil, c.layout(bottom))
 	c.content.Hide()
 	return container.NewStack(container.NewCenter(c.empty), c.content)
 }
@@ -142,28 +103,7 @@ func (c *compareTab) show(res *runResult) {
 		c.pick.SetSelected(names[0])
 	}
 	c.pick.OnChanged = func(string) { c.refresh() }
-	if ds := res.ds; ds != nil && ds.isCensus() {
-		var attrs []string
-		for _, a := range ds.alphabet.Attributes {
-			attrs = append(attrs, a.Name)
-		}
-		c.rows.OnChanged, c.cols.OnChanged = nil, nil
-		c.rows.SetOptions(attrs)
-		c.cols.SetOptions(append([]string{noAttribute}, attrs...))
-		if !slices.Contains(attrs, c.rows.Selected) {
-			c.rows.SetSelected(attrs[0])
-		}
-		if c.cols.Selected == "" || c.cols.Selected != noAttribute && !slices.Contains(attrs, c.cols.Selected) {
-			c.cols.SetSelected(noAttribute)
-			if len(attrs) > 1 {
-				c.cols.SetSelected(attrs[1])
-			}
-		}
-		c.rows.OnChanged, c.cols.OnChanged = func(string) { c.refresh() }, func(string) { c.refresh() }
-		c.censusView.Show()
-	} else {
-		c.censusView.Hide()
-	}
+	c.setData(res.ds)
 	c.fillRanking()
 	c.empty.Hide()
 	c.content.Show()
@@ -183,86 +123,20 @@ func (c *compareTab) current() *methodResult {
 	return nil
 }
 
-// colourScale returns the scale chosen.
-func (c *compareTab) colourScale() mapplot.Scale {
-	switch c.scale.Selected {
-	case compareSqrt:
-		return mapplot.Sqrt
-	case compareLog:
-		return mapplot.Log
-	}
-	return mapplot.Linear
-}
-
 // figureMaps returns the true, estimated and difference maps of m, the
 // first two on one colour scale.
 func (c *compareTab) figureMaps(m *methodResult) [3]*mapplot.Map {
-	req := c.res
-	sc := c.colourScale()
-	var out [2]*mapplot.Map
-	titles := [2]string{"True", methodTitle(m.Method) + " estimate"}
-	for i, v := range [2][]float64{req.Users.Truth, m.Estimate.Theta} {
-		if ds := req.ds; ds.isCensus() {
-			row, col := c.censusAxes()
-			out[i] = censusMap(ds, v, row, col, sc, titles[i], "probability")
-		} else {
-			out[i] = gridMap(ds.grid.Grid, v, sc, titles[i], "probability")
-		}
-	}
-	ms := mapplot.Comparison(out[0], out[1])
-	for _, m := range ms {
-		c.tiles.under(m)
-	}
-	return ms
-}
-
-// fitSplit gives the maps the height at which they fill the width (wide
-// boxes need less than square ones), and the tables below the rest,
-// within 40–80% of the screen.
-func (c *compareTab) fitSplit() {
-	if c.split == nil || c.split.Size().Height <= 0 {
-		return
-	}
-	total := c.split.Size().Height
-	need := sideBySide{}.heightFor(c.mapRow.Objects, c.mapRow.Size().Width)
-	if need <= 0 {
-		return
-	}
-	need += c.hover.MinSize().Height + theme.Padding()
-	off := min(max(float64(need/total), 0.4), 0.8)
-	if math.Abs(off-c.split.Offset) > 0.01 {
-		c.split.SetOffset(off)
-	}
-}
-
-// censusAxes returns the attribute indices viewed as rows and columns.
-func (c *compareTab) censusAxes() (row, col int) {
-	return attrAxes(c.res.ds.alphabet, c.rows.Selected, c.cols.Selected)
+	return c.triptych.figureMaps(c.res.Users.Truth, m.Estimate.Theta, [2]string{"True", methodTitle(m.Method) + " estimate"}, "probability")
 }
 
 // refresh redraws the maps and the metrics of the estimate chosen.
 func (c *compareTab) refresh() {
 	m := c.current()
 	if m == nil {
-		for _, h := range c.maps {
-			h.SetMap(nil)
-		}
-		c.hover.SetText("")
+		c.clear()
 		return
 	}
-	ms := c.figureMaps(m)
-	// Side by side in the window, the maps share the first one's
-	// latitudes and the estimate's colour bar serves the truth too.
-	ms[0].NoColourBar = true
-	ms[1].NoLatLabels, ms[2].NoLatLabels = true, true
-	for i, h := range c.maps {
-		h.SetMap(ms[i])
-	}
-	if c.mapRow != nil {
-		c.mapRow.Refresh() // the maps' widths depend on their furniture
-		c.fitSplit()
-	}
-	c.onHover(-1)
+	c.show3(c.figureMaps(m))
 	set := func(k, v string) { c.metrics[k].SetText(v) }
 	if m.Metrics.EMDNote != "" {
 		set("EMD", "— (too large to compute exactly)")
@@ -287,25 +161,16 @@ func (c *compareTab) refresh() {
 	set("Time", t)
 }
 
-// onHover marks the cell on all three maps and describes it.
-func (c *compareTab) onHover(cell int) {
-	for _, h := range c.maps {
-		h.Mark(cell)
-	}
+// hoverText describes the cell under the mouse: its place, true and
+// estimated probability.
+func (c *compareTab) hoverText(cell int) string {
 	m := c.current()
 	if cell < 0 || m == nil || c.maps[0].Map == nil {
-		c.hover.SetText("Hover over a cell to see its true and estimated probability.")
-		return
+		return "Hover over a cell to see its true and estimated probability."
 	}
 	mp := [3]*mapplot.Map{c.maps[0].Map, c.maps[1].Map, c.maps[2].Map}
-	var where string
-	if ds := c.res.ds; ds.isCensus() {
-		where = categoryPlace(mp[0], cell)
-	} else {
-		where = cellPlace(ds.grid.Grid, cell)
-	}
-	c.hover.SetText(fmt.Sprintf("%s · true %.4g · %s %.4g · difference %+.4g", where,
-		mp[0].Values[cell], methodTitle(m.Method), mp[1].Values[cell], mp[2].Values[cell]))
+	return fmt.Sprintf("%s · true %.4g · %s %.4g · difference %+.4g", c.place(cell),
+		mp[0].Values[cell], methodTitle(m.Method), mp[1].Values[cell], mp[2].Values[cell])
 }
 
 // rankHead heads the ranking table.

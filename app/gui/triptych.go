@@ -1,0 +1,201 @@
+package gui
+
+import (
+	"math"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paulmach/orb"
+
+	"github.com/privmap/privmap/app/mapplot"
+)
+
+// triptych is what the Compare and Release screens show: three maps side
+// by side — the truth, an estimate or a release, and their difference —
+// the first two on one colour scale, zooming and panning together, a
+// read-out of the cell under the mouse, and for census data the
+// attributes viewed as rows and columns.
+type triptych struct {
+	app fyne.App
+	// tiles is the window's basemap, shared with the data screen.
+	tiles *tiles
+	// ds is the data set shown.
+	ds *dataset
+
+	scale, rows, cols *widget.Select
+	censusView        *fyne.Container
+	maps              [3]*Heatmap
+	// mapRow holds the maps side by side (sideBySide), above what split
+	// puts below them.
+	mapRow *fyne.Container
+	split  *container.Split
+	hover  *widget.Label
+	// redraw draws the maps again (a new scale or view of the census);
+	// describe returns the read-out of a cell, −1 for none.
+	redraw   func()
+	describe func(cell int) string
+}
+
+// newTriptych returns the maps; the colour scale chosen is remembered
+// under the preference key scalePref.
+func newTriptych(a fyne.App, scalePref string) *triptych {
+	t := &triptych{app: a}
+	scales := []string{compareLinear, compareSqrt, compareLog}
+	t.scale = widget.NewSelect(scales, nil)
+	t.scale.SetSelected(choice(a.Preferences().String(scalePref), scales, compareLinear))
+	t.scale.OnChanged = func(s string) {
+		a.Preferences().SetString(scalePref, s)
+		t.redraw()
+	}
+	t.rows = widget.NewSelect(nil, func(string) { t.redraw() })
+	t.cols = widget.NewSelect(nil, func(string) { t.redraw() })
+	for i := range t.maps {
+		h := NewHeatmap(nil)
+		h.OnHover = t.onHover
+		// The three maps zoom and pan together.
+		h.OnView = func(v orb.Bound) {
+			for j, o := range t.maps {
+				if j != i {
+					o.SetView(v)
+				}
+			}
+		}
+		t.maps[i] = h
+	}
+	t.hover = widget.NewLabel("")
+	t.hover.Truncation = fyne.TextTruncateEllipsis
+	t.censusView = container.NewHBox(widget.NewLabel("Rows"), roomy(t.rows), widget.NewLabel("Columns"), roomy(t.cols))
+	t.censusView.Hide()
+	t.mapRow = container.New(sideBySide{}, t.maps[0], t.maps[1], t.maps[2])
+	return t
+}
+
+// layout returns the maps and the read-out above below, split so that the
+// maps take the height they need.
+func (t *triptych) layout(below fyne.CanvasObject) *container.Split {
+	t.split = container.NewVSplit(container.NewBorder(nil, t.hover, nil, nil, t.mapRow), below)
+	t.split.Offset = 0.68
+	return t.split
+}
+
+// setData shows ds, offering its attributes for a census table.
+func (t *triptych) setData(ds *dataset) {
+	t.ds = ds
+	if ds == nil || !ds.isCensus() {
+		t.censusView.Hide()
+		return
+	}
+	var attrs []string
+	for _, a := range ds.alphabet.Attributes {
+		attrs = append(attrs, a.Name)
+	}
+	t.rows.OnChanged, t.cols.OnChanged = nil, nil
+	t.rows.SetOptions(attrs)
+	t.cols.SetOptions(append([]string{noAttribute}, attrs...))
+	if !slices.Contains(attrs, t.rows.Selected) {
+		t.rows.SetSelected(attrs[0])
+	}
+	if t.cols.Selected == "" || t.cols.Selected != noAttribute && !slices.Contains(attrs, t.cols.Selected) {
+		t.cols.SetSelected(noAttribute)
+		if len(attrs) > 1 {
+			t.cols.SetSelected(attrs[1])
+		}
+	}
+	t.rows.OnChanged, t.cols.OnChanged = func(string) { t.redraw() }, func(string) { t.redraw() }
+	t.censusView.Show()
+}
+
+// colourScale returns the scale chosen.
+func (t *triptych) colourScale() mapplot.Scale {
+	switch t.scale.Selected {
+	case compareSqrt:
+		return mapplot.Sqrt
+	case compareLog:
+		return mapplot.Log
+	}
+	return mapplot.Linear
+}
+
+// figureMaps returns the maps of the values truth and other, titled, on
+// one colour scale, and their difference (mapplot.Comparison), over the
+// basemap: as the window shows them and as they are exported.
+func (t *triptych) figureMaps(truth, other []float64, titles [2]string, label string) [3]*mapplot.Map {
+	sc := t.colourScale()
+	var out [2]*mapplot.Map
+	for i, v := range [2][]float64{truth, other} {
+		if ds := t.ds; ds.isCensus() {
+			row, col := attrAxes(ds.alphabet, t.rows.Selected, t.cols.Selected)
+			out[i] = censusMap(ds, v, row, col, sc, titles[i], label)
+		} else {
+			out[i] = gridMap(ds.grid.Grid, v, sc, titles[i], label)
+		}
+	}
+	ms := mapplot.Comparison(out[0], out[1])
+	for _, m := range ms {
+		t.tiles.under(m)
+	}
+	return ms
+}
+
+// show3 puts the maps on screen: side by side they share the first one's
+// latitudes, and the second's colour bar serves the first too.
+func (t *triptych) show3(ms [3]*mapplot.Map) {
+	ms[0].NoColourBar = true
+	ms[1].NoLatLabels, ms[2].NoLatLabels = true, true
+	for i, h := range t.maps {
+		h.SetMap(ms[i])
+	}
+	t.mapRow.Refresh() // the maps' widths depend on their furniture
+	t.fitSplit()
+	t.onHover(-1)
+}
+
+// clear takes the maps off the screen.
+func (t *triptych) clear() {
+	for _, h := range t.maps {
+		h.SetMap(nil)
+	}
+	t.hover.SetText("")
+}
+
+// fitSplit gives the maps the height at which they fill the width (wide
+// boxes need less than square ones), and what is below the rest, within
+// 40–80% of the screen.
+func (t *triptych) fitSplit() {
+	if t.split == nil || t.split.Size().Height <= 0 {
+		return
+	}
+	total := t.split.Size().Height
+	need := sideBySide{}.heightFor(t.mapRow.Objects, t.mapRow.Size().Width)
+	if need <= 0 {
+		return
+	}
+	need += t.hover.MinSize().Height + theme.Padding()
+	off := min(max(float64(need/total), 0.4), 0.8)
+	if math.Abs(off-t.split.Offset) > 0.01 {
+		t.split.SetOffset(off)
+	}
+}
+
+// onHover marks the cell on all three maps and describes it.
+func (t *triptych) onHover(cell int) {
+	for _, h := range t.maps {
+		h.Mark(cell)
+	}
+	if t.describe != nil {
+		t.hover.SetText(t.describe(cell))
+	}
+}
+
+// place names a cell of the data shown: its grid cell and box, or its
+// census categories.
+func (t *triptych) place(cell int) string {
+	if t.ds.isCensus() {
+		return categoryPlace(t.maps[0].Map, cell)
+	}
+	return cellPlace(t.ds.grid.Grid, cell)
+}
