@@ -59,7 +59,7 @@ key ctrl+4
 move 640 260; shot compare
 # The experiments screen on CEM Fig. 8 at 20 runs (chosen in the
 # preferences written above).
-key ctrl+5
+key ctrl+6
 key ctrl+r
 timeout 300 xdotool search --sync --name 'finished$' >/dev/null
 move 800 400; shot experiments

@@ -76,6 +76,7 @@ type ui struct {
 	pop  *populationTab
 	run  *runTab
 	cmp  *compareTab
+	rel  *releaseTab
 	exp  *experimentsTab
 }
 
@@ -85,6 +86,7 @@ const (
 	tabPopulation
 	tabRun
 	tabCompare
+	tabRelease
 	tabExperiments
 )
 
@@ -106,6 +108,9 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	u.pop = newPopulationTab(ctx)
 	u.run = newRunTab(ctx, a, w)
 	u.cmp = newCompareTab(a, w)
+	u.rel = newReleaseTab(ctx, a, w)
+	u.rel.tiles = u.data.tiles
+	u.rel.data = func() *dataset { return u.data.data }
 	u.exp = newExperimentsTab(ctx, a, w)
 	u.cmp.tiles = u.data.tiles
 	// A basemap that arrives, or a new opacity, redraws the maps.
@@ -118,6 +123,11 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 		func() {
 			if u.cmp.res != nil {
 				u.cmp.refresh()
+			}
+		},
+		func() {
+			if u.rel.last != nil {
+				u.rel.refresh()
 			}
 		},
 	}
@@ -163,6 +173,7 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 		container.NewTabItemWithIcon("Population", theme.AccountIcon(), u.pop.buildUI()),
 		container.NewTabItemWithIcon("Run", theme.MediaPlayIcon(), u.run.buildUI()),
 		container.NewTabItemWithIcon("Compare", theme.GridIcon(), u.cmp.buildUI()),
+		container.NewTabItemWithIcon("Release", theme.UploadIcon(), u.rel.buildUI()),
 		container.NewTabItemWithIcon("Experiments", theme.ListIcon(), u.exp.buildUI()),
 	)
 	u.tabs.OnSelected = u.onTab
@@ -217,7 +228,7 @@ func (u *ui) commands() map[string][]command {
 			{label: "Open study…", key: fyne.KeyO, shift: true, action: u.onOpenStudy},
 			{label: "Save study…", key: fyne.KeyS, action: u.onSaveStudy},
 			{label: "Export PNG…", key: fyne.KeyE, action: u.onExportPNG, separate: true},
-			{label: "Export estimate CSV…", key: fyne.KeyE, shift: true, action: u.cmp.onExportCSV},
+			{label: "Export CSV…", key: fyne.KeyE, shift: true, action: u.onExportCSV},
 		},
 		"Population": {
 			{label: "Choose a preset", key: fyne.KeyP, action: u.onChoosePreset},
@@ -232,7 +243,8 @@ func (u *ui) commands() map[string][]command {
 			{label: "Population", key: fyne.Key2, action: func() { u.tabs.SelectIndex(tabPopulation) }},
 			{label: "Run", key: fyne.Key3, action: func() { u.tabs.SelectIndex(tabRun) }},
 			{label: "Compare", key: fyne.Key4, action: func() { u.tabs.SelectIndex(tabCompare) }},
-			{label: "Experiments", key: fyne.Key5, action: func() { u.tabs.SelectIndex(tabExperiments) }},
+			{label: "Release", key: fyne.Key5, action: func() { u.tabs.SelectIndex(tabRelease) }},
+			{label: "Experiments", key: fyne.Key6, action: func() { u.tabs.SelectIndex(tabExperiments) }},
 		},
 	}
 }
@@ -289,6 +301,8 @@ func (u *ui) onTab(t *container.TabItem) {
 		u.updateEstimators(u.pop.study())
 	case "Compare":
 		u.cmp.fitSplit()
+	case "Release":
+		u.rel.fitSplit()
 	}
 }
 
@@ -327,28 +341,46 @@ func (u *ui) onChoosePreset() {
 // onExportPNG exports the data's map from the Data screen, else the
 // compared maps.
 func (u *ui) onExportPNG() {
-	if u.tabs.SelectedIndex() == tabData {
+	switch u.tabs.SelectedIndex() {
+	case tabData:
 		u.data.onExportPNG()
-		return
+	case tabRelease:
+		u.rel.onExportPNG()
+	default:
+		u.cmp.onExportPNG()
 	}
-	u.cmp.onExportPNG()
 }
 
-// onRun starts the experiment on the Experiments screen, else shows the
-// Run screen and starts a run.
+// onExportCSV exports the release on the Release screen, else the
+// estimate compared.
+func (u *ui) onExportCSV() {
+	if u.tabs.SelectedIndex() == tabRelease {
+		u.rel.onExportCSV()
+		return
+	}
+	u.cmp.onExportCSV()
+}
+
+// onRun starts the experiment on the Experiments screen or the release on
+// the Release screen, else shows the Run screen and starts a run.
 func (u *ui) onRun() {
-	if u.tabs.SelectedIndex() == tabExperiments {
+	switch u.tabs.SelectedIndex() {
+	case tabExperiments:
 		u.exp.onRun()
+		return
+	case tabRelease:
+		u.rel.onRelease()
 		return
 	}
 	u.tabs.SelectIndex(tabRun)
 	u.run.onRun()
 }
 
-// onCancel cancels whatever runs: a run, an experiment, loading data,
+// onCancel cancels whatever runs: a run, a release, an experiment, loading data,
 // the audits of the population.
 func (u *ui) onCancel() {
 	u.run.onCancel()
+	u.rel.onCancel()
 	u.exp.onCancel()
 	u.pop.stopAudits()
 	if u.data.busy {

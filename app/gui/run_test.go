@@ -191,6 +191,7 @@ func TestRunOptionErrors(t *testing.T) {
 func TestRunBadPopulation(t *testing.T) {
 	w, u := newTestWindow(t)
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: -1}})
+	u.pop.audits.Wait()
 	u.run.onRun()
 	assert.False(t, u.run.running)
 	require.NotNil(t, w.Canvas().Overlays().Top())
@@ -270,6 +271,9 @@ func TestStudySaveOpen(t *testing.T) {
 	require.NoError(t, app.WriteStudy(&buf, s))
 
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}})
+	// The test driver runs the audit's fyne.Do on its own goroutine: let
+	// it end before the population changes again.
+	u.pop.audits.Wait()
 	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodCEM}, Seed: 3})
 	u.data.cell.SetText("1")
 	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))

@@ -152,13 +152,15 @@ func (l sideBySide) heightFor(objects []fyne.CanvasObject, w float32) float32 {
 	return h
 }
 
-// MinSize implements fyne.Layout.
+// MinSize implements fyne.Layout: side by side, each map may be drawn at
+// 60% of its own minimum, so that three fit beside a column of controls
+// (the Release screen's) in the default window.
 func (sideBySide) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	var s fyne.Size
 	for _, o := range objects {
 		m := o.MinSize()
-		s.Width += m.Width
-		s.Height = max(s.Height, m.Height)
+		s.Width += 0.6 * m.Width
+		s.Height = max(s.Height, 0.6*m.Height)
 	}
 	return s
 }

@@ -1,0 +1,501 @@
+package gui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/core"
+)
+
+// Preference keys of the release screen.
+const (
+	prefRelMech  = "release.mechanism"
+	prefRelEps   = "release.eps"
+	prefRelIn    = "release.epsIn"
+	prefRelOut   = "release.epsOut"
+	prefRelBreak = "release.break"
+	prefRelBound = "release.bound"
+	prefRelSens  = "release.sensitivity"
+	prefRelSeed  = "release.seed"
+	prefRelScale = "release.scale"
+)
+
+// releaseNames name the mechanisms as the screen shows them.
+var releaseNames = map[string]string{
+	app.Laplace:     "Laplace",
+	app.Geometric:   "geometric",
+	app.PMLaplace:   "Laplace piecewise mixture",
+	app.PMGeometric: "geometric piecewise mixture",
+}
+
+// releaseTab previews a central release of the data's counts (PM): the
+// mechanism and its parameters, with the noise's privacy and accuracy
+// and the standard mechanism of the same general privacy budget shown as
+// they are typed; the true and released counts and their difference on
+// the Compare screen's maps, with the release's errors; both exported.
+type releaseTab struct {
+	*triptych
+	ctx context.Context
+	app fyne.App
+	win fyne.Window
+	// data returns the data set shown on the Data screen, nil for none.
+	data func() *dataset
+
+	mech *widget.Select
+	// brk is a mixture's break-point, brk2 the standard mechanisms'
+	// error bound.
+	eps, epsIn, epsOut, brk, brk2 *widget.Entry
+	sens, seed                    *widget.Entry
+	secure                        *widget.Check
+	stdForm, pmForm               *widget.Form
+	summary                       *widget.Label
+	matching                      *widget.Label
+	errs                          *widget.Label
+	releaseBtn, exportPNG, expCSV *widget.Button
+	empty                         *widget.Label
+	content                       *fyne.Container
+	last                          *releaseResult
+	wg                            sync.WaitGroup // the release being drawn, for tests
+	running                       bool
+	cancel                        context.CancelFunc
+}
+
+// releaseResult is a release drawn from a data set's counts.
+type releaseResult struct {
+	ds       *dataset
+	spec     app.ReleaseSpec
+	sum      app.ReleaseSummary
+	counts   *core.CountTable
+	raw      []float64 // released, before clipping
+	released []float64 // clipped at 0
+	seed     uint64
+	secure   bool
+}
+
+func newReleaseTab(ctx context.Context, a fyne.App, w fyne.Window) *releaseTab {
+	r := &releaseTab{triptych: newTriptych(a, prefRelScale), ctx: ctx, app: a, win: w}
+	r.redraw, r.describe = r.refresh, r.hoverText
+	p := a.Preferences()
+	var names []string
+	for _, m := range app.ReleaseMechanisms {
+		names = append(names, releaseNames[m])
+	}
+	number := func(pref, def string) *widget.Entry {
+		e := widget.NewEntry()
+		e.SetText(p.StringWithFallback(pref, def))
+		e.OnChanged = func(string) { r.changed() }
+		e.OnSubmitted = func(string) { r.onRelease() }
+		return e
+	}
+	r.eps = number(prefRelEps, "0.5")
+	r.epsIn = number(prefRelIn, "0.25")
+	r.epsOut = number(prefRelOut, "2.5")
+	r.brk = number(prefRelBreak, "6")
+	r.brk2 = number(prefRelBound, "0")
+	r.sens = number(prefRelSens, "1")
+	r.seed = number(prefRelSeed, "1")
+	r.secure = widget.NewCheck("exact noise from crypto/rand", func(bool) { r.changed() })
+	r.summary = widget.NewLabel("")
+	r.summary.Wrapping = fyne.TextWrapWord
+	r.matching = widget.NewLabel("")
+	r.matching.Wrapping = fyne.TextWrapWord
+	r.errs = widget.NewLabel("")
+	r.errs.Wrapping = fyne.TextWrapWord
+	r.releaseBtn = &widget.Button{Text: "Release", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: r.onRelease}
+	r.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: r.onExportPNG}
+	r.expCSV = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: r.onExportCSV}
+	r.empty = widget.NewLabel("Choose a mechanism and press Release to see the data's counts released.")
+	r.mech = widget.NewSelect(names, func(string) { r.changed() })
+	r.mech.SetSelected(choice(releaseNames[p.String(prefRelMech)], names, releaseNames[app.PMGeometric]))
+	return r
+}
+
+func (r *releaseTab) buildUI() fyne.CanvasObject {
+	// One form per kind of mechanism, shown as the mechanism is chosen.
+	r.stdForm = widget.NewForm(widget.NewFormItem("ε", r.eps), widget.NewFormItem("Error bound", r.brk2))
+	r.stdForm.Items[1].HintText = "of the errors below"
+	r.pmForm = widget.NewForm(
+		widget.NewFormItem("ε within", r.epsIn),
+		widget.NewFormItem("ε beyond", r.epsOut),
+		widget.NewFormItem("Break-point c", r.brk),
+	)
+	r.pmForm.Items[0].HintText = "scale Δ/ε for |noise| ≤ c"
+	r.pmForm.Items[1].HintText = "scale Δ/ε beyond c"
+	common := widget.NewForm(
+		widget.NewFormItem("Sensitivity Δ", r.sens),
+		widget.NewFormItem("Seed", r.seed),
+		widget.NewFormItem("Publication", r.secure),
+	)
+	common.Items[0].HintText = "how much one person changes a count"
+	left := container.NewVBox(widget.NewCard("", "Noise", container.NewVBox(
+		widget.NewForm(widget.NewFormItem("Mechanism", roomy(r.mech))), r.stdForm, r.pmForm, common)))
+	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, layout.NewSpacer(), r.exportPNG, r.expCSV)
+	below := container.NewGridWithColumns(2,
+		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.summary, r.matching)),
+		widget.NewCard("", "Errors of the release", r.errs))
+	maps := r.layout(container.NewVScroll(below))
+	r.content = container.NewStack(container.NewCenter(r.empty), maps)
+	maps.Hide()
+	split := container.NewHSplit(container.NewVScroll(left), container.NewBorder(bar, nil, nil, nil, r.content))
+	split.Offset = 0.25
+	r.changed()
+	return split
+}
+
+// spec reads the entries.
+func (r *releaseTab) spec() (app.ReleaseSpec, error) {
+	var s app.ReleaseSpec
+	for m, name := range releaseNames {
+		if name == r.mech.Selected {
+			s.Mechanism = m
+		}
+	}
+	num := func(name string, e *widget.Entry) (float64, error) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(e.Text), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%s %q: want a number", name, e.Text)
+		}
+		return v, nil
+	}
+	var err error
+	if s.Mixture() {
+		if s.EpsIn, err = num("ε within", r.epsIn); err != nil {
+			return s, err
+		}
+		if s.EpsOut, err = num("ε beyond", r.epsOut); err != nil {
+			return s, err
+		}
+		if s.Break, err = num("Break-point", r.brk); err != nil {
+			return s, err
+		}
+	} else {
+		if s.EpsIn, err = num("ε", r.eps); err != nil {
+			return s, err
+		}
+		s.EpsOut = s.EpsIn
+	}
+	d, err := num("Sensitivity", r.sens)
+	if err != nil {
+		return s, err
+	}
+	if d != math.Trunc(d) || d < 1 || d > app.MaxSensitivity {
+		return s, fmt.Errorf("%s %q: want a whole number from 1 to %s", "Sensitivity", r.sens.Text, app.Thousands(app.MaxSensitivity))
+	}
+	s.Sensitivity = int(d)
+	return s, s.Validate()
+}
+
+// changed shows the entries of the mechanism chosen and what its noise
+// gives, as they are typed, and remembers them.
+func (r *releaseTab) changed() {
+	if r.pmForm == nil {
+		return
+	}
+	s, err := r.spec()
+	if s.Mixture() {
+		r.stdForm.Hide()
+		r.pmForm.Show()
+	} else {
+		r.pmForm.Hide()
+		r.stdForm.Show()
+	}
+	// Only geometric noise is drawn exactly, for publication.
+	if s.Discrete() {
+		r.secure.Enable()
+	} else {
+		r.secure.SetChecked(false)
+		r.secure.Disable()
+	}
+	r.seed.Enable()
+	if r.secure.Checked {
+		r.seed.Disable()
+	}
+	r.savePrefs(s)
+	if err != nil {
+		r.summary.SetText(err.Error())
+		r.matching.SetText("")
+		return
+	}
+	sum, err := s.Summary()
+	if err != nil {
+		r.summary.SetText(err.Error())
+		return
+	}
+	r.summary.SetText(summaryText(sum))
+	r.matching.SetText(matchingText(s, sum))
+}
+
+// summaryText describes a noise's privacy and accuracy.
+func summaryText(sum app.ReleaseSummary) string {
+	return fmt.Sprintf("Worst-case ε %s · general privacy budget %s (PM Table I's reading: %s)\nE|noise| %s · variance %s · entropy %s nats",
+		roundText(sum.WorstEps, 4), roundText(sum.Budget, 4), roundText(sum.BudgetPM, 4),
+		roundText(sum.AbsMean, 4), roundText(sum.Variance, 4), roundText(sum.Entropy, 4))
+}
+
+// matchingText compares a mixture with the standard mechanism of its
+// family that has the same general privacy budget.
+func matchingText(s app.ReleaseSpec, sum app.ReleaseSummary) string {
+	if !s.Mixture() {
+		return ""
+	}
+	std, err := s.Matching()
+	if err != nil {
+		return ""
+	}
+	ss, err := std.Summary()
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("The %s mechanism with the same budget has ε = %s: E|noise| %s, variance %s — the mixture's noise is %s.",
+		releaseNames[std.Mechanism], roundText(std.EpsIn, 4), roundText(ss.AbsMean, 4), roundText(ss.Variance, 4),
+		compareNoise(sum.AbsMean, ss.AbsMean))
+}
+
+// compareNoise says how a noise's E|noise| compares with another's.
+func compareNoise(a, b float64) string {
+	switch {
+	case a < b:
+		return fmt.Sprintf("%s%% smaller", roundText(100*(1-a/b), 3))
+	case a > b:
+		return fmt.Sprintf("%s%% larger", roundText(100*(a/b-1), 3))
+	}
+	return "as large"
+}
+
+// savePrefs remembers the entries.
+func (r *releaseTab) savePrefs(s app.ReleaseSpec) {
+	p := r.app.Preferences()
+	if s.Mechanism != "" {
+		p.SetString(prefRelMech, s.Mechanism)
+	}
+	for pref, e := range map[string]*widget.Entry{prefRelEps: r.eps, prefRelIn: r.epsIn, prefRelOut: r.epsOut,
+		prefRelBreak: r.brk, prefRelBound: r.brk2, prefRelSens: r.sens, prefRelSeed: r.seed} {
+		p.SetString(pref, e.Text)
+	}
+}
+
+// onRelease draws the release off the UI goroutine.
+func (r *releaseTab) onRelease() {
+	if r.running {
+		return
+	}
+	ds := r.data()
+	if ds == nil {
+		showError(r.win, errors.New("no data are loaded"), "Open a check-in or census file on the Data screen, then release its counts.")
+		return
+	}
+	s, err := r.spec()
+	if err != nil {
+		showError(r.win, err, "Correct it on the Release screen and release again.")
+		return
+	}
+	seed, err := optWhole("Seed", r.seed)
+	if err != nil {
+		showError(r.win, err, "Correct it on the Release screen and release again.")
+		return
+	}
+	secure := r.secure.Checked
+	counts := releaseCounts(ds)
+	ctx, cancel := context.WithCancel(r.ctx)
+	r.cancel, r.running = cancel, true
+	r.releaseBtn.Disable()
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer cancel()
+		res, err := guarded(func() (*releaseResult, error) {
+			sum, err := s.Summary()
+			if err != nil {
+				return nil, err
+			}
+			raw, err := app.ReleaseCounts(ctx, counts.Counts, s, uint64(seed), secure)
+			if err != nil {
+				return nil, err
+			}
+			clipped, _ := core.ClipCounts(raw)
+			return &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure}, nil
+		})
+		fyne.DoAndWait(func() { r.finish(res, err) })
+	}()
+}
+
+// releaseCounts returns the counts of the data set's cells or categories
+// with their descriptive columns (a label for a census category).
+func releaseCounts(ds *dataset) *core.CountTable {
+	t := &core.CountTable{Values: map[int][]string{}}
+	if ds.isCensus() {
+		for _, c := range ds.table.Counts() {
+			t.Counts = append(t.Counts, float64(c))
+		}
+		t.Extra = []string{"label"}
+		for x, l := range ds.alphabet.Labels {
+			t.Values[x] = []string{l}
+		}
+		return t
+	}
+	// A grid's cells as privmap grid writes them: row, column and centre.
+	g := ds.grid.Grid
+	t.Extra = []string{"row", "col", "lat", "lon"}
+	for x, c := range ds.grid.Counts {
+		t.Counts = append(t.Counts, float64(c))
+		row, col := g.RowCol(x)
+		ctr := g.CellBound(x).Center()
+		t.Values[x] = []string{strconv.Itoa(row), strconv.Itoa(col), strconv.FormatFloat(ctr[1], 'f', 6, 64), strconv.FormatFloat(ctr[0], 'f', 6, 64)}
+	}
+	return t
+}
+
+// finish shows a release.
+func (r *releaseTab) finish(res *releaseResult, err error) {
+	r.running = false
+	r.releaseBtn.Enable()
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			showError(r.win, err, "Nothing was released.")
+		}
+		return
+	}
+	r.last = res
+	r.setData(res.ds)
+	r.empty.Hide()
+	r.content.Objects[1].Show()
+	c := r.brkValue(res.spec)
+	mae, mre, within := core.ReleaseErrors(res.counts.Counts, res.released, c)
+	how := fmt.Sprintf("A preview: seeded noise (seed %d), not for publication.", res.seed)
+	if res.secure {
+		how = "Exact integer noise from crypto/rand, fit for publication."
+	}
+	r.errs.SetText(fmt.Sprintf("Mean absolute error %s\nMean relative error beyond %s: %s\nWithin %s of the truth: %s%% of the %s cells\n%s",
+		roundText(mae, 4), roundText(c, 4), roundText(mre, 4), roundText(c, 4), roundText(100*within, 4),
+		app.Thousands(len(res.raw)), how))
+	r.refresh()
+}
+
+// brkValue is the error bound of a release's errors: the mixtures'
+// break-point, else the bound typed.
+func (r *releaseTab) brkValue(s app.ReleaseSpec) float64 {
+	if s.Mixture() {
+		return s.Break
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(r.brk2.Text), 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// figureMaps returns the true and released counts' maps and their
+// difference.
+func (r *releaseTab) figureMaps() [3]*mapplot.Map {
+	res := r.last
+	ms := r.triptych.figureMaps(res.counts.Counts, res.released, [2]string{"True counts", "Released counts"}, "count")
+	ms[2].Title = "Released − true"
+	return ms
+}
+
+// refresh redraws the maps of the last release.
+func (r *releaseTab) refresh() {
+	if r.last == nil {
+		r.clear()
+		return
+	}
+	r.show3(r.figureMaps())
+}
+
+// hoverText describes the cell under the mouse: its place, true and
+// released count.
+func (r *releaseTab) hoverText(cell int) string {
+	res := r.last
+	if cell < 0 || res == nil || r.maps[0].Map == nil {
+		return "Hover over a cell to see its true and released count."
+	}
+	return fmt.Sprintf("%s · true %s · released %s (raw %s) · difference %+g", r.place(cell),
+		app.Thousands(int(res.counts.Counts[cell])), app.Thousands(int(res.released[cell])),
+		strconv.FormatFloat(res.raw[cell], 'f', -1, 64), res.released[cell]-res.counts.Counts[cell])
+}
+
+// notes describe a release for an exported figure's heading.
+func (r *releaseTab) notes() []string {
+	res := r.last
+	s := res.spec
+	mech := fmt.Sprintf("Release: %s, ", releaseNames[s.Mechanism])
+	if s.Mixture() {
+		mech += fmt.Sprintf("ε %s within the break-point %s, %s beyond", roundText(s.EpsIn, 6), roundText(s.Break, 6), roundText(s.EpsOut, 6))
+	} else {
+		mech += "ε " + roundText(s.EpsIn, 6)
+	}
+	mech += fmt.Sprintf(", sensitivity %d", s.Sensitivity)
+	if res.secure {
+		mech += " · crypto/rand"
+	} else {
+		mech += fmt.Sprintf(" · preview, seed %d", res.seed)
+	}
+	return []string{dataNote(res.ds), mech, strings.ReplaceAll(summaryText(res.sum), "\n", " · "),
+		"Colour scale: " + r.colourScale().String() + " · " + basemapNote(r.maps[0].Map)}
+}
+
+// onExportPNG exports the maps of the last release.
+func (r *releaseTab) onExportPNG() {
+	res := r.last
+	if res == nil {
+		dialog.ShowInformation("Nothing to export", "Release the data's counts first.", r.win)
+		return
+	}
+	showPNGExport(r.win, r.app, exportPath(r.app, res.ds.src, "-"+res.spec.Mechanism+".png"), exportViews, func(view string) *mapplot.Figure {
+		ms := r.figureMaps()
+		f := &mapplot.Figure{Notes: r.notes(), Title: fmt.Sprintf("%s: true | released counts | difference", res.ds.src.name)}
+		switch view {
+		case viewTrue:
+			f.Maps, f.Title = ms[:1], fmt.Sprintf("%s: true counts", res.ds.src.name)
+		case viewEst:
+			f.Maps, f.Title = ms[1:2], fmt.Sprintf("%s: released counts", res.ds.src.name)
+		case viewDiff:
+			f.Maps, f.Title = ms[2:], fmt.Sprintf("%s: released − true", res.ds.src.name)
+		default:
+			f.Maps = ms[:]
+		}
+		return f
+	}, res.ds.src.path)
+}
+
+// onExportCSV writes the last release as privmap release writes it.
+func (r *releaseTab) onExportCSV() {
+	res := r.last
+	if res == nil {
+		dialog.ShowInformation("Nothing to export", "Release the data's counts first.", r.win)
+		return
+	}
+	entry, path := pathEntry(r.win, exportPath(r.app, res.ds.src, "-"+res.spec.Mechanism+".csv"), []string{".csv"})
+	showPathForm(r.win, "Export the released counts as CSV", "Export", path, entry, nil, func(name string) error {
+		rememberFolder(r.app, name)
+		return r.writeCSV(name)
+	})
+}
+
+// writeCSV writes the last release to name.
+func (r *releaseTab) writeCSV(name string) error {
+	res := r.last
+	return app.WriteFile(name, func(w io.Writer) error { return core.WriteRelease(w, res.counts, res.raw) }, res.ds.src.path)
+}
+
+// onCancel stops a release being drawn.
+func (r *releaseTab) onCancel() {
+	if r.cancel != nil {
+		r.cancel()
+	}
+}
