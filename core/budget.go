@@ -162,3 +162,8 @@ func (m LaplaceMixture) budgets(sensitivity float64) lossSums {
 	s.add(m.tail(c+d)+m.tail(c), d/m.Scale2)
 	return s
 }
+
+// RoundedPMF returns P(round(X) = j) = P(j−½ < X ≤ j+½): the noise a
+// count receives when Laplace noise is rounded to the nearest integer
+// (PM eq. 34–35).
+func (m LaplaceMixture) RoundedPMF(j int) float64 { return m.bin(j) }

@@ -39,7 +39,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	runs := fs.Int("runs", 0, "runs at each setting (default: the experiment's; the papers use 100)")
 	seed := fs.Uint64("seed", 1, "seed of every run (each run's own seed is derived from it)")
 	users := fs.String("users", "", "numbers of users, comma-separated (default: the experiment's; one number where the x-axis is not the users)")
-	data := fs.String("data", "", "data `file`: check-ins for FW's planar panels and ULDP's (default: the embedded synthetic San Francisco check-ins on FW's 24×16 grid), a census file for CEM's (default: the embedded head of US Census 1990)")
+	data := fs.String("data", "", "data `file`: check-ins for FW's planar panels and ULDP's (default: the embedded synthetic San Francisco check-ins on FW's 24×16 grid), a census file for CEM's and pm-adult (default: the embedded head of US Census 1990)")
 	format := fs.String("format", "", "data file format: gowalla, foursquare or csv for check-ins, census1990 or adult for census files (default: detect)")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` of the grid (default: FW's San Francisco box for the embedded data, else the data's box)")
 	cell := fs.Float64("cell", 0.5, "cell side of the grid in `km`")
@@ -51,7 +51,11 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if *list {
 		for _, e := range experiment.List() {
-			fmt.Fprintf(stdout, "%-9s %3d runs  %s\n", e.Name, e.Runs, e.Title)
+			runs := "runs"
+			if e.Runs == 1 {
+				runs = "run "
+			}
+			fmt.Fprintf(stdout, "%-9s %3d %s  %s\n", e.Name, e.Runs, runs, e.Title)
 		}
 		return nil
 	}
@@ -91,7 +95,7 @@ func experimentSource(fs *flag.FlagSet, e *experiment.Experiment, data, format, 
 	switch e.Data {
 	case experiment.NoData:
 		return src, onlyFor(fs, "experiments with data (-list)", "data", "format", "bbox", "cell", "per-user")
-	case experiment.CensusData:
+	case experiment.CensusData, experiment.RecordData:
 		return src, onlyFor(fs, "check-in data", "bbox", "cell", "per-user")
 	}
 	opt, err := gridOptions(bbox, cell, perUser, false)

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/assets"
@@ -44,6 +46,8 @@ func Load(ctx context.Context, e *Experiment, src Source) (*Data, error) {
 		return LoadCheckins(ctx, src)
 	case CensusData:
 		return LoadCensus(ctx, src)
+	case RecordData:
+		return LoadRecords(ctx, src)
 	}
 	return nil, nil
 }
@@ -98,42 +102,138 @@ func LoadCheckins(ctx context.Context, src Source) (*Data, error) {
 // categories on US Census 1990; census.CEMTable2's analogue of 120 on
 // Adult). Records with a missing value are left out.
 func LoadCensus(ctx context.Context, src Source) (*Data, error) {
-	name := filepath.Base(src.Path)
-	var r io.Reader = bytes.NewReader(assets.Census1990Head)
+	return readCensus(ctx, src, tabulateCEM)
+}
+
+// readCensus reads src's census file, or the embedded head of US Census
+// 1990 when it names none, with read; errors name the file.
+func readCensus(ctx context.Context, src Source, read func(ctx context.Context, r io.Reader, format, name string) (*Data, error)) (*Data, error) {
 	if src.Path == "" {
-		name = assets.Census1990HeadName
-	} else {
-		fh, err := os.Open(src.Path)
-		if err != nil {
-			return nil, err
-		}
-		defer fh.Close()
-		r = fh
+		return read(ctx, bytes.NewReader(assets.Census1990Head), src.Format, assets.Census1990HeadName)
 	}
-	d, err := tabulateCEM(ctx, r, src.Format, name)
-	if err != nil && src.Path != "" && !errors.Is(err, context.Canceled) {
+	fh, err := os.Open(src.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	d, err := read(ctx, fh, src.Format, filepath.Base(src.Path))
+	if err != nil && !errors.Is(err, context.Canceled) {
 		return nil, fmt.Errorf("%s: %w", src.Path, err)
 	}
 	return d, err
 }
 
+// LoadRecords reads the records of a census file (UCI Adult, or US Census
+// 1990; by default the embedded head of US Census 1990) on the attributes
+// of PM §IV-C's count queries (pmAdultAttrs), each value coded. A record
+// missing one of them ("?") is left out.
+func LoadRecords(ctx context.Context, src Source) (*Data, error) {
+	return readCensus(ctx, src, readRecords)
+}
+
+// maxRecordValues bounds an attribute's values, coded in 16 bits.
+const maxRecordValues = 1 << 16
+
+// readRecords reads a census file's records on the query attributes.
+func readRecords(ctx context.Context, r io.Reader, format, name string) (*Data, error) {
+	br, f, err := censusFormat(ctx, r, format)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := census.NewReader(br, f)
+	if err != nil {
+		return nil, err
+	}
+	attrs := pmAdultAttrs[f.String()]
+	cols, err := columnsOf(attrs, cr.Columns())
+	if err != nil {
+		return nil, err
+	}
+	d := &Data{Attrs: attrs, Records: make([][]uint16, len(attrs)), Values: make([]int, len(attrs))}
+	codes := make([]map[string]uint16, len(attrs))
+	for i := range codes {
+		codes[i] = map[string]uint16{}
+	}
+	for {
+		rec, err := cr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(cols, func(c int) bool { return rec[c] == "?" || rec[c] == "" }) {
+			continue
+		}
+		for i, c := range cols {
+			v, err := code(codes[i], rec[c], attrs[i])
+			if err != nil {
+				return nil, err
+			}
+			d.Records[i] = append(d.Records[i], v)
+		}
+	}
+	if len(d.Records[0]) == 0 {
+		return nil, errors.New("no record with every attribute of the queries")
+	}
+	for i := range codes {
+		d.Values[i] = len(codes[i])
+	}
+	d.Source = fmt.Sprintf("%s, %s people, attributes %s", name, app.Thousands(len(d.Records[0])), strings.Join(attrs, ", "))
+	if f != census.Adult {
+		d.StandIn = "US Census 1990's coded age, sex, income and marital status stand in for UCI Adult's categorical attributes; give -data adult.data for PM's"
+	}
+	return d, nil
+}
+
+// columnsOf returns the index of each attribute among the columns.
+func columnsOf(attrs, columns []string) ([]int, error) {
+	cols := make([]int, len(attrs))
+	for i, a := range attrs {
+		cols[i] = slices.IndexFunc(columns, func(c string) bool { return strings.EqualFold(c, a) })
+		if cols[i] < 0 {
+			return nil, fmt.Errorf("no column %s", a)
+		}
+	}
+	return cols, nil
+}
+
+// code returns the code of an attribute's value, giving a new value the
+// next code.
+func code(codes map[string]uint16, value, attr string) (uint16, error) {
+	if v, ok := codes[value]; ok {
+		return v, nil
+	}
+	if len(codes) == maxRecordValues {
+		return 0, fmt.Errorf("%s has more than %d values", attr, maxRecordValues)
+	}
+	v := uint16(len(codes))
+	codes[strings.Clone(value)] = v
+	return v, nil
+}
+
+// censusFormat reads format, or detects it from the first line of r.
+func censusFormat(ctx context.Context, r io.Reader, format string) (*bufio.Reader, census.Format, error) {
+	br := bufio.NewReader(app.ContextReader(ctx, r))
+	if format != "" {
+		f, err := census.ParseFormat(format)
+		return br, f, err
+	}
+	first, _ := br.Peek(4096)
+	line, _, _ := bytes.Cut(first, []byte("\n"))
+	f, ok := census.Detect(string(line))
+	if !ok {
+		return nil, 0, errors.New("not a census file that privmap reads (US Census 1990 with its caseid header, or UCI Adult); give -format")
+	}
+	return br, f, nil
+}
+
 // tabulateCEM reads a census file from r, in format (empty: detected
 // from the first line), on CEM Table 2's attributes.
 func tabulateCEM(ctx context.Context, r io.Reader, format, name string) (*Data, error) {
-	br := bufio.NewReader(app.ContextReader(ctx, r))
-	var f census.Format
-	if format != "" {
-		var err error
-		if f, err = census.ParseFormat(format); err != nil {
-			return nil, err
-		}
-	} else {
-		first, _ := br.Peek(4096)
-		line, _, _ := bytes.Cut(first, []byte("\n"))
-		var ok bool
-		if f, ok = census.Detect(string(line)); !ok {
-			return nil, errors.New("not a census file that privmap reads (US Census 1990 with its caseid header, or UCI Adult); give -format")
-		}
+	br, f, err := censusFormat(ctx, r, format)
+	if err != nil {
+		return nil, err
 	}
 	cr, err := census.NewReader(br, f)
 	if err != nil {

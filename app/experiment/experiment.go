@@ -11,6 +11,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -74,10 +75,19 @@ type Setting struct {
 	// Pops are the populations the variants estimate from; each run
 	// sanitises every one.
 	Pops []Population
+	// N is the setting's number of users (or samples) when it has no
+	// populations (a panel that measures with Measure).
+	N int
 }
 
-// Users returns the setting's number of users: its first population's.
-func (s Setting) Users() int { return s.Pops[0].N() }
+// Users returns the setting's number of users: its first population's,
+// else N.
+func (s Setting) Users() int {
+	if len(s.Pops) == 0 {
+		return s.N
+	}
+	return s.Pops[0].N()
+}
 
 // A Metric is an error of an estimate against the truth
 // (docs/ARCHITECTURE.md §5).
@@ -89,6 +99,15 @@ const (
 	MSE Metric = "mse" // squared error Σ(p − p̂)² of one run; its mean over runs is the MSE
 	JSD Metric = "jsd"
 	TV  Metric = "tv"
+	// The central release's (PM): the noise's closed forms and budget,
+	// and a release's errors and privacy loss.
+	AbsMean  Metric = "abs_mean"
+	Variance Metric = "variance"
+	Entropy  Metric = "entropy"
+	BudgetPM Metric = "budget_pm" // PM Table I's reading, ln E e^{|L|}
+	PWithin  Metric = "p_within"  // P(|error| ≤ bound)
+	MRE      Metric = "mre"       // PM eq. 36
+	Loss     Metric = "privacy_loss"
 )
 
 // A Panel is one panel of a figure.
@@ -112,6 +131,15 @@ type Panel struct {
 	// Paired names two variants whose runs the summary compares pair by
 	// pair: their correlation and a paired t-test (CEM Fig. 9).
 	Paired [2]string
+	// Measure, when set, replaces sanitising and estimating: it returns
+	// the values of the metrics of variant vi at setting si in one run
+	// drawing from rng (the central release's experiments).
+	Measure func(ctx context.Context, rng *rand.Rand, si, vi int) ([]float64, error)
+	// Scatter draws the means as marks without lines (settings that are
+	// not a sequence); NoBest leaves out the summary's best column (values
+	// that are not errors); ByName heads the summary's rows with the
+	// settings' names rather than their x.
+	Scatter, NoBest, ByName bool
 }
 
 // Unit returns the unit of metric m on the panel's alphabet.
@@ -122,7 +150,7 @@ func (p Panel) Unit(m Metric) string {
 			return "km"
 		}
 		return "steps"
-	case JSD:
+	case JSD, Entropy, BudgetPM, Loss:
 		return "nats"
 	}
 	return ""
@@ -153,6 +181,9 @@ const (
 	CheckinData
 	// CensusData: a census file on CEM Table 2's attributes.
 	CensusData
+	// RecordData: a census file's records on chosen attributes (the
+	// central release's count queries).
+	RecordData
 )
 
 // An Experiment is one published figure.
@@ -184,6 +215,12 @@ type Data struct {
 	// Symbols is every datum's symbol (one per user), and Homes, for
 	// check-ins gridded with homes, the home cell of each datum's user.
 	Symbols, Homes []int
+	// Records holds, for record data, each attribute's value of every
+	// record as a code, attribute by attribute; Values the number of
+	// values of each attribute and Attrs their names.
+	Records [][]uint16
+	Values  []int
+	Attrs   []string
 	// Source names the data (a file's name, or the embedded data's).
 	Source string
 	// StandIn, when not empty, says how the data stand in for the
@@ -206,14 +243,15 @@ func (e *Experiment) Panels(d *Data, users []int) ([]Panel, error) {
 	return e.panels(d, users)
 }
 
-// List returns the experiments by family and figure.
+// List returns the experiments by paper, in the order each paper's are
+// registered (its figures').
 func List() []*Experiment {
 	out := make([]*Experiment, 0, len(registry))
 	for _, e := range registry {
 		out = append(out, e)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		a, b := figureOrder(out[i].Name), figureOrder(out[j].Name)
+		a, b := family(out[i].Name), family(out[j].Name)
 		if a != b {
 			return a < b
 		}
@@ -223,17 +261,11 @@ func List() []*Experiment {
 }
 
 // families orders the papers' experiments as the papers are cited.
-var families = map[string]string{"fw": "1", "cem": "2", "uldp": "3", "pm": "4"}
+var families = map[string]int{"fw": 1, "cem": 2, "uldp": 3, "pm": 4}
 
-// figureOrder sorts names by family and figure number (fw-fig2 before
-// fw-fig10, FW before CEM); names without a number sort alike, in the
-// order they were registered.
-func figureOrder(name string) string {
+// family returns the rank of the paper of an experiment's name.
+func family(name string) int {
 	fam, _, _ := strings.Cut(name, "-")
-	i := strings.LastIndexFunc(name, func(r rune) bool { return r < '0' || r > '9' })
-	if i < len(name)-1 {
-		return fmt.Sprintf("%s%s%04s", families[fam], name[:i+1], name[i+1:])
-	}
 	return families[fam]
 }
 

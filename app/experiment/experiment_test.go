@@ -122,7 +122,7 @@ func TestList(t *testing.T) {
 		}
 	}
 	want := "fw-fig2 fw-fig3 fw-fig4 fw-fig5 fw-fig6 fw-fig7 fw-fig8 fw-fig9 fw-fig10 fw-fig11 fw-fig12 fw-fig13 fw-fig14 " +
-		"cem-fig5 cem-fig6 cem-fig7 cem-fig8 uldp-tv uldp-pum"
+		"cem-fig5 cem-fig6 cem-fig7 cem-fig8 uldp-tv uldp-pum pm-table1 pm-fig7 pm-fig8 pm-fig9 pm-adult"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("experiments\n%s\nwant\n%s", got, want)
 	}
@@ -144,7 +144,7 @@ func TestList(t *testing.T) {
 					e.Name, p.Name, len(p.Settings), len(p.Variants), len(p.Metrics), len(p.Truth), p.Alphabet.Len())
 			}
 			for _, v := range p.Variants {
-				if v.Pop >= len(p.Settings[0].Pops) {
+				if p.Measure == nil && v.Pop >= len(p.Settings[0].Pops) {
 					t.Errorf("%s (%s): %s estimates from population %d of %d", e.Name, p.Name, v.Label, v.Pop, len(p.Settings[0].Pops))
 				}
 			}
@@ -289,7 +289,7 @@ func TestRunAnyWorkers(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		users []int
-	}{{"cem-fig8", nil}, {"uldp-tv", []int{300}}, {"uldp-pum", nil}} {
+	}{{"cem-fig8", nil}, {"uldp-tv", []int{300}}, {"uldp-pum", nil}, {"pm-adult", nil}} {
 		e, _ := Lookup(tc.name)
 		d, err := Load(context.Background(), e, Source{})
 		if err != nil {

@@ -57,9 +57,6 @@ func init() {
 	register(
 		rappor("fw-fig2", "FW Fig. 2: [RAP]_R (projection, normalisation) and GIBU, 10 RAPPOR on 20 symbols, (a) high and (b) low privacy (Table 4)",
 			"FW Table 2: [RAP]_R is bad in both regimes; GIBU is excellent.", rapRP, rapRN, gibu),
-		rappor("fw-fig14", "FW Fig. 14: [RAP]_M (projection, normalisation) and GIBU, 10 RAPPOR on 20 symbols, (a) high and (b) low privacy (Table 4)",
-			"FW Table 2 and §8.3: [RAP]_M is excellent at high privacy, where it performs like GIBU, and good at low privacy, where GIBU is clearly better.",
-			rapMP, rapMN, gibu),
 		linearOnly("fw-fig3", "FW Fig. 3: [INV]_R, [IBU]_R and GIBU, 10 k-RR on {0…99} (Table 5)",
 			"FW Table 1 and §7: [INV]_R and [IBU]_R are bad under k-RR, significantly worse than GIBU.", "fw-t5", invRP, invRN, ibuR, gibu),
 		linearOnly("fw-fig4", "FW Fig. 4: [INV]_R, [IBU]_R and GIBU, 5 geometric and 5 k-RR on {0…99} (Table 7)",
@@ -82,6 +79,9 @@ func init() {
 			"FW Table 1 and §8.2.3: [IBU]_M is bad under the mixture; GIBU is superior.", "fw-t7", ibuM, gibu),
 		both("fw-fig13", "FW Fig. 13: [IBU]_M and GIBU, 10 Shokri, (a) linear, (b) planar (Table 8)",
 			"FW Table 1 and §8.2.4: [IBU]_M is bad under Shokri's mechanisms, and may not converge to the real distribution however many users; GIBU is superior.", "fw-t8", ibuM, gibu),
+		rappor("fw-fig14", "FW Fig. 14: [RAP]_M (projection, normalisation) and GIBU, 10 RAPPOR on 20 symbols, (a) high and (b) low privacy (Table 4)",
+			"FW Table 2 and §8.3: [RAP]_M is excellent at high privacy, where it performs like GIBU, and good at low privacy, where GIBU is clearly better.",
+			rapMP, rapMN, gibu),
 	)
 }
 

@@ -120,7 +120,9 @@ var shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.Tri
 var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(2)}, {vg.Points(1), vg.Points(2)}, {vg.Points(5), vg.Points(2), vg.Points(1), vg.Points(2)}}
 
 // metricNames name the metrics on the figures' y-axes.
-var metricNames = map[Metric]string{EMD: "EMD", MSE: "squared error", JSD: "JS divergence", TV: "total variation"}
+var metricNames = map[Metric]string{EMD: "EMD", MSE: "squared error", JSD: "JS divergence", TV: "total variation",
+	AbsMean: "E|noise|", Variance: "variance", Entropy: "entropy", BudgetPM: "general privacy budget (PM)",
+	PWithin: "P(|error| ≤ bound)", MRE: "mean relative error", Loss: "privacy loss"}
 
 // axisLabel is metric m's y-axis label with the panel's unit.
 func axisLabel(p Panel, m Metric) string {
@@ -222,6 +224,9 @@ func lines(pl *plot.Plot, p Panel, m Metric, points []Point, legend *plot.Legend
 		c := palette[i%len(palette)]
 		line.Color, pts.Color = c, c
 		line.Width = vg.Points(1.2 * scale)
+		if p.Scatter {
+			line.Width = 0 // marks alone: the settings are not a sequence
+		}
 		for _, d := range dashes[i%len(dashes)] {
 			line.Dashes = append(line.Dashes, d*vg.Length(scale))
 		}

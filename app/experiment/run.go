@@ -200,6 +200,23 @@ func runAll(ctx context.Context, jobs []Job, workers int, do func(Job) ([]Row, e
 func runJob(ctx context.Context, e *Experiment, p Panel, built map[*core.Study][]core.Mechanism, j Job, seed uint64) ([]Row, error) {
 	s := p.Settings[j.Setting]
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	row := func(v Variant, m Metric, val float64) Row {
+		return Row{Experiment: e.Name, Panel: p.Name, Setting: s.Name, Users: s.Users(), Method: v.Label,
+			Run: j.Run, Seed: seed, Metric: string(m), Value: val}
+	}
+	if p.Measure != nil {
+		var rows []Row
+		for vi, v := range p.Variants {
+			vals, err := p.Measure(ctx, rng, j.Setting, vi)
+			if err != nil {
+				return nil, fmt.Errorf("panel %s, %s, run %d, %s: %w", p.Name, s.Name, j.Run, v.Label, err)
+			}
+			for mi, m := range p.Metrics {
+				rows = append(rows, row(v, m, vals[mi]))
+			}
+		}
+		return rows, nil
+	}
 	groups := make([]*core.Groups, len(s.Pops))
 	for i, pop := range s.Pops {
 		g, err := sanitise(ctx, rng, pop, built[pop.Study], p.Truth)
@@ -221,8 +238,7 @@ func runJob(ctx context.Context, e *Experiment, p Panel, built map[*core.Study][
 			if err != nil {
 				return nil, err
 			}
-			rows = append(rows, Row{Experiment: e.Name, Panel: p.Name, Setting: s.Name, Users: s.Users(), Method: v.Label,
-				Run: j.Run, Seed: seed, Metric: string(m), Value: val})
+			rows = append(rows, row(v, m, val))
 		}
 	}
 	return rows, nil

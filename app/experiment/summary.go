@@ -69,54 +69,72 @@ func Tables(panels []Panel, points []Point) []Table {
 // table returns one panel's table of one metric.
 func table(p Panel, m Metric, points []Point) Table {
 	t := Table{Title: fmt.Sprintf("(%s) %s · %s", p.Name, p.Title, axisLabel(p, m)), Head: []string{p.XLabel}}
+	if p.ByName {
+		t.Head[0] = "setting"
+	}
 	for _, v := range p.Variants {
 		t.Head = append(t.Head, v.Label)
 	}
-	t.Head = append(t.Head, "best")
+	if !p.NoBest {
+		t.Head = append(t.Head, "best")
+	}
 	paired := p.Paired[0] != ""
 	if paired {
 		t.Head = append(t.Head, fmt.Sprintf("r (%s, %s)", p.Paired[0], p.Paired[1]), "paired t-test p")
 	}
 	for _, s := range p.Settings {
-		at := map[string]Point{}
-		for _, pt := range points {
-			if pt.Panel == p.Name && pt.Setting == s.Name && pt.Users == s.Users() && pt.Metric == m {
-				at[pt.Variant] = pt
-			}
+		if row := tableRow(p, m, s, points); row != nil {
+			t.Rows = append(t.Rows, row)
 		}
-		if len(at) == 0 {
-			continue
-		}
-		row := []string{formatX(s.X)}
-		var ranked []Point
-		for _, v := range p.Variants {
-			pt, ok := at[v.Label]
-			if !ok {
-				row = append(row, "—")
-				continue
-			}
-			row = append(row, interval(pt))
-			ranked = append(ranked, pt)
-		}
-		row = append(row, best(ranked))
-		if paired {
-			r, pv := pairedTest(at[p.Paired[0]], at[p.Paired[1]])
-			row = append(row, sig(r), sig(pv))
-		}
-		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
 
-// best names the estimator of the smallest mean and how sure that is:
+// tableRow returns the row of setting s, nil when it has no points.
+func tableRow(p Panel, m Metric, s Setting, points []Point) []string {
+	at := map[string]Point{}
+	for _, pt := range points {
+		if pt.Panel == p.Name && pt.Setting == s.Name && pt.Users == s.Users() && pt.Metric == m {
+			at[pt.Variant] = pt
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	row := []string{formatX(s.X)}
+	if p.ByName {
+		row[0] = s.Name
+	}
+	var ranked []Point
+	for _, v := range p.Variants {
+		pt, ok := at[v.Label]
+		if !ok {
+			row = append(row, "—")
+			continue
+		}
+		row = append(row, interval(pt))
+		ranked = append(ranked, pt)
+	}
+	if !p.NoBest {
+		row = append(row, best(ranked, m != PWithin))
+	}
+	if p.Paired[0] != "" {
+		r, pv := pairedTest(at[p.Paired[0]], at[p.Paired[1]])
+		row = append(row, sig(r), sig(pv))
+	}
+	return row
+}
+
+// best names the estimator of the smallest mean (the largest, unless
+// lower is better) and how sure that is:
 // the paired t-test of its runs against the runner-up's (the estimators
 // of a run share its reports, so pairing removes the runs' common
 // noise).
-func best(pts []Point) string {
+func best(pts []Point, lower bool) string {
 	if len(pts) == 0 {
 		return "—"
 	}
-	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Mean < pts[j].Mean })
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Mean < pts[j].Mean == lower && pts[i].Mean != pts[j].Mean })
 	s := pts[0].Variant
 	if len(pts) < 2 {
 		return s
