@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -139,6 +140,8 @@ func axisLabel(p Panel, m Metric) string {
 // A Chart is the figure of one panel: a plot per metric and the legend
 // of the estimators, drawn beside them.
 type Chart struct {
+	// Title heads the plots, once.
+	Title  string
 	Plots  []*plot.Plot
 	Legend plot.Legend
 	style  mapplot.Style
@@ -155,13 +158,12 @@ func Figure(p Panel, points []Point, st mapplot.Style) (*Chart, error) {
 	if st.Ink == nil || st.Paper == nil {
 		st.Ink, st.Paper = mapplot.Print.Ink, mapplot.Print.Paper
 	}
-	ch := &Chart{Legend: plot.NewLegend(), style: st}
+	ch := &Chart{Title: fmt.Sprintf("(%s) %s", p.Name, p.Title), Legend: plot.NewLegend(), style: st}
 	ch.Legend.TextStyle.Font = font.From(sansFont, font.Length(st.TextSize))
 	ch.Legend.TextStyle.Color = st.Ink
 	ch.Legend.Top, ch.Legend.Left = true, true
 	for i, m := range p.Metrics {
 		pl := st.Plot()
-		pl.Title.Text = fmt.Sprintf("(%s) %s", p.Name, shorten(p.Title, 48))
 		pl.X.Label.Text = p.XLabel
 		pl.Y.Label.Text = axisLabel(p, m)
 		grid := plotter.NewGrid()
@@ -305,7 +307,9 @@ func xRange(pl *plot.Plot, p Panel, ext extent) {
 	if ext.hi > ext.lo {
 		pad := 0.05 * (ext.hi - ext.lo)
 		pl.X.Min, pl.X.Max = ext.lo-pad, ext.hi+pad
-		pl.X.Tick.Marker = settingTicks(p)
+		if !p.Scatter && len(p.Settings) <= 12 {
+			pl.X.Tick.Marker = settingTicks(p) // else gonum's round ticks
+		}
 	}
 }
 
@@ -414,6 +418,15 @@ func (ch *Chart) Draw(dc draw.Canvas) {
 	dc.FillPolygon(ch.style.Paper, []vg.Point{dc.Min, {X: dc.Min.X, Y: dc.Max.Y}, dc.Max, {X: dc.Max.X, Y: dc.Min.Y}})
 	plots := dc
 	plots.Max.X -= ch.legendWidth()
+	// The title over the plots, cut to their width.
+	title := text.Style{Color: ch.style.Ink, Font: font.From(sansFont, font.Length(1.1*ch.style.TextSize)),
+		XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+	line := ch.Title
+	for len([]rune(line)) > 8 && title.Width(line) > plots.Max.X-plots.Min.X {
+		line = shorten(line, len([]rune(line))*9/10)
+	}
+	dc.FillText(title, vg.Point{X: (plots.Min.X + plots.Max.X) / 2, Y: dc.Max.Y - vg.Points(ch.style.TextSize/3)}, line)
+	plots.Max.Y -= title.Height(line) + vg.Points(ch.style.TextSize/2)
 	pad := vg.Points(ch.style.TextSize)
 	tiles := draw.Tiles{Rows: 1, Cols: len(ch.Plots), PadX: pad, PadTop: pad / 4, PadBottom: pad / 4}
 	canvases := plot.Align([][]*plot.Plot{ch.Plots}, tiles, plots)
@@ -422,7 +435,7 @@ func (ch *Chart) Draw(dc draw.Canvas) {
 	}
 	legend := dc
 	legend.Min.X = plots.Max.X + pad
-	legend.Max.Y -= 2.5 * pad // level with the plots' top, below their titles
+	legend.Max.Y = plots.Max.Y // level with the plots' top
 	ch.Legend.Draw(legend)
 }
 
