@@ -57,6 +57,11 @@ timeout 120 xdotool search --sync --name 'compared$' >/dev/null
 key ctrl+3; shot run
 key ctrl+4
 move 640 260; shot compare
+# The release screen: the default geometric mixture on the data.
+key ctrl+5
+key ctrl+r
+sleep 2
+move 640 260; shot release
 # The experiments screen on CEM Fig. 8 at 20 runs (chosen in the
 # preferences written above).
 key ctrl+6

@@ -136,14 +136,11 @@ const maxRecordValues = 1 << 16
 
 // readRecords reads a census file's records on the query attributes.
 func readRecords(ctx context.Context, r io.Reader, format, name string) (*Data, error) {
-	br, f, err := censusFormat(ctx, r, format)
+	cr, err := censusReader(ctx, r, format)
 	if err != nil {
 		return nil, err
 	}
-	cr, err := census.NewReader(br, f)
-	if err != nil {
-		return nil, err
-	}
+	f := cr.Format()
 	attrs := pmAdultAttrs[f.String()]
 	cols, err := columnsOf(attrs, cr.Columns())
 	if err != nil {
@@ -212,33 +209,35 @@ func code(codes map[string]uint16, value, attr string) (uint16, error) {
 	return v, nil
 }
 
-// censusFormat reads format, or detects it from the first line of r.
-func censusFormat(ctx context.Context, r io.Reader, format string) (*bufio.Reader, census.Format, error) {
+// censusReader reads a census file from r in format, or in the format
+// detected from its first line; ctx stops the reading.
+func censusReader(ctx context.Context, r io.Reader, format string) (*census.Reader, error) {
 	br := bufio.NewReader(app.ContextReader(ctx, r))
+	var f census.Format
 	if format != "" {
-		f, err := census.ParseFormat(format)
-		return br, f, err
+		var err error
+		if f, err = census.ParseFormat(format); err != nil {
+			return nil, err
+		}
+	} else {
+		first, _ := br.Peek(4096)
+		line, _, _ := bytes.Cut(first, []byte("\n"))
+		var ok bool
+		if f, ok = census.Detect(string(line)); !ok {
+			return nil, errors.New("not a census file that privmap reads (US Census 1990 with its caseid header, or UCI Adult); give -format")
+		}
 	}
-	first, _ := br.Peek(4096)
-	line, _, _ := bytes.Cut(first, []byte("\n"))
-	f, ok := census.Detect(string(line))
-	if !ok {
-		return nil, 0, errors.New("not a census file that privmap reads (US Census 1990 with its caseid header, or UCI Adult); give -format")
-	}
-	return br, f, nil
+	return census.NewReader(br, f)
 }
 
 // tabulateCEM reads a census file from r, in format (empty: detected
 // from the first line), on CEM Table 2's attributes.
 func tabulateCEM(ctx context.Context, r io.Reader, format, name string) (*Data, error) {
-	br, f, err := censusFormat(ctx, r, format)
+	cr, err := censusReader(ctx, r, format)
 	if err != nil {
 		return nil, err
 	}
-	cr, err := census.NewReader(br, f)
-	if err != nil {
-		return nil, err
-	}
+	f := cr.Format()
 	tab, err := census.Tabulate(cr, census.CEMTable2(f), census.Options{Missing: census.Drop})
 	if err != nil {
 		return nil, err

@@ -61,18 +61,15 @@ type experimentsTab struct {
 	dataPath          string
 	chooseData        *widget.Button
 	resetData         *widget.Button
-	runBtn, cancelBtn *widget.Button
 	exportBtn         *widget.Button
-	bar               *widget.ProgressBar
 	status            *widget.Label
 	results           *container.AppTabs
 	empty             *widget.Label
 	view              *fyne.Container
 
-	last    *expResult
-	cancel  context.CancelFunc
-	running bool
-	wg      sync.WaitGroup // the running experiment, for tests
+	last *expResult
+	jobControls
+	wg sync.WaitGroup // the running experiment, for tests
 }
 
 // expResult is an experiment's runs, finished or interrupted.
@@ -109,18 +106,10 @@ func newExperimentsTab(ctx context.Context, a fyne.App, w fyne.Window) *experime
 	t.data.Wrapping = fyne.TextWrapWord
 	t.chooseData = &widget.Button{Text: "Data file…", Icon: theme.FolderOpenIcon(), OnTapped: t.onChooseData}
 	t.resetData = &widget.Button{Text: "Embedded", OnTapped: func() { t.setData("") }}
-	t.runBtn = &widget.Button{Text: "Run", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: t.onRun}
-	t.cancelBtn = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: t.onCancel}
-	t.cancelBtn.Disable()
+	t.jobControls = newJobControls(t.onRun)
+	t.bind()
 	t.exportBtn = &widget.Button{Text: "Export…", Icon: theme.DocumentSaveIcon(), OnTapped: t.onExport}
 	t.exportBtn.Disable()
-	t.bar = widget.NewProgressBar()
-	t.bar.TextFormatter = func() string {
-		if !t.running {
-			return ""
-		}
-		return fmt.Sprintf("%.0f %%", 100*t.bar.Value)
-	}
 	t.status = widget.NewLabel("Choose an experiment and press Run.")
 	t.status.Wrapping = fyne.TextWrapWord
 	t.results = container.NewAppTabs()
@@ -293,8 +282,7 @@ func (t *experimentsTab) onRun() {
 		return
 	}
 	ctx, cancel := context.WithCancel(t.ctx)
-	t.cancel = cancel
-	t.setRunning(true)
+	t.begin(cancel)
 	t.win.SetTitle("privmap — " + e.Name + " running…")
 	t.status.SetText("Reading the data…")
 	src := experiment.Source{Path: t.dataPath}
@@ -474,26 +462,6 @@ func (t *experimentsTab) onExport() {
 func (t *experimentsTab) write(dir string, res *expResult) error {
 	rows := append([]experiment.Row(nil), res.rows...)
 	return experiment.Write(dir, res.e, res.panels, res.d, res.opt, rows)
-}
-
-func (t *experimentsTab) setRunning(on bool) {
-	t.running = on
-	defer t.bar.Refresh() // its text depends on running
-	if on {
-		t.runBtn.Disable()
-		t.cancelBtn.Enable()
-		t.bar.SetValue(0)
-		return
-	}
-	t.runBtn.Enable()
-	t.cancelBtn.Disable()
-}
-
-// onCancel stops the experiment; the runs finished are kept.
-func (t *experimentsTab) onCancel() {
-	if t.cancel != nil {
-		t.cancel()
-	}
 }
 
 // chartView shows a panel's figure in the window's colours and type,

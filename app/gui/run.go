@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/privmap/privmap/app"
@@ -90,16 +89,13 @@ type runTab struct {
 	signif             *widget.Entry
 	printed            *widget.Check
 	post               *widget.Select
-	runBtn, cancelBtn  *widget.Button
-	bar                *widget.ProgressBar
 	stage, detail      *widget.Label
 	summary            *widget.Label
 	// why says which estimators do not apply to the population, and why.
 	why *widget.Label
 
-	cancel  context.CancelFunc
-	running bool
-	wg      sync.WaitGroup // the running run, for tests
+	jobControls
+	wg sync.WaitGroup // the running run, for tests
 }
 
 func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
@@ -126,17 +122,8 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 		e.OnChanged = func(string) { r.savePrefs() }
 		e.OnSubmitted = func(string) { r.onRun() }
 	}
-	r.runBtn = &widget.Button{Text: "Run", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: r.onRun}
-	r.cancelBtn = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: r.onCancel}
-	r.cancelBtn.Disable()
-	r.bar = widget.NewProgressBar()
-	// An idle bar says nothing: a full-width "0 %" reads as a run stuck.
-	r.bar.TextFormatter = func() string {
-		if !r.running {
-			return ""
-		}
-		return fmt.Sprintf("%.0f %%", 100*r.bar.Value)
-	}
+	r.jobControls = newJobControls(r.onRun)
+	r.bind()
 	r.stage = widget.NewLabel("Choose estimators and press Run (Ctrl+R).")
 	r.detail = widget.NewLabel("")
 	r.detail.Truncation = fyne.TextTruncateEllipsis
@@ -442,8 +429,7 @@ func (r *runTab) start(req runRequest) {
 		return
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
-	r.cancel = cancel
-	r.setRunning(true)
+	r.begin(cancel)
 	r.summary.SetText("")
 	r.win.SetTitle("privmap — running…")
 	start := time.Now()
@@ -520,24 +506,4 @@ func metricsLine(m methodResult) string {
 		s = fmt.Sprintf("EMD %.4g %s, ", m.Metrics.EMD, m.Metrics.EMDUnit)
 	}
 	return s + fmt.Sprintf("squared error %.4g, JSD %.4g, TV %.4g", m.Metrics.MSE, m.Metrics.JSD, m.Metrics.TV)
-}
-
-func (r *runTab) setRunning(on bool) {
-	r.running = on
-	defer r.bar.Refresh() // its text depends on running
-	if on {
-		r.runBtn.Disable()
-		r.cancelBtn.Enable()
-		r.bar.SetValue(0)
-		return
-	}
-	r.runBtn.Enable()
-	r.cancelBtn.Disable()
-}
-
-// onCancel stops the run.
-func (r *runTab) onCancel() {
-	if r.cancel != nil {
-		r.cancel()
-	}
 }
