@@ -108,47 +108,50 @@ func (s ReleaseSpec) Summary() (ReleaseSummary, error) {
 
 // Matching returns the standard mechanism of the spec's family (Laplace
 // or geometric) whose general privacy budget equals the spec's: the
-// comparison PM Table I makes. A geometric mechanism's budget is its ε;
-// a rounded Laplace mechanism's is found by bisection on ε.
+// comparison PM Table I makes.
 func (s ReleaseSpec) Matching() (ReleaseSpec, error) {
+	return s.MatchingBy(func(b ReleaseSummary) float64 { return b.Budget })
+}
+
+// MatchingBy is Matching with the budget read by budget (Budget, or PM's
+// BudgetPM). A geometric mechanism's budget is its ε in both readings; a
+// rounded Laplace mechanism's is below its ε (rounding is
+// post-processing) and grows with it, so its ε is bracketed by doubling
+// and found by bisection.
+func (s ReleaseSpec) MatchingBy(budget func(ReleaseSummary) float64) (ReleaseSpec, error) {
 	sum, err := s.Summary()
 	if err != nil {
 		return ReleaseSpec{}, err
 	}
-	std := ReleaseSpec{Mechanism: Geometric, Sensitivity: s.Sensitivity}
-	if !s.Discrete() {
-		std.Mechanism = Laplace
-	}
-	std.EpsIn, std.EpsOut = sum.Budget, sum.Budget
+	target := budget(sum)
+	std := ReleaseSpec{Mechanism: Geometric, EpsIn: target, EpsOut: target, Sensitivity: s.Sensitivity}
 	if s.Discrete() {
 		return std, nil
 	}
-	// Rounding is post-processing, so a rounded Laplace mechanism's budget
-	// is below its ε: the matching ε is above the budget. Bracket it by
-	// doubling, then bisect on the rounded budget, which grows with ε.
-	budget := func(eps float64) (float64, error) {
+	std.Mechanism = Laplace
+	at := func(eps float64) (float64, error) {
 		std.EpsIn, std.EpsOut = eps, eps
 		b, err := std.Summary()
-		return b.Budget, err
+		return budget(b), err
 	}
-	lo, hi := sum.Budget, 2*sum.Budget
+	lo, hi := target, 2*target
 	for i := 0; ; i++ {
-		b, err := budget(hi)
+		b, err := at(hi)
 		if err != nil {
 			return ReleaseSpec{}, err
 		}
-		if b >= sum.Budget || i == 60 {
+		if b >= target || i == 60 {
 			break
 		}
 		lo, hi = hi, 2*hi
 	}
 	for range 60 {
 		mid := (lo + hi) / 2
-		b, err := budget(mid)
+		b, err := at(mid)
 		if err != nil {
 			return ReleaseSpec{}, err
 		}
-		if b < sum.Budget {
+		if b < target {
 			lo = mid
 		} else {
 			hi = mid

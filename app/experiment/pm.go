@@ -23,30 +23,7 @@ import (
 // pmMatch returns the standard mechanism of s's family whose PM budget
 // equals s's.
 func pmMatch(s app.ReleaseSpec) (app.ReleaseSpec, error) {
-	sum, err := s.Summary()
-	if err != nil {
-		return app.ReleaseSpec{}, err
-	}
-	std := app.ReleaseSpec{Mechanism: app.Geometric, EpsIn: sum.BudgetPM, EpsOut: sum.BudgetPM, Sensitivity: s.Sensitivity}
-	if s.Discrete() {
-		return std, nil
-	}
-	std.Mechanism = app.Laplace
-	budget := func(eps float64) float64 {
-		std.EpsIn, std.EpsOut = eps, eps
-		b, _ := std.Summary()
-		return b.BudgetPM
-	}
-	lo, hi := sum.BudgetPM/2, 2*sum.BudgetPM+1
-	for range 80 {
-		if mid := (lo + hi) / 2; budget(mid) < sum.BudgetPM {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	std.EpsIn, std.EpsOut = (lo+hi)/2, (lo+hi)/2
-	return std, nil
+	return s.MatchingBy(func(b app.ReleaseSummary) float64 { return b.BudgetPM })
 }
 
 // pmMix returns PM's mixture of a family.
