@@ -24,7 +24,7 @@ func TestReleaseSpec(t *testing.T) {
 		}
 	}
 	geo := ReleaseSpec{Mechanism: Geometric, EpsIn: 0.4, EpsOut: 0.4, Sensitivity: 1}
-	if sum, err := geo.Summary(); err != nil || math.Abs(sum.Budget-0.4) > 1e-12 || sum.WorstEps != 0.4 {
+	if sum, err := geo.Summary(); err != nil || math.Abs(sum.Budget-0.4) > 1e-12 || math.Abs(sum.WorstEps-0.4) > 1e-12 {
 		t.Errorf("geometric ε = 0.4: %+v, %v", sum, err)
 	}
 	mix := ReleaseSpec{Mechanism: PMLaplace, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1}
