@@ -75,7 +75,7 @@ func TestPMSimulation(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := g.CDF(e) - g.CDF(-e-1)
-		if se := math.Sqrt(want * (1 - want) / float64(pmSamples)); math.Abs(vals[0]-want) > 4.89*se {
+		if se := math.Sqrt(want * (1 - want) / float64(pmBoundSamples)); math.Abs(vals[0]-want) > 4.89*se {
 			t.Errorf("P(|error| ≤ %d) = %v, want %v ± %v", e, vals[0], want, 4.89*se)
 		}
 	}
