@@ -33,6 +33,9 @@ type Variant struct {
 	Pop int
 	// Estimate, when set, is used instead of Method.
 	Estimate Estimator
+	// Reference marks a floor to read the others against (no privacy),
+	// not a contender for the summary's best.
+	Reference bool
 }
 
 // An Estimator is an estimator that core.Reconstruct does not offer.

@@ -113,7 +113,9 @@ func tableRow(p Panel, m Metric, s Setting, points []Point) []string {
 			continue
 		}
 		row = append(row, interval(pt))
-		ranked = append(ranked, pt)
+		if !v.Reference {
+			ranked = append(ranked, pt)
+		}
 	}
 	if !p.NoBest {
 		row = append(row, best(ranked, m != PWithin))

@@ -28,7 +28,7 @@ var (
 	uldpKRREM   = Variant{Label: "RR EM", Method: core.MethodGIBU, Pop: popKRR}
 	uldpRAPEmp  = Variant{Label: "RAPPOR emp", Method: core.MethodRAP, Post: core.PostNorm, Pop: popRAPPOR}
 	uldpRAPEM   = Variant{Label: "RAPPOR EM", Method: core.MethodGIBU, Pop: popRAPPOR}
-	uldpNone    = Variant{Label: "non-private", Estimate: obfDat, Pop: popNone}
+	uldpNone    = Variant{Label: "non-private", Estimate: obfDat, Pop: popNone, Reference: true}
 	uldpTVUsers = []int{10000}
 )
 
