@@ -161,6 +161,49 @@ func (s ReleaseSpec) MatchingBy(budget func(ReleaseSummary) float64) (ReleaseSpe
 	return std, nil
 }
 
+// A ReleaseNoise is the integer noise a release adds to one count: the
+// geometric mixture's (PM eq. 25) or the Laplace mixture's rounded to the
+// nearest integer (PM eq. 34), the standard mechanisms being mixtures
+// with one scale.
+type ReleaseNoise struct {
+	geo     *core.GeometricMixture
+	laplace *core.LaplaceMixture
+}
+
+// Noise returns the spec's noise.
+func (s ReleaseSpec) Noise() (ReleaseNoise, error) {
+	if err := s.Validate(); err != nil {
+		return ReleaseNoise{}, err
+	}
+	n, _ := s.noise()
+	switch m := n.(type) {
+	case core.GeometricMixture:
+		return ReleaseNoise{geo: &m}, nil
+	case core.LaplaceMixture:
+		return ReleaseNoise{laplace: &m}, nil
+	}
+	panic("app: unknown noise")
+}
+
+// PMF returns P(noise = k).
+func (n ReleaseNoise) PMF(k int) float64 {
+	if n.geo != nil {
+		return n.geo.PMF(k)
+	}
+	return n.laplace.RoundedPMF(k)
+}
+
+// Span returns the smallest K ≥ 0 with P(|noise| ≤ K) ≥ p, 0 < p < 1:
+// by symmetry the (1+p)/2 quantile, of the integer noise K itself, of
+// the Laplace noise X less ½ (|round X| ≤ K when |X| < K + ½).
+func (n ReleaseNoise) Span(p float64) int {
+	q := (1 + p) / 2
+	if n.geo != nil {
+		return max(n.geo.Quantile(q), 0)
+	}
+	return max(int(math.Ceil(n.laplace.Quantile(q)-0.5)), 0)
+}
+
 // ReleaseCounts adds the spec's noise to every count: seeded math/rand
 // draws for a preview (Laplace noise rounded to the nearest integer), or,
 // with secure, exact integer noise from crypto/rand (geometric mechanisms

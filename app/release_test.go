@@ -66,3 +66,56 @@ func TestReleaseSpec(t *testing.T) {
 		t.Errorf("a cancelled release: %v", err)
 	}
 }
+
+// TestReleaseNoise checks the noise a release adds: the standard
+// geometric mechanism's PMF (1−α)/(1+α)·α^|k|, symmetry, a total of 1,
+// and the span: the smallest K with P(|noise| ≤ K) ≥ p, found by adding
+// up the PMF.
+func TestReleaseNoise(t *testing.T) {
+	geo := ReleaseSpec{Mechanism: Geometric, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 2}
+	n, err := geo.Noise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alpha := math.Exp(-0.25)
+	for k := -5; k <= 5; k++ {
+		if want := (1 - alpha) / (1 + alpha) * math.Pow(alpha, math.Abs(float64(k))); math.Abs(n.PMF(k)-want) > 1e-15 {
+			t.Errorf("geometric P(%d) = %v, want %v", k, n.PMF(k), want)
+		}
+	}
+	for _, s := range []ReleaseSpec{
+		geo,
+		{Mechanism: Laplace, EpsIn: 0.3, EpsOut: 0.3, Sensitivity: 1},
+		{Mechanism: PMGeometric, EpsIn: 0.1, EpsOut: 1, Break: 6, Sensitivity: 1},
+		{Mechanism: PMLaplace, EpsIn: 0.2, EpsOut: 1, Break: 5, Sensitivity: 1},
+	} {
+		n, err := s.Noise()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []float64{0.1, 0.5, 0.9, 0.999} {
+			k := n.Span(p)
+			in := n.PMF(0)
+			for j := 1; j <= k; j++ {
+				if n.PMF(j) != n.PMF(-j) {
+					t.Fatalf("%s: P(%d) ≠ P(%d)", s.Mechanism, j, -j)
+				}
+				in += 2 * n.PMF(j)
+			}
+			// The span holds p, and one less does not (to rounding).
+			if in < p-1e-12 || (k > 0 && in-2*n.PMF(k) >= p+1e-12) {
+				t.Errorf("%s: span %d for p = %v holds %v", s.Mechanism, k, p, in)
+			}
+		}
+		total := n.PMF(0)
+		for j := 1; j < 2000; j++ {
+			total += 2 * n.PMF(j)
+		}
+		if math.Abs(total-1) > 1e-12 {
+			t.Errorf("%s: the PMF sums to %v", s.Mechanism, total)
+		}
+	}
+	if _, err := (ReleaseSpec{Mechanism: "gauss"}).Noise(); err == nil {
+		t.Error("noise of an unknown mechanism")
+	}
+}

@@ -50,6 +50,9 @@ func NewLaplaceMixture(eps1, eps2, c, sensitivity float64) (LaplaceMixture, erro
 	return LaplaceMixture{Scale1: sensitivity / eps1, Scale2: sensitivity / eps2, Break: c}, nil
 }
 
+// MinReleaseEpsilon is the smallest ε/Δ a release takes.
+const MinReleaseEpsilon = 1e-9
+
 // checkRelease validates a release's parameters.
 func checkRelease(eps1, eps2, c, sensitivity float64) error {
 	for _, e := range []float64{eps1, eps2} {
@@ -59,6 +62,11 @@ func checkRelease(eps1, eps2, c, sensitivity float64) error {
 	}
 	if !(sensitivity > 0) || math.IsInf(sensitivity, 0) {
 		return fmt.Errorf("core: sensitivity must be positive and finite, got %v", sensitivity)
+	}
+	for _, e := range []float64{eps1, eps2} {
+		if e/sensitivity < MinReleaseEpsilon {
+			return fmt.Errorf("core: ε/Δ = %v is below %v: noise of scale Δ/ε > %v counts drowns every count (and α = e^{−ε/Δ} is 1 in floating point below about 1e−16)", e/sensitivity, MinReleaseEpsilon, 1/MinReleaseEpsilon)
+		}
 	}
 	if !(c >= 0) || math.IsInf(c, 0) {
 		return fmt.Errorf("core: break-point must be ≥ 0 and finite, got %v", c)

@@ -445,3 +445,29 @@ func (s *seededBytes) Read(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// TestCentralParameters checks that a release refuses what it cannot
+// draw: ε of 0, infinite or below MinReleaseEpsilon·Δ (where α =
+// e^{−ε/Δ} heads for 1), a negative break-point, sensitivity 0, and
+// takes the smallest ε it allows.
+func TestCentralParameters(t *testing.T) {
+	for _, p := range [][4]float64{
+		{0, 1, 1, 1}, {1, math.Inf(1), 1, 1}, {1e-10, 1, 1, 1}, {1, 1e-300, 1, 1},
+		{1e-9, 1, 1, 2}, {1, 1, -1, 1}, {1, 1, 1, 0}, {1, 1, math.NaN(), 1},
+	} {
+		if _, err := NewLaplaceMixture(p[0], p[1], p[2], p[3]); err == nil {
+			t.Errorf("Laplace mixture %v accepted", p)
+		}
+		if _, err := NewGeometricMixture(p[0], p[1], int(p[2]), p[3]); err == nil && !math.IsNaN(p[2]) {
+			t.Errorf("geometric mixture %v accepted", p)
+		}
+	}
+	m, err := NewGeometricMixture(MinReleaseEpsilon, MinReleaseEpsilon, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// P(0) = (1−α)/(1+α) = tanh(ε/2).
+	if p, want := m.PMF(0), math.Tanh(MinReleaseEpsilon/2); math.Abs(p-want) > 1e-6*want {
+		t.Errorf("P(0) = %v at ε = %v, want %v", p, MinReleaseEpsilon, want)
+	}
+}

@@ -104,15 +104,6 @@ func (b byRun) Swap(i, j int) {
 	b.p.Values[i], b.p.Values[j] = b.p.Values[j], b.p.Values[i]
 }
 
-// palette are the estimators' colours in a figure: Okabe and Ito's,
-// distinct for colour-blind readers and in print, with grey for their
-// black (which a dark window would hide) and a brown for a ninth.
-var palette = []color.Color{
-	color.RGBA{0x00, 0x72, 0xb2, 0xff}, color.RGBA{0xd5, 0x5e, 0x00, 0xff}, color.RGBA{0x00, 0x9e, 0x73, 0xff},
-	color.RGBA{0xcc, 0x79, 0xa7, 0xff}, color.RGBA{0xe6, 0x9f, 0x00, 0xff}, color.RGBA{0x56, 0xb4, 0xe9, 0xff},
-	color.RGBA{0x99, 0x99, 0x99, 0xff}, color.RGBA{0xf0, 0xe4, 0x42, 0xff}, color.RGBA{0x8c, 0x56, 0x4b, 0xff},
-}
-
 // shapes tell the estimators apart without colour.
 var shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{},
 	draw.CrossGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
@@ -167,7 +158,7 @@ func Figure(p Panel, points []Point, st mapplot.Style) (*Chart, error) {
 		pl.X.Label.Text = p.XLabel
 		pl.Y.Label.Text = axisLabel(p, m)
 		grid := plotter.NewGrid()
-		grid.Vertical.Color, grid.Horizontal.Color = gridColour(st), gridColour(st)
+		grid.Vertical.Color, grid.Horizontal.Color = st.Faint(0.25), st.Faint(0.25)
 		pl.Add(grid)
 		legend := &ch.Legend
 		if i > 0 {
@@ -189,13 +180,6 @@ func Figure(p Panel, points []Point, st mapplot.Style) (*Chart, error) {
 
 // sansFont is the figures' type, as the maps'.
 var sansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-
-// gridColour is a faint line between ink and paper.
-func gridColour(st mapplot.Style) color.Color {
-	ink, paper := color.NRGBAModel.Convert(st.Ink).(color.NRGBA), color.NRGBAModel.Convert(st.Paper).(color.NRGBA)
-	mix := func(a, b uint8) uint8 { return uint8((int(a) + 3*int(b)) / 4) }
-	return color.NRGBA{R: mix(ink.R, paper.R), G: mix(ink.G, paper.G), B: mix(ink.B, paper.B), A: 0xff}
-}
 
 // shorten cuts s to at most n characters at a word, marking the cut.
 func shorten(s string, n int) string {
@@ -223,7 +207,7 @@ func lines(pl *plot.Plot, p Panel, m Metric, points []Point, legend *plot.Legend
 		if err != nil {
 			return err
 		}
-		c := palette[i%len(palette)]
+		c := mapplot.Palette[i%len(mapplot.Palette)]
 		line.Color, pts.Color = c, c
 		line.Width = vg.Points(1.2 * scale)
 		if p.Scatter {
@@ -360,7 +344,7 @@ func boxes(pl *plot.Plot, p Panel, m Metric, points []Point, legend *plot.Legend
 				}
 				b.AdjLow, b.AdjHigh, b.Outside = b.Min, b.Max, nil
 				b.Offset = (vg.Length(vi) - vg.Length(nv-1)/2) * (w + vg.Points(2*scale))
-				b.FillColor = palette[vi%len(palette)]
+				b.FillColor = mapplot.Palette[vi%len(mapplot.Palette)]
 				b.MedianStyle.Color = color.White
 				b.MedianStyle.Width = vg.Points(1.5 * scale)
 				b.BoxStyle.Color, b.WhiskerStyle.Color = st.Ink, st.Ink
@@ -375,7 +359,7 @@ func boxes(pl *plot.Plot, p Panel, m Metric, points []Point, legend *plot.Legend
 	}
 	for vi, v := range p.Variants {
 		if legend != nil {
-			legend.Add(v.Label, swatch{palette[vi%len(palette)]})
+			legend.Add(v.Label, swatch{mapplot.Palette[vi%len(mapplot.Palette)]})
 		}
 	}
 	pl.X.Tick.Marker = plot.ConstantTicks(ticks)

@@ -79,7 +79,7 @@ func (c *compareTab) buildUI() fyne.CanvasObject {
 	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", container.NewVBox(pairs, steps)))
 	rank := widget.NewCard("", "Estimators ranked", c.ranking)
 	bottom := container.NewBorder(nil, nil, side, nil, container.NewScroll(rank))
-	c.content = container.NewBorder(bar, nil, nil, nil, c.layout(bottom))
+	c.content = container.NewBorder(bar, nil, nil, nil, c.layout(nil, bottom))
 	c.content.Hide()
 	return container.NewStack(container.NewCenter(c.empty), c.content)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
@@ -377,7 +375,7 @@ func (t *experimentsTab) show(res *expResult) {
 	points := experiment.Points(res.panels, rows)
 	t.results = container.NewAppTabs()
 	for _, p := range res.panels {
-		t.results.Append(container.NewTabItem("("+p.Name+") "+shortText(p.Title, 28), newChartView(p, points)))
+		t.results.Append(container.NewTabItem("("+p.Name+") "+shortText(p.Title, 28), newFigureView(fyne.NewSize(320, 240), func(st mapplot.Style) (imager, error) { return experiment.Figure(p, points, st) })))
 	}
 	t.results.Append(container.NewTabItem("Summary", container.NewVScroll(summaryView(res, points))))
 	t.view.Objects = []fyne.CanvasObject{t.results}
@@ -462,45 +460,4 @@ func (t *experimentsTab) onExport() {
 func (t *experimentsTab) write(dir string, res *expResult) error {
 	rows := append([]experiment.Row(nil), res.rows...)
 	return experiment.Write(dir, res.e, res.panels, res.d, res.opt, rows)
-}
-
-// chartView shows a panel's figure in the window's colours and type,
-// drawn at the size it is given.
-type chartView struct {
-	widget.BaseWidget
-	panel  experiment.Panel
-	points []experiment.Point
-	chart  *experiment.Chart
-	style  mapplot.Style // the windowStyle the chart was made in
-}
-
-func newChartView(p experiment.Panel, points []experiment.Point) *chartView {
-	c := &chartView{panel: p, points: points}
-	c.ExtendBaseWidget(c)
-	return c
-}
-
-// CreateRenderer implements fyne.Widget.
-func (c *chartView) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(canvas.NewRaster(c.draw))
-}
-
-// MinSize implements fyne.Widget.
-func (c *chartView) MinSize() fyne.Size { return fyne.NewSize(320, 240) }
-
-// draw draws the chart at w×h pixels.
-func (c *chartView) draw(w, h int) image.Image {
-	st := windowStyle()
-	if c.chart == nil || c.style != st {
-		ch, err := experiment.Figure(c.panel, c.points, st)
-		if err != nil {
-			return image.NewRGBA(image.Rect(0, 0, 1, 1))
-		}
-		c.chart, c.style = ch, st
-	}
-	pxPerPt := 1.0
-	if sz := c.Size(); sz.Width > 0 {
-		pxPerPt = float64(w) / float64(sz.Width)
-	}
-	return c.chart.Image(w, h, pxPerPt)
 }

@@ -41,7 +41,7 @@ func TestExperimentRun(t *testing.T) {
 	assert.Len(t, x.last.rows, 16)
 
 	// The figure draws at its size in the window's colours.
-	cv, ok := x.results.Items[0].Content.(*chartView)
+	cv, ok := x.results.Items[0].Content.(*figureView)
 	require.True(t, ok)
 	cv.Resize(fyne.NewSize(600, 300))
 	img := cv.draw(600, 300)

@@ -68,7 +68,7 @@ type releaseTab struct {
 	errs                          *widget.Label
 	releaseBtn, exportPNG, expCSV *widget.Button
 	empty                         *widget.Label
-	content                       *fyne.Container
+	pmf                           *figureView
 	last                          *releaseResult
 	wg                            sync.WaitGroup // the release being drawn, for tests
 	running                       bool
@@ -114,7 +114,8 @@ func newReleaseTab(ctx context.Context, a fyne.App, w fyne.Window) *releaseTab {
 	r.summary.Wrapping = fyne.TextWrapWord
 	r.matching = widget.NewLabel("")
 	r.matching.Wrapping = fyne.TextWrapWord
-	r.errs = widget.NewLabel("")
+	r.errs = widget.NewLabel("No release yet.")
+	r.pmf = newFigureView(fyne.NewSize(240, 160), nil)
 	r.errs.Wrapping = fyne.TextWrapWord
 	r.releaseBtn = &widget.Button{Text: "Release", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: r.onRelease}
 	r.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: r.onExportPNG}
@@ -142,17 +143,19 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 		widget.NewFormItem("Publication", r.secure),
 	)
 	common.Items[0].HintText = "how much one person changes a count"
-	left := container.NewVBox(widget.NewCard("", "Noise", container.NewVBox(
-		widget.NewForm(widget.NewFormItem("Mechanism", roomy(r.mech))), r.stdForm, r.pmForm, common)))
+	// What the noise gives shows beside its parameters as they are
+	// typed; the release's maps and errors beside the noise's PMF.
+	left := container.NewVBox(
+		widget.NewCard("", "Noise", container.NewVBox(
+			widget.NewForm(widget.NewFormItem("Mechanism", roomy(r.mech))), r.stdForm, r.pmForm, common)),
+		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.summary, r.matching)))
 	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, layout.NewSpacer(), r.exportPNG, r.expCSV)
-	below := container.NewGridWithColumns(2,
-		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.summary, r.matching)),
-		widget.NewCard("", "Errors of the release", r.errs))
-	maps := r.layout(container.NewVScroll(below))
-	r.content = container.NewStack(container.NewCenter(r.empty), maps)
-	maps.Hide()
-	split := container.NewHSplit(container.NewVScroll(left), container.NewBorder(bar, nil, nil, nil, r.content))
-	split.Offset = 0.25
+	below := container.NewHSplit(
+		container.NewVScroll(widget.NewCard("", "Errors of the release", r.errs)),
+		widget.NewCard("", "Noise on one count", r.pmf))
+	below.Offset = 0.4
+	split := container.NewHSplit(container.NewVScroll(left), container.NewBorder(bar, nil, nil, nil, r.layout(container.NewCenter(r.empty), below)))
+	split.Offset = 0.28
 	r.changed()
 	return split
 }
@@ -229,15 +232,77 @@ func (r *releaseTab) changed() {
 	if err != nil {
 		r.summary.SetText(err.Error())
 		r.matching.SetText("")
+		r.pmf.set(nil)
 		return
 	}
 	sum, err := s.Summary()
 	if err != nil {
 		r.summary.SetText(err.Error())
+		r.pmf.set(nil)
 		return
 	}
 	r.summary.SetText(summaryText(sum))
-	r.matching.SetText(matchingText(s, sum))
+	std, ok := s, false
+	if s.Mixture() {
+		if m, err := s.Matching(); err == nil {
+			std, ok = m, true
+		}
+	}
+	r.matching.SetText(matchingText(s, sum, std, ok))
+	curves, err := noiseCurves(s, std, ok)
+	if err != nil {
+		r.pmf.set(nil)
+		return
+	}
+	mark := "break-point"
+	if !s.Mixture() {
+		mark = "error bound"
+	}
+	c := r.brkValue(s)
+	r.pmf.set(func(st mapplot.Style) (imager, error) {
+		p, err := mapplot.NoisePlot(st, c, mark, curves...)
+		return mapplot.StyledPlot{Plot: p, Style: st}, err
+	})
+}
+
+// noisePoints is about how many values of the noise a curve of its PMF
+// has: every whole number up to its span, or as many spread over it.
+const noisePoints = 601
+
+// noiseCurves returns the PMF of a release's noise over its 99.9% span,
+// and, with withStd, that of the standard mechanism of the same budget.
+func noiseCurves(s, std app.ReleaseSpec, withStd bool) ([]mapplot.NoiseCurve, error) {
+	specs := []app.ReleaseSpec{s}
+	labels := []string{releaseNames[s.Mechanism]}
+	if withStd {
+		specs = append(specs, std)
+		labels = append(labels, fmt.Sprintf("%s, ε = %s (same budget)", releaseNames[std.Mechanism], roundText(std.EpsIn, 3)))
+	} else {
+		labels[0] += ", ε = " + roundText(s.EpsIn, 3)
+	}
+	noises := make([]app.ReleaseNoise, len(specs))
+	span := 1
+	for i, sp := range specs {
+		n, err := sp.Noise()
+		if err != nil {
+			return nil, err
+		}
+		noises[i] = n
+		span = max(span, n.Span(0.999))
+	}
+	step := max(1, (2*span+noisePoints-2)/(noisePoints-1))
+	var ks []int
+	for k := -(span / step) * step; k <= span; k += step {
+		ks = append(ks, k)
+	}
+	curves := make([]mapplot.NoiseCurve, len(specs))
+	for i, n := range noises {
+		curves[i] = mapplot.NoiseCurve{Label: labels[i], K: ks, P: make([]float64, len(ks))}
+		for j, k := range ks {
+			curves[i].P[j] = n.PMF(k)
+		}
+	}
+	return curves, nil
 }
 
 // summaryText describes a noise's privacy and accuracy.
@@ -248,13 +313,10 @@ func summaryText(sum app.ReleaseSummary) string {
 }
 
 // matchingText compares a mixture with the standard mechanism of its
-// family that has the same general privacy budget.
-func matchingText(s app.ReleaseSpec, sum app.ReleaseSummary) string {
-	if !s.Mixture() {
-		return ""
-	}
-	std, err := s.Matching()
-	if err != nil {
+// family that has the same general privacy budget,
+// std, when ok.
+func matchingText(s app.ReleaseSpec, sum app.ReleaseSummary, std app.ReleaseSpec, ok bool) string {
+	if !ok {
 		return ""
 	}
 	ss, err := std.Summary()
@@ -372,8 +434,7 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	}
 	r.last = res
 	r.setData(res.ds)
-	r.empty.Hide()
-	r.content.Objects[1].Show()
+	r.showMaps()
 	c := r.brkValue(res.spec)
 	mae, mre, within := core.ReleaseErrors(res.counts.Counts, res.released, c)
 	how := fmt.Sprintf("A preview: seeded noise (seed %d), not for publication.", res.seed)

@@ -1,15 +1,18 @@
 package gui
 
 import (
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 )
 
@@ -35,10 +38,38 @@ func TestReleaseScreen(t *testing.T) {
 	assert.Contains(t, r.matching.Text, "The geometric mechanism with the same budget has ε = 0.3409")
 	assert.True(t, r.pmForm.Visible())
 	assert.False(t, r.stdForm.Visible(), "ε alone is for the standard mechanisms")
+	// Before any release: the summary shows beside the form, the maps'
+	// place holds the placeholder, and the noise's PMF is drawn, the
+	// mixture's and the same-budget mechanism's.
+	assert.True(t, r.summary.Visible() && r.placeholder.Visible())
+	assert.False(t, r.top.Visible(), "maps before a release")
+	r.pmf.Resize(fyne.NewSize(400, 260))
+	img := r.pmf.draw(400, 260)
+	colours := map[color.RGBA]bool{}
+	for y := range 260 {
+		for x := range 400 {
+			colours[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)] = true
+		}
+	}
+	for _, c := range mapplot.Palette[:2] {
+		assert.True(t, colours[color.RGBAModel.Convert(c).(color.RGBA)], "curve colour %v", c)
+	}
+	curves, err := noiseCurves(spec, app.ReleaseSpec{Mechanism: app.Geometric, EpsIn: 0.3409, EpsOut: 0.3409, Sensitivity: 1}, true)
+	require.NoError(t, err)
+	n, _ := spec.Noise()
+	ks := curves[0].K
+	assert.LessOrEqual(t, len(ks), noisePoints)
+	assert.Equal(t, 0, ks[len(ks)/2], "the curve is centred on 0")
+	assert.InDelta(t, n.PMF(0), curves[0].P[len(ks)/2], 1e-15)
+	assert.GreaterOrEqual(t, ks[len(ks)-1], n.Span(0.999))
+	r.epsIn.SetText("x")
+	assert.Nil(t, r.pmf.make, "no PMF of a bad ε")
+	r.epsIn.SetText("0.25")
 
 	r.seed.SetText("4")
 	r.onRelease()
 	r.wg.Wait()
+	assert.True(t, r.top.Visible() && !r.placeholder.Visible(), "the maps in the placeholder's place")
 	res := r.last
 	require.NotNil(t, res)
 	truth := u.data.data.grid.Counts

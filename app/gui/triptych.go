@@ -33,7 +33,10 @@ type triptych struct {
 	// puts below them.
 	mapRow *fyne.Container
 	split  *container.Split
-	hover  *widget.Label
+	// placeholder stands in for top, the maps and the read-out, until
+	// there are maps to show (layout).
+	placeholder, top fyne.CanvasObject
+	hover            *widget.Label
 	// redraw draws the maps again (a new scale or view of the census);
 	// describe returns the read-out of a cell, −1 for none.
 	redraw   func()
@@ -75,11 +78,26 @@ func newTriptych(a fyne.App, scalePref string) *triptych {
 }
 
 // layout returns the maps and the read-out above below, split so that the
-// maps take the height they need.
-func (t *triptych) layout(below fyne.CanvasObject) *container.Split {
-	t.split = container.NewVSplit(container.NewBorder(nil, t.hover, nil, nil, t.mapRow), below)
+// maps take the height they need. With a placeholder, the placeholder
+// stands in the maps' place until showMaps.
+func (t *triptych) layout(placeholder, below fyne.CanvasObject) *container.Split {
+	top := fyne.CanvasObject(container.NewBorder(nil, t.hover, nil, nil, t.mapRow))
+	if placeholder != nil {
+		t.placeholder, t.top = placeholder, top
+		top.Hide()
+		top = container.NewStack(placeholder, top)
+	}
+	t.split = container.NewVSplit(top, below)
 	t.split.Offset = 0.68
 	return t.split
+}
+
+// showMaps puts the maps in the placeholder's place.
+func (t *triptych) showMaps() {
+	if t.placeholder != nil {
+		t.placeholder.Hide()
+		t.top.Show()
+	}
 }
 
 // setData shows ds, offering its attributes for a census table.

@@ -2,6 +2,7 @@ package mapplot
 
 import (
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -78,4 +79,22 @@ func (s Style) Plot() *plot.Plot {
 		a.Padding = s.size(3)
 	}
 	return p
+}
+
+// Palette are the colours of a figure's series: Okabe and Ito's,
+// distinct for colour-blind readers and in print, with grey for their
+// black (which a dark window would hide) and a brown for a ninth.
+var Palette = []color.Color{
+	color.RGBA{0x00, 0x72, 0xb2, 0xff}, color.RGBA{0xd5, 0x5e, 0x00, 0xff}, color.RGBA{0x00, 0x9e, 0x73, 0xff},
+	color.RGBA{0xcc, 0x79, 0xa7, 0xff}, color.RGBA{0xe6, 0x9f, 0x00, 0xff}, color.RGBA{0x56, 0xb4, 0xe9, 0xff},
+	color.RGBA{0x99, 0x99, 0x99, 0xff}, color.RGBA{0xf0, 0xe4, 0x42, 0xff}, color.RGBA{0x8c, 0x56, 0x4b, 0xff},
+}
+
+// Faint returns the ink mixed into the paper, share of ink (0 to 1): a
+// line that should not compete with the data, such as a grid.
+func (s Style) Faint(share float64) color.Color {
+	s = s.orDefault()
+	ink, paper := color.NRGBAModel.Convert(s.Ink).(color.NRGBA), color.NRGBAModel.Convert(s.Paper).(color.NRGBA)
+	mix := func(a, b uint8) uint8 { return uint8(math.Round(share*float64(a) + (1-share)*float64(b))) }
+	return color.NRGBA{R: mix(ink.R, paper.R), G: mix(ink.G, paper.G), B: mix(ink.B, paper.B), A: 0xff}
 }
