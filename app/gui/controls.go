@@ -2,8 +2,10 @@ package gui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -66,4 +68,22 @@ func (c *jobControls) onCancel() {
 	if c.cancel != nil {
 		c.cancel()
 	}
+}
+
+// stopped reports a job that ended with err: the bar back at 0, status
+// saying cancelled or failed, and a failure's error in a dialog on w
+// with hint, what to do. It returns false, doing nothing, when err is
+// nil.
+func (c *jobControls) stopped(w fyne.Window, status *widget.Label, err error, cancelled, failed, hint string) bool {
+	if err == nil {
+		return false
+	}
+	c.bar.SetValue(0)
+	if errors.Is(err, context.Canceled) {
+		status.SetText(cancelled)
+		return true
+	}
+	status.SetText(failed)
+	showError(w, err, hint)
+	return true
 }

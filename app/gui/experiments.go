@@ -349,14 +349,7 @@ func (t *experimentsTab) finish(res *expResult, err error, took time.Duration) {
 	case errors.Is(err, context.Canceled) && res != nil && len(res.rows) > 0:
 		t.status.SetText(fmt.Sprintf("Cancelled after %s of %s runs; the figures show those. Run again to finish.",
 			app.Thousands(res.done), app.Thousands(res.total)))
-	case errors.Is(err, context.Canceled):
-		t.bar.SetValue(0)
-		t.status.SetText("Cancelled.")
-		return
-	case err != nil:
-		t.bar.SetValue(0)
-		t.status.SetText("The experiment failed.")
-		showError(t.win, err, "Check the data and the entries, then run again.")
+	case t.stopped(t.win, t.status, err, "Cancelled.", "The experiment failed.", "Check the data and the entries, then run again."):
 		return
 	default:
 		t.status.SetText(fmt.Sprintf("Ran %s in %s.", plural(res.total, "run", "runs"), took.Round(time.Second)))

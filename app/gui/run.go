@@ -472,15 +472,8 @@ func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 	r.setRunning(false)
 	r.detail.SetText("")
 	r.win.SetTitle("privmap")
-	switch {
-	case errors.Is(err, context.Canceled):
-		r.bar.SetValue(0)
-		r.stage.SetText("Run cancelled; the last results stay on the Compare screen.")
-		return
-	case err != nil:
-		r.bar.SetValue(0)
-		r.stage.SetText("The run failed; the last results stay on the Compare screen.")
-		showError(r.win, err, "Check the population of mechanisms and the data, then run again.")
+	if r.stopped(r.win, r.stage, err, "Run cancelled; the last results stay on the Compare screen.",
+		"The run failed; the last results stay on the Compare screen.", "Check the population of mechanisms and the data, then run again.") {
 		return
 	}
 	r.stage.SetText(fmt.Sprintf("Ran %s on %s users in %s.", plural(len(res.Results), "estimator", "estimators"),
