@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"strconv"
 
 	"github.com/privmap/privmap/core"
@@ -65,17 +66,19 @@ func (s ReleaseSpec) Validate() error {
 	return err
 }
 
-// noise returns the spec's noise.
-func (s ReleaseSpec) noise() (any, error) {
+// noise returns the spec's noise, unvalidated.
+func (s ReleaseSpec) noise() (ReleaseNoise, error) {
 	d := float64(s.Sensitivity)
 	c := s.Break
 	if !s.Mixture() {
 		c = 0
 	}
 	if s.Discrete() {
-		return core.NewGeometricMixture(s.EpsIn, s.EpsOut, int(c), d)
+		m, err := core.NewGeometricMixture(s.EpsIn, s.EpsOut, int(c), d)
+		return ReleaseNoise{geo: &m}, err
 	}
-	return core.NewLaplaceMixture(s.EpsIn, s.EpsOut, c, d)
+	m, err := core.NewLaplaceMixture(s.EpsIn, s.EpsOut, c, d)
+	return ReleaseNoise{laplace: &m}, err
 }
 
 // A ReleaseSummary is what a release's noise costs and gives (PM §III):
@@ -95,15 +98,13 @@ func (s ReleaseSpec) Summary() (ReleaseSummary, error) {
 	if err != nil {
 		return ReleaseSummary{}, err
 	}
-	switch m := n.(type) {
-	case core.GeometricMixture:
+	if m := n.geo; m != nil {
 		return ReleaseSummary{WorstEps: m.WorstEpsilon(s.Sensitivity), Budget: m.Budget(s.Sensitivity), BudgetPM: m.BudgetPM(s.Sensitivity),
 			AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}, nil
-	case core.LaplaceMixture:
-		return ReleaseSummary{WorstEps: m.WorstEpsilonRounded(s.Sensitivity), Budget: m.BudgetRounded(s.Sensitivity), BudgetPM: m.BudgetRoundedPM(s.Sensitivity),
-			AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}, nil
 	}
-	panic("app: unknown noise")
+	m := n.laplace
+	return ReleaseSummary{WorstEps: m.WorstEpsilonRounded(s.Sensitivity), Budget: m.BudgetRounded(s.Sensitivity), BudgetPM: m.BudgetRoundedPM(s.Sensitivity),
+		AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}, nil
 }
 
 // Matching returns the standard mechanism of the spec's family (Laplace
@@ -175,14 +176,7 @@ func (s ReleaseSpec) Noise() (ReleaseNoise, error) {
 	if err := s.Validate(); err != nil {
 		return ReleaseNoise{}, err
 	}
-	n, _ := s.noise()
-	switch m := n.(type) {
-	case core.GeometricMixture:
-		return ReleaseNoise{geo: &m}, nil
-	case core.LaplaceMixture:
-		return ReleaseNoise{laplace: &m}, nil
-	}
-	panic("app: unknown noise")
+	return s.noise()
 }
 
 // PMF returns P(noise = k).
@@ -191,6 +185,23 @@ func (n ReleaseNoise) PMF(k int) float64 {
 		return n.geo.PMF(k)
 	}
 	return n.laplace.RoundedPMF(k)
+}
+
+// CDF returns P(noise ≤ k).
+func (n ReleaseNoise) CDF(k int) float64 {
+	if n.geo != nil {
+		return n.geo.CDF(k)
+	}
+	return n.laplace.CDF(float64(k) + 0.5)
+}
+
+// Rand draws the noise for a preview: the Laplace noise rounded to the
+// nearest integer.
+func (n ReleaseNoise) Rand(rng *rand.Rand) float64 {
+	if n.geo != nil {
+		return float64(n.geo.Rand(rng))
+	}
+	return math.Round(n.laplace.Rand(rng))
 }
 
 // Span returns the smallest K ≥ 0 with P(|noise| ≤ K) ≥ p, 0 < p < 1:
@@ -225,12 +236,7 @@ func ReleaseCounts(ctx context.Context, counts []float64, s ReleaseSpec, seed ui
 				return nil, err
 			}
 		}
-		switch m := n.(type) {
-		case core.GeometricMixture:
-			out[i] = z + float64(m.Rand(rng))
-		case core.LaplaceMixture:
-			out[i] = z + math.Round(m.Rand(rng))
-		}
+		out[i] = z + n.Rand(rng)
 	}
 	return out, nil
 }

@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/privmap/privmap/app"
-	"github.com/privmap/privmap/core"
 )
 
 // The central release's experiments (PM §IV): Table I's analytic
@@ -233,20 +232,11 @@ func releaseLabel(s app.ReleaseSpec) string {
 // noiseOf returns a sampler of s's noise: integer geometric noise, or
 // Laplace noise rounded to the nearest integer.
 func noiseOf(s app.ReleaseSpec) (func(*rand.Rand) float64, error) {
-	if err := s.Validate(); err != nil {
+	n, err := s.Noise()
+	if err != nil {
 		return nil, err
 	}
-	c := s.Break
-	if !s.Mixture() {
-		c = 0
-	}
-	d := float64(s.Sensitivity)
-	if s.Discrete() {
-		g, err := core.NewGeometricMixture(s.EpsIn, s.EpsOut, int(c), d)
-		return func(r *rand.Rand) float64 { return float64(g.Rand(r)) }, err
-	}
-	l, err := core.NewLaplaceMixture(s.EpsIn, s.EpsOut, c, d)
-	return func(r *rand.Rand) float64 { return math.Round(l.Rand(r)) }, err
+	return n.Rand, nil
 }
 
 // pmAdultAttrs are the attributes of PM §IV-C's count queries: UCI
@@ -440,25 +430,12 @@ func (q *querySampler) draw(r *rand.Rand) int {
 // neighbouring count z − 1, |ln P(o | z)/P(o | z−1)|, negative releases
 // published as 0 (so P(0 | z) = P(noise ≤ −z)).
 func lossOf(s app.ReleaseSpec) func(o, z int) float64 {
-	c := s.Break
-	if !s.Mixture() {
-		c = 0
-	}
-	var pmf func(k int) float64
-	var cdf func(k int) float64 // P(noise ≤ k)
-	if s.Discrete() {
-		g, _ := core.NewGeometricMixture(s.EpsIn, s.EpsOut, int(c), float64(s.Sensitivity))
-		pmf, cdf = g.PMF, g.CDF
-	} else {
-		l, _ := core.NewLaplaceMixture(s.EpsIn, s.EpsOut, c, float64(s.Sensitivity))
-		pmf = l.RoundedPMF
-		cdf = func(k int) float64 { return l.CDF(float64(k) + 0.5) }
-	}
+	n, _ := s.Noise()
 	p := func(o, z int) float64 {
 		if o == 0 {
-			return cdf(-z)
+			return n.CDF(-z)
 		}
-		return pmf(o - z)
+		return n.PMF(o - z)
 	}
 	return func(o, z int) float64 { return math.Abs(math.Log(p(o, z)) - math.Log(p(o, z-1))) }
 }
