@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/privmap/privmap/app/experiment"
 )
@@ -136,18 +135,9 @@ func experimentOptions(e *experiment.Experiment, runs int, users string, workers
 // runExperimentIn runs the experiment in out with a progress line on
 // stderr (runs done, time left), resuming from the runs kept there.
 func runExperimentIn(ctx context.Context, e *experiment.Experiment, panels []experiment.Panel, d *experiment.Data, opt experiment.Options, out string, stderr io.Writer) error {
-	start := time.Now()
-	first := -1
-	opt.Progress = func(done, total int) {
-		if first < 0 {
-			first = done - 1
-		}
-		left := ""
-		if n := done - first; n > 0 && done < total {
-			left = ", about " + (time.Since(start) / time.Duration(n) * time.Duration(total-done)).Round(time.Second).String() + " left"
-		}
+	opt.Progress = experiment.TimeLeft(func(done, total int, left string) {
 		fmt.Fprintf(stderr, "\rexperiment %s: %d of %d runs%s        ", e.Name, done, total, left)
-	}
+	})
 	kept, total, err := experiment.RunDir(ctx, e, panels, d, opt, out)
 	fmt.Fprintln(stderr)
 	if err != nil && ctx.Err() != nil {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -131,10 +130,6 @@ func releaseSpec(fs *flag.FlagSet, mech string, eps, epsIn, epsOut, brk float64,
 		return s, usageError{fmt.Sprintf("-break %v: want ≥ 0", brk)}
 	}
 	if err := s.Validate(); err != nil {
-		var usage usageError
-		if errors.As(err, &usage) {
-			return s, err
-		}
 		return s, usageError{err.Error()}
 	}
 	return s, nil

@@ -3,6 +3,7 @@ package experiment
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"math"
 	"strings"
@@ -332,5 +333,20 @@ func TestRunAnyWorkers(t *testing.T) {
 		if csv[0] != csv[1] {
 			t.Errorf("%s: rows differ between 1 and 3 workers", tc.name)
 		}
+	}
+}
+
+// TestTimeLeft checks the progress estimate: jobs kept from an earlier
+// run are not timed (the first call times one job), the estimate reads
+// ", about … left" while jobs remain and is empty once all are done.
+func TestTimeLeft(t *testing.T) {
+	var got []string
+	p := TimeLeft(func(done, total int, left string) { got = append(got, fmt.Sprintf("%d/%d%s", done, total, left)) })
+	p(5, 7) // four kept, one run
+	p(6, 7)
+	p(7, 7)
+	if len(got) != 3 || !strings.HasPrefix(got[0], "5/7, about ") || !strings.HasSuffix(got[0], " left") ||
+		!strings.HasPrefix(got[1], "6/7, about ") || got[2] != "7/7" {
+		t.Errorf("progress %q", got)
 	}
 }

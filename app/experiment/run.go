@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
@@ -63,6 +64,26 @@ type Options struct {
 	Emit func(Job, []Row) error
 	// Progress is told how many jobs of the total are finished.
 	Progress func(done, total int)
+}
+
+// TimeLeft returns a Progress that hands report the jobs done, the
+// total and an estimate of the time left: the mean time of the jobs
+// finished since its first call (a resumed run's kept jobs are not
+// timed) times the jobs still to do, as ", about 1m20s left", or "" once
+// all are done. Run calls Progress from one goroutine.
+func TimeLeft(report func(done, total int, left string)) func(done, total int) {
+	start := time.Now()
+	first := -1
+	return func(done, total int) {
+		if first < 0 {
+			first = done - 1
+		}
+		left := ""
+		if n := done - first; n > 0 && done < total {
+			left = ", about " + (time.Since(start) / time.Duration(n) * time.Duration(total-done)).Round(time.Second).String() + " left"
+		}
+		report(done, total, left)
+	}
 }
 
 // Jobs returns every job of the panels at runs runs, in order: panel,

@@ -289,7 +289,7 @@ func (t *experimentsTab) onRun() {
 	go func() {
 		defer t.wg.Done()
 		defer cancel()
-		res, err := guarded(func() (*expResult, error) { return t.runExperiment(ctx, e, src, opt, users, start) })
+		res, err := guarded(func() (*expResult, error) { return t.runExperiment(ctx, e, src, opt, users) })
 		fyne.DoAndWait(func() { t.finish(res, err, time.Since(start)) })
 	}()
 }
@@ -298,7 +298,7 @@ func (t *experimentsTab) onRun() {
 // reporting progress; an interrupted run returns the jobs finished with
 // the error.
 func (t *experimentsTab) runExperiment(ctx context.Context, e *experiment.Experiment, src experiment.Source, opt experiment.Options,
-	users []int, start time.Time) (*expResult, error) {
+	users []int) (*expResult, error) {
 	d, err := experiment.Load(ctx, e, src)
 	if err != nil {
 		return nil, err
@@ -310,31 +310,22 @@ func (t *experimentsTab) runExperiment(ctx context.Context, e *experiment.Experi
 	res := &expResult{e: e, panels: panels, d: d, opt: opt, total: len(experiment.Jobs(panels, opt.Runs))}
 	fyne.Do(func() { t.status.SetText("Building the mechanisms…") })
 	var mu sync.Mutex
-	first := time.Time{}
 	opt.Emit = func(_ experiment.Job, rows []experiment.Row) error {
 		mu.Lock()
 		res.rows = append(res.rows, rows...)
 		mu.Unlock()
 		return nil
 	}
-	opt.Progress = func(done, total int) {
-		if first.IsZero() {
-			first = time.Now()
-		}
+	opt.Progress = experiment.TimeLeft(func(done, total int, left string) {
 		mu.Lock()
 		res.done = done
 		mu.Unlock()
-		left := ""
-		if done < total {
-			el := time.Since(start)
-			left = ", about " + (el / time.Duration(done) * time.Duration(total-done)).Round(time.Second).String() + " left"
-		}
 		text := fmt.Sprintf("%s of %s runs%s.", app.Thousands(done), app.Thousands(total), left)
 		fyne.Do(func() {
 			t.bar.SetValue(float64(done) / float64(total))
 			t.status.SetText(text)
 		})
-	}
+	})
 	err = t.run(ctx, e, panels, opt)
 	res.complete = err == nil
 	return res, err
