@@ -60,7 +60,7 @@ type countReader struct {
 func (cr *countReader) head(hdr []string) error {
 	cr.cellCol, cr.countCol = -1, -1
 	for i, h := range hdr {
-		switch strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))) {
+		switch columnName(h) {
 		case "cell":
 			cr.cellCol = i
 		case "count":
@@ -82,9 +82,9 @@ func (cr *countReader) row(rec []string) error {
 	if len(rec) <= max(cr.cellCol, cr.countCol) {
 		return fmt.Errorf("%d fields, want at least %d", len(rec), max(cr.cellCol, cr.countCol)+1)
 	}
-	c, err := strconv.Atoi(strings.TrimSpace(rec[cr.cellCol]))
-	if err != nil || c < 0 || c >= cr.limit {
-		return fmt.Errorf("cell %q is not in 0..%d", rec[cr.cellCol], cr.limit-1)
+	c, err := parseCell(rec[cr.cellCol], cr.limit)
+	if err != nil {
+		return err
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(rec[cr.countCol]), 64)
 	if err != nil || !(v >= 0) || v > maxCount || v != math.Trunc(v) {

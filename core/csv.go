@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 )
 
 // readRecords reads a CSV file with a header line, as the distribution
@@ -66,4 +68,19 @@ func (b *boundedLines) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// columnName returns a header's column name as the readers match it:
+// trimmed, lower-case, without a byte-order mark.
+func columnName(h string) string {
+	return strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
+}
+
+// parseCell reads a cell number of a record, in 0..k−1.
+func parseCell(field string, k int) (int, error) {
+	c, err := strconv.Atoi(strings.TrimSpace(field))
+	if err != nil || c < 0 || c >= k {
+		return 0, fmt.Errorf("cell %q is not in 0..%d", field, k-1)
+	}
+	return c, nil
 }

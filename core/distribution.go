@@ -62,7 +62,7 @@ func ReadDistribution(r io.Reader, k int) ([]float64, error) {
 func distColumns(hdr []string) (cellCol, probCol int) {
 	cellCol, probCol = -1, -1
 	for i, h := range hdr {
-		switch strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))) {
+		switch columnName(h) {
 		case "cell":
 			cellCol = i
 		case "probability":
@@ -77,9 +77,9 @@ func distRow(rec []string, cellCol, probCol, k int) (int, float64, error) {
 	if len(rec) <= max(cellCol, probCol) {
 		return 0, 0, fmt.Errorf("%d fields, want at least %d", len(rec), max(cellCol, probCol)+1)
 	}
-	c, err := strconv.Atoi(strings.TrimSpace(rec[cellCol]))
-	if err != nil || c < 0 || c >= k {
-		return 0, 0, fmt.Errorf("cell %q is not in 0..%d", rec[cellCol], k-1)
+	c, err := parseCell(rec[cellCol], k)
+	if err != nil {
+		return 0, 0, err
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(rec[probCol]), 64)
 	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
