@@ -220,10 +220,8 @@ func censusReader(ctx context.Context, r io.Reader, format string) (*census.Read
 			return nil, err
 		}
 	} else {
-		first, _ := br.Peek(4096)
-		line, _, _ := bytes.Cut(first, []byte("\n"))
 		var ok bool
-		if f, ok = census.Detect(string(line)); !ok {
+		if f, ok = census.DetectReader(br); !ok {
 			return nil, errors.New("not a census file that privmap reads (US Census 1990 with its caseid header, or UCI Adult); give -format")
 		}
 	}

@@ -93,7 +93,7 @@ func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 	}
 	pr := &progressReader{ctx: ctx, r: rc, total: size, report: report}
 	br := bufio.NewReaderSize(pr, 64<<10)
-	if f, ok := census.Detect(firstLine(br)); ok {
+	if f, ok := census.DetectReader(br); ok {
 		defer rc.Close()
 		return readCensus(br, src, f, ch, skipBad)
 	}
@@ -134,13 +134,4 @@ func gridSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 		return nil, err
 	}
 	return &dataset{src: src, res: res, grid: gd, skipBad: skipBad}, nil
-}
-
-// firstLine returns the first line buffered in br without consuming it.
-func firstLine(br *bufio.Reader) string {
-	b, _ := br.Peek(br.Size())
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		b = b[:i]
-	}
-	return string(b)
 }

@@ -1,6 +1,7 @@
 package census
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -429,6 +430,14 @@ func TestDetect(t *testing.T) {
 		t.Run(tc.line, func(t *testing.T) {
 			if f, ok := Detect(tc.line); f != tc.f || ok != tc.ok {
 				t.Errorf("Detect(%.30q) = %v, %v; want %v, %v", tc.line, f, ok, tc.f, tc.ok)
+			}
+			// From a reader, before a second line, which stays unread.
+			br := bufio.NewReader(strings.NewReader(tc.line + "\ncaseid,next"))
+			if f, ok := DetectReader(br); f != tc.f || ok != tc.ok {
+				t.Errorf("DetectReader(%.30q) = %v, %v; want %v, %v", tc.line, f, ok, tc.f, tc.ok)
+			}
+			if all, _ := io.ReadAll(br); string(all) != tc.line+"\ncaseid,next" {
+				t.Errorf("DetectReader consumed %q", tc.line)
 			}
 		})
 	}

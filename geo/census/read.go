@@ -2,6 +2,7 @@ package census
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -196,6 +197,16 @@ func clip(s string) string {
 		return s
 	}
 	return s[:40] + "…"
+}
+
+// DetectReader is Detect on the first line buffered in br, peeked, not
+// consumed: a reader can then read the file from its start.
+func DetectReader(br *bufio.Reader) (Format, bool) {
+	b, _ := br.Peek(br.Size())
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	return Detect(string(b))
 }
 
 // Detect recognises a census file from its first line: a header starting
