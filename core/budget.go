@@ -105,15 +105,17 @@ func (m LaplaceMixture) roundedTerms(sensitivity int, term func(q, loss float64)
 	lo = int(math.Floor(-m.Break - 0.5))
 	hi = int(math.Ceil(m.Break+0.5)) + sensitivity
 	for j := lo; j <= hi; j++ {
-		q, qd := m.bin(j), m.bin(j-sensitivity)
+		q, qd := m.RoundedPMF(j), m.RoundedPMF(j-sensitivity)
 		term(q, math.Abs(ln(q)-ln(qd)))
 	}
 	return lo, hi
 }
 
-// bin returns q(j) = P(j−½ < X ≤ j+½), from the tails so that far bins
-// keep their precision.
-func (m LaplaceMixture) bin(j int) float64 {
+// RoundedPMF returns q(j) = P(round(X) = j) = P(j−½ < X ≤ j+½): the
+// noise a count receives when Laplace noise is rounded to the nearest
+// integer (PM eq. 34–35), from the tails so that far bins keep their
+// precision.
+func (m LaplaceMixture) RoundedPMF(j int) float64 {
 	a := abs(j)
 	if a == 0 {
 		return 1 - 2*m.tail(0.5)
@@ -162,8 +164,3 @@ func (m LaplaceMixture) budgets(sensitivity float64) lossSums {
 	s.add(m.tail(c+d)+m.tail(c), d/m.Scale2)
 	return s
 }
-
-// RoundedPMF returns P(round(X) = j) = P(j−½ < X ≤ j+½): the noise a
-// count receives when Laplace noise is rounded to the nearest integer
-// (PM eq. 34–35).
-func (m LaplaceMixture) RoundedPMF(j int) float64 { return m.bin(j) }
