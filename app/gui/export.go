@@ -44,6 +44,20 @@ const (
 
 var exportViews = []string{viewSide, viewTrue, viewEst, viewDiff}
 
+// viewMaps returns the maps of a triptych that the picture view holds:
+// one of them, or all three side by side.
+func viewMaps(ms [3]*mapplot.Map, view string) []*mapplot.Map {
+	switch view {
+	case viewTrue:
+		return ms[:1]
+	case viewEst:
+		return ms[1:2]
+	case viewDiff:
+		return ms[2:]
+	}
+	return ms[:]
+}
+
 // dataExts are the file kinds privmap reads data from: check-ins (.txt,
 // .csv, .tsv, .dat) and census microdata (UCI's adult.data and
 // adult.test, the 1990 census's .data.txt).
@@ -275,18 +289,7 @@ func pixelSize(s string) (int, error) {
 
 // figure returns the picture view of the estimate m, with its heading.
 func (c *compareTab) figure(m *methodResult, view string) *mapplot.Figure {
-	ms := c.figureMaps(m)
-	f := &mapplot.Figure{Notes: c.notes(m)}
-	switch view {
-	case viewTrue:
-		f.Maps = ms[:1]
-	case viewEst:
-		f.Maps = ms[1:2]
-	case viewDiff:
-		f.Maps = ms[2:]
-	default:
-		f.Maps = ms[:]
-	}
+	f := &mapplot.Figure{Notes: c.notes(m), Maps: viewMaps(c.figureMaps(m), view)}
 	f.Title = fmt.Sprintf("%s: %s", c.res.ds.src.name, view)
 	if view == viewSide {
 		f.Title = fmt.Sprintf("%s: true | %s estimate | difference", c.res.ds.src.name, methodTitle(m.Method))

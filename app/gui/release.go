@@ -518,19 +518,11 @@ func (r *releaseTab) onExportPNG() {
 		return
 	}
 	showPNGExport(r.win, r.app, exportPath(r.app, res.ds.src, "-"+res.spec.Mechanism+".png"), exportViews, func(view string) *mapplot.Figure {
-		ms := r.figureMaps()
-		f := &mapplot.Figure{Notes: r.notes(), Title: fmt.Sprintf("%s: true | released counts | difference", res.ds.src.name)}
-		switch view {
-		case viewTrue:
-			f.Maps, f.Title = ms[:1], fmt.Sprintf("%s: true counts", res.ds.src.name)
-		case viewEst:
-			f.Maps, f.Title = ms[1:2], fmt.Sprintf("%s: released counts", res.ds.src.name)
-		case viewDiff:
-			f.Maps, f.Title = ms[2:], fmt.Sprintf("%s: released − true", res.ds.src.name)
-		default:
-			f.Maps = ms[:]
+		title := map[string]string{viewTrue: "true counts", viewEst: "released counts", viewDiff: "released − true"}[view]
+		if title == "" {
+			title = "true | released counts | difference"
 		}
-		return f
+		return &mapplot.Figure{Notes: r.notes(), Title: res.ds.src.name + ": " + title, Maps: viewMaps(r.figureMaps(), view)}
 	}, res.ds.src.path)
 }
 
