@@ -198,8 +198,10 @@ func (u *ui) openFile(name string) {
 			u.data.load(defaultSource(), false)
 			// Shown once the window has its size: a dialog laid out
 			// before that is one word wide.
-			go fyne.Do(func() {
-				showError(u.win, fmt.Errorf("%s: %w", name, err), "The embedded data are shown instead; open the study again from the File menu.")
+			jobs.Go(func() {
+				jobs.Do(func() {
+					showError(u.win, fmt.Errorf("%s: %w", name, err), "The embedded data are shown instead; open the study again from the File menu.")
+				})
 			})
 		}
 		return

@@ -45,11 +45,8 @@ func openTestWindow(t *testing.T, a fyne.App, file ...string) (fyne.Window, *ui)
 	}
 	w := a.NewWindow("privmap")
 	u := newUI(a, w, file...)
-	u.data.settle = u.pop.audits.Wait
-	// The test driver runs fyne.Do on the calling goroutine: let the
-	// data load before the window lays out its content.
-	u.data.wg.Wait()
-	u.pop.audits.Wait()
+	settle(t) // the data load and are audited before the window lays out
+
 	w.SetContent(u.tabs)
 	w.Resize(DefaultSize)
 	t.Cleanup(w.Close)
@@ -147,7 +144,7 @@ func TestBadFileKeepsDataThenSkips(t *testing.T) {
 	before := d.data
 	bad := "u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\nv\t2010-08-19T20:51:29Z\tabc\t-122.42\t1\nw\t2010-08-19T20:51:29Z\t37.77\t-122.43\t1\n"
 	d.load(bytesSource("bad.txt", []byte(bad)), false)
-	d.wg.Wait()
+	settle(t)
 	assert.Same(t, before, d.data, "a bad file replaced the data")
 	assert.Contains(t, d.status.Text, "Could not load bad.txt")
 	top := w.Canvas().Overlays().Top()
@@ -155,7 +152,7 @@ func TestBadFileKeepsDataThenSkips(t *testing.T) {
 	yes := findButton(top, "Yes")
 	require.NotNil(t, yes, "dialog has no Yes button")
 	test.Tap(yes)
-	d.wg.Wait()
+	settle(t)
 	require.NotSame(t, before, d.data)
 	assert.Equal(t, "bad.txt", d.fields["File"].Text)
 	assert.Equal(t, "snap format · 3 lines · 1 skipped", d.fields["Read"].Text)
@@ -164,12 +161,20 @@ func TestBadFileKeepsDataThenSkips(t *testing.T) {
 	assert.Equal(t, 2, d.data.res.Errors[0].Line)
 }
 
-// endless is a reader of check-in lines that never ends.
+// endless is a reader of check-in lines that never ends, slowly: each
+// read fills its buffer with whole lines after a millisecond.
 type endless struct{ line []byte }
 
 func (e *endless) Read(p []byte) (int, error) {
 	time.Sleep(time.Millisecond)
-	return copy(p, e.line), nil
+	n := 0
+	for n+len(e.line) <= len(p) {
+		n += copy(p[n:], e.line)
+	}
+	if n == 0 {
+		n = copy(p, e.line)
+	}
+	return n, nil
 }
 
 func TestCancelKeepsData(t *testing.T) {
@@ -181,9 +186,9 @@ func TestCancelKeepsData(t *testing.T) {
 	d.load(src, false)
 	assert.True(t, d.busyRow.Visible())
 	assert.True(t, d.open.Disabled())
-	time.Sleep(20 * time.Millisecond)
+	settleUntil(t, "reading under way", func() bool { v, _ := d.progress.Get(); return v > 0 })
 	test.Tap(d.stop)
-	d.wg.Wait()
+	settle(t)
 	assert.Same(t, before, d.data)
 	assert.Contains(t, d.status.Text, "cancelled")
 	assert.False(t, d.busyRow.Visible())
@@ -194,21 +199,21 @@ func TestRegrid(t *testing.T) {
 	w, d := newTestUI(t)
 	d.cell.SetText("1")
 	test.Tap(d.apply)
-	d.wg.Wait()
+	settle(t)
 	assert.Equal(t, "Gridded synthetic San Francisco check-ins (embedded).", d.status.Text)
 	assert.True(t, strings.HasPrefix(d.fields["Cells"].Text, "12 × 8 = 96 · "), d.fields["Cells"].Text)
 	assert.Equal(t, 96, len(d.heat.Map.Values))
 	assert.Equal(t, 1.0, fyne.CurrentApp().Preferences().Float(prefCellKm))
 
 	d.perUser.SetSelected(perUserAll)
-	d.wg.Wait()
+	settle(t)
 	assert.Equal(t, "13,779 (all per user) · 0 outside box", d.fields["Data"].Text)
 
 	// A bad cell size is refused with a dialog; the grid stays.
 	before := d.data
 	d.cell.SetText("abc")
 	test.Tap(d.apply)
-	d.wg.Wait()
+	settle(t)
 	assert.Same(t, before, d.data)
 	assert.NotNil(t, w.Canvas().Overlays().Top())
 
@@ -218,7 +223,7 @@ func TestRegrid(t *testing.T) {
 	d.cell.SetText("0.5")
 	d.setBoxEntries(orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{1, 1}})
 	test.Tap(d.apply)
-	d.wg.Wait()
+	settle(t)
 	assert.Same(t, before, d.data)
 	assert.Contains(t, d.status.Text, "Could not grid")
 	assert.NotNil(t, w.Canvas().Overlays().Top())
@@ -233,14 +238,14 @@ func TestDroppedFileFitsBox(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "nyc.txt")
 	require.NoError(t, os.WriteFile(name, []byte(nyc), 0o644))
 	d.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(name)})
-	d.wg.Wait()
+	settle(t)
 	assert.Equal(t, "nyc.txt", d.fields["File"].Text)
 	assert.Contains(t, d.status.Text, "fitted to the data")
 	assert.Equal(t, "40.741388", d.north.Text, "shown to six decimals")
 	assert.Equal(t, "-73.782806", d.east.Text)
 	assert.Equal(t, 40.741388197, d.data.grid.Grid.Bound.Max[1], "the box itself is exact")
 	d.regrid(false) // gridding again from the entries keeps the exact box
-	d.wg.Wait()
+	settle(t)
 	assert.Equal(t, 40.741388197, d.data.grid.Grid.Bound.Max[1])
 	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
 	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
@@ -253,7 +258,7 @@ func TestFitBox(t *testing.T) {
 	_, d := newTestUI(t)
 	d.north.SetText("north")
 	test.Tap(d.fit)
-	d.wg.Wait()
+	settle(t)
 	all, err := geo.ReadCheckins(bytes.NewReader(assets.DefaultCheckins), geo.Auto, geo.Options{})
 	require.NoError(t, err)
 	want := geo.BoundOf(geo.FirstPerUser(all.Checkins))

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
@@ -36,25 +35,17 @@ func TestCancelEachJob(t *testing.T) {
 	}
 	u.run.users.SetText("")
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	before := u.cmp.res
 	require.NotNil(t, before, "a first run to keep")
 
-	// waitFor polls until cond, read on the UI goroutine, holds.
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		require.Eventually(t, func() bool {
-			var ok bool
-			fyne.DoAndWait(func() { ok = cond() })
-			return ok
-		}, time.Minute, 5*time.Millisecond, what)
-	}
-	// cancel cancels, waits for wait and checks how long that took.
-	cancel := func(job string, wait func()) {
+	// cancel cancels, waits for the jobs to end and checks how long
+	// that took.
+	cancel := func(job string) {
 		t.Helper()
 		start := time.Now()
 		u.onCancel()
-		wait()
+		settle(t)
 		took := time.Since(start)
 		t.Logf("%s stopped %v after Cancel", job, took)
 		assert.Less(t, took, cancelWithin, "%s stopped %v after Cancel", job, took)
@@ -66,8 +57,8 @@ func TestCancelEachJob(t *testing.T) {
 		u.data.load(source{name: "endless", open: func() (io.ReadCloser, int64, error) {
 			return io.NopCloser(&endless{[]byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")}), 1 << 30, nil
 		}}, false)
-		time.Sleep(50 * time.Millisecond)
-		cancel("loading", u.data.wg.Wait)
+		settleUntil(t, "reading under way", func() bool { v, _ := u.data.progress.Get(); return v > 0 })
+		cancel("loading")
 		assert.Same(t, data, u.data.data)
 	})
 
@@ -75,9 +66,9 @@ func TestCancelEachJob(t *testing.T) {
 		ms, err := core.PresetMechanisms("fw-t8", u.pop.alphabet)
 		require.NoError(t, err)
 		u.pop.setSpecs(ms[:2])
-		waitFor("audits under way", func() bool { return u.pop.rows[0].audit.Text == "auditing…" })
-		time.Sleep(100 * time.Millisecond)
-		cancel("Shokri's audits", u.pop.audits.Wait)
+		// An audit holds a slot while it computes.
+		settleUntil(t, "audits under way", func() bool { return len(u.pop.slots.free) > 0 })
+		cancel("Shokri's audits")
 		for _, r := range u.pop.rows {
 			assert.Equal(t, "audit cancelled; change the row to audit it again", r.audit.Text)
 		}
@@ -85,8 +76,8 @@ func TestCancelEachJob(t *testing.T) {
 
 	t.Run("Shokri build", func(t *testing.T) {
 		u.run.onRun()
-		waitFor("the linear program", func() bool { return strings.Contains(u.run.detail.Text, "linear program: iteration") })
-		cancel("Shokri's build", u.run.wg.Wait)
+		settleUntil(t, "the linear program", func() bool { return strings.Contains(u.run.detail.Text, "linear program: iteration") })
+		cancel("Shokri's build")
 		assert.Contains(t, u.run.stage.Text, "cancelled")
 	})
 
@@ -98,19 +89,17 @@ func TestCancelEachJob(t *testing.T) {
 		{ID: "lo", Kind: core.KindPlanar, Epsilon: 0.5, Share: &half},
 		{ID: "hi", Kind: core.KindPlanar, Epsilon: 2, Share: &half},
 	})
-	u.pop.audits.Wait()
+	settle(t)
 	u.data.cell.SetText("0.125")
 	test.Tap(u.data.apply)
-	u.data.wg.Wait()
-	u.pop.audits.Wait()
+	settle(t)
 	require.Equal(t, 96*64, u.pop.alphabet.Len())
 
 	t.Run("estimate", func(t *testing.T) {
 		u.run.maxIter.SetText("")
 		u.run.onRun()
-		waitFor("EM steps", func() bool { return strings.Contains(u.run.detail.Text, "step ") })
-		time.Sleep(100 * time.Millisecond)
-		cancel("GIBU", u.run.wg.Wait)
+		settleUntil(t, "EM steps", func() bool { return strings.Contains(u.run.detail.Text, "step ") })
+		cancel("GIBU")
 	})
 
 	t.Run("EMD", func(t *testing.T) {
@@ -121,12 +110,11 @@ func TestCancelEachJob(t *testing.T) {
 			{ID: "lo", Kind: core.KindKRR, Epsilon: 0.5, Share: &half},
 			{ID: "hi", Kind: core.KindKRR, Epsilon: 3, Share: &half},
 		})
-		u.pop.audits.Wait()
+		settle(t)
 		u.run.maxIter.SetText("1")
 		u.run.onRun()
-		waitFor("the exact EMD", func() bool { return strings.Contains(u.run.stage.Text, "Comparing GIBU with the truth") })
-		time.Sleep(100 * time.Millisecond)
-		cancel("the exact EMD", u.run.wg.Wait)
+		settleUntil(t, "the exact EMD", func() bool { return strings.Contains(u.run.stage.Text, "Comparing GIBU with the truth") })
+		cancel("the exact EMD")
 	})
 }
 
@@ -162,8 +150,7 @@ func TestLongRunWarning(t *testing.T) {
 	require.Contains(t, buttons, "Run anyway")
 	test.Tap(buttons["Grid on 1 km cells"])
 	assert.Nil(t, u.run.costDialog)
-	u.data.wg.Wait()
-	u.pop.audits.Wait()
+	settle(t)
 	assert.Equal(t, 12*8, u.pop.alphabet.Len())
 	assert.Equal(t, tabData, u.tabs.SelectedIndex())
 
@@ -171,5 +158,5 @@ func TestLongRunWarning(t *testing.T) {
 	assert.Nil(t, u.run.costDialog, "a warning before a short run")
 	assert.True(t, u.run.running)
 	u.run.onCancel()
-	u.run.wg.Wait()
+	settle(t)
 }

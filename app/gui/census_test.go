@@ -19,7 +19,7 @@ func TestCensusFile(t *testing.T) {
 	b, err := os.ReadFile("../../geo/census/testdata/adult_sample.data")
 	require.NoError(t, err)
 	d.load(bytesSource("adult.data", b), false)
-	d.wg.Wait()
+	settle(t)
 	require.True(t, d.data.isCensus())
 	assert.Equal(t, "adult format · 14 lines · 0 skipped", d.fields["Read"].Text)
 	assert.Equal(t, "13 people", d.fields["Data"].Text)
@@ -52,7 +52,7 @@ func TestCensusFile(t *testing.T) {
 	d.census.attrs.SetText("age, workclass")
 	d.census.missing.SetSelected(missingCategory)
 	test.Tap(d.census.tabulate)
-	d.wg.Wait()
+	settle(t)
 	assert.Equal(t, "age 6 × workclass 4", d.fields["Cell size"].Text)
 	assert.Equal(t, "workclass", d.heat.Map.ColName)
 	assert.Contains(t, d.heat.Map.ColLabels, "missing")
@@ -61,7 +61,7 @@ func TestCensusFile(t *testing.T) {
 	// An unknown attribute keeps the table and says why.
 	d.census.attrs.SetText("height")
 	test.Tap(d.census.tabulate)
-	d.wg.Wait()
+	settle(t)
 	assert.Equal(t, "age 6 × workclass 4", d.fields["Cell size"].Text)
 	assert.Contains(t, d.status.Text, "previous table stays")
 
@@ -69,14 +69,14 @@ func TestCensusFile(t *testing.T) {
 	bad := string(b) + "40, Private\n"
 	d.census.attrs.SetText(defaultAttrs)
 	d.load(bytesSource("bad.data", []byte(bad)), true)
-	d.wg.Wait()
+	settle(t)
 	assert.Equal(t, "adult format · 15 lines · 1 skipped", d.fields["Read"].Text)
 	assert.True(t, d.skipped.Visible())
 	d.onShowSkipped()
 
 	// Check-ins again: the grid card and its labels come back.
 	d.load(bytesSource("nyc.txt", []byte("40.7,-74.0\n40.71,-74.01\n40.72,-74.02\n")), false)
-	d.wg.Wait()
+	settle(t)
 	assert.True(t, d.gridCard.Visible())
 	assert.False(t, d.census.card.Visible())
 	assert.Equal(t, "Cells", d.summary.Items[4].Text)

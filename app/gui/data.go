@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -78,14 +77,8 @@ type dataTab struct {
 	win  fyne.Window
 	data *dataset
 
-	busy   bool
-	cancel context.CancelFunc
-	wg     sync.WaitGroup // running loads, for tests
-	// settle, set by tests, waits for work that showing data started
-	// (the population's audits) before a load counts as done in wg, so
-	// that the test driver, which runs fyne.Do on the caller's goroutine,
-	// never draws while an audit writes.
-	settle   func()
+	busy     bool
+	cancel   context.CancelFunc
 	progress binding.Float
 
 	open, fit, apply, stop *widget.Button
@@ -327,19 +320,14 @@ func (d *dataTab) start(status string, work func(context.Context, func(float64))
 	d.cancel = cancel
 	d.setBusy(true)
 	d.status.SetText(status)
-	d.wg.Add(1)
-	settle := d.settle
-	go func() {
-		defer d.wg.Done()
-		if settle != nil {
-			defer settle()
-		}
+	progress := func(f float64) { jobs.Do(func() { _ = d.progress.Set(f) }) }
+	jobs.Go(func() {
 		defer cancel()
-		ds, err := guarded(func() (*dataset, error) { return work(ctx, func(f float64) { _ = d.progress.Set(f) }) })
+		ds, err := guarded(func() (*dataset, error) { return work(ctx, progress) })
 		if err == nil {
 			err = ctx.Err()
 		}
-		fyne.DoAndWait(func() {
+		jobs.DoAndWait(func() {
 			d.setBusy(false)
 			if err != nil {
 				d.afterLoad = nil
@@ -348,7 +336,7 @@ func (d *dataTab) start(status string, work func(context.Context, func(float64))
 			}
 			d.show(ds)
 		})
-	}()
+	})
 }
 
 func (d *dataTab) loadFailed(src source, skipBad bool, err error) {

@@ -67,7 +67,6 @@ type experimentsTab struct {
 
 	last *expResult
 	jobControls
-	wg sync.WaitGroup // the running experiment, for tests
 }
 
 // expResult is an experiment's runs, finished or interrupted.
@@ -285,13 +284,11 @@ func (t *experimentsTab) onRun() {
 	t.status.SetText("Reading the data…")
 	src := experiment.Source{Path: t.dataPath}
 	start := time.Now()
-	t.wg.Add(1)
-	go func() {
-		defer t.wg.Done()
+	jobs.Go(func() {
 		defer cancel()
 		res, err := guarded(func() (*expResult, error) { return t.runExperiment(ctx, e, src, opt, users) })
-		fyne.DoAndWait(func() { t.finish(res, err, time.Since(start)) })
-	}()
+		jobs.DoAndWait(func() { t.finish(res, err, time.Since(start)) })
+	})
 }
 
 // runExperiment loads the data, builds the panels and runs every job,
@@ -308,7 +305,7 @@ func (t *experimentsTab) runExperiment(ctx context.Context, e *experiment.Experi
 		return nil, err
 	}
 	res := &expResult{e: e, panels: panels, d: d, opt: opt, total: len(experiment.Jobs(panels, opt.Runs))}
-	fyne.Do(func() { t.status.SetText("Building the mechanisms…") })
+	jobs.Do(func() { t.status.SetText("Building the mechanisms…") })
 	var mu sync.Mutex
 	opt.Emit = func(_ experiment.Job, rows []experiment.Row) error {
 		mu.Lock()
@@ -321,7 +318,7 @@ func (t *experimentsTab) runExperiment(ctx context.Context, e *experiment.Experi
 		res.done = done
 		mu.Unlock()
 		text := fmt.Sprintf("%s of %s runs%s.", app.Thousands(done), app.Thousands(total), left)
-		fyne.Do(func() {
+		jobs.Do(func() {
 			t.bar.SetValue(float64(done) / float64(total))
 			t.status.SetText(text)
 		})

@@ -31,7 +31,7 @@ func TestExperimentRun(t *testing.T) {
 	x.users.SetText("200, 500")
 	x.seed.SetText("7")
 	x.onRun()
-	x.wg.Wait()
+	settle(t)
 	require.NotNil(t, x.last)
 	assert.True(t, x.last.complete)
 	assert.True(t, strings.HasPrefix(x.status.Text, "Ran 4 runs in "), x.status.Text)
@@ -127,7 +127,7 @@ func TestExperimentCancel(t *testing.T) {
 	<-started
 	assert.True(t, x.running)
 	u.onCancel() // Escape
-	x.wg.Wait()
+	settle(t)
 	assert.False(t, x.running)
 	require.NotNil(t, x.last)
 	assert.False(t, x.last.complete)

@@ -41,8 +41,7 @@ type populationTab struct {
 	scroll   *container.Scroll // holds list
 	preset   *widget.Select
 	problems *widget.Label
-	audits   sync.WaitGroup // running audits, for tests
-	slots    *auditSlots    // audits may run a few at a time
+	slots    *auditSlots // audits may run a few at a time
 	content  fyne.CanvasObject
 	// OnChanged is called after every edit.
 	OnChanged func()
@@ -381,16 +380,14 @@ func (r *mechRow) changed() {
 	ctx, cancel := context.WithCancel(r.p.ctx)
 	r.cancel = cancel
 	gen, a := r.gen, r.p.alphabet
-	r.p.audits.Add(1)
-	go func() {
-		defer r.p.audits.Done()
+	jobs.Go(func() {
 		defer cancel()
 		held := func(on bool) {
 			text := "auditing…"
 			if on {
 				text = "auditing once the run ends…"
 			}
-			fyne.Do(func() {
+			jobs.Do(func() {
 				if gen == r.gen {
 					r.audit.SetText(text)
 				}
@@ -399,7 +396,7 @@ func (r *mechRow) changed() {
 		text, err := r.p.slots.run(ctx, held, func() (string, error) {
 			return guarded(func() (string, error) { return auditText(ctx, m, a) })
 		})
-		fyne.DoAndWait(func() {
+		jobs.DoAndWait(func() {
 			if gen != r.gen {
 				return
 			}
@@ -415,7 +412,7 @@ func (r *mechRow) changed() {
 			}
 			r.audit.SetText(text)
 		})
-	}()
+	})
 }
 
 // stopAudits cancels every audit still running.
@@ -596,7 +593,7 @@ func (s *auditSlots) gate() chan struct{} {
 
 // run calls f once no run holds the audits and a slot is free, or
 // returns ctx's error if ctx is done first. held, if not nil, is called
-// with true when f waits for a run, and with false once it may start.
+// with true when f waits for a run, and with false as f starts.
 func (s *auditSlots) run(ctx context.Context, held func(bool), f func() (string, error)) (string, error) {
 	for {
 		select {
@@ -610,9 +607,6 @@ func (s *auditSlots) run(ctx context.Context, held func(bool), f func() (string,
 			case <-ctx.Done():
 				return "", ctx.Err()
 			}
-			if held != nil {
-				held(false)
-			}
 		}
 		select {
 		case s.free <- struct{}{}:
@@ -622,6 +616,9 @@ func (s *auditSlots) run(ctx context.Context, held func(bool), f func() (string,
 		select {
 		case <-s.gate():
 			defer func() { <-s.free }()
+			if held != nil {
+				held(false)
+			}
 			return f()
 		default: // a run took hold meanwhile
 			<-s.free

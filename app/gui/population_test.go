@@ -23,7 +23,7 @@ import (
 func newPopulationUI(t *testing.T) (*dataTab, *populationTab) {
 	t.Helper()
 	_, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	return u.data, u.pop
 }
 
@@ -50,7 +50,7 @@ func TestPopulationDefaultAndAudit(t *testing.T) {
 
 	p.preset.SetSelectedIndex(presetIndex(t, "fw-t5"))
 	test.Tap(findButtonIn(t, p, "Apply preset"))
-	p.audits.Wait()
+	settle(t)
 	require.Len(t, p.rows, 10)
 	assert.Equal(t, "krr", p.rows[0].kind.Selected)
 	// k-RR's worst ratio is exactly e^ε.
@@ -69,7 +69,7 @@ func TestPopulationValidation(t *testing.T) {
 	r.level.SetText("-1")
 	assert.Contains(t, r.audit.Text, "epsilon must be positive")
 	r.level.SetText("0.5")
-	p.audits.Wait()
+	settle(t)
 	assert.Empty(t, p.problems.Text)
 
 	// Duplicate ids and shares that do not sum to one are the
@@ -88,7 +88,7 @@ func TestPopulationValidation(t *testing.T) {
 	r.kind.SetSelected(string(core.KindURR))
 	assert.False(t, r.sensitive.Disabled())
 	r.sensitive.SetText("5, 17, 20-22")
-	p.audits.Wait()
+	settle(t)
 	assert.Contains(t, r.audit.Text, "on protected outputs")
 	m, err := r.spec()
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ func TestPopulationValidation(t *testing.T) {
 	assert.Contains(t, r.audit.Text, "999")
 	r.kind.SetSelected(string(core.KindIdentity))
 	assert.True(t, r.level.Disabled())
-	p.audits.Wait()
+	settle(t)
 	assert.Contains(t, r.audit.Text, "\nε-LDP ∞")
 
 	// Rows come and go.
@@ -112,22 +112,21 @@ func TestPopulationFollowsData(t *testing.T) {
 	// Planar mechanisms have no place on a census alphabet: the map's
 	// FW Table 6 population gives way to CEM's k-RR mix.
 	d.load(bytesSource("adult.data", []byte(adultLine("40", "Male")+"\n"+adultLine("20", "Female")+"\n")), false)
-	d.wg.Wait()
-	p.audits.Wait()
+	settle(t)
 	assert.Equal(t, 120, p.alphabet.Len())
 	require.Len(t, p.rows, 4)
 	assert.Equal(t, string(core.KindKRR), p.rows[0].kind.Selected)
 	// A row that does not fit says why.
 	p.rows[0].kind.SetSelected(string(core.KindPlanar))
-	p.audits.Wait()
+	settle(t)
 	assert.Contains(t, p.rows[0].audit.Text, "needs a grid alphabet")
 	// Tabulating the same kind of data again keeps the user's rows.
 	d.load(bytesSource("adult2.data", []byte(adultLine("30", "Male")+"\n")), false)
-	d.wg.Wait()
+	settle(t)
 	assert.Equal(t, string(core.KindPlanar), p.rows[0].kind.Selected)
 	p.preset.SetSelectedIndex(presetIndex(t, "cem"))
 	test.Tap(findButtonIn(t, p, "Apply preset"))
-	p.audits.Wait()
+	settle(t)
 	require.Len(t, p.rows, 4)
 	assert.Empty(t, p.problems.Text)
 	assert.Contains(t, p.rows[1].audit.Text, "\nε-LDP 2.000")
@@ -161,9 +160,9 @@ func TestPopulationRemembered(t *testing.T) {
 	u := open()
 	require.Len(t, u.pop.rows, 10) // FW Table 6
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "a", Kind: core.KindKRR, Epsilon: 1.5}, {ID: "b", Kind: core.KindURR, Epsilon: 2, Sensitive: []int{3, 4}}})
-	u.pop.audits.Wait()
+	settle(t)
 	u.pop.rows[1].level.SetText("oops") // an invalid edit is not saved
-	u.pop.audits.Wait()
+	settle(t)
 	u = open()
 	require.Len(t, u.pop.rows, 2)
 	spec, err := u.pop.rows[1].spec()
@@ -252,9 +251,7 @@ func TestShownNumbers(t *testing.T) {
 	_, u := newTestWindow(t)
 	eps, share := math.Log(384), 5.0/11
 	u.pop.addRow(core.MechanismSpec{ID: "k", Kind: core.KindKRR, Epsilon: eps, Share: &share})
-	// The test driver runs an audit's fyne.Do on its own goroutine: let
-	// the audits end before the row's labels change again.
-	u.pop.audits.Wait()
+	settle(t)
 	r := u.pop.rows[len(u.pop.rows)-1]
 	assert.Equal(t, "5.951", r.level.Text)
 	assert.Equal(t, "0.4545", r.share.Text)
@@ -263,7 +260,7 @@ func TestShownNumbers(t *testing.T) {
 	assert.Equal(t, eps, m.Epsilon, "unchanged: exact")
 	assert.Equal(t, share, *m.Share)
 	r.level.SetText("5.9")
-	u.pop.audits.Wait()
+	settle(t)
 	m, err = r.spec()
 	require.NoError(t, err)
 	assert.Equal(t, 5.9, m.Epsilon, "typed: as typed")
@@ -277,9 +274,9 @@ func TestAddKeepsShares(t *testing.T) {
 	p := u.pop
 	a, b := 0.25, 0.75
 	p.setSpecs([]core.MechanismSpec{{ID: "a", Kind: core.KindKRR, Epsilon: 1, Share: &a}, {ID: "b", Kind: core.KindKRR, Epsilon: 2, Share: &b}})
-	p.audits.Wait() // see TestShownNumbers
+	settle(t)
 	p.onAdd()
-	p.audits.Wait()
+	settle(t)
 	s, err := p.study()
 	require.NoError(t, err)
 	shares, err := s.Shares()
@@ -287,10 +284,10 @@ func TestAddKeepsShares(t *testing.T) {
 	assert.InDeltaSlice(t, []float64{0.25 * 2 / 3, 0.75 * 2 / 3, 1.0 / 3}, shares, 1e-12)
 	for _, r := range p.rows {
 		r.share.SetText("")
-		p.audits.Wait()
+		settle(t)
 	}
 	p.onAdd()
-	p.audits.Wait()
+	settle(t)
 	s, err = p.study()
 	require.NoError(t, err)
 	assert.Nil(t, s.Mechanisms[3].Share)
@@ -330,7 +327,7 @@ func TestWheelOverEntries(t *testing.T) {
 		specs = append(specs, core.MechanismSpec{ID: fmt.Sprintf("k%d", i), Kind: core.KindKRR, Epsilon: 1})
 	}
 	u.pop.setSpecs(specs)
-	u.pop.audits.Wait()
+	settle(t)
 	w.Canvas().Refresh(u.tabs)
 	e := u.pop.rows[0].level
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e).Add(fyne.NewPos(10, 10))

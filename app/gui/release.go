@@ -8,7 +8,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -70,7 +69,6 @@ type releaseTab struct {
 	empty                         *widget.Label
 	pmf                           *figureView
 	last                          *releaseResult
-	wg                            sync.WaitGroup // the release being drawn, for tests
 	running                       bool
 	cancel                        context.CancelFunc
 }
@@ -376,9 +374,7 @@ func (r *releaseTab) onRelease() {
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancel, r.running = cancel, true
 	r.releaseBtn.Disable()
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
+	jobs.Go(func() {
 		defer cancel()
 		res, err := guarded(func() (*releaseResult, error) {
 			sum, err := s.Summary()
@@ -392,8 +388,8 @@ func (r *releaseTab) onRelease() {
 			clipped, _ := core.ClipCounts(raw)
 			return &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure}, nil
 		})
-		fyne.DoAndWait(func() { r.finish(res, err) })
-	}()
+		jobs.DoAndWait(func() { r.finish(res, err) })
+	})
 }
 
 // releaseCounts returns the counts of the data set's cells or categories

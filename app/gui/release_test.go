@@ -68,7 +68,7 @@ func TestReleaseScreen(t *testing.T) {
 
 	r.seed.SetText("4")
 	r.onRelease()
-	r.wg.Wait()
+	settle(t)
 	assert.True(t, r.top.Visible() && !r.placeholder.Visible(), "the maps in the placeholder's place")
 	res := r.last
 	require.NotNil(t, res)
@@ -122,7 +122,7 @@ func TestReleaseEntries(t *testing.T) {
 	r.secure.SetChecked(true)
 	assert.True(t, r.seed.Disabled())
 	r.onRelease()
-	r.wg.Wait()
+	settle(t)
 	require.NotNil(t, r.last)
 	assert.True(t, r.last.secure)
 	assert.Contains(t, r.errs.Text, "crypto/rand, fit for publication")

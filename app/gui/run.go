@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -95,7 +94,6 @@ type runTab struct {
 	why *widget.Label
 
 	jobControls
-	wg sync.WaitGroup // the running run, for tests
 }
 
 func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
@@ -443,7 +441,7 @@ func (r *runTab) start(req runRequest) {
 		}
 		last, lastStage, lastDetail = time.Now(), stage, detail
 		el := time.Since(start).Round(100 * time.Millisecond)
-		fyne.Do(func() {
+		jobs.Do(func() {
 			r.bar.SetValue(done)
 			r.stage.SetText(fmt.Sprintf("%s… (%s)", stage, el))
 			r.detail.SetText(detail)
@@ -453,9 +451,7 @@ func (r *runTab) start(req runRequest) {
 	if r.hold != nil {
 		release = r.hold()
 	}
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
+	jobs.Go(func() {
 		defer cancel()
 		defer release()
 		var res *runResult
@@ -463,8 +459,8 @@ func (r *runTab) start(req runRequest) {
 		if err == nil {
 			res = &runResult{Result: out, ds: req.ds}
 		}
-		fyne.DoAndWait(func() { r.finish(res, err, time.Since(start)) })
-	}()
+		jobs.DoAndWait(func() { r.finish(res, err, time.Since(start)) })
+	})
 }
 
 // finish shows a run's outcome.

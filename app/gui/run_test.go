@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -32,11 +31,11 @@ import (
 // difference on one scale, and the metrics are the estimate's.
 func TestRunAndCompare(t *testing.T) {
 	_, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.checks[core.MethodGIBU].SetChecked(true)
 	u.run.checks[core.MethodINVM].SetChecked(true)
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	res := u.cmp.res
 	require.NotNil(t, res)
 	assert.Equal(t, tabCompare, u.tabs.SelectedIndex())
@@ -100,7 +99,7 @@ func TestRunAndCompare(t *testing.T) {
 // results and can run again.
 func TestRunCancel(t *testing.T) {
 	_, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	started := make(chan struct{})
 	u.run.estimate = func(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, opt core.EstimateOptions) (*core.Estimate, error) {
 		opt.EM.Progress(7, -1234.5, 1e-3)
@@ -113,11 +112,7 @@ func TestRunCancel(t *testing.T) {
 	assert.True(t, u.run.running)
 	assert.True(t, u.run.runBtn.Disabled())
 	assert.False(t, u.run.cancelBtn.Disabled())
-	assert.Eventually(t, func() bool {
-		var text string
-		fyne.DoAndWait(func() { text = u.run.detail.Text })
-		return strings.Contains(text, "step 7 · log-likelihood -1234.5")
-	}, 5*time.Second, 10*time.Millisecond)
+	settleUntil(t, "the step shown", func() bool { return strings.Contains(u.run.detail.Text, "step 7 · log-likelihood -1234.5") })
 	assert.Contains(t, u.run.stage.Text, "GIBU")
 	u.run.onRun() // a second Run while running does nothing
 	// The window keeps working during the run: tabs switch, the map
@@ -127,7 +122,7 @@ func TestRunCancel(t *testing.T) {
 	assert.Equal(t, cellInfo(u.data.data.grid, 17), u.data.hover.Text)
 	u.tabs.SelectIndex(tabRun)
 	test.Tap(u.run.cancelBtn)
-	u.run.wg.Wait()
+	settle(t)
 	assert.False(t, u.run.running)
 	assert.False(t, u.run.runBtn.Disabled())
 	assert.Contains(t, u.run.stage.Text, "cancelled")
@@ -191,7 +186,7 @@ func TestRunOptionErrors(t *testing.T) {
 func TestRunBadPopulation(t *testing.T) {
 	w, u := newTestWindow(t)
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: -1}})
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.onRun()
 	assert.False(t, u.run.running)
 	require.NotNil(t, w.Canvas().Overlays().Top())
@@ -202,9 +197,9 @@ func TestRunBadPopulation(t *testing.T) {
 // that reads back.
 func TestExport(t *testing.T) {
 	_, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	m := u.cmp.current()
 	require.NotNil(t, m)
 	dir := t.TempDir()
@@ -260,7 +255,7 @@ func TestExport(t *testing.T) {
 // options, and opens the study again: everything comes back.
 func TestStudySaveOpen(t *testing.T) {
 	_, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodGIBU, core.MethodIBUM}, Seed: 42, MaxIter: 500})
 	s, err := u.study()
 	require.NoError(t, err)
@@ -271,14 +266,11 @@ func TestStudySaveOpen(t *testing.T) {
 	require.NoError(t, app.WriteStudy(&buf, s))
 
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}})
-	// The test driver runs the audit's fyne.Do on its own goroutine: let
-	// it end before the population changes again.
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodCEM}, Seed: 3})
 	u.data.cell.SetText("1")
 	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
-	u.data.wg.Wait()
-	u.pop.audits.Wait()
+	settle(t)
 	got, err := u.study()
 	require.NoError(t, err)
 	assert.Equal(t, s, got)
@@ -300,7 +292,7 @@ func TestOpenFileArgument(t *testing.T) {
 	assert.True(t, u.data.data.isCensus())
 	assert.Equal(t, "adult_sample.data", u.data.data.src.name)
 	// Its study records the census file and its attributes.
-	u.pop.audits.Wait()
+	settle(t)
 	s, err := u.study()
 	require.NoError(t, err)
 	assert.Equal(t, "adult", s.Source.Format)
@@ -324,11 +316,11 @@ func TestCensusRunAndCompare(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "geo", "census", "testdata", "adult_sample.data"))
 	require.NoError(t, err)
 	u.data.load(bytesSource("adult_sample.data", b), false)
-	u.data.wg.Wait()
+	settle(t)
 	require.True(t, u.data.data.isCensus())
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	res := u.cmp.res
 	require.NotNil(t, res)
 	require.Len(t, res.Succeeded(), 1)
@@ -359,7 +351,7 @@ func TestRunPUM(t *testing.T) {
 	_, u := newTestWindow(t)
 	require.Len(t, u.data.data.grid.Homes, 2000)
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "p", Kind: core.KindPUM, Epsilon: 2, Sensitive: []int{0, 1, 2}}})
-	u.pop.audits.Wait()
+	settle(t)
 	spec, err := u.pop.rows[0].spec()
 	require.NoError(t, err)
 	assert.Equal(t, []string{"home"}, spec.Tags)
@@ -371,7 +363,7 @@ func TestRunPUM(t *testing.T) {
 	assert.True(t, u.run.why.Visible())
 	assert.Contains(t, u.run.why.Text, `GIBU: mechanism "p" is a pum, whose reports live on the extended alphabet: estimate them with uldp.`)
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	res := u.cmp.res
 	require.NotNil(t, res)
 	require.Len(t, res.Results, 1)
@@ -389,9 +381,9 @@ func TestRunPUM(t *testing.T) {
 	// A k-RR population enables GIBU again (once the audits held during
 	// the run are done: the test driver runs their updates on their own
 	// goroutines).
-	u.pop.audits.Wait()
+	settle(t)
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 2}})
-	u.pop.audits.Wait()
+	settle(t)
 	assert.False(t, u.run.checks[core.MethodGIBU].Disabled())
 	assert.NotContains(t, u.run.why.Text, "GIBU:")
 	assert.Contains(t, u.run.why.Text, "[RAP]_M: needs RAPPOR users; mechanism \"k\" is krr.")
@@ -402,9 +394,9 @@ func TestRunPUM(t *testing.T) {
 // preferences, and Enter writes the PNG.
 func TestExportDialog(t *testing.T) {
 	w, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	u.app.Preferences().SetInt(prefPNGWidth, 900)
 	u.app.Preferences().SetInt(prefPNGHeight, 400)
 	u.onExportPNG()
@@ -492,12 +484,12 @@ func TestStepsText(t *testing.T) {
 // again.
 func TestRunPanic(t *testing.T) {
 	_, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.estimate = func(context.Context, core.Method, *core.Study, []core.Mechanism, *core.Groups, core.EstimateOptions) (*core.Estimate, error) {
 		panic("boom")
 	}
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	assert.False(t, u.run.running)
 	assert.False(t, u.run.runBtn.Disabled())
 	assert.Contains(t, u.run.stage.Text, "The run failed")
@@ -541,10 +533,10 @@ func (c creditOnly) Attribution() string { return string(c) }
 // seed, corrected EM's α, the colour scale and the basemap's credit.
 func TestExportHeader(t *testing.T) {
 	_, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodCEM}, Seed: 42, Alpha: 0.3})
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	m := u.cmp.current()
 	require.NotNil(t, m)
 	require.NoError(t, m.Err)
@@ -575,9 +567,9 @@ func TestFolders(t *testing.T) {
 // they fill the width at, and the tables the rest, within its bounds.
 func TestCompareSplit(t *testing.T) {
 	_, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	u.tabs.SelectIndex(tabCompare)
 	c := u.cmp
 	off := c.split.Offset

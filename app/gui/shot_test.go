@@ -24,7 +24,7 @@ func TestShotCensus(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.load(bytesSource(in, b), false)
-	d.wg.Wait()
+	settle(t)
 	d.census.col.SetSelected("income")
 	test.MoveMouse(w.Canvas(), d.heat.Position().AddXY(d.heat.Size().Width/2, d.heat.Size().Height/2))
 	capture(t, w, out)
@@ -55,7 +55,7 @@ func TestShotPopulation(t *testing.T) {
 		t.Skip("PRIVMAP_SHOT_POP not set")
 	}
 	w, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	u.tabs.SelectIndex(tabPopulation)
 	capture(t, w, out)
 }
@@ -69,10 +69,10 @@ func TestShotRun(t *testing.T) {
 		t.Skip("PRIVMAP_SHOT_RUN and PRIVMAP_SHOT_COMPARE not set")
 	}
 	w, u := newTestWindow(t)
-	u.pop.audits.Wait()
+	settle(t)
 	u.run.checks[core.MethodINVM].SetChecked(true)
 	u.run.onRun()
-	u.run.wg.Wait()
+	settle(t)
 	u.tabs.SelectIndex(tabRun)
 	capture(t, w, runOut)
 	u.tabs.SelectIndex(tabCompare)

@@ -105,9 +105,11 @@ func (t *tiles) fetchLocked(b orb.Bound) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.cancel = cancel
-	t.fetches.Go(func() {
+	t.fetches.Add(1)
+	jobs.Go(func() {
+		defer t.fetches.Done()
 		l, err := t.fetch(ctx, name, b)
-		fyne.Do(func() {
+		jobs.Do(func() {
 			t.mu.Lock()
 			if ctx.Err() != nil || t.bound != b {
 				t.mu.Unlock()
@@ -157,9 +159,11 @@ func (t *tiles) loadOverlay(name string, done func(error)) {
 		done(nil)
 		return
 	}
-	t.fetches.Go(func() {
+	t.fetches.Add(1)
+	jobs.Go(func() {
+		defer t.fetches.Done()
 		ls, err := geo.ReadOutlinesFile(name)
-		fyne.Do(func() {
+		jobs.Do(func() {
 			if err == nil {
 				t.mu.Lock()
 				t.outlines = ls

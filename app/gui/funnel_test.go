@@ -1,0 +1,70 @@
+package gui
+
+import (
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMain queues the background jobs' changes for the whole package:
+// every test runs them on its own goroutine with settle or settleUntil,
+// so no job touches a widget while the test does.
+func TestMain(m *testing.M) {
+	jobs.queue()
+	os.Exit(m.Run())
+}
+
+// settleLimit bounds how long a test waits for the window's jobs.
+const settleLimit = 2 * time.Minute
+
+// settle runs the jobs' changes until every job has ended.
+func settle(t testing.TB) {
+	t.Helper()
+	require.True(t, jobs.drain(settleLimit), "the window's jobs still ran after %v", settleLimit)
+}
+
+// settleUntil runs the jobs' changes until cond, read between them,
+// holds; it fails if the jobs end, or settleLimit passes, first.
+func settleUntil(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	require.True(t, jobs.drainUntil(cond, settleLimit), "%s: never happened", what)
+}
+
+// TestFunnelOrder checks that changes posted by jobs run on the
+// draining goroutine, in the order each job posted them, and that
+// DoAndWait returns only once its change has run.
+func TestFunnelOrder(t *testing.T) {
+	var got []int // written only by changes, on this goroutine
+	var ran atomic.Bool
+	jobs.Go(func() {
+		for i := range 3 {
+			jobs.Do(func() { got = append(got, i) })
+		}
+		jobs.DoAndWait(func() { got = append(got, 3) })
+		ran.Store(len(got) == 4) // read after DoAndWait: the change ran
+	})
+	settle(t)
+	assert.Equal(t, []int{0, 1, 2, 3}, got)
+	assert.True(t, ran.Load(), "DoAndWait returned before its change ran")
+}
+
+// TestFunnelUntil checks that drainUntil stops at its condition with a
+// job still running, and fails when the jobs end without it.
+func TestFunnelUntil(t *testing.T) {
+	step := make(chan struct{})
+	n := 0
+	jobs.Go(func() {
+		jobs.Do(func() { n = 1 })
+		<-step
+		jobs.Do(func() { n = 2 })
+	})
+	settleUntil(t, "first change", func() bool { return n == 1 })
+	close(step)
+	settle(t)
+	assert.Equal(t, 2, n)
+	assert.False(t, jobs.drainUntil(func() bool { return n == 3 }, time.Second), "no job left to make n 3")
+}
