@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	"github.com/privmap/privmap/core"
 )
@@ -98,13 +99,35 @@ func (s ReleaseSpec) Summary() (ReleaseSummary, error) {
 	if err != nil {
 		return ReleaseSummary{}, err
 	}
+	var sum ReleaseSummary
 	if m := n.geo; m != nil {
-		return ReleaseSummary{WorstEps: m.WorstEpsilon(s.Sensitivity), Budget: m.Budget(s.Sensitivity), BudgetPM: m.BudgetPM(s.Sensitivity),
-			AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}, nil
+		sum = ReleaseSummary{WorstEps: m.WorstEpsilon(s.Sensitivity), Budget: m.Budget(s.Sensitivity), BudgetPM: m.BudgetPM(s.Sensitivity),
+			AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}
+	} else {
+		m := n.laplace
+		sum = ReleaseSummary{WorstEps: m.WorstEpsilonRounded(s.Sensitivity), Budget: m.BudgetRounded(s.Sensitivity), BudgetPM: m.BudgetRoundedPM(s.Sensitivity),
+			AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}
 	}
-	m := n.laplace
-	return ReleaseSummary{WorstEps: m.WorstEpsilonRounded(s.Sensitivity), Budget: m.BudgetRounded(s.Sensitivity), BudgetPM: m.BudgetRoundedPM(s.Sensitivity),
-		AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}, nil
+	return sum, sum.check()
+}
+
+// check refuses a summary whose closed forms overflowed or cancelled at
+// extreme parameters (a number that is not finite), naming them: a
+// privacy officer never reads an ∞ or NaN that the noise does not have.
+func (s ReleaseSummary) check() error {
+	var bad []string
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"worst-case ε", s.WorstEps}, {"budget", s.Budget}, {"PM budget", s.BudgetPM}, {"E|noise|", s.AbsMean}, {"variance", s.Variance}, {"entropy", s.Entropy}} {
+		if math.IsInf(v.x, 0) || math.IsNaN(v.x) {
+			bad = append(bad, fmt.Sprintf("%s %v", v.name, v.x))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("the noise's closed forms leave floating point at these parameters (%s): bring ε within and beyond the break-point closer together, or the break-point nearer 0", strings.Join(bad, ", "))
+	}
+	return nil
 }
 
 // Matching returns the standard mechanism of the spec's family (Laplace

@@ -50,8 +50,16 @@ func NewLaplaceMixture(eps1, eps2, c, sensitivity float64) (LaplaceMixture, erro
 	return LaplaceMixture{Scale1: sensitivity / eps1, Scale2: sensitivity / eps2, Break: c}, nil
 }
 
-// MinReleaseEpsilon is the smallest ε/Δ a release takes.
-const MinReleaseEpsilon = 1e-9
+// MinReleaseEpsilon and MaxReleaseEpsilon bound the ε/Δ a release
+// takes. Below the first, noise of scale Δ/ε > 10⁹ counts drowns every
+// count. Above the second, α = e^{−ε/Δ} and the noise's far
+// probabilities leave the normal floating-point numbers (e^{−708.4} is
+// the smallest): the noise rounds to none and its privacy loss can no
+// longer be computed.
+const (
+	MinReleaseEpsilon = 1e-9
+	MaxReleaseEpsilon = 700
+)
 
 // checkRelease validates a release's parameters.
 func checkRelease(eps1, eps2, c, sensitivity float64) error {
@@ -68,8 +76,19 @@ func checkRelease(eps1, eps2, c, sensitivity float64) error {
 			return fmt.Errorf("core: ε/Δ = %v is below %v: noise of scale Δ/ε > %v counts drowns every count (and α = e^{−ε/Δ} is 1 in floating point below about 1e−16)", e/sensitivity, MinReleaseEpsilon, 1/MinReleaseEpsilon)
 		}
 	}
+	for _, e := range []float64{eps1, eps2} {
+		if e/sensitivity > MaxReleaseEpsilon {
+			return fmt.Errorf("core: ε/Δ = %v is above %v: α = e^{−ε/Δ} and the noise's probabilities fall below the smallest normal floating-point number, so the noise vanishes and its privacy loss cannot be computed", e/sensitivity, MaxReleaseEpsilon)
+		}
+	}
 	if !(c >= 0) || math.IsInf(c, 0) {
 		return fmt.Errorf("core: break-point must be ≥ 0 and finite, got %v", c)
+	}
+	if c > MaxBreak {
+		return fmt.Errorf("core: break-point %v is more than %d: the privacy loss is summed over the counts within it", c, MaxBreak)
+	}
+	if reach := c * eps1 / sensitivity; reach > MaxReleaseEpsilon {
+		return fmt.Errorf("core: break-point %v is more than %v·Δ/ε₁ = %.6g: the noise's mass beyond it, e^{−c·ε₁/Δ}, is below the smallest normal floating-point number, so the mixture cannot be computed (and is the noise within the break-point alone)", c, MaxReleaseEpsilon, MaxReleaseEpsilon*sensitivity/eps1)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/csv"
 	"flag"
 	"fmt"
@@ -42,7 +43,7 @@ func censusFlags(fs *flag.FlagSet) *censusOpts {
 // runGridCensus tabulates a census file over the chosen attributes and
 // writes the truth (cell,probability,count,label and a column per
 // attribute) and optionally the study with every person's symbol.
-func runGridCensus(c *censusOpts, in, format, out, studyOut, preset string, skipBad bool, stdout io.Writer) error {
+func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut, preset string, skipBad bool, stdout, stderr io.Writer) error {
 	f, err := census.ParseFormat(format)
 	if err != nil {
 		return usageError{err.Error()}
@@ -72,9 +73,8 @@ func runGridCensus(c *censusOpts, in, format, out, studyOut, preset string, skip
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if err := app.WriteFile(out, func(w io.Writer) error { return writeCensusTruth(w, tab, a) }, in); err != nil {
-		return err
-	}
+	var b app.Batch
+	b.Add(out, func(w io.Writer) error { return writeCensusTruth(w, tab, a) }, in)
 	if studyOut != "" {
 		// The window rebuilds a census table from its attributes alone: a
 		// study binned or merged here records no source to reopen.
@@ -82,12 +82,11 @@ func runGridCensus(c *censusOpts, in, format, out, studyOut, preset string, skip
 		if len(c.bins) == 0 && len(c.merges) == 0 && !*c.ordinal {
 			src = app.CensusSource(absPath(in), f, *c.attrs, missing)
 		}
-		if err := writeStudy(studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset, in, src); err != nil {
+		if err := addStudy(&b, studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset, in, src); err != nil {
 			return err
 		}
 	}
-	printCensusSummary(stdout, in, tab, a, missing)
-	return nil
+	return commit(ctx, &b, stdout, stderr, func(w io.Writer) { printCensusSummary(w, in, tab, a, missing) })
 }
 
 // attributes resolves -attrs with the -bins and -merge rules.

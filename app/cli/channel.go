@@ -20,7 +20,7 @@ import (
 // its channel, and writes the dense matrix (rows inputs, columns outputs,
 // header x,z0,z1,…) of a mechanism with symbol outputs.
 func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("channel", stdout)
+	fs := newFlagSet("channel", stderr)
 	studyName := fs.String("study", "", "study JSON `file`")
 	id := fs.String("mechanism", "", "`id` of the mechanism to audit")
 	out := fs.String("o", "", "matrix CSV to write (symbol outputs only)")
@@ -63,11 +63,11 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	printAudit(stdout, spec, m, au)
+	var b app.Batch
 	if *out != "" {
-		return app.WriteFile(*out, func(w io.Writer) error { return writeMatrix(w, c) }, *studyName)
+		b.Add(*out, func(w io.Writer) error { return writeMatrix(w, c) }, *studyName)
 	}
-	return nil
+	return commit(ctx, &b, stdout, stderr, func(w io.Writer) { printAudit(w, spec, m, au) })
 }
 
 // maxMatrixEntries bounds the matrix channel -o writes: 10⁸ entries, a

@@ -101,6 +101,27 @@ func usage(w io.Writer) {
 	}
 }
 
+// commit writes the files of b, all or none, then the command's summary:
+// on stdout, or on stderr when a file of b is standard output, so that
+// standard output holds that file alone.
+func commit(ctx context.Context, b *app.Batch, stdout, stderr io.Writer, summary func(io.Writer)) error {
+	b.Stdout = stdout
+	if err := b.Commit(ctx); err != nil {
+		return err
+	}
+	if b.ToStdout() {
+		stdout = stderr
+	}
+	summary(stdout)
+	return nil
+}
+
+// printLine returns a summary that prints line, a JSON line computed
+// before any file was written.
+func printLine(line []byte) func(io.Writer) {
+	return func(w io.Writer) { fmt.Fprintf(w, "%s\n", line) }
+}
+
 // usageError marks a mistake in the command line itself.
 type usageError struct{ msg string }
 

@@ -23,7 +23,7 @@ import (
 // method, log-likelihood, iterations, convergence and time (and α for
 // cem) on stdout.
 func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("estimate", stdout)
+	fs := newFlagSet("estimate", stderr)
 	studyName := fs.String("study", "", "study JSON `file`")
 	reportsName := fs.String("reports", "", "reports `file`: CSV (user,mechanism,report or mechanism,report,count), Parquet with those columns, or a directory of part-*.parquet files")
 	method := fs.String("method", string(core.MethodGIBU), "estimator: "+core.MethodNames(", ", ", "))
@@ -83,10 +83,13 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return fmt.Errorf("%s: %w", *method, err)
 	}
 	secs := time.Since(start).Seconds()
-	if err := app.WriteFile(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }, *reportsName, *studyName); err != nil {
+	line, err := resultLine(core.Method(*method), est, secs, *gapTol)
+	if err != nil {
 		return err
 	}
-	return printResult(stdout, core.Method(*method), est, secs, *gapTol)
+	var b app.Batch
+	b.Add(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }, *reportsName, *studyName)
+	return commit(ctx, &b, stdout, stderr, printLine(line))
 }
 
 // estimateInputs reads what privmap estimate works on: the study, its
@@ -109,9 +112,9 @@ func estimateInputs(ctx context.Context, studyName, reportsName string, backgrou
 	return s, mechs, g, bg, err
 }
 
-// printResult prints the JSON line of an estimate: for the iterative
+// resultLine returns the JSON line of an estimate: for the iterative
 // maximum-likelihood methods with the certified gap and its tolerance.
-func printResult(w io.Writer, method core.Method, est *core.Estimate, secs, gapTol float64) error {
+func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64) ([]byte, error) {
 	res := struct {
 		Method     core.Method `json:"method"`
 		LogLik     *float64    `json:"loglik"`
@@ -131,12 +134,7 @@ func printResult(w io.Writer, method core.Method, est *core.Estimate, secs, gapT
 	if method.Certified() {
 		res.Gap, res.GapTol = &est.Gap, &gapTol
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(w, string(b))
-	return err
+	return json.Marshal(res)
 }
 
 // backgroundFlag collects -background TAG=FILE flags.

@@ -35,8 +35,8 @@ import (
 // and, with -home, every datum's home cell for PUM. A census file is
 // tabulated over the chosen attributes instead (see runGridCensus). With
 // -preset the study also gets a paper's population of mechanisms.
-func runGrid(ctx context.Context, args []string, stdout, _ io.Writer) error {
-	fs := newFlagSet("grid", stdout)
+func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("grid", stderr)
 	in := fs.String("in", "", "check-in or census `file` to read")
 	format := fs.String("format", "", "file format: gowalla, foursquare, csv, adult or census1990 (default: detect a check-in format)")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` in degrees (default: the data's box)")
@@ -60,11 +60,14 @@ func runGrid(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if *preset != "" && *studyOut == "" {
 		return usageError{"-preset writes into the study: give -study-out too"}
 	}
+	if err := knownPreset(*preset); err != nil {
+		return err
+	}
 	if census.IsFormat(*format) {
 		if err := onlyFor(fs, "check-in files", "bbox", "cell", "per-user", "home"); err != nil {
 			return err
 		}
-		return runGridCensus(cf, *in, *format, *out, *studyOut, *preset, *skipBad, stdout)
+		return runGridCensus(ctx, cf, *in, *format, *out, *studyOut, *preset, *skipBad, stdout, stderr)
 	}
 	if err := onlyFor(fs, "census files (-format adult|census1990)", "attrs", "bins", "merge", "missing", "ordinal"); err != nil {
 		return err
@@ -80,13 +83,13 @@ func runGrid(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return runGridCheckins(ctx, *in, f, opt, *out, *studyOut, *preset, *skipBad, stdout)
+	return runGridCheckins(ctx, *in, f, opt, *out, *studyOut, *preset, *skipBad, stdout, stderr)
 }
 
 // runGridCheckins grids a check-in file and writes the truth and study.
 // The file is streamed (geo.GridScan), once or twice, so that its size
 // does not bound what can be gridded.
-func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, skipBad bool, stdout io.Writer) error {
+func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, skipBad bool, stdout, stderr io.Writer) error {
 	gd, res, err := geo.GridScan(scanFile(ctx, in, f, geo.Options{SkipBad: skipBad}), opt)
 	if err != nil {
 		var pe *fs.PathError
@@ -95,20 +98,18 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		}
 		return fmt.Errorf("%s: %w", in, err)
 	}
-	if err := app.WriteFile(out, func(w io.Writer) error { return writeTruth(w, gd) }, in); err != nil {
-		return err
-	}
+	var b app.Batch
+	b.Add(out, func(w io.Writer) error { return writeTruth(w, gd) }, in)
 	if studyOut != "" {
 		s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells}
 		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
-		if err := writeStudy(studyOut, s, preset, in, app.GridSource(absPath(in), res.Format, gd)); err != nil {
+		if err := addStudy(&b, studyOut, s, preset, in, app.GridSource(absPath(in), res.Format, gd)); err != nil {
 			return err
 		}
 	}
-	printSummary(stdout, in, res, gd)
-	return nil
+	return commit(ctx, &b, stdout, stderr, func(w io.Writer) { printSummary(w, in, res, gd) })
 }
 
 // onlyFor returns a usage error if any of the named flags was set: they
@@ -138,10 +139,11 @@ func presetNames() string {
 	return b.String()
 }
 
-// writeStudy writes s, with the mechanisms of preset if one is named,
-// and src, the data file and how it was binned, so that the window can
-// open the study with its data (privmap gui study.json).
-func writeStudy(name string, s *core.Study, preset, source string, src *app.Source) error {
+// addStudy adds to b the study file name: s, with the mechanisms of
+// preset if one is named, and src, the data file and how it was binned,
+// so that the window can open the study with its data (privmap gui
+// study.json).
+func addStudy(b *app.Batch, name string, s *core.Study, preset, source string, src *app.Source) error {
 	if preset != "" {
 		ms, err := core.PresetMechanisms(preset, s.Alphabet)
 		if err != nil {
@@ -150,7 +152,24 @@ func writeStudy(name string, s *core.Study, preset, source string, src *app.Sour
 		s.Mechanisms = ms
 	}
 	as := &app.Study{Study: s, Source: src}
-	return app.WriteFile(name, func(w io.Writer) error { return app.WriteStudy(w, as) }, source)
+	b.Add(name, func(w io.Writer) error { return app.WriteStudy(w, as) }, source)
+	return nil
+}
+
+// knownPreset refuses a -preset that names no preset, before any file
+// is read.
+func knownPreset(name string) error {
+	if name == "" {
+		return nil
+	}
+	var names []string
+	for _, p := range core.Presets() {
+		if p.Name == name {
+			return nil
+		}
+		names = append(names, p.Name)
+	}
+	return usageError{fmt.Sprintf("-preset %q: want one of %s", name, strings.Join(names, ", "))}
 }
 
 // absPath returns name made absolute, so that a study names its data

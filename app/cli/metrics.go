@@ -17,8 +17,8 @@ import (
 // It prints one JSON line comparing an estimate with the truth: emd (in
 // the study's ground distance, km on grids; null without a study or on a
 // categorical alphabet), mse, jsd and tv (docs/ARCHITECTURE.md §5).
-func runMetrics(ctx context.Context, args []string, stdout, _ io.Writer) error {
-	fs := newFlagSet("metrics", stdout)
+func runMetrics(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("metrics", stderr)
 	truthName := fs.String("truth", "", "true distribution CSV `file`")
 	estName := fs.String("estimate", "", "estimated distribution CSV `file`")
 	studyName := fs.String("study", "", "study JSON `file` giving the alphabet's ground distance")

@@ -23,7 +23,7 @@ import (
 // them) and their distribution, and one JSON line of the noise's closed
 // forms, its privacy and the release's errors against the truth.
 func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("release", stdout)
+	fs := newFlagSet("release", stderr)
 	truthName := fs.String("truth", "", "true distribution `file` with a count column (privmap grid writes one)")
 	mech := fs.String("mechanism", "", "laplace, geometric, pm-laplace or pm-geometric")
 	eps := fs.Float64("eps", 0, "ε of the laplace and geometric mechanisms")
@@ -69,17 +69,23 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if err := app.WriteFile(*out, func(w io.Writer) error { return core.WriteRelease(w, t, raw) }, *truthName); err != nil {
-		return err
-	}
 	clipped, _ := core.ClipCounts(raw)
 	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, *brk)
+	line, err := json.Marshal(releaseLine{Mechanism: spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
+		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
+		BudgetPM: sum.BudgetPM, Secure: *secure, Cells: len(raw)})
+	if err != nil {
+		return err
+	}
+	var b app.Batch
+	b.Add(*out, func(w io.Writer) error { return core.WriteRelease(w, t, raw) }, *truthName)
+	if err := commit(ctx, &b, stdout, stderr, printLine(line)); err != nil {
+		return err
+	}
 	if !*secure {
 		fmt.Fprintf(stderr, "privmap release: a preview, its noise drawn from seeded math/rand (seed %d); a release for publication takes -secure (geometric mechanisms)\n", *seed)
 	}
-	return json.NewEncoder(stdout).Encode(releaseLine{Mechanism: spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
-		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
-		BudgetPM: sum.BudgetPM, Secure: *secure, Cells: len(raw)})
+	return nil
 }
 
 // releaseLine is release's JSON line: the fields docs/ARCHITECTURE.md §8

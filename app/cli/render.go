@@ -36,7 +36,7 @@ import (
 // cache folder). A census study is drawn as a table of two attributes,
 // a linear one as bars (mapplot.Table).
 func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("render", stdout)
+	fs := newFlagSet("render", stderr)
 	truthName := fs.String("truth", "", "true distribution CSV `file`")
 	estName := fs.String("estimate", "", "estimated distribution CSV `file` (draws the estimate and the difference beside the truth)")
 	studyName := fs.String("study", "", "study JSON `file` with the grid")
@@ -95,7 +95,9 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		f.Notes = append(f.Notes, "Basemap: "+credit)
 	}
-	return app.WriteFile(*out, func(w io.Writer) error { return writePicture(w, f, opt) }, *truthName, *estName, *studyName)
+	var b app.Batch
+	b.Add(*out, func(w io.Writer) error { return writePicture(w, f, opt) }, *truthName, *estName, *studyName)
+	return commit(ctx, &b, stdout, stderr, func(io.Writer) {})
 }
 
 // renderFigure reads the truth and the estimate (if named) on the

@@ -25,7 +25,7 @@ import (
 // user,mechanism,report per user, or mechanism,report,count with
 // -aggregate (docs/ARCHITECTURE.md §7).
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("simulate", stdout)
+	fs := newFlagSet("simulate", stderr)
 	studyName := fs.String("study", "", "study JSON `file`")
 	truthName := fs.String("truth", "", "distribution CSV `file` to draw users' data from")
 	n := fs.Int("n", 10000, "number of users drawn from the truth (default: the study's data if it has them, else 10000)")
@@ -67,25 +67,24 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		counts, err = app.Sanitise(ctx, s, mechs, users, *seed, emit, nil)
 		return err
 	}
-	err = app.WriteFile(*out, func(w io.Writer) error {
+	var b app.Batch
+	b.Add(*out, func(w io.Writer) error {
 		if *aggregate {
 			return writeAggregate(w, s, run)
 		}
 		return writeReports(w, s, run)
 	}, *studyName, *truthName)
-	if err != nil {
-		return err
-	}
 	source := "drawn from the truth"
 	if useData {
 		source = "of the study's data"
 	}
-	fmt.Fprintf(stdout, "simulated %d users %s (seed %d):", *n, source, *seed)
-	for i, spec := range s.Mechanisms {
-		fmt.Fprintf(stdout, " %s %d", spec.ID, counts[i])
-	}
-	fmt.Fprintln(stdout)
-	return nil
+	return commit(ctx, &b, stdout, stderr, func(w io.Writer) {
+		fmt.Fprintf(w, "simulated %d users %s (seed %d):", *n, source, *seed)
+		for i, spec := range s.Mechanisms {
+			fmt.Fprintf(w, " %s %d", spec.ID, counts[i])
+		}
+		fmt.Fprintln(w)
+	})
 }
 
 // checkUsers checks -n against 1..core.MaxUsers.
