@@ -37,7 +37,8 @@ func TestErrorCatalogue(t *testing.T) {
 		name, args, status, want := m[1], m[2], m[3], m[4]
 		t.Run(name, func(t *testing.T) {
 			dir := copyDir(t, "testdata/errors")
-			before, _ := os.ReadDir(dir)
+			previousOutputs(t, dir, args)
+			before := contents(t, dir)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, "bash", "-c", `ulimit -v 8000000 && exec "$0"`, os.Args[0])
@@ -58,14 +59,64 @@ func TestErrorCatalogue(t *testing.T) {
 			if code != status || first != want {
 				t.Errorf("privmap %s\nexit %s, stderr:\n%s\nwant exit %s and\n%s", args, code, stderr.String(), status, want)
 			}
-			if after, _ := os.ReadDir(dir); len(after) != len(before) {
-				t.Errorf("privmap %s left %d files behind", args, len(after)-len(before))
+			after := contents(t, dir)
+			for f, b := range before {
+				if after[f] != b {
+					t.Errorf("privmap %s changed %s", args, f)
+				}
+			}
+			for f := range after {
+				if _, ok := before[f]; !ok {
+					t.Errorf("privmap %s left %s behind", args, f)
+				}
 			}
 		})
 	}
 	if rows < 40 {
 		t.Errorf("docs/ERRORS.md has %d command rows; the table was not read", rows)
 	}
+}
+
+// previousOutputs gives every output a command line names (-o,
+// -study-out) whose folder exists and that is no input of the folder a
+// previous content of its own, which the failing command must leave as
+// it was.
+func previousOutputs(t *testing.T, dir, args string) {
+	t.Helper()
+	fields := strings.Fields(args)
+	for i, f := range fields[:len(fields)-1] {
+		if f != "-o" && f != "-study-out" {
+			continue
+		}
+		name := filepath.Join(dir, fields[i+1])
+		if _, err := os.Stat(name); err == nil {
+			continue // an input
+		}
+		if _, err := os.Stat(filepath.Dir(name)); err != nil {
+			continue
+		}
+		if err := os.WriteFile(name, []byte("the user's previous output\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// contents returns the content of every file of dir by name.
+func contents(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f.Name()] = string(b)
+	}
+	return out
 }
 
 // copyDir copies the files of dir into a new temporary folder.

@@ -46,11 +46,11 @@ func censusFlags(fs *flag.FlagSet) *censusOpts {
 func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut, preset string, skipBad bool, stdout, stderr io.Writer) error {
 	f, err := census.ParseFormat(format)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	missing, err := census.ParseMissing(*c.missing)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	fh, err := os.Open(in)
 	if err != nil {
@@ -63,7 +63,7 @@ func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut
 	}
 	attrs, err := c.attributes(f, r.Columns())
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	tab, err := census.Tabulate(r, attrs, census.Options{Missing: missing, SkipBad: skipBad})
 	if err != nil {
@@ -71,7 +71,7 @@ func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut
 	}
 	a, err := tab.Alphabet(*c.ordinal)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	var b app.Batch
 	b.Add(out, func(w io.Writer) error { return writeCensusTruth(w, tab, a) }, in)

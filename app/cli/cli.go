@@ -60,10 +60,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		fmt.Fprintf(stderr, "privmap %s: interrupted; no output file was written\n", args[0])
 		return 130
-	case errors.Is(err, flag.ErrHelp):
+	case errors.As(err, new(helpError)):
+		fmt.Fprint(stderr, err.(helpError).usage)
 		return 0
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(stderr, "privmap %s: %v\n", args[0], err)
+		var ue usageError
+		errors.As(err, &ue)
+		fmt.Fprint(stderr, ue.usage)
 		return 2
 	}
 	fmt.Fprintf(stderr, "privmap %s: %v\n", args[0], err)
@@ -122,31 +126,44 @@ func printLine(line []byte) func(io.Writer) {
 	return func(w io.Writer) { fmt.Fprintf(w, "%s\n", line) }
 }
 
-// usageError marks a mistake in the command line itself.
-type usageError struct{ msg string }
+// usageError marks a mistake in the command line itself; a mistake in
+// the flags carries the command's usage, which Run prints after it.
+type usageError struct{ msg, usage string }
 
 func (e usageError) Error() string { return e.msg }
 
-// newFlagSet returns a flag set that reports to stderr through Run rather
-// than printing and exiting on its own.
-func newFlagSet(name string, out io.Writer) *flag.FlagSet {
+// helpError is -h: Run prints the usage and exits with status 0.
+type helpError struct{ usage string }
+
+func (e helpError) Error() string { return flag.ErrHelp.Error() }
+
+// newFlagSet returns a flag set that reports through Run rather than
+// printing and exiting on its own: parse gathers its usage, and Run
+// prints it on standard error.
+func newFlagSet(name string, _ io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("privmap "+name, flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs.SetOutput(io.Discard)
 	return fs
 }
 
-// parse parses args and turns flag errors into usage errors.
+// parse parses args and turns flag errors into usage errors carrying
+// the command's usage.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err.Error()}
+	err := fs.Parse(args)
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	if err == nil {
+		return nil
 	}
-	return nil
+	var usage strings.Builder
+	fs.SetOutput(&usage)
+	fs.Usage()
+	fs.SetOutput(io.Discard)
+	if errors.Is(err, flag.ErrHelp) {
+		return helpError{usage.String()}
+	}
+	return usageError{err.Error(), usage.String()}
 }
 
 // distinct refuses a run whose output flags (outputs) name the same file
@@ -165,7 +182,7 @@ func distinct(fs *flag.FlagSet, outputs []string, inputs ...string) error {
 				if slices.Contains(inputs, p) {
 					what = "the input"
 				}
-				return usageError{fmt.Sprintf("-%s and -%s name the same file %s: -%s would replace %s", o, p, value(o), o, what)}
+				return usageError{msg: fmt.Sprintf("-%s and -%s name the same file %s: -%s would replace %s", o, p, value(o), o, what)}
 			}
 		}
 	}
@@ -176,7 +193,7 @@ func distinct(fs *flag.FlagSet, outputs []string, inputs ...string) error {
 func required(fs *flag.FlagSet, names ...string) error {
 	for _, n := range names {
 		if fs.Lookup(n).Value.String() == "" {
-			return usageError{fmt.Sprintf("flag -%s is required", n)}
+			return usageError{msg: fmt.Sprintf("flag -%s is required", n)}
 		}
 	}
 	return nil

@@ -48,7 +48,7 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if *tol < 0 || *gapTol < 0 || *maxIter < 0 || *alpha < 0 || *signif < 0 || *signif >= 1 {
-		return usageError{"-tol, -gap-tol, -max-iter and -alpha must be ≥ 0 and -significance in [0, 1)"}
+		return usageError{msg: "-tol, -gap-tol, -max-iter and -alpha must be ≥ 0 and -significance in [0, 1)"}
 	}
 	if *gapTol == 0 {
 		*gapTol = core.DefaultGapTol

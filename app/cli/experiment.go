@@ -63,7 +63,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	e, err := experiment.Lookup(*name)
 	if err != nil {
-		return usageError{"-name: " + err.Error()}
+		return usageError{msg: "-name: " + err.Error()}
 	}
 	opt, ns, err := experimentOptions(e, *runs, *users, *workers, *seed)
 	if err != nil {
@@ -107,10 +107,10 @@ func experimentSource(fs *flag.FlagSet, e *experiment.Experiment, data, format, 
 func experimentOptions(e *experiment.Experiment, runs int, users string, workers int, seed uint64) (experiment.Options, []int, error) {
 	opt := experiment.Options{Runs: cmp.Or(runs, e.Runs), Workers: workers, Seed: seed}
 	if opt.Runs < 1 || opt.Runs > maxRuns {
-		return opt, nil, usageError{fmt.Sprintf("-runs %d: want 1 to %d", opt.Runs, maxRuns)}
+		return opt, nil, usageError{msg: fmt.Sprintf("-runs %d: want 1 to %d", opt.Runs, maxRuns)}
 	}
 	if workers < 0 || workers > maxWorkers {
-		return opt, nil, usageError{fmt.Sprintf("-workers %d: want 0 (every core) to %d", workers, maxWorkers)}
+		return opt, nil, usageError{msg: fmt.Sprintf("-workers %d: want 0 (every core) to %d", workers, maxWorkers)}
 	}
 	if users == "" {
 		return opt, nil, nil
@@ -119,15 +119,15 @@ func experimentOptions(e *experiment.Experiment, runs int, users string, workers
 	for _, f := range strings.Split(users, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 || n > maxUsers {
-			return opt, nil, usageError{fmt.Sprintf("-users %q: want numbers of users from 1 to %d, comma-separated", users, maxUsers)}
+			return opt, nil, usageError{msg: fmt.Sprintf("-users %q: want numbers of users from 1 to %d, comma-separated", users, maxUsers)}
 		}
 		ns = append(ns, n)
 	}
 	switch {
 	case e.UsersRole == experiment.UsersFixed:
-		return opt, nil, usageError{fmt.Sprintf("-users: %s takes its numbers of users from the paper (or its data); it has no -users", e.Name)}
+		return opt, nil, usageError{msg: fmt.Sprintf("-users: %s takes its numbers of users from the paper (or its data); it has no -users", e.Name)}
 	case e.UsersRole == experiment.UsersOne && len(ns) != 1:
-		return opt, nil, usageError{fmt.Sprintf("-users %q: %s takes one number of users (its x-axis is not the users)", users, e.Name)}
+		return opt, nil, usageError{msg: fmt.Sprintf("-users %q: %s takes one number of users (its x-axis is not the users)", users, e.Name)}
 	}
 	return opt, ns, nil
 }

@@ -58,7 +58,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if *preset != "" && *studyOut == "" {
-		return usageError{"-preset writes into the study: give -study-out too"}
+		return usageError{msg: "-preset writes into the study: give -study-out too"}
 	}
 	if err := knownPreset(*preset); err != nil {
 		return err
@@ -74,10 +74,10 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	f, err := geo.ParseFormat(*format)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	if *home && *studyOut == "" {
-		return usageError{"-home writes into the study: give -study-out too"}
+		return usageError{msg: "-home writes into the study: give -study-out too"}
 	}
 	opt, err := gridOptions(*bbox, *cell, *perUser, *home)
 	if err != nil {
@@ -122,7 +122,7 @@ func onlyFor(fs *flag.FlagSet, kind string, names ...string) error {
 		}
 	})
 	if len(set) > 0 {
-		return usageError{fmt.Sprintf("%s: for %s only", strings.Join(set, ", "), kind)}
+		return usageError{msg: fmt.Sprintf("%s: for %s only", strings.Join(set, ", "), kind)}
 	}
 	return nil
 }
@@ -147,7 +147,7 @@ func addStudy(b *app.Batch, name string, s *core.Study, preset, source string, s
 	if preset != "" {
 		ms, err := core.PresetMechanisms(preset, s.Alphabet)
 		if err != nil {
-			return usageError{err.Error()}
+			return usageError{msg: err.Error()}
 		}
 		s.Mechanisms = ms
 	}
@@ -169,7 +169,7 @@ func knownPreset(name string) error {
 		}
 		names = append(names, p.Name)
 	}
-	return usageError{fmt.Sprintf("-preset %q: want one of %s", name, strings.Join(names, ", "))}
+	return usageError{msg: fmt.Sprintf("-preset %q: want one of %s", name, strings.Join(names, ", "))}
 }
 
 // absPath returns name made absolute, so that a study names its data
@@ -185,15 +185,15 @@ func absPath(name string) string {
 func gridOptions(bbox string, cell float64, perUser string, home bool) (geo.GridOptions, error) {
 	rule, err := geo.ParsePerUser(perUser)
 	if err != nil {
-		return geo.GridOptions{}, usageError{err.Error()}
+		return geo.GridOptions{}, usageError{msg: err.Error()}
 	}
 	if !(cell > 0) || math.IsInf(cell, 0) {
-		return geo.GridOptions{}, usageError{fmt.Sprintf("-cell must be a positive number of km, got %v", cell)}
+		return geo.GridOptions{}, usageError{msg: fmt.Sprintf("-cell must be a positive number of km, got %v", cell)}
 	}
 	opt := geo.GridOptions{CellKm: cell, PerUser: rule, Home: home}
 	if bbox != "" {
 		if opt.Bound, err = geo.ParseBBox(bbox); err != nil {
-			return geo.GridOptions{}, usageError{err.Error()}
+			return geo.GridOptions{}, usageError{msg: err.Error()}
 		}
 	}
 	return opt, nil

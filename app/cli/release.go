@@ -46,10 +46,10 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *secure {
 		if isSet(fs, "seed") {
-			return usageError{"-seed: a secure release draws from crypto/rand, not from a seed"}
+			return usageError{msg: "-seed: a secure release draws from crypto/rand, not from a seed"}
 		}
 		if !spec.Discrete() {
-			return usageError{"-secure: " + app.ErrPreviewOnly.Error()}
+			return usageError{msg: "-secure: " + app.ErrPreviewOnly.Error()}
 		}
 	}
 	f, err := os.Open(*truthName)
@@ -113,30 +113,30 @@ func releaseSpec(fs *flag.FlagSet, mech string, eps, epsIn, epsOut, brk float64,
 	switch mech {
 	case app.Laplace, app.Geometric:
 		if isSet(fs, "eps-in") || isSet(fs, "eps-out") {
-			return s, usageError{fmt.Sprintf("-eps-in, -eps-out: for pm-laplace and pm-geometric; %s takes -eps", mech)}
+			return s, usageError{msg: fmt.Sprintf("-eps-in, -eps-out: for pm-laplace and pm-geometric; %s takes -eps", mech)}
 		}
 		if !isSet(fs, "eps") {
-			return s, usageError{fmt.Sprintf("%s needs -eps", mech)}
+			return s, usageError{msg: fmt.Sprintf("%s needs -eps", mech)}
 		}
 		s.EpsIn, s.EpsOut = eps, eps
 	case app.PMLaplace, app.PMGeometric:
 		if isSet(fs, "eps") {
-			return s, usageError{fmt.Sprintf("-eps: for laplace and geometric; %s takes -eps-in, -eps-out and -break", mech)}
+			return s, usageError{msg: fmt.Sprintf("-eps: for laplace and geometric; %s takes -eps-in, -eps-out and -break", mech)}
 		}
 		for _, name := range []string{"eps-in", "eps-out", "break"} {
 			if !isSet(fs, name) {
-				return s, usageError{fmt.Sprintf("%s needs -eps-in, -eps-out and -break", mech)}
+				return s, usageError{msg: fmt.Sprintf("%s needs -eps-in, -eps-out and -break", mech)}
 			}
 		}
 		s.EpsIn, s.EpsOut = epsIn, epsOut
 	default:
-		return s, usageError{fmt.Sprintf("-mechanism %q: want laplace, geometric, pm-laplace or pm-geometric", mech)}
+		return s, usageError{msg: fmt.Sprintf("-mechanism %q: want laplace, geometric, pm-laplace or pm-geometric", mech)}
 	}
 	if !(brk >= 0) {
-		return s, usageError{fmt.Sprintf("-break %v: want ≥ 0", brk)}
+		return s, usageError{msg: fmt.Sprintf("-break %v: want ≥ 0", brk)}
 	}
 	if err := s.Validate(); err != nil {
-		return s, usageError{err.Error()}
+		return s, usageError{msg: err.Error()}
 	}
 	return s, nil
 }

@@ -184,7 +184,7 @@ func renderOptions(scale, size string, opacity float64, out string) (renderOpts,
 		return o, err
 	}
 	if !(opacity > 0 && opacity <= 1) {
-		return o, usageError{fmt.Sprintf("-opacity %v: want a number in (0, 1]", opacity)}
+		return o, usageError{msg: fmt.Sprintf("-opacity %v: want a number in (0, 1]", opacity)}
 	}
 	o.opacity = opacity
 	switch strings.ToLower(filepath.Ext(out)) {
@@ -193,7 +193,7 @@ func renderOptions(scale, size string, opacity float64, out string) (renderOpts,
 		o.svg = true
 	default:
 		if out != "-" {
-			return o, usageError{fmt.Sprintf("-o %s: want a .png or .svg file", out)}
+			return o, usageError{msg: fmt.Sprintf("-o %s: want a .png or .svg file", out)}
 		}
 	}
 	return o, nil
@@ -209,7 +209,7 @@ func parseScale(s string) (mapplot.Scale, error) {
 	case "log":
 		return mapplot.Log, nil
 	}
-	return 0, usageError{fmt.Sprintf("-scale %q: want linear, sqrt or log", s)}
+	return 0, usageError{msg: fmt.Sprintf("-scale %q: want linear, sqrt or log", s)}
 }
 
 // tableAxes reads -rows and -cols for a census alphabet a: attribute
@@ -218,12 +218,12 @@ func parseScale(s string) (mapplot.Scale, error) {
 // takes a basemap or overlays (onMap).
 func tableAxes(a core.Alphabet, rows, cols string, onMap bool) ([2]int, error) {
 	if a.Kind != core.KindGrid && onMap {
-		return [2]int{}, usageError{"-basemap and -overlay draw under and over a grid's maps; this study's alphabet is " + string(a.Kind)}
+		return [2]int{}, usageError{msg: "-basemap and -overlay draw under and over a grid's maps; this study's alphabet is " + string(a.Kind)}
 	}
 	at := a.Attributes
 	if len(at) == 0 {
 		if rows != "" || cols != "" {
-			return [2]int{}, usageError{"-rows and -cols choose attributes of a census study; this study's alphabet has none"}
+			return [2]int{}, usageError{msg: "-rows and -cols choose attributes of a census study; this study's alphabet has none"}
 		}
 		return [2]int{0, -1}, nil
 	}
@@ -243,7 +243,7 @@ func tableAxes(a core.Alphabet, rows, cols string, onMap bool) ([2]int, error) {
 		return [2]int{}, err
 	}
 	if c == r {
-		return [2]int{}, usageError{fmt.Sprintf("-rows and -cols are both %q: choose two attributes, or -cols none", at[r].Name)}
+		return [2]int{}, usageError{msg: fmt.Sprintf("-rows and -cols are both %q: choose two attributes, or -cols none", at[r].Name)}
 	}
 	return [2]int{r, c}, nil
 }
@@ -264,7 +264,7 @@ func attributeFlag(a core.Alphabet, flag, name string, def int) (int, error) {
 	for _, x := range a.Attributes {
 		names = append(names, x.Name)
 	}
-	return 0, usageError{fmt.Sprintf("-%s %q: not an attribute of the study (%s)", flag, name, strings.Join(names, ", "))}
+	return 0, usageError{msg: fmt.Sprintf("-%s %q: not an attribute of the study (%s)", flag, name, strings.Join(names, ", "))}
 }
 
 // parseSize reads -size, WxH from 100 to 10000 pixels each.
@@ -273,7 +273,7 @@ func parseSize(s string) (w, h int, err error) {
 	w, err1 := strconv.Atoi(ws)
 	h, err2 := strconv.Atoi(hs)
 	if !ok || err1 != nil || err2 != nil || w < 100 || h < 100 || w > 10000 || h > 10000 {
-		return 0, 0, usageError{fmt.Sprintf("-size %q: want WxH, each from 100 to 10000 pixels", s)}
+		return 0, 0, usageError{msg: fmt.Sprintf("-size %q: want WxH, each from 100 to 10000 pixels", s)}
 	}
 	return w, h, nil
 }
@@ -345,7 +345,7 @@ func openBasemap(name string) (basemap.Source, error) {
 	}
 	src, err := basemap.Open(name, basemap.Options{CacheDir: basemap.DefaultCacheDir(), UserAgent: app.UserAgent})
 	if err != nil && !strings.HasSuffix(strings.ToLower(name), ".mbtiles") {
-		return nil, usageError{"-basemap: " + err.Error()}
+		return nil, usageError{msg: "-basemap: " + err.Error()}
 	}
 	return src, err
 }

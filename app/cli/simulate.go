@@ -90,7 +90,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // checkUsers checks -n against 1..core.MaxUsers.
 func checkUsers(n int) error {
 	if n < 1 || n > core.MaxUsers {
-		return usageError{fmt.Sprintf("-n must be between 1 and %d (2³²), got %d", core.MaxUsers, n)}
+		return usageError{msg: fmt.Sprintf("-n must be between 1 and %d (2³²), got %d", core.MaxUsers, n)}
 	}
 	return nil
 }
