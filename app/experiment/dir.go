@@ -66,7 +66,7 @@ func RunDir(ctx context.Context, e *Experiment, panels []Panel, d *Data, opt Opt
 	for _, j := range jobs {
 		all = append(all, rows[j]...)
 	}
-	if err := Write(dir, e, panels, d, opt, all); err != nil {
+	if err := Write(ctx, dir, e, panels, d, opt, all); err != nil {
 		return len(rows), len(jobs), err
 	}
 	return len(rows), len(jobs), os.Remove(partial)
@@ -119,14 +119,14 @@ func KeptRows(e *Experiment, panels []Panel, opt Options, files ...string) (map[
 	return kept, nil
 }
 
-// Write writes an experiment's results into dir, each file atomically:
-// runs.csv (the rows sorted, so the same for any number of workers), a
-// PNG and an SVG figure per panel (NAME-a.png, …) and summary.md.
-func Write(dir string, e *Experiment, panels []Panel, d *Data, opt Options, rows []Row) error {
+// Write writes an experiment's results into dir, all of them or none
+// (app.Batch): runs.csv (the rows sorted, so the same for any number of
+// workers), a PNG and an SVG figure per panel (NAME-a.png, …) and
+// summary.md.
+func Write(ctx context.Context, dir string, e *Experiment, panels []Panel, d *Data, opt Options, rows []Row) error {
 	Sort(rows, OrderOf(panels))
-	if err := app.WriteFile(filepath.Join(dir, RunsFile), func(w io.Writer) error { return WriteRows(w, rows, true) }); err != nil {
-		return err
-	}
+	var b app.Batch
+	b.Add(filepath.Join(dir, RunsFile), func(w io.Writer) error { return WriteRows(w, rows, true) })
 	points := Points(panels, rows)
 	for _, p := range panels {
 		ch, err := Figure(p, points, mapplot.Print)
@@ -134,14 +134,13 @@ func Write(dir string, e *Experiment, panels []Panel, d *Data, opt Options, rows
 			return err
 		}
 		for _, format := range []string{"png", "svg"} {
-			if err := app.WriteFile(filepath.Join(dir, FigureName(e, p, format)), func(w io.Writer) error { return WriteFigure(w, ch, format) }); err != nil {
-				return err
-			}
+			b.Add(filepath.Join(dir, FigureName(e, p, format)), func(w io.Writer) error { return WriteFigure(w, ch, format) })
 		}
 	}
-	return app.WriteFile(filepath.Join(dir, SummaryFile), func(w io.Writer) error {
+	b.Add(filepath.Join(dir, SummaryFile), func(w io.Writer) error {
 		return Summary(w, e, panels, points, d, opt.Runs, opt.Seed)
 	})
+	return b.Commit(ctx)
 }
 
 // FigureName is the name of a panel's figure file: NAME-PANEL.FORMAT.

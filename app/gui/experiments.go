@@ -440,5 +440,5 @@ func (t *experimentsTab) onExport() {
 // write writes res into dir.
 func (t *experimentsTab) write(dir string, res *expResult) error {
 	rows := append([]experiment.Row(nil), res.rows...)
-	return experiment.Write(dir, res.e, res.panels, res.d, res.opt, rows)
+	return experiment.Write(t.ctx, dir, res.e, res.panels, res.d, res.opt, rows)
 }
