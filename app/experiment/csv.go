@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -31,11 +32,13 @@ func WriteRows(w io.Writer, rows []Row, head bool) error {
 	return cw.Error()
 }
 
-// ReadRows reads runs.csv rows written by WriteRows. A last line cut
-// short (a run interrupted while writing) is dropped; any other bad line
-// is an error naming it.
+// ReadRows reads rows written by WriteRows, checking every value
+// (checkValue). A last line without its newline was cut short by an
+// interruption and is dropped (its run is run again); any other line
+// that is not a row privmap writes is an error naming it.
 func ReadRows(r io.Reader) ([]Row, error) {
-	cr := csv.NewReader(r)
+	lr := &lastByte{r: r}
+	cr := csv.NewReader(lr)
 	cr.FieldsPerRecord = -1
 	head, err := cr.Read()
 	if err == io.EOF {
@@ -48,29 +51,52 @@ func ReadRows(r io.Reader) ([]Row, error) {
 		return nil, fmt.Errorf("line 1: header %q, want %q", strings.Join(head, ","), strings.Join(Header, ","))
 	}
 	var rows []Row
-	var pending error // a bad line, an error unless it is the last
+	var last Row
+	var lastErr error // the last line's
+	have := false
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
 		if err == io.EOF {
-			return rows, nil
+			break
 		}
-		if pending != nil {
-			return nil, pending
+		if have {
+			if lastErr != nil {
+				return nil, lastErr
+			}
+			rows = append(rows, last)
 		}
+		have = true
+		if err == nil {
+			last, err = parseRow(rec)
+		}
+		lastErr = nil
 		if err != nil {
-			pending = fmt.Errorf("line %d: %w", line, err)
-			continue
+			lastErr = fmt.Errorf("line %d: %w", line, err)
 		}
-		row, err := parseRow(rec)
-		if err != nil {
-			pending = fmt.Errorf("line %d: %w", line, err)
-			continue
-		}
-		rows = append(rows, row)
 	}
+	switch {
+	case !have || lr.last != '\n':
+		return rows, nil
+	case lastErr != nil:
+		return nil, lastErr
+	}
+	return append(rows, last), nil
 }
 
-// parseRow reads one record of runs.csv.
+// lastByte is a reader that remembers the last byte read.
+type lastByte struct {
+	r    io.Reader
+	last byte
+}
+
+func (l *lastByte) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if n > 0 {
+		l.last = p[n-1]
+	}
+	return n, err
+}
+
 func parseRow(rec []string) (Row, error) {
 	if len(rec) != len(Header) {
 		return Row{}, fmt.Errorf("%d fields, want %d", len(rec), len(Header))
@@ -84,6 +110,33 @@ func parseRow(rec []string) (Row, error) {
 			return Row{}, err
 		}
 	}
+	if users < 0 || run < 0 {
+		return Row{}, fmt.Errorf("users %d and run %d: want whole numbers ≥ 0", users, run)
+	}
+	if err := checkValue(Metric(rec[7]), value); err != nil {
+		return Row{}, err
+	}
 	return Row{Experiment: rec[0], Panel: rec[1], Setting: rec[2], Users: users, Method: rec[4], Run: run,
 		Seed: seed, Metric: rec[7], Value: value}, nil
+}
+
+// checkValue refuses a metric privmap does not write or a value it
+// cannot take: every metric is finite, and all but the entropy
+// (differential, of Laplace noise) are ≥ 0, probabilities and total
+// variation ≤ 1.
+func checkValue(m Metric, v float64) error {
+	if _, ok := metricNames[m]; !ok {
+		return fmt.Errorf("metric %q is none of privmap's", m)
+	}
+	lo, hi := 0.0, math.Inf(1)
+	switch m {
+	case Entropy:
+		lo = math.Inf(-1)
+	case PWithin, TV:
+		hi = 1
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < lo || v > hi {
+		return fmt.Errorf("%s %v: want a finite number from %v to %v", m, v, lo, hi)
+	}
+	return nil
 }

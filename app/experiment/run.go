@@ -122,7 +122,15 @@ func Run(ctx context.Context, e *Experiment, panels []Panel, opt Options) error 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	results := runAll(ctx, todo, opt.Workers, func(j Job) ([]Row, error) {
-		return runJob(ctx, e, panels[j.Panel], built, j, jobSeed(opt.Seed, e, panels, j))
+		rows, err := runJob(ctx, e, panels[j.Panel], built, j, jobSeed(opt.Seed, e, panels, j))
+		for _, r := range rows {
+			if err == nil {
+				if err = checkValue(Metric(r.Metric), r.Value); err != nil {
+					err = fmt.Errorf("panel %s, setting %s, run %d, %s: %w", r.Panel, r.Setting, r.Run, r.Method, err)
+				}
+			}
+		}
+		return rows, err
 	})
 	done := len(all) - len(todo)
 	var first error
