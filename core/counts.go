@@ -86,7 +86,7 @@ func (cr *countReader) row(rec []string) error {
 	if err != nil {
 		return err
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(rec[cr.countCol]), 64)
+	v, err := ParseDecimal(rec[cr.countCol])
 	if err != nil || !(v >= 0) || v > maxCount || v != math.Trunc(v) {
 		return fmt.Errorf("count %q is not a whole number from 0 to 2⁵³", rec[cr.countCol])
 	}

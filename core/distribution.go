@@ -81,7 +81,7 @@ func distRow(rec []string, cellCol, probCol, k int) (int, float64, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(rec[probCol]), 64)
+	v, err := ParseDecimal(rec[probCol])
 	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
 		return 0, 0, fmt.Errorf("probability %q is not a finite number ≥ 0", rec[probCol])
 	}

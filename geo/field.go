@@ -1,8 +1,8 @@
 package geo
 
 import (
+	"github.com/privmap/privmap/core"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -34,7 +34,7 @@ func parseLon(s string) (float64, error) {
 }
 
 func parseCoord(s string, limit float64, sentinel error) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	v, err := core.ParseDecimal(s)
 	if err != nil || math.IsNaN(v) || math.Abs(v) > limit {
 		return 0, fieldError(sentinel, s)
 	}
@@ -63,7 +63,7 @@ func parseTime(s string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil && v >= 0 && v < 1e11 {
+	if v, err := core.ParseDecimal(s); err == nil && v >= 0 && v < 1e11 {
 		sec, frac := math.Modf(v)
 		return time.Unix(int64(sec), int64(frac*1e9)).UTC(), nil
 	}

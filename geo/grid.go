@@ -3,8 +3,8 @@ package geo
 import (
 	"errors"
 	"fmt"
+	"github.com/privmap/privmap/core"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/paulmach/orb"
@@ -91,7 +91,7 @@ func ParseBBox(s string) (orb.Bound, error) {
 	var v [4]float64
 	for i, x := range f {
 		var err error
-		if v[i], err = strconv.ParseFloat(strings.TrimSpace(x), 64); err != nil {
+		if v[i], err = core.ParseDecimal(x); err != nil {
 			return orb.Bound{}, fmt.Errorf("geo: bounding box %q: %q is not a number", s, x)
 		}
 	}

@@ -3,6 +3,7 @@ package experiment
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/privmap/privmap/core"
 	"io"
 	"math"
 	"strconv"
@@ -104,7 +105,7 @@ func parseRow(rec []string) (Row, error) {
 	users, err1 := strconv.Atoi(rec[3])
 	run, err2 := strconv.Atoi(rec[5])
 	seed, err3 := strconv.ParseUint(rec[6], 10, 64)
-	value, err4 := strconv.ParseFloat(rec[8], 64)
+	value, err4 := core.ParseDecimal(rec[8])
 	for _, err := range []error{err1, err2, err3, err4} {
 		if err != nil {
 			return Row{}, err

@@ -15,10 +15,11 @@ func TestReadRowsRefuses(t *testing.T) {
 	head := strings.Join(Header, ",") + "\n"
 	for _, tc := range []struct{ line, want string }{
 		{"fw-fig2,a,s,100,GIBU,0,1,emd,-0.5", "line 2: emd -0.5: want a finite number from 0 to +Inf"},
-		{"fw-fig2,a,s,100,GIBU,0,1,mse,NaN", "line 2: mse NaN: want a finite number"},
-		{"fw-fig2,a,s,100,GIBU,0,1,jsd,+Inf", "line 2: jsd +Inf: want a finite number"},
+		{"fw-fig2,a,s,100,GIBU,0,1,mse,NaN", `line 2: "NaN" is not a plain decimal number`},
+		{"fw-fig2,a,s,100,GIBU,0,1,jsd,+Inf", `line 2: "+Inf" is not a plain decimal number`},
+		{"fw-fig2,a,s,100,GIBU,0,1,mse,1e999", `line 2: strconv.ParseFloat: parsing "1e999": value out of range`},
 		{"fw-fig2,a,s,100,GIBU,0,1,tv,1.5", "line 2: tv 1.5: want a finite number from 0 to 1"},
-		{"fw-fig2,a,s,100,GIBU,0,1,entropy,-Inf", "line 2: entropy -Inf: want a finite number from -Inf to +Inf"},
+		{"fw-fig2,a,s,100,GIBU,0,1,entropy,-Inf", `line 2: "-Inf" is not a plain decimal number`},
 		{"fw-fig2,a,s,100,GIBU,0,1,accuracy,0.5", `line 2: metric "accuracy" is none of privmap's`},
 		{"fw-fig2,a,s,-100,GIBU,0,1,emd,0.5", "line 2: users -100 and run 0: want whole numbers ≥ 0"},
 	} {
@@ -40,7 +41,7 @@ func TestReadRowsRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = KeptRows(e, nil, Options{Runs: 1}, name)
-	if err == nil || !strings.HasPrefix(err.Error(), name+": line 2: emd NaN") {
+	if err == nil || !strings.HasPrefix(err.Error(), name+`: line 2: "NaN" is not a plain decimal number`) {
 		t.Errorf("resume from a runs.csv holding NaN: %v, want an error naming the file and line", err)
 	}
 }

@@ -3,6 +3,7 @@ package census
 import (
 	"errors"
 	"fmt"
+	"github.com/privmap/privmap/core"
 	"maps"
 	"math"
 	"slices"
@@ -147,7 +148,7 @@ func binLabel(e []float64, i int) string {
 
 // bin returns the bin of v.
 func (a Attr) bin(raw string) (int, error) {
-	v, err := strconv.ParseFloat(raw, 64)
+	v, err := core.ParseDecimal(raw)
 	if err != nil || v != v {
 		return 0, fmt.Errorf("%s %q: %w", a.Name, clip(raw), ErrNotNumber)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/privmap/privmap/core"
@@ -220,7 +219,7 @@ func sortValues(vals []string) (sorted []string, perm []int, numeric bool) {
 	nums := make([]float64, len(vals))
 	numeric = true
 	for i, v := range vals {
-		f, err := strconv.ParseFloat(v, 64)
+		f, err := core.ParseDecimal(v)
 		if err != nil || f != f {
 			numeric = false
 			break
