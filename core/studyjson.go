@@ -58,6 +58,9 @@ func ReadStudy(r io.Reader, extensions ...string) (*Study, error) {
 	if dec.More() {
 		return nil, errors.New("core: study: unexpected data after the JSON object")
 	}
+	if err := checkKeys(b); err != nil {
+		return nil, err
+	}
 	e := v.Elem()
 	s := e.Field(0).Addr().Interface().(*Study)
 	for i, name := range extensions {
