@@ -48,13 +48,16 @@ func ReadReportsFile(ctx context.Context, name string, s *core.Study, mechs []co
 	}
 	defer f.Close()
 	head := make([]byte, len(parquetMagic))
-	if _, err := io.ReadFull(f, head); err == nil && bytes.Equal(head, parquetMagic) {
+	n, err := io.ReadFull(f, head)
+	if err == nil && bytes.Equal(head, parquetMagic) {
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: a Parquet file is read from its end, which a pipe does not have: save it to a file first", name)
+		}
 		return readParquet(ctx, []string{name}, s, mechs)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	g, err := core.ReadReports(ContextReader(ctx, f), s, mechs)
+	// Read on from the head already read: a pipe cannot seek back.
+	r := io.MultiReader(bytes.NewReader(head[:n]), f)
+	g, err := core.ReadReports(ContextReader(ctx, r), s, mechs)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -75,9 +78,22 @@ func parquetParts(dir string) ([]string, error) {
 	var parts []string
 	for _, e := range entries {
 		n := e.Name()
-		if e.Type().IsRegular() && strings.HasSuffix(n, ".parquet") && !strings.HasPrefix(n, ".") && !strings.HasPrefix(n, "_") {
-			parts = append(parts, filepath.Join(dir, n))
+		if !strings.HasSuffix(n, ".parquet") || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+			continue
 		}
+		path := filepath.Join(dir, n)
+		if !e.Type().IsRegular() {
+			// A part that is a link is followed; one that leads nowhere,
+			// loops or is no regular file is an error, never skipped.
+			fi, err := os.Stat(path)
+			if err != nil {
+				return nil, fmt.Errorf("%s: part %s: %w", dir, n, err)
+			}
+			if !fi.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s: part %s is not a regular file", dir, n)
+			}
+		}
+		parts = append(parts, path)
 	}
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("%s: a directory of reports holds *.parquet files (part-*.parquet from Spark); found none", dir)

@@ -3,12 +3,14 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -120,7 +122,34 @@ func TestReportsFileForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, form := range []string{"counts CSV", "Parquet", "Spark parts"} {
+	// The same parts as links from another folder, as a job's output
+	// assembled by linking.
+	linked := filepath.Join(dir, "linked-spark")
+	if err := os.Mkdir(linked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		n := fmt.Sprintf("part-0000%d-1f2e.c000.snappy.parquet", i)
+		if err := os.Symlink(filepath.Join(spark, n), filepath.Join(linked, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files["linked Spark parts"] = linked
+	// A named pipe, as the shell's <(…) gives: read once, never sought.
+	pipe := filepath.Join(dir, "counts.fifo")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files["pipe"] = pipe
+	go func() {
+		f, err := os.OpenFile(pipe, os.O_WRONLY, 0)
+		if err != nil {
+			return // the reader reports it
+		}
+		defer f.Close()
+		io.WriteString(f, csvCounts.String())
+	}()
+	for _, form := range []string{"counts CSV", "Parquet", "Spark parts", "linked Spark parts", "pipe"} {
 		g, err := ReadReportsFile(context.Background(), files[form], s, mechs)
 		if err != nil {
 			t.Fatalf("%s: %v", form, err)
@@ -150,7 +179,6 @@ func writeText(t *testing.T, name, text string) {
 func TestReportsFileErrors(t *testing.T) {
 	s, mechs := reportsStudy(t)
 	dir := t.TempDir()
-	str := func(v string) *string { return &v }
 	one := int64(1)
 	type noReport struct {
 		Mechanism string `parquet:"mechanism"`
@@ -196,5 +224,30 @@ func TestReportsFileErrors(t *testing.T) {
 	writeParquet(t, name, []sparkCount{{Count: &one, Mechanism: str("lo"), Report: str("1")}}, 10)
 	if _, err := ReadReportsFile(ctx, name, s, mechs); err != context.Canceled {
 		t.Errorf("cancelled read: %v", err)
+	}
+}
+
+// str returns a pointer to v, for Parquet's optional columns.
+func str(v string) *string { return &v }
+
+// TestSparkPartLinks checks that a part that is a dangling link, a link
+// loop or a link to a folder is an error naming it, never skipped.
+func TestSparkPartLinks(t *testing.T) {
+	s, mechs := reportsStudy(t)
+	for name, link := range map[string]func(dir, part string) error{
+		"dangling": func(dir, part string) error { return os.Symlink(filepath.Join(dir, "gone"), part) },
+		"loop":     func(dir, part string) error { return os.Symlink(part, part) },
+		"folder":   func(dir, part string) error { return os.Symlink(dir, part) },
+	} {
+		dir := t.TempDir()
+		one := int64(1)
+		writeParquet(t, filepath.Join(dir, "part-00000.parquet"), []sparkCount{{Count: &one, Mechanism: str("lo"), Report: str("1")}}, 10)
+		if err := link(dir, filepath.Join(dir, "part-00001.parquet")); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadReportsFile(context.Background(), dir, s, mechs)
+		if err == nil || !strings.Contains(err.Error(), "part-00001.parquet") {
+			t.Errorf("%s link: error %v, want one naming the part", name, err)
+		}
 	}
 }

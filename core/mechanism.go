@@ -193,11 +193,21 @@ func Matrix(c Channel) *mat.Dense {
 	return a
 }
 
+// MinEpsilon is the smallest privacy level a mechanism takes. Below it a
+// channel's rows differ by less than about 1e−9 of their entries, which
+// the estimators cannot tell from rounding (at ε = 1e−320, e^ε is 1 and
+// an estimate came out NaN).
+const MinEpsilon = 1e-9
+
 // checkEpsilon rejects privacy levels that are not positive and finite
-// (NaN, ±Inf, ≤ 0), in the manner of dp's checks.CheckEpsilonStrict.
+// (NaN, ±Inf, ≤ 0), in the manner of dp's checks.CheckEpsilonStrict, and
+// those below MinEpsilon.
 func checkEpsilon(eps float64) error {
 	if !(eps > 0) || math.IsInf(eps, 0) {
 		return fmt.Errorf("core: epsilon must be positive and finite, got %v", eps)
+	}
+	if eps < MinEpsilon {
+		return fmt.Errorf("core: epsilon %v is below %v, the smallest privacy level whose channel floating point resolves", eps, MinEpsilon)
 	}
 	return nil
 }

@@ -170,6 +170,11 @@ func (m MechanismSpec) validate(a Alphabet) error {
 	if strings.TrimSpace(m.ID) == "" {
 		return errors.New("no id")
 	}
+	if strings.TrimSpace(m.ID) != m.ID {
+		// Report files' readers trim their fields: " k1 " would be
+		// written by simulate and not found by estimate.
+		return fmt.Errorf("id %q begins or ends with a space; write it as %q", m.ID, strings.TrimSpace(m.ID))
+	}
 	k, ok := kinds[m.Kind]
 	if !ok {
 		return fmt.Errorf("unknown kind %q (want krr, rappor, geometric, planar-geometric, shokri, urr, urappor, pum or identity)", m.Kind)
