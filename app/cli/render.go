@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
@@ -374,15 +375,29 @@ func shortError(err error) string {
 	return s
 }
 
+// tooSmall explains ErrTooSmall as a -size to enlarge.
+func tooSmall(o renderOpts, err error) error {
+	if errors.Is(err, mapplot.ErrTooSmall) {
+		return usageError{msg: fmt.Sprintf("-size %dx%d leaves the maps no room beside their heading, axes and colour bar: give a larger -size", o.w, o.h)}
+	}
+	return err
+}
+
 // writePicture draws f as PNG or SVG, its type grown with the picture
 // as in the window's exports (Figure.TypeScale).
 func writePicture(w io.Writer, f *mapplot.Figure, o renderOpts) error {
 	scale := f.TypeScale(o.w, o.h)
 	if !o.svg {
-		return png.Encode(w, f.Image(o.w, o.h, scale))
+		img, err := f.Image(o.w, o.h, scale)
+		if err != nil {
+			return tooSmall(o, err)
+		}
+		return png.Encode(w, img)
 	}
 	c := vgsvg.New(f.Fit(vg.Length(float64(o.w)/scale), vg.Length(float64(o.h)/scale)))
-	f.Draw(draw.New(c))
+	if err := f.Draw(draw.New(c)); err != nil {
+		return tooSmall(o, err)
+	}
 	_, err := c.WriteTo(w)
 	return err
 }

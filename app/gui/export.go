@@ -312,7 +312,10 @@ func writeFigure(name string, f *mapplot.Figure, w, h int, source string) error 
 	if _, err := pixelSize(strconv.Itoa(h)); err != nil {
 		return fmt.Errorf("height: %w", err)
 	}
-	img := f.Image(w, h, f.TypeScale(w, h))
+	img, err := f.Image(w, h, f.TypeScale(w, h))
+	if err != nil {
+		return fmt.Errorf("%d×%d pixels: %w", w, h, err)
+	}
 	return app.WriteFile(name, func(out io.Writer) error { return png.Encode(out, img) }, source)
 }
 

@@ -1,6 +1,7 @@
 package mapplot
 
 import (
+	"errors"
 	"image"
 	"math"
 	"strings"
@@ -25,16 +26,23 @@ type Figure struct {
 // Image draws f into at most w×h pixels at the given pixels per point:
 // the picture is trimmed to the heading and the maps (Fit), so that it has
 // no empty bands.
-func (f *Figure) Image(w, h int, pxPerPt float64) *image.RGBA {
+//
+// The picture is drawn whatever its size; ErrTooSmall says that some
+// map had no room in it.
+func (f *Figure) Image(w, h int, pxPerPt float64) (*image.RGBA, error) {
 	wPt, hPt := f.Fit(vg.Length(float64(w)/pxPerPt), vg.Length(float64(h)/pxPerPt))
 	// Whole pixels: the canvas is sized in points.
 	wPt = vg.Length(math.Floor(float64(wPt)*pxPerPt) / pxPerPt)
 	hPt = vg.Length(math.Floor(float64(hPt)*pxPerPt) / pxPerPt)
 	c := vgimg.NewWith(vgimg.UseWH(wPt, hPt), vgimg.UseDPI(int(math.Round(72*pxPerPt))), vgimg.UseBackgroundColor(f.Style.orDefault().Paper))
-	f.Draw(draw.New(c))
+	err := f.Draw(draw.New(c))
 	img, _ := c.Image().(*image.RGBA)
-	return img
+	return img, err
 }
+
+// ErrTooSmall is Figure.Draw's error when a picture leaves a map no room
+// beside its heading, axes and colour bar.
+var ErrTooSmall = errors.New("mapplot: the picture is too small for the maps beside their heading, axes and colour bar")
 
 // figurePad is the margin round a figure, at 10-point type.
 const figurePad = 8
@@ -102,8 +110,9 @@ func (f *Figure) headingWidth(st Style) vg.Length {
 
 // Draw draws f on c: the heading at the top, the maps below it side by
 // side, each as wide as its natural width at the height they share, and
-// centred together.
-func (f *Figure) Draw(c draw.Canvas) {
+// centred together. It returns ErrTooSmall, having drawn what fits, if
+// a map had no room.
+func (f *Figure) Draw(c draw.Canvas) error {
 	st := f.Style.orDefault()
 	pad := st.size(figurePad)
 	top := c.Max.Y - pad
@@ -118,7 +127,7 @@ func (f *Figure) Draw(c draw.Canvas) {
 		top -= notes.Height(n)
 	}
 	if len(f.Maps) == 0 {
-		return
+		return nil
 	}
 	body := draw.Crop(c, pad, -pad, pad, top-c.Max.Y)
 	bw, bh := body.Max.X-body.Min.X, body.Max.Y-body.Min.Y
@@ -135,11 +144,15 @@ func (f *Figure) Draw(c draw.Canvas) {
 		total = bw
 	}
 	x0 := (bw - total) / 2
+	var err error
 	for i, m := range f.Maps {
 		tile := draw.Crop(body, x0, x0+widths[i]-bw, 0, 0)
-		Draw(tile, f.styled(m))
+		if empty(Draw(tile, f.styled(m))) {
+			err = ErrTooSmall
+		}
 		x0 += widths[i]
 	}
+	return err
 }
 
 // TypeScale returns the pixels per point at which f is drawn w×h pixels

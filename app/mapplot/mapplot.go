@@ -350,16 +350,26 @@ func Draw(c draw.Canvas, m *Map) vg.Rectangle {
 		panic("mapplot: Values do not match Cols×Rows")
 	}
 	l := m.lay(c)
+	da := l.plot.DataCanvas(l.mapArea).Rectangle
+	if empty(da) {
+		// A picture too small for the map beside its axes (render -size
+		// 100x100 under a heading): nothing of it fits, and gonum's
+		// drawing would panic on the negative rectangle.
+		return da
+	}
 	if m.bars() {
-		drawBars(l.mapArea, l.plot, m)
+		drawBars(l.mapArea, l.plot, m) // sets the axes the data area depends on
 		return l.plot.DataCanvas(l.mapArea).Rectangle
 	}
 	l.plot.Draw(l.mapArea)
-	if !m.NoColourBar {
+	if !m.NoColourBar && !empty(l.bar.DataCanvas(l.barArea).Rectangle) {
 		l.bar.Draw(l.barArea)
 	}
-	return l.plot.DataCanvas(l.mapArea).Rectangle
+	return da
 }
+
+// empty reports whether r has no area.
+func empty(r vg.Rectangle) bool { return !(r.Max.X > r.Min.X && r.Max.Y > r.Min.Y) }
 
 // Natural returns the height in points m takes, drawn w points wide,
 // with no room to spare above or below it; a bar chart is given a 16:10

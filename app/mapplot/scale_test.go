@@ -1,6 +1,7 @@
 package mapplot
 
 import (
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
@@ -115,7 +116,10 @@ func TestFigure(t *testing.T) {
 	}
 	f := &Figure{Title: "Gowalla SF: true | GIBU | difference", Notes: []string{"cell 0.5 km", "10 planar geometric"},
 		Maps: []*Map{mk(1, false), mk(1, false), mk(0, true)}}
-	img := f.Image(1500, 500, 1)
+	img, err := f.Image(1500, 500, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if b := img.Bounds(); b.Dx() != 1500 || b.Dy() >= 500 || b.Dy() < 200 {
 		t.Fatalf("figure is %v, want 1500 wide, trimmed below 500 high", b)
 	}
@@ -191,13 +195,16 @@ func TestFigureTall(t *testing.T) {
 	b := orb.Bound{Min: orb.Point{-122.5153, 37.7228}, Max: orb.Point{-122.3789, 37.7946}}
 	m := &Map{Cols: 4, Rows: 2, Bound: b, Aspect: 2, Values: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Title: "True", Label: "probability"}
 	f := &Figure{Title: "a title", Notes: []string{"a note"}, Maps: []*Map{m, m}}
-	img := f.Image(3000, 400, 1)
+	img, err := f.Image(3000, 400, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if b := img.Bounds(); b.Dy() != 400 || b.Dx() >= 3000 || b.Dx() < 800 {
 		t.Fatalf("figure is %v, want 400 high, trimmed below 3000 wide", b)
 	}
 	noBands(t, img, 24)
 	f.Notes = []string{strings.Repeat("a long note ", 40)}
-	img = f.Image(3000, 400, 1)
+	img, _ = f.Image(3000, 400, 1)
 	if w := f.headingWidth(Print); img.Bounds().Dx() < int(w) {
 		t.Errorf("figure %d px wide, narrower than its heading %.0f pt at 1 px a point", img.Bounds().Dx(), w)
 	}
@@ -357,5 +364,21 @@ func TestCountTicks(t *testing.T) {
 	}
 	if fractions == 0 {
 		t.Error("a bar of probabilities lost its fractional labels")
+	}
+}
+
+// TestFigureTooSmall draws a figure on pictures too small for its maps
+// (render's smallest -size under a heading): no panic, and ErrTooSmall.
+func TestFigureTooSmall(t *testing.T) {
+	b := orb.Bound{Min: orb.Point{-122.5, 37.7}, Max: orb.Point{-122.3, 37.8}}
+	m := &Map{Cols: 4, Rows: 2, Bound: b, Aspect: 2, Values: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Title: "True", Label: "probability"}
+	f := &Figure{Title: "a title", Notes: []string{"a note", "another"}, Maps: []*Map{m, m}}
+	for _, sz := range [][2]int{{100, 100}, {1000, 100}, {100, 200}, {100, 10000}} {
+		if _, err := f.Image(sz[0], sz[1], 1); !errors.Is(err, ErrTooSmall) {
+			t.Errorf("%d×%d: %v, want ErrTooSmall", sz[0], sz[1], err)
+		}
+	}
+	if _, err := f.Image(600, 300, 1); err != nil {
+		t.Errorf("600×300: %v", err)
 	}
 }
