@@ -114,10 +114,81 @@ func NewMechanismWith(ctx context.Context, spec MechanismSpec, a Alphabet, progr
 	if err == nil {
 		err = checkDraw(m)
 	}
+	if err == nil {
+		err = checkStochastic(m)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("core: mechanism %q: %w", spec.ID, err)
 	}
 	return m, nil
+}
+
+// stochasticTol is how far a channel's row may sum from 1.
+const stochasticTol = 1e-12
+
+// checkStochastic checks, for every kind in one place, that the channel
+// m reports through is one: each row's entries P(z | x) are finite and
+// ≥ 0 and sum to 1 within stochasticTol (compensated sums), and a bit
+// channel's probabilities lie in [0, 1]. A large channel (a city's
+// planar mechanism) is checked on rows spread over it (checkedRows),
+// since its rows are made by one formula.
+func checkStochastic(m Mechanism) error {
+	switch c := reporter(m).(type) {
+	case Channel:
+		for _, x := range checkedRows(c.Inputs(), c.Outputs()) {
+			var sum, comp float64
+			for z := range c.Outputs() {
+				p := c.Prob(x, z)
+				if !(p >= 0) || math.IsInf(p, 0) {
+					return fmt.Errorf("core: the channel's P(%d | %d) is %v, not a probability", z, x, p)
+				}
+				sum, comp = twoSum(sum, p, comp)
+			}
+			if s := sum + comp; math.Abs(s-1) > stochasticTol {
+				return fmt.Errorf("core: the channel's row %d sums to %v, not 1", x, s)
+			}
+		}
+	case BitChannel:
+		for _, x := range checkedRows(c.Inputs(), c.Bits()) {
+			for j := range c.Bits() {
+				if p := c.BitProb(x, j); !(p >= 0 && p <= 1) {
+					return fmt.Errorf("core: the channel's P(bit %d = 1 | %d) is %v, not a probability", j, x, p)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkedRows returns the rows checkStochastic reads of a k-row channel
+// of n outputs: all of them while they hold at most checkEntries
+// entries, else as many as fit spread evenly over the rows, the first
+// and last always (a 2²⁴-symbol k-RR: those two, 3.4·10⁷ entries).
+func checkedRows(k, n int) []int {
+	const checkEntries = 4e6
+	m := k
+	if float64(k)*float64(n) > checkEntries {
+		m = max(2, int(checkEntries/float64(n)))
+	}
+	rows := make([]int, m)
+	for i := range rows {
+		rows[i] = i
+		if m < k {
+			rows[i] = int(int64(i) * int64(k-1) / int64(m-1))
+		}
+	}
+	return rows
+}
+
+// twoSum adds p to the running sum with Neumaier's compensation c.
+func twoSum(sum, p, c float64) (float64, float64) {
+	t := sum + p
+	if math.Abs(sum) >= math.Abs(p) {
+		c += (sum - t) + p
+	} else {
+		c += (p - t) + sum
+	}
+	return t, c
 }
 
 // newShokri solves Shokri's mechanism on a metric alphabet with a uniform

@@ -410,3 +410,52 @@ func TestSizeBounds(t *testing.T) {
 		t.Error("k-RR beyond MaxSymbols was built")
 	}
 }
+
+// TestCheckStochastic checks the one check of every channel built: rows
+// summing to 1.2 or holding a negative, NaN or infinite entry, and a bit
+// probability past 1, are refused with the row; a channel is accepted.
+func TestCheckStochastic(t *testing.T) {
+	for _, tc := range []struct {
+		m    matrixChannel
+		want string
+	}{
+		{matrixChannel{{0.5, 0.5}, {0.25, 0.75}}, ""},
+		{matrixChannel{{0.5, 0.5}, {0.6, 0.6}}, "row 1 sums to 1.2, not 1"},
+		{matrixChannel{{1.5, -0.5}, {0.5, 0.5}}, "P(1 | 0) is -0.5, not a probability"},
+		{matrixChannel{{math.NaN(), 1}, {0.5, 0.5}}, "P(0 | 0) is NaN"},
+		{matrixChannel{{0.5, 0.5 + 2e-12}, {0.5, 0.5}}, "row 0 sums to"},
+		{matrixChannel{{0.5, 0.5 + 5e-13}, {0.5, 0.5}}, ""},
+	} {
+		err := checkStochastic(samplingChannel{tc.m})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%v: %v, want %q", tc.m, err, tc.want)
+		}
+	}
+	if err := checkStochastic(badBits{}); err == nil || !strings.Contains(err.Error(), "P(bit 1 = 1 | 0) is 1.5") {
+		t.Errorf("bit probability 1.5: %v", err)
+	}
+	// Shokri at a quality bound far past the largest distance (it used
+	// to leave floating point, rows summing to 1.2).
+	a := Alphabet{Kind: KindLinear, Size: 3}
+	if _, err := NewMechanism(MechanismSpec{ID: "s", Kind: KindShokri, QualityLoss: 1e300}, a); err != nil {
+		t.Error(err)
+	}
+}
+
+// samplingChannel is a matrixChannel that is also a Mechanism.
+type samplingChannel struct{ matrixChannel }
+
+func (samplingChannel) Likelihood(dst []float64, _ Report) ([]float64, float64) { return dst, 0 }
+
+// badBits is a bit channel whose second bit has probability 1.5.
+type badBits struct{}
+
+func (badBits) Inputs() int { return 2 }
+func (badBits) Bits() int   { return 2 }
+func (badBits) BitProb(x, j int) float64 {
+	if j == 1 {
+		return 1.5
+	}
+	return 0.5
+}
+func (badBits) Likelihood(dst []float64, _ Report) ([]float64, float64) { return dst, 0 }

@@ -87,6 +87,10 @@ func SolveShokri(ctx context.Context, d *mat.Dense, prior []float64, q float64, 
 	if opt.MaxIter <= 0 {
 		opt.MaxIter = 200000
 	}
+	// No channel loses more than the largest distance: a bound above it
+	// binds nothing and is that distance (Q = 10³⁰⁰ scaled the program
+	// out of floating point, and rows came out summing to 1.2).
+	q = min(q, mat.Max(d))
 	s, err := newPDHG(ctx, d, prior, q)
 	if err != nil {
 		return nil, err
