@@ -16,6 +16,98 @@ import (
 // Errors name the line. With k ≤ 0 the alphabet is taken to end at the
 // largest cell listed.
 func ReadDistribution(r io.Reader, k int) ([]float64, error) {
+	return readDistribution(r, k, nil, nil)
+}
+
+// ReadDistributionOn is ReadDistribution over the alphabet a, checking
+// the columns that place each cell, where the file has them, against a:
+// on a grid, row and col (a grid of other rows and columns, or
+// transposed, is refused although its cell count agrees) and lat and
+// lon within the cell of a grid with a box; label on a labelled
+// alphabet.
+func ReadDistributionOn(r io.Reader, a Alphabet) ([]float64, error) {
+	var place func(c int, rec []string) error
+	return readDistribution(r, a.Len(), func(hdr []string) {
+		place = placeCheck(hdr, a)
+	}, func(c int, rec []string) error {
+		if place == nil {
+			return nil
+		}
+		return place(c, rec)
+	})
+}
+
+// placeCheck returns the check of a row's placing columns against a
+// for the header hdr, or nil when it has none.
+func placeCheck(hdr []string, a Alphabet) func(c int, rec []string) error {
+	col := map[string]int{}
+	for i, h := range hdr {
+		col[columnName(h)] = i
+	}
+	field := func(rec []string, name string) (string, bool) {
+		i, ok := col[name]
+		if !ok || i >= len(rec) {
+			return "", false
+		}
+		return strings.TrimSpace(rec[i]), true
+	}
+	box := a.Kind == KindGrid && a.North > a.South && a.East > a.West
+	var checks []func(c int, rec []string) error
+	if a.Kind == KindGrid {
+		checks = append(checks, func(c int, rec []string) error {
+			r, okR := field(rec, "row")
+			cc, okC := field(rec, "col")
+			if !okR || !okC {
+				return nil
+			}
+			if r != strconv.Itoa(c/a.Cols) || cc != strconv.Itoa(c%a.Cols) {
+				return fmt.Errorf("cell %d is at row %d, col %d of the study's %d×%d grid (cols × rows), but the file puts it at row %s, col %s: a distribution on another grid", c, c/a.Cols, c%a.Cols, a.Cols, a.Rows, r, cc)
+			}
+			return nil
+		})
+	}
+	if box {
+		checks = append(checks, func(c int, rec []string) error {
+			lat, okA := field(rec, "lat")
+			lon, okO := field(rec, "lon")
+			if !okA || !okO {
+				return nil
+			}
+			y, errA := ParseDecimal(lat)
+			x, errO := ParseDecimal(lon)
+			h, w := (a.North-a.South)/float64(a.Rows), (a.East-a.West)/float64(a.Cols)
+			cy := a.South + (float64(c/a.Cols)+0.5)*h
+			cx := a.West + (float64(c%a.Cols)+0.5)*w
+			if errA != nil || errO != nil || math.Abs(y-cy) > h/2 || math.Abs(x-cx) > w/2 {
+				return fmt.Errorf("cell %d's centre is at %.6f, %.6f on the study's grid, but the file puts it at %s, %s: a distribution on another grid", c, cy, cx, lat, lon)
+			}
+			return nil
+		})
+	}
+	if len(a.Labels) == a.Len() {
+		checks = append(checks, func(c int, rec []string) error {
+			if l, ok := field(rec, "label"); ok && l != strings.TrimSpace(a.Labels[c]) {
+				return fmt.Errorf("cell %d is %q in the study, but the file labels it %q: a distribution on another alphabet", c, a.Labels[c], l)
+			}
+			return nil
+		})
+	}
+	if len(checks) == 0 {
+		return nil
+	}
+	return func(c int, rec []string) error {
+		for _, ch := range checks {
+			if err := ch(c, rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// readDistribution is ReadDistribution with head called on the header
+// and place on each row's cell.
+func readDistribution(r io.Reader, k int, head func([]string), place func(c int, rec []string) error) ([]float64, error) {
 	limit := k
 	if k <= 0 {
 		limit = 1 << 24 // 16M symbols: a bad cell number must not exhaust memory
@@ -31,11 +123,19 @@ func ReadDistribution(r io.Reader, k int) ([]float64, error) {
 		if cellCol < 0 || probCol < 0 {
 			return fmt.Errorf("line 1: header %q lacks cell and probability columns", strings.Join(hdr, ","))
 		}
+		if head != nil {
+			head(hdr)
+		}
 		return nil
 	}, func(rec []string) error {
 		c, v, err := distRow(rec, cellCol, probCol, limit)
 		if err != nil {
 			return err
+		}
+		if place != nil {
+			if err := place(c, rec); err != nil {
+				return err
+			}
 		}
 		if c >= len(p) {
 			p = append(p, make([]float64, c+1-len(p))...)

@@ -1,7 +1,9 @@
 package core
 
 import (
+	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,5 +43,51 @@ func TestWriteDistributionRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "a distribution file holds finite probabilities ≥ 0") || b.Len() != 0 {
 			t.Errorf("%v: %v, wrote %q", p, err, b.String())
 		}
+	}
+}
+
+// TestReadDistributionOn reads a distribution written on one grid back
+// on it and on grids of as many cells placed otherwise — transposed,
+// over another box — and a labelled one on other labels: only the first
+// is accepted.
+func TestReadDistributionOn(t *testing.T) {
+	g := Alphabet{Kind: KindGrid, Cols: 3, Rows: 2, CellKm: 1, South: 40, West: -74, North: 40.02, East: -73.97}
+	p := []float64{0.1, 0.2, 0.3, 0.1, 0.2, 0.1}
+	var buf bytes.Buffer
+	if err := WriteDistribution(&buf, p, g); err != nil {
+		t.Fatal(err)
+	}
+	written := buf.String()
+	if got, err := ReadDistributionOn(strings.NewReader(written), g); err != nil || !slices.Equal(got, p) {
+		t.Fatalf("on its own grid: %v, %v", got, err)
+	}
+	transposed := g
+	transposed.Cols, transposed.Rows = 2, 3
+	moved := g
+	moved.South, moved.North = 41, 41.02
+	noBox := Alphabet{Kind: KindGrid, Cols: 2, Rows: 3, CellKm: 1}
+	for name, tc := range map[string]struct {
+		a    Alphabet
+		want string
+	}{
+		"transposed":        {transposed, "line 3: cell 1's centre is at 40.003333, -73.977500 on the study's grid, but the file puts it at 40.005000, -73.985000"},
+		"transposed no box": {noBox, "line 4: cell 2 is at row 1, col 0 of the study's 2×3 grid (cols × rows), but the file puts it at row 0, col 2"},
+		"other box":         {moved, "line 2: cell 0's centre is at 41.005000, -73.995000 on the study's grid"},
+	} {
+		if _, err := ReadDistributionOn(strings.NewReader(written), tc.a); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", name, err, tc.want)
+		}
+	}
+	cat := Alphabet{Kind: KindCategorical, Size: 2, Labels: []string{"a", "b"}}
+	buf.Reset()
+	if err := WriteDistribution(&buf, []float64{0.5, 0.5}, cat); err != nil {
+		t.Fatal(err)
+	}
+	other := Alphabet{Kind: KindCategorical, Size: 2, Labels: []string{"b", "a"}}
+	if _, err := ReadDistributionOn(strings.NewReader(buf.String()), other); err == nil || !strings.Contains(err.Error(), `cell 0 is "b" in the study, but the file labels it "a"`) {
+		t.Errorf("other labels: %v", err)
+	}
+	if _, err := ReadDistributionOn(strings.NewReader(buf.String()), cat); err != nil {
+		t.Errorf("own labels: %v", err)
 	}
 }

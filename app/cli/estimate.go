@@ -158,7 +158,7 @@ func (b backgroundFlag) read(s *core.Study) (map[string][]float64, error) {
 	out := map[string][]float64{}
 	for _, v := range b {
 		tag, file, _ := strings.Cut(v, "=")
-		p, err := readTruth(file, s.Alphabet.Len())
+		p, err := readTruth(file, &s.Alphabet)
 		if err != nil {
 			return nil, err
 		}

@@ -29,23 +29,24 @@ func runMetrics(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	var a core.Alphabet
-	k := 0
+	var on *core.Alphabet // the study's alphabet, if given
 	if *studyName != "" {
 		s, err := readStudy(*studyName)
 		if err != nil {
 			return err
 		}
-		a, k = s.Alphabet, s.Alphabet.Len()
+		a = s.Alphabet
+		on = &a
 	}
-	truth, err := readTruth(*truthName, k)
+	truth, err := readTruth(*truthName, on)
 	if err != nil {
 		return err
 	}
-	est, err := readTruth(*estName, k)
+	est, err := readTruth(*estName, on)
 	if err != nil {
 		return err
 	}
-	if k == 0 { // no study: the longer alphabet of the two
+	if on == nil { // no study: the longer alphabet of the two
 		n := max(len(truth), len(est))
 		truth = append(truth, make([]float64, n-len(truth))...)
 		est = append(est, make([]float64, n-len(est))...)

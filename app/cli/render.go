@@ -119,7 +119,7 @@ func renderFigure(s *core.Study, studyName, truthName, estName string, opt rende
 		m.Title, m.Label, m.Scale = title, "probability", opt.scale
 		return m, nil
 	}
-	truth, err := readTruth(truthName, a.Len())
+	truth, err := readTruth(truthName, &a)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func renderFigure(s *core.Study, studyName, truthName, estName string, opt rende
 	}
 	f.Maps = []*mapplot.Map{tm}
 	if estName != "" {
-		est, err := readTruth(estName, a.Len())
+		est, err := readTruth(estName, &a)
 		if err != nil {
 			return nil, err
 		}

@@ -46,7 +46,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	truth, err := readTruth(*truthName, s.Alphabet.Len())
+	truth, err := readTruth(*truthName, &s.Alphabet)
 	if err != nil {
 		return err
 	}

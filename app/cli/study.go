@@ -22,14 +22,21 @@ func readStudy(name string) (*core.Study, error) {
 	return s.Study, nil
 }
 
-// readTruth reads a distribution file over k symbols, naming it in errors.
-func readTruth(name string, k int) ([]float64, error) {
+// readTruth reads a distribution file over the alphabet a (checking
+// the columns that place its cells), or, a nil, over the cells it lists;
+// errors name the file.
+func readTruth(name string, a *core.Alphabet) ([]float64, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	p, err := core.ReadDistribution(f, k)
+	var p []float64
+	if a != nil {
+		p, err = core.ReadDistributionOn(f, *a)
+	} else {
+		p, err = core.ReadDistribution(f, 0)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
