@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/parquet-go/parquet-go/format"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -139,6 +142,10 @@ func readParquetFile(ctx context.Context, name string, t **core.ReportTable, s *
 	if err != nil {
 		return err
 	}
+	md, err := checkParquet(ctx, f, fi.Size())
+	if err != nil {
+		return err
+	}
 	pf, err := parquet.OpenFile(f, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return fmt.Errorf("not a readable Parquet file: %w", err)
@@ -146,6 +153,10 @@ func readParquetFile(ctx context.Context, name string, t **core.ReportTable, s *
 	head, err := parquetColumns(pf.Schema())
 	if err != nil {
 		return err
+	}
+	text := make([]func(parquet.Value) (string, error), len(head))
+	for i, f := range pf.Schema().Fields() {
+		text[i] = valueText(f.Type().LogicalType())
 	}
 	if *t == nil {
 		if *t, err = core.NewReportTable(head, s, mechs); err != nil {
@@ -157,17 +168,92 @@ func readParquetFile(ctx context.Context, name string, t **core.ReportTable, s *
 	rec := make([]string, len(head))
 	rows := make([]parquet.Row, 1024)
 	row := int64(0)
-	for _, rg := range pf.RowGroups() {
-		if err := readRowGroup(ctx, rg, rows, rec, head, &row, *t); err != nil {
+	groups := pf.RowGroups()
+	if len(groups) != len(md.RowGroups) {
+		return fmt.Errorf("not a readable Parquet file: %d row groups read of the %d its footer lists", len(groups), len(md.RowGroups))
+	}
+	for i, rg := range groups {
+		before := row
+		if err := readRowGroup(ctx, rg, rows, rec, head, text, &row, *t); err != nil {
 			return err
+		}
+		if want := md.RowGroups[i].NumRows; row-before != want {
+			return fmt.Errorf("not a readable Parquet file: row group %d gave %d of the %d rows its footer declares", i+1, row-before, want)
 		}
 	}
 	return nil
 }
 
+// valueText returns the function that writes a Parquet value of the
+// logical type lt as the text a CSV cell would hold: unsigned integers
+// as unsigned (a UINT_32 count of 3·10⁹ is not −1294967296), decimals
+// scaled (DECIMAL(9,2) 250 is 2.5, and 300 is 3), anything else as
+// parquet-go writes it.
+func valueText(lt *format.LogicalType) func(parquet.Value) (string, error) {
+	if lt != nil {
+		switch t := lt.Value.(type) {
+		case *format.IntType:
+			if !t.IsSigned {
+				return func(v parquet.Value) (string, error) {
+					switch v.Kind() {
+					case parquet.Int32:
+						return strconv.FormatUint(uint64(uint32(v.Int32())), 10), nil
+					case parquet.Int64:
+						return strconv.FormatUint(uint64(v.Int64()), 10), nil
+					}
+					return v.String(), nil
+				}
+			}
+		case *format.DecimalType:
+			scale := int(t.Scale)
+			return func(v parquet.Value) (string, error) {
+				var u big.Int
+				switch v.Kind() {
+				case parquet.Int32:
+					u.SetInt64(int64(v.Int32()))
+				case parquet.Int64:
+					u.SetInt64(v.Int64())
+				case parquet.ByteArray, parquet.FixedLenByteArray:
+					b := v.ByteArray()
+					u.SetBytes(b)
+					if len(b) > 0 && b[0]&0x80 != 0 { // two's complement
+						u.Sub(&u, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+					}
+				default:
+					return "", fmt.Errorf("a DECIMAL stored as %v", v.Kind())
+				}
+				return decimalText(&u, scale), nil
+			}
+		}
+	}
+	return func(v parquet.Value) (string, error) { return v.String(), nil }
+}
+
+// decimalText writes u·10^−scale in plain decimal, without trailing
+// zeros after the point.
+func decimalText(u *big.Int, scale int) string {
+	digits := new(big.Int).Abs(u).String()
+	sign := ""
+	if u.Sign() < 0 {
+		sign = "-"
+	}
+	if scale <= 0 {
+		return sign + digits + strings.Repeat("0", -scale)
+	}
+	if len(digits) <= scale {
+		digits = strings.Repeat("0", scale-len(digits)+1) + digits
+	}
+	whole, frac := digits[:len(digits)-scale], strings.TrimRight(digits[len(digits)-scale:], "0")
+	if frac == "" {
+		return sign + whole
+	}
+	return sign + whole + "." + frac
+}
+
 // readRowGroup counts the rows of one row group; *row numbers them
 // through the file, from 1, for errors.
-func readRowGroup(ctx context.Context, rg parquet.RowGroup, rows []parquet.Row, rec, head []string, row *int64, t *core.ReportTable) error {
+func readRowGroup(ctx context.Context, rg parquet.RowGroup, rows []parquet.Row, rec, head []string, text []func(parquet.Value) (string, error),
+	row *int64, t *core.ReportTable) error {
 	rr := rg.Rows()
 	defer rr.Close()
 	for {
@@ -185,7 +271,11 @@ func readRowGroup(ctx context.Context, rg parquet.RowGroup, rows []parquet.Row, 
 				if v.IsNull() {
 					return fmt.Errorf("row %d: column %s is null", *row, head[c])
 				}
-				rec[c] = v.String()
+				s, err := text[c](v)
+				if err != nil {
+					return fmt.Errorf("row %d: column %s: %w", *row, head[c], err)
+				}
+				rec[c] = s
 			}
 			if err := t.Add(rec); err != nil {
 				return fmt.Errorf("row %d: %w", *row, err)

@@ -27,7 +27,7 @@ type sparkCount struct {
 }
 
 // writeParquet writes rows into name, rowGroup rows to a row group.
-func writeParquet[T any](t *testing.T, name string, rows []T, rowGroup int) {
+func writeParquet[T any](t testing.TB, name string, rows []T, rowGroup int) {
 	t.Helper()
 	f, err := os.Create(name)
 	if err != nil {
@@ -47,7 +47,7 @@ func writeParquet[T any](t *testing.T, name string, rows []T, rowGroup int) {
 
 // reportsStudy is testStudy with a RAPPOR mechanism beside its two k-RR,
 // so that bit-vector reports are read too.
-func reportsStudy(t *testing.T) (*core.Study, []core.Mechanism) {
+func reportsStudy(t testing.TB) (*core.Study, []core.Mechanism) {
 	s, _ := testStudy()
 	half, sixth, third := 0.5, 1.0/6, 1.0/3
 	s.Mechanisms[0].Share, s.Mechanisms[1].Share = &half, &sixth
