@@ -3,10 +3,12 @@ package basemap
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
 	"sync"
+	"time"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/maptile"
@@ -82,7 +84,14 @@ func cover(b orb.Bound, z maptile.Zoom) []maptile.Tile {
 // the source does not give (none there, a network error) is counted in
 // Missing and left blank; Fetch fails only when ctx is done or no tile
 // at all could be had.
+//
+// The whole picture has FetchTime: tiles not had by then are missing
+// too. A panic in a tile's fetch or decoding (a hostile tile meeting a
+// bug) is that tile's error, never the program's end.
 func Fetch(ctx context.Context, src Source, b orb.Bound, w, h int) (*Layer, error) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, FetchTime)
+	defer cancel()
 	z := ZoomFor(b, w, h, src.MaxZoom())
 	ts := cover(b, z)
 	l := &Layer{Zoom: z, tiles: make(map[maptile.Tile]image.Image, len(ts)), attribution: src.Attribution()}
@@ -99,7 +108,7 @@ func Fetch(ctx context.Context, src Source, b orb.Bound, w, h int) (*Layer, erro
 	for range min(maxConnections, len(ts)) {
 		wg.Go(func() {
 			for t := range next {
-				img, err := src.Tile(ctx, t)
+				img, err := tile(ctx, src, t)
 				mu.Lock()
 				if err != nil {
 					l.Missing++
@@ -112,8 +121,11 @@ func Fetch(ctx context.Context, src Source, b orb.Bound, w, h int) (*Layer, erro
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return nil, err
+	}
+	if len(l.tiles) == 0 && ctx.Err() != nil {
+		return nil, fmt.Errorf("basemap: no tile arrived within %v", FetchTime)
 	}
 	if len(l.tiles) == 0 && lastErr != nil {
 		if errors.Is(lastErr, ErrNoTile) {
@@ -122,6 +134,19 @@ func Fetch(ctx context.Context, src Source, b orb.Bound, w, h int) (*Layer, erro
 		return nil, lastErr
 	}
 	return l, nil
+}
+
+// FetchTime bounds the fetching of one picture's tiles.
+var FetchTime = 30 * time.Second
+
+// tile is src.Tile with a panic turned into the tile's error.
+func tile(ctx context.Context, src Source, t maptile.Tile) (img image.Image, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			img, err = nil, fmt.Errorf("tile %d/%d/%d: internal error: %v", t.Z, t.X, t.Y, p)
+		}
+	}()
+	return src.Tile(ctx, t)
 }
 
 // Image draws the layer's tiles over the box b into a w×h picture, north

@@ -1,6 +1,7 @@
 package basemap
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -47,9 +48,27 @@ func Open(s string, opt Options) (Source, error) {
 	return nil, fmt.Errorf("basemap %q: want an .mbtiles file or a URL template such as %s", s, OSMTemplate)
 }
 
-// decode decodes a tile's bytes, naming the tile in errors.
+// maxTileSide and maxTilePixels bound a tile's picture before it is
+// decoded: tiles are 256 or 512 pixels a side (1024 at most for "retina"
+// tiles), and a PNG header may declare 10⁹ × 10⁹ pixels in a few bytes.
+const (
+	maxTileSide   = 4096
+	maxTilePixels = 2048 * 2048
+)
+
+// decode decodes a tile's bytes, naming the tile in errors. The
+// picture's size is read from its header first (image.DecodeConfig)
+// and refused past maxTileSide and maxTilePixels, before any pixel is
+// allocated.
 func decode(t maptile.Tile, data []byte) (image.Image, error) {
-	img, _, err := image.Decode(strings.NewReader(string(data)))
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err == nil && (cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxTileSide || cfg.Height > maxTileSide || cfg.Width*cfg.Height > maxTilePixels) {
+		err = fmt.Errorf("a tile of %d×%d pixels; at most %d a side and %d pixels", cfg.Width, cfg.Height, maxTileSide, maxTilePixels)
+	}
+	var img image.Image
+	if err == nil {
+		img, _, err = image.Decode(bytes.NewReader(data))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tile %d/%d/%d: %w", t.Z, t.X, t.Y, err)
 	}
