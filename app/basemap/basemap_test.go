@@ -195,7 +195,7 @@ func TestLayerImage(t *testing.T) {
 
 // writeMBTiles writes an MBTiles file holding tilePNG for every tile in
 // ts, with the given format.
-func writeMBTiles(t *testing.T, path, format string, ts []maptile.Tile) {
+func writeMBTiles(t testing.TB, path, format string, ts []maptile.Tile) {
 	t.Helper()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {

@@ -3,10 +3,13 @@ package basemap
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
 	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +95,88 @@ func FuzzTile(f *testing.F) {
 		if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > maxTilePixels {
 			t.Errorf("decoded %v", img.Bounds())
 		}
+	})
+}
+
+// sqliteFile makes an SQLite file at path by running stmts.
+func sqliteFile(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// recursive is a view body that never ends.
+const recursive = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT "
+
+// TestMBTilesViews opens MBTiles files whose metadata or tiles are
+// recursive views (11 minutes at full CPU, deaf to SIGTERM, before): the
+// metadata's is refused within MetadataTime; the tiles' query stops at
+// Fetch's deadline and at a cancel. A metadata view that ends, as real
+// MBTiles writers make, is read.
+func TestMBTilesViews(t *testing.T) {
+	defer func(m, f time.Duration) { MetadataTime, FetchTime = m, f }(MetadataTime, FetchTime)
+	MetadataTime, FetchTime = 200*time.Millisecond, 200*time.Millisecond
+	dir := t.TempDir()
+	meta := filepath.Join(dir, "meta.mbtiles")
+	sqliteFile(t, meta, "CREATE VIEW metadata AS "+recursive+"'name' AS name, n AS value FROM r WHERE n < 0",
+		"CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
+	start := time.Now()
+	if _, err := OpenMBTiles(meta); err == nil || !strings.Contains(err.Error(), "took more than 200ms") {
+		t.Errorf("recursive metadata: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("recursive metadata took %v to refuse", d)
+	}
+
+	tiles := filepath.Join(dir, "tiles.mbtiles")
+	sqliteFile(t, tiles, "CREATE TABLE metadata (name text, value text)", "INSERT INTO metadata VALUES ('format', 'png')",
+		"CREATE VIEW tiles AS "+recursive+"0 AS zoom_level, n AS tile_column, 0 AS tile_row, x'00' AS tile_data FROM r WHERE n < 0")
+	m, err := OpenMBTiles(tiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	b := orb.Bound{Min: orb.Point{-122.5, 37.7}, Max: orb.Point{-122.4, 37.8}}
+	start = time.Now()
+	if _, err := Fetch(context.Background(), m, b, 400, 300); err == nil {
+		t.Error("a recursive tiles view gave tiles")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a recursive tiles view took %v to stop", d)
+	}
+}
+
+// FuzzMBTiles opens any bytes as an MBTiles file and fetches a picture
+// from it: tiles or an error within the deadlines, never a panic or a
+// hang.
+func FuzzMBTiles(f *testing.F) {
+	b := orb.Bound{Min: orb.Point{-122.5, 37.7}, Max: orb.Point{-122.4, 37.8}}
+	path := filepath.Join(f.TempDir(), "seed.mbtiles")
+	writeMBTiles(f, path, "png", cover(b, ZoomFor(b, 64, 64, 19)))
+	seed, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	MetadataTime, FetchTime = time.Second, time.Second
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "f.mbtiles")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := OpenMBTiles(path)
+		if err != nil {
+			return
+		}
+		defer m.Close()
+		_, _ = Fetch(context.Background(), m, b, 64, 64)
 	})
 }

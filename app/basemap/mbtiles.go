@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/paulmach/orb/maptile"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite", pure Go
@@ -42,7 +43,12 @@ func OpenMBTiles(path string) (*MBTiles, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	m := &MBTiles{db: db, maxZoom: 19}
-	meta, err := m.metadata()
+	ctx, cancel := context.WithTimeout(context.Background(), MetadataTime)
+	defer cancel()
+	meta, err := m.metadata(ctx)
+	if ctx.Err() != nil {
+		err = fmt.Errorf("its metadata took more than %v to read (a view that never ends?)", MetadataTime)
+	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: not an MBTiles file: %w", path, err)
@@ -60,15 +66,25 @@ func OpenMBTiles(path string) (*MBTiles, error) {
 	return m, nil
 }
 
+// MetadataTime bounds the reading of an MBTiles file's metadata, and
+// maxMetadata its rows: the tables may be views, and a recursive view
+// never ends.
+var MetadataTime = 10 * time.Second
+
+const maxMetadata = 1000
+
 // metadata reads the name/value pairs of the metadata table.
-func (m *MBTiles) metadata() (map[string]string, error) {
-	rows, err := m.db.Query("SELECT name, value FROM metadata")
+func (m *MBTiles) metadata(ctx context.Context) (map[string]string, error) {
+	rows, err := m.db.QueryContext(ctx, "SELECT name, substr(value, 1, 4096) FROM metadata LIMIT ?", maxMetadata+1)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	out := map[string]string{}
-	for rows.Next() {
+	for n := 0; rows.Next(); n++ {
+		if n == maxMetadata {
+			return nil, fmt.Errorf("its metadata has more than %d rows", maxMetadata)
+		}
 		var k, v sql.NullString
 		if err := rows.Scan(&k, &v); err != nil {
 			return nil, err
@@ -87,15 +103,23 @@ func (m *MBTiles) MaxZoom() maptile.Zoom { return m.maxZoom }
 // Tile reads tile t; MBTiles counts rows from the south, so XYZ row y is
 // tile_row 2^z − 1 − y.
 func (m *MBTiles) Tile(ctx context.Context, t maptile.Tile) (image.Image, error) {
-	var data []byte
+	var (
+		data []byte
+		size int64
+	)
 	row := (1 << t.Z) - 1 - int64(t.Y)
-	err := m.db.QueryRowContext(ctx, "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-		int64(t.Z), int64(t.X), row).Scan(&data)
+	// A tile's bytes are read only within maxTileBytes; the query stops
+	// with ctx (Fetch's deadline), which interrupts SQLite.
+	err := m.db.QueryRowContext(ctx, "SELECT CASE WHEN length(tile_data) <= ? THEN tile_data END, length(tile_data) FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ? LIMIT 1",
+		maxTileBytes, int64(t.Z), int64(t.X), row).Scan(&data, &size)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("tile %d/%d/%d: %w", t.Z, t.X, t.Y, ErrNoTile)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if size > maxTileBytes {
+		return nil, fmt.Errorf("tile %d/%d/%d: %d bytes, more than %d", t.Z, t.X, t.Y, size, maxTileBytes)
 	}
 	return decode(t, data)
 }
