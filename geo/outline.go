@@ -14,11 +14,21 @@ import (
 )
 
 // Outline limits: a GeoJSON file of at most MaxOutlineBytes, holding at
-// most MaxOutlinePoints vertices, is read; a city's neighbourhoods or a
-// coastline at street detail is a few MB and a few hundred thousand.
+// most MaxOutlinePoints vertices in at most MaxOutlineLines lines (rings
+// and line strings), is read; a city's neighbourhoods or a coastline at
+// street detail is a few MB, a few hundred thousand vertices and some
+// thousand lines. Work is counted before decoding too: a file may open
+// at most MaxOutlineArrays arrays (each vertex, ring and polygon opens
+// one) and MaxOutlineObjects objects (features, geometries), so that 25
+// million empty polygons in 256 MB are refused from their bytes, not
+// decoded. Each line costs a stroke when drawn (some 30 µs, on each
+// map), which MaxOutlineLines bounds.
 const (
-	MaxOutlineBytes  = 256 << 20
-	MaxOutlinePoints = 10_000_000
+	MaxOutlineBytes   = 256 << 20
+	MaxOutlinePoints  = 2_000_000
+	MaxOutlineLines   = 50_000
+	MaxOutlineArrays  = 2*MaxOutlinePoints + 2*MaxOutlineLines
+	MaxOutlineObjects = 4 * MaxOutlineLines
 )
 
 // ReadOutlines reads a GeoJSON file (a FeatureCollection, a Feature or a
@@ -34,17 +44,26 @@ func ReadOutlines(r io.Reader) ([]orb.LineString, error) {
 	if len(b) > MaxOutlineBytes {
 		return nil, fmt.Errorf("geo: a GeoJSON file larger than %d MB", MaxOutlineBytes>>20)
 	}
+	if n := bytes.Count(b, []byte("[")); n > MaxOutlineArrays {
+		return nil, fmt.Errorf("geo: GeoJSON of %d arrays (vertices, rings, polygons), more than %d", n, MaxOutlineArrays)
+	}
+	if n := bytes.Count(b, []byte("{")); n > MaxOutlineObjects {
+		return nil, fmt.Errorf("geo: GeoJSON of %d objects (features, geometries), more than %d", n, MaxOutlineObjects)
+	}
 	geoms, err := geometries(b)
 	if err != nil {
 		return nil, err
 	}
 	var out []orb.LineString
-	points := 0
+	points, count := 0, 0
 	for _, g := range geoms {
 		for _, ls := range lines(g) {
 			points += len(ls)
 			if points > MaxOutlinePoints {
 				return nil, fmt.Errorf("geo: GeoJSON with more than %d vertices", MaxOutlinePoints)
+			}
+			if count++; count > MaxOutlineLines {
+				return nil, fmt.Errorf("geo: GeoJSON with more than %d lines (rings and line strings)", MaxOutlineLines)
 			}
 			for _, p := range ls {
 				if !(math.Abs(p[0]) <= 180 && math.Abs(p[1]) <= 90) {

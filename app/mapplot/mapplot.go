@@ -766,17 +766,38 @@ func outline(c draw.Canvas, x, y func(float64) vg.Length, lines []orb.LineString
 	line := draw.LineStyle{Color: color.NRGBA{0x22, 0x22, 0x22, 255}, Width: vg.Points(0.9)}
 	paths := make([][]vg.Point, 0, len(lines))
 	for _, l := range lines {
-		pts := make([]vg.Point, len(l))
-		for i, p := range l {
-			pts[i] = vg.Point{X: x(p[0]), Y: y(p[1])}
+		pts := thin(nil, l, x, y) // new: the clipped paths may share it
+		if len(pts) >= 2 {
+			paths = append(paths, c.ClipLinesXY(pts)...)
 		}
-		paths = append(paths, c.ClipLinesXY(pts)...)
 	}
 	for _, sty := range []draw.LineStyle{halo, line} {
 		for _, p := range paths {
 			c.StrokeLines(sty, p)
 		}
 	}
+}
+
+// outlineStep is the least distance between the vertices of an outline
+// that are drawn: a coastline of 10⁶ vertices is some thousands at the
+// size of a map, and drawing every vertex took minutes.
+const outlineStep = vg.Length(0.5)
+
+// thin appends to dst the line l on the canvas, keeping a vertex only
+// when it lies outlineStep or more from the last kept one (the last
+// vertex always).
+func thin(dst []vg.Point, l orb.LineString, x, y func(float64) vg.Length) []vg.Point {
+	for i, p := range l {
+		q := vg.Point{X: x(p[0]), Y: y(p[1])}
+		if n := len(dst); n > 0 && i < len(l)-1 {
+			d := dst[n-1]
+			if math.Abs(float64(q.X-d.X)) < float64(outlineStep) && math.Abs(float64(q.Y-d.Y)) < float64(outlineStep) {
+				continue
+			}
+		}
+		dst = append(dst, q)
+	}
+	return dst
 }
 
 // over returns the cell colour c drawn with opacity alpha over the

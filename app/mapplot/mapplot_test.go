@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/paulmach/orb"
 )
@@ -333,5 +334,42 @@ func TestZoomView(t *testing.T) {
 	img, _ := Image(m, 400, 300, 1)
 	if img.Bounds().Dx() != 400 {
 		t.Fatal("no image")
+	}
+}
+
+// TestOutlineOfAMillion draws an outline of 10⁶ vertices, a coastline's
+// detail (it took minutes): thinned to the canvas, it is drawn the same
+// as its vertices every 1,000 (a straight zigzag the thinning keeps), and
+// in seconds.
+func TestOutlineOfAMillion(t *testing.T) {
+	m := &Map{Cols: 2, Rows: 2, Bound: orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{1, 1}},
+		Values: []float64{1, 1, 1, 1}, Aspect: 1, Lo: 0, Hi: 2, Plain: true}
+	const n = 1_000_000
+	line := make(orb.LineString, n)
+	for i := range line {
+		f := float64(i) / (n - 1)
+		line[i] = orb.Point{0.1 + 0.8*f, 0.5 + 0.2*math.Sin(6*math.Pi*f)}
+	}
+	start := time.Now()
+	m.Outlines = []orb.LineString{line}
+	img, _ := Image(m, 600, 600, 1)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a 10⁶-vertex outline took %v", d)
+	}
+	coarse := make(orb.LineString, 0, n/1000+1)
+	for i := 0; i < n; i += 1000 {
+		coarse = append(coarse, line[i])
+	}
+	coarse = append(coarse, line[n-1])
+	m.Outlines = []orb.LineString{coarse}
+	want, _ := Image(m, 600, 600, 1)
+	diff := 0
+	for i := range img.Pix {
+		if d := int(img.Pix[i]) - int(want.Pix[i]); d > 64 || d < -64 {
+			diff++
+		}
+	}
+	if diff > len(img.Pix)/200 {
+		t.Errorf("the thinned outline differs from its coarse twin in %d of %d bytes", diff, len(img.Pix))
 	}
 }
