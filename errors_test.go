@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -110,6 +112,10 @@ func contents(t *testing.T, dir string) map[string]string {
 	}
 	out := map[string]string{}
 	for _, f := range files {
+		if !f.Type().IsRegular() {
+			out[f.Name()] = f.Type().String() // a pipe is not read
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(dir, f.Name()))
 		if err != nil {
 			t.Fatal(err)
@@ -137,4 +143,79 @@ func copyDir(t *testing.T, dir string) string {
 		}
 	}
 	return out
+}
+
+// TestSignals stops a command reading its reports from a named pipe with
+// SIGTERM and with Ctrl+C (SIGINT), as a shell or a service manager
+// does: it exits with 143 or 130, says it was interrupted, leaves the
+// earlier output byte-identical and no temporary file. The pipe makes it
+// deterministic: the command is reading once the pipe opens, and each
+// line written after the signal wakes its read, which sees the cancel.
+func TestSignals(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			dir := copyDir(t, "testdata/errors")
+			fifo := filepath.Join(dir, "reports.fifo")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "x.csv"), []byte("previous\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := contents(t, dir)
+			cmd := exec.Command(os.Args[0])
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PRIVMAP_TEST_MAIN=1", "PRIVMAP_TEST_ARGS=estimate -study study.json -reports reports.fifo -o x.csv")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // returns once the command opened it
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			if _, err := io.WriteString(w, "mechanism,report,count\n"); err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.After(20 * time.Second)
+			var werr error
+		feed:
+			for {
+				select {
+				case werr = <-done:
+					break feed
+				case <-deadline:
+					cmd.Process.Kill()
+					t.Fatalf("%v: still running 20 s after the signal", tc.sig)
+				default:
+					io.WriteString(w, "k1,1,1\n") // an error once the command has gone
+				}
+			}
+			w.Close()
+			var exit *exec.ExitError
+			if !errors.As(werr, &exit) || exit.ExitCode() != tc.code || !strings.Contains(stderr.String(), "interrupted; no output file was written") {
+				t.Errorf("%v: %v, stderr %q; want exit %d and interrupted", tc.sig, werr, stderr.String(), tc.code)
+			}
+			after := contents(t, dir)
+			for f, b := range before {
+				if after[f] != b {
+					t.Errorf("%s changed", f)
+				}
+			}
+			for f := range after {
+				if _, ok := before[f]; !ok {
+					t.Errorf("%s left behind", f)
+				}
+			}
+		})
+	}
 }

@@ -31,11 +31,17 @@ func main() {
 		files = os.Args[2:]
 	case len(os.Args) > 1:
 		// Ctrl+C or SIGTERM cancels the command, which then writes no
-		// output file.
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-		stop()
-		os.Exit(code)
+		// output file and exits with 130 or 143; a second signal ends
+		// the process at once.
+		ctx, cancel := context.WithCancelCause(context.Background())
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			s := <-sigs
+			signal.Stop(sigs)
+			cancel(cli.Interrupted{Signal: s})
+		}()
+		os.Exit(cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 	}
 	if noDisplay() {
 		fmt.Fprintln(os.Stderr, "privmap: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); the sub-commands run without one: privmap help")

@@ -10,10 +10,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/privmap/privmap/app"
 )
@@ -37,7 +39,8 @@ var commands = map[string]command{
 
 // Run runs the sub-command named by args[0] with the rest of args and
 // returns the process exit status: 0 on success, 1 on failure, 2 on a
-// usage error, 130 when ctx was cancelled (Ctrl+C): the command then
+// usage error, 130 when ctx was cancelled (Ctrl+C; 143 when its cause is
+// Interrupted by SIGTERM): the command then
 // stops and writes no output file.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
@@ -59,6 +62,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		fmt.Fprintf(stderr, "privmap %s: interrupted; no output file was written\n", args[0])
+		var in Interrupted
+		if errors.As(context.Cause(ctx), &in) && in.Signal == syscall.SIGTERM {
+			return 143 // 128 + SIGTERM, as a shell reports it
+		}
 		return 130
 	case errors.As(err, new(helpError)):
 		fmt.Fprint(stderr, err.(helpError).usage)
@@ -73,6 +80,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "privmap %s: %v\n", args[0], err)
 	return 1
 }
+
+// Interrupted is the cause of a context cancelled by a signal: Run
+// exits with 143 for SIGTERM, 130 for Ctrl+C or any other.
+type Interrupted struct{ Signal os.Signal }
+
+func (i Interrupted) Error() string { return "interrupted by " + i.Signal.String() }
 
 // safely runs f and turns a panic in it into an error that asks for a
 // report, with the top of the stack, rather than ending the process with
