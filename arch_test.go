@@ -20,7 +20,7 @@ var layers = map[string][]string{
 	"geo/census":                        {"github.com/paulmach/orb", mod + "core", mod + "geo"},
 	"assets":                            {},
 	"assets/gen":                        {mod + "geo"},
-	"app":                               {mod + "core", mod + "geo", "github.com/parquet-go/parquet-go\x00"},
+	"app":                               {mod + "core", mod + "geo", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00"},
 	"app/mapplot":                       {"gonum.org/v1/plot", "gonum.org/v1/gonum/", "github.com/paulmach/orb", mod + "core"},
 	"app/cli":                           {mod + "app", mod + "core", mod + "geo", "github.com/paulmach/orb", "gonum.org/v1/plot/"},
 	"app/experiment":                    {mod + "app\x00", mod + "app/mapplot", mod + "assets", mod + "core", mod + "geo", "gonum.org/v1/gonum/", "gonum.org/v1/plot"},
