@@ -67,7 +67,6 @@ type pending struct {
 	direct bool   // written in place (standard output, a pipe, a device)
 	backup string // a hard link to the replaced file, while committing
 	placed bool   // tmp renamed over target
-	perm   fs.FileMode
 }
 
 // Add adds the file name, written by fill, derived from the files

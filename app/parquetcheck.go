@@ -137,35 +137,50 @@ func checkChunk(ctx context.Context, r io.ReaderAt, m *format.ColumnMetaData, da
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b := buf[:min(int64(len(buf)), end-at)]
-		if _, err := r.ReadAt(b, at); err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-		hlen, err := thriftLen(b)
+		h, hlen, err := pageHeader(r, buf[:min(int64(len(buf)), end-at)], at)
 		if err != nil {
 			return fmt.Errorf("page at byte %d: header: %v", at, err)
 		}
-		var h format.PageHeader
-		if err := thrift.Unmarshal(new(thrift.CompactProtocol), b[:hlen], &h); err != nil {
-			return fmt.Errorf("page at byte %d: header: %v", at, err)
-		}
-		if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > end-at-int64(hlen) {
-			return fmt.Errorf("page at byte %d declares %d bytes, past its chunk's end at byte %d", at, h.CompressedPageSize, end)
-		}
-		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxPageBytes {
-			return fmt.Errorf("page at byte %d declares %d bytes uncompressed (at most %d)", at, h.UncompressedPageSize, maxPageBytes)
-		}
-		n, data := pageValues(&h)
-		if n < 0 || int64(n) > max(8*int64(h.UncompressedPageSize), minPageValues) {
-			return fmt.Errorf("page at byte %d declares %d values in %d bytes", at, n, h.UncompressedPageSize)
-		}
-		if data {
-			if int64(n) > values {
-				return fmt.Errorf("page at byte %d declares %d values where its chunk has %d left", at, n, values)
-			}
-			values -= int64(n)
+		if err := checkPage(&h, end-at-int64(hlen), &values); err != nil {
+			return fmt.Errorf("page at byte %d %v", at, err)
 		}
 		at += int64(hlen) + int64(h.CompressedPageSize)
+	}
+	return nil
+}
+
+// pageHeader reads the page header at byte at into buf and decodes it,
+// checked by thriftLen first, returning it and its length.
+func pageHeader(r io.ReaderAt, buf []byte, at int64) (format.PageHeader, int, error) {
+	var h format.PageHeader
+	if _, err := r.ReadAt(buf, at); err != nil && !errors.Is(err, io.EOF) {
+		return h, 0, err
+	}
+	n, err := thriftLen(buf)
+	if err == nil {
+		err = thrift.Unmarshal(new(thrift.CompactProtocol), buf[:n], &h)
+	}
+	return h, n, err
+}
+
+// checkPage checks a page header against the room left in its chunk and
+// the values its chunk has left to declare, which it takes.
+func checkPage(h *format.PageHeader, room int64, values *int64) error {
+	if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > room {
+		return fmt.Errorf("declares %d bytes, past its chunk's end", h.CompressedPageSize)
+	}
+	if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxPageBytes {
+		return fmt.Errorf("declares %d bytes uncompressed (at most %d)", h.UncompressedPageSize, maxPageBytes)
+	}
+	n, data := pageValues(h)
+	if n < 0 || int64(n) > max(8*int64(h.UncompressedPageSize), minPageValues) {
+		return fmt.Errorf("declares %d values in %d bytes", n, h.UncompressedPageSize)
+	}
+	if data {
+		if int64(n) > *values {
+			return fmt.Errorf("declares %d values where its chunk has %d left", n, *values)
+		}
+		*values -= int64(n)
 	}
 	return nil
 }

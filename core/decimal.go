@@ -27,36 +27,38 @@ func ParseDecimal(s string) (float64, error) {
 
 // plainDecimal reports whether s is [+-]? (d+ (. d*)? | . d+) ([eE] [+-]? d+)?.
 func plainDecimal(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits := 0
-	for ; i < len(s) && isDigit(s[i]); i++ {
-		digits++
-	}
+	n, i := digitsAt(s, signAt(s, 0))
 	if i < len(s) && s[i] == '.' {
-		for i++; i < len(s) && isDigit(s[i]); i++ {
-			digits++
-		}
+		var m int
+		m, i = digitsAt(s, i+1)
+		n += m
 	}
-	if digits == 0 {
+	if n == 0 {
 		return false
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for ; i < len(s) && isDigit(s[i]); i++ {
-			exp++
-		}
-		if exp == 0 {
+		var m int
+		if m, i = digitsAt(s, signAt(s, i+1)); m == 0 {
 			return false
 		}
 	}
 	return i == len(s)
+}
+
+// signAt returns i past an optional sign at s[i].
+func signAt(s string, i int) int {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		return i + 1
+	}
+	return i
+}
+
+// digitsAt returns the number of decimal digits from s[i] and the index
+// past them.
+func digitsAt(s string, i int) (n, j int) {
+	for j = i; j < len(s) && isDigit(s[j]); j++ {
+	}
+	return j - i, j
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -40,57 +40,19 @@ func ReadDistributionOn(r io.Reader, a Alphabet) ([]float64, error) {
 // placeCheck returns the check of a row's placing columns against a
 // for the header hdr, or nil when it has none.
 func placeCheck(hdr []string, a Alphabet) func(c int, rec []string) error {
-	col := map[string]int{}
+	p := placer{a: a, col: map[string]int{}}
 	for i, h := range hdr {
-		col[columnName(h)] = i
+		p.col[columnName(h)] = i
 	}
-	field := func(rec []string, name string) (string, bool) {
-		i, ok := col[name]
-		if !ok || i >= len(rec) {
-			return "", false
-		}
-		return strings.TrimSpace(rec[i]), true
-	}
-	box := a.Kind == KindGrid && a.North > a.South && a.East > a.West
 	var checks []func(c int, rec []string) error
 	if a.Kind == KindGrid {
-		checks = append(checks, func(c int, rec []string) error {
-			r, okR := field(rec, "row")
-			cc, okC := field(rec, "col")
-			if !okR || !okC {
-				return nil
-			}
-			if r != strconv.Itoa(c/a.Cols) || cc != strconv.Itoa(c%a.Cols) {
-				return fmt.Errorf("cell %d is at row %d, col %d of the study's %d×%d grid (cols × rows), but the file puts it at row %s, col %s: a distribution on another grid", c, c/a.Cols, c%a.Cols, a.Cols, a.Rows, r, cc)
-			}
-			return nil
-		})
-	}
-	if box {
-		checks = append(checks, func(c int, rec []string) error {
-			lat, okA := field(rec, "lat")
-			lon, okO := field(rec, "lon")
-			if !okA || !okO {
-				return nil
-			}
-			y, errA := ParseDecimal(lat)
-			x, errO := ParseDecimal(lon)
-			h, w := (a.North-a.South)/float64(a.Rows), (a.East-a.West)/float64(a.Cols)
-			cy := a.South + (float64(c/a.Cols)+0.5)*h
-			cx := a.West + (float64(c%a.Cols)+0.5)*w
-			if errA != nil || errO != nil || math.Abs(y-cy) > h/2 || math.Abs(x-cx) > w/2 {
-				return fmt.Errorf("cell %d's centre is at %.6f, %.6f on the study's grid, but the file puts it at %s, %s: a distribution on another grid", c, cy, cx, lat, lon)
-			}
-			return nil
-		})
+		checks = append(checks, p.gridCell)
+		if a.North > a.South && a.East > a.West {
+			checks = append(checks, p.centre)
+		}
 	}
 	if len(a.Labels) == a.Len() {
-		checks = append(checks, func(c int, rec []string) error {
-			if l, ok := field(rec, "label"); ok && l != strings.TrimSpace(a.Labels[c]) {
-				return fmt.Errorf("cell %d is %q in the study, but the file labels it %q: a distribution on another alphabet", c, a.Labels[c], l)
-			}
-			return nil
-		})
+		checks = append(checks, p.label)
 	}
 	if len(checks) == 0 {
 		return nil
@@ -103,6 +65,62 @@ func placeCheck(hdr []string, a Alphabet) func(c int, rec []string) error {
 		}
 		return nil
 	}
+}
+
+// placer checks the columns that place a cell against an alphabet.
+type placer struct {
+	a   Alphabet
+	col map[string]int // column by name
+}
+
+// field returns the named column of rec, if the file has it.
+func (p placer) field(rec []string, name string) (string, bool) {
+	i, ok := p.col[name]
+	if !ok || i >= len(rec) {
+		return "", false
+	}
+	return strings.TrimSpace(rec[i]), true
+}
+
+// gridCell checks row and col.
+func (p placer) gridCell(c int, rec []string) error {
+	r, okR := p.field(rec, "row")
+	cc, okC := p.field(rec, "col")
+	if !okR || !okC {
+		return nil
+	}
+	a := p.a
+	if r != strconv.Itoa(c/a.Cols) || cc != strconv.Itoa(c%a.Cols) {
+		return fmt.Errorf("cell %d is at row %d, col %d of the study's %d×%d grid (cols × rows), but the file puts it at row %s, col %s: a distribution on another grid", c, c/a.Cols, c%a.Cols, a.Cols, a.Rows, r, cc)
+	}
+	return nil
+}
+
+// centre checks lat and lon within the cell.
+func (p placer) centre(c int, rec []string) error {
+	lat, okA := p.field(rec, "lat")
+	lon, okO := p.field(rec, "lon")
+	if !okA || !okO {
+		return nil
+	}
+	a := p.a
+	y, errA := ParseDecimal(lat)
+	x, errO := ParseDecimal(lon)
+	h, w := (a.North-a.South)/float64(a.Rows), (a.East-a.West)/float64(a.Cols)
+	cy := a.South + (float64(c/a.Cols)+0.5)*h
+	cx := a.West + (float64(c%a.Cols)+0.5)*w
+	if errA != nil || errO != nil || math.Abs(y-cy) > h/2 || math.Abs(x-cx) > w/2 {
+		return fmt.Errorf("cell %d's centre is at %.6f, %.6f on the study's grid, but the file puts it at %s, %s: a distribution on another grid", c, cy, cx, lat, lon)
+	}
+	return nil
+}
+
+// label checks label.
+func (p placer) label(c int, rec []string) error {
+	if l, ok := p.field(rec, "label"); ok && l != strings.TrimSpace(p.a.Labels[c]) {
+		return fmt.Errorf("cell %d is %q in the study, but the file labels it %q: a distribution on another alphabet", c, p.a.Labels[c], l)
+	}
+	return nil
 }
 
 // readDistribution is ReadDistribution with head called on the header

@@ -122,15 +122,7 @@ func Run(ctx context.Context, e *Experiment, panels []Panel, opt Options) error 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	results := runAll(ctx, todo, opt.Workers, func(j Job) ([]Row, error) {
-		rows, err := runJob(ctx, e, panels[j.Panel], built, j, jobSeed(opt.Seed, e, panels, j))
-		for _, r := range rows {
-			if err == nil {
-				if err = checkValue(Metric(r.Metric), r.Value); err != nil {
-					err = fmt.Errorf("panel %s, setting %s, run %d, %s: %w", r.Panel, r.Setting, r.Run, r.Method, err)
-				}
-			}
-		}
-		return rows, err
+		return checkRows(runJob(ctx, e, panels[j.Panel], built, j, jobSeed(opt.Seed, e, panels, j)))
 	})
 	done := len(all) - len(todo)
 	var first error
@@ -220,6 +212,20 @@ func runAll(ctx context.Context, jobs []Job, workers int, do func(Job) ([]Row, e
 	}()
 	go func() { wg.Wait(); close(results) }()
 	return results
+}
+
+// checkRows refuses a job's row whose value runs.csv could not hold
+// (checkValue), naming it.
+func checkRows(rows []Row, err error) ([]Row, error) {
+	for _, r := range rows {
+		if err != nil {
+			break
+		}
+		if err = checkValue(Metric(r.Metric), r.Value); err != nil {
+			err = fmt.Errorf("panel %s, setting %s, run %d, %s: %w", r.Panel, r.Setting, r.Run, r.Method, err)
+		}
+	}
+	return rows, err
 }
 
 // runJob sanitises the users of every population of the job's setting —
