@@ -309,17 +309,7 @@ func thriftList(b []byte, depth int, budget *int) (int, error) {
 	if err := spend(budget, size); err != nil {
 		return 0, err
 	}
-	for range size {
-		if t == tBoolTrue || t == tBoolFalse { // one byte each in a list
-			t = tByte
-		}
-		n, err := thriftValue(b[i:], t, depth, budget)
-		if err != nil {
-			return 0, err
-		}
-		i += n
-	}
-	return i, nil
+	return thriftElems(b, i, size, []byte{t}, depth, budget)
 }
 
 // thriftMap returns the length of a map at the start of b.
@@ -340,18 +330,23 @@ func thriftMap(b []byte, depth int, budget *int) (int, error) {
 	if i >= len(b) {
 		return 0, fmt.Errorf("%w: a map runs past its bytes", errThrift)
 	}
-	kt, vt := b[i]>>4, b[i]&0x0f
-	i++
-	for range size {
-		for _, t := range []byte{kt, vt} {
+	return thriftElems(b, i+1, size, []byte{b[i] >> 4, b[i] & 0x0f}, depth, budget)
+}
+
+// thriftElems returns the index past n elements from b[i], each a value
+// of every type of ts in turn (a list's one, a map's key and value); in
+// a collection a bool takes a byte.
+func thriftElems(b []byte, i int, n uint64, ts []byte, depth int, budget *int) (int, error) {
+	for range n {
+		for _, t := range ts {
 			if t == tBoolTrue || t == tBoolFalse {
 				t = tByte
 			}
-			n, err := thriftValue(b[i:], t, depth, budget)
+			m, err := thriftValue(b[i:], t, depth, budget)
 			if err != nil {
 				return 0, err
 			}
-			i += n
+			i += m
 		}
 	}
 	return i, nil

@@ -82,11 +82,17 @@ func (p placer) field(rec []string, name string) (string, bool) {
 	return strings.TrimSpace(rec[i]), true
 }
 
+// pair returns two columns of rec, if the file has both.
+func (p placer) pair(rec []string, x, y string) (string, string, bool) {
+	a, okA := p.field(rec, x)
+	b, okB := p.field(rec, y)
+	return a, b, okA && okB
+}
+
 // gridCell checks row and col.
 func (p placer) gridCell(c int, rec []string) error {
-	r, okR := p.field(rec, "row")
-	cc, okC := p.field(rec, "col")
-	if !okR || !okC {
+	r, cc, ok := p.pair(rec, "row", "col")
+	if !ok {
 		return nil
 	}
 	a := p.a
@@ -98,9 +104,8 @@ func (p placer) gridCell(c int, rec []string) error {
 
 // centre checks lat and lon within the cell.
 func (p placer) centre(c int, rec []string) error {
-	lat, okA := p.field(rec, "lat")
-	lon, okO := p.field(rec, "lon")
-	if !okA || !okO {
+	lat, lon, ok := p.pair(rec, "lat", "lon")
+	if !ok {
 		return nil
 	}
 	a := p.a
