@@ -287,7 +287,7 @@ func releaseSecure(ctx context.Context, counts []float64, s ReleaseSpec, out []f
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		k, err := m.Rand()
+		k, err := m.Rand(ctx)
 		if err != nil {
 			return err
 		}

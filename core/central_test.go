@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -388,7 +389,7 @@ func TestSecureGeometric(t *testing.T) {
 		const n = 30000
 		counts := map[int64]int{}
 		for range n {
-			k, err := m.Rand()
+			k, err := m.Rand(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -469,5 +470,20 @@ func TestCentralParameters(t *testing.T) {
 	// P(0) = (1−α)/(1+α) = tanh(ε/2).
 	if p, want := m.PMF(0), math.Tanh(MinReleaseEpsilon/2); math.Abs(p-want) > 1e-6*want {
 		t.Errorf("P(0) = %v at ε = %v, want %v", p, MinReleaseEpsilon, want)
+	}
+}
+
+// TestSecureMixtureStops draws from a mixture the exact sampler can
+// hardly accept from (ε₁ = 700, ε₂ = 10⁻⁹, c = 1: acceptance about
+// e^{−700}): a cancelled context stops it within 1,024 proposals.
+func TestSecureMixtureStops(t *testing.T) {
+	m, err := NewSecureGeometricMixture("700", "1e-9", 1, "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Rand(ctx); err != context.Canceled {
+		t.Errorf("cancelled: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -68,8 +69,19 @@ func NewSecureGeometricMixture(eps1, eps2 string, c int, sensitivity string) (*S
 	return &SecureGeometricMixture{Rate1: new(big.Rat).Quo(e1, d), Rate2: new(big.Rat).Quo(e2, d), Break: c}, nil
 }
 
-// Rand draws one noise.
-func (m *SecureGeometricMixture) Rand() (int64, error) {
+// MaxSecureTries bounds the proposals Rand makes for one noise. The
+// rejection sampler accepts a proposal with a probability that shrinks
+// as e^{−|ε₁−ε₂|·c/Δ}: at ε₁ = 700, ε₂ = 10⁻⁹ and c = 1 it would run
+// for ever.
+const MaxSecureTries = 1_000_000
+
+// ErrSecureTries is Rand's error when MaxSecureTries proposals were all
+// rejected.
+var ErrSecureTries = fmt.Errorf("core: the exact sampler rejected %d proposals for one noise: ε within and beyond the break-point are too far apart for it (bring them closer, or the break-point nearer 0)", MaxSecureTries)
+
+// Rand draws one noise, with at most MaxSecureTries proposals, stopping
+// when ctx is done.
+func (m *SecureGeometricMixture) Rand(ctx context.Context) (int64, error) {
 	s := exactSampler{src: m.Src}
 	if s.src == nil {
 		s.src = rand.Reader
@@ -80,7 +92,15 @@ func (m *SecureGeometricMixture) Rand() (int64, error) {
 	if up {
 		low, diff = m.Rate1, new(big.Rat).Sub(m.Rate2, m.Rate1)
 	}
-	for {
+	for try := 0; ; try++ {
+		if try == MaxSecureTries {
+			return 0, ErrSecureTries
+		}
+		if try%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
 		k, err := s.discreteLaplace(low)
 		if err != nil {
 			return 0, err
