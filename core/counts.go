@@ -46,10 +46,16 @@ func ReadCountTable(r io.Reader, k int) (*CountTable, error) {
 	return cr.t, nil
 }
 
+// unlistedCells is how many more cells than twice those it lists a
+// count table read without an alphabet may imply: a release writes every
+// cell, so 32 bytes naming cell 2²⁴−1 would write 340 MB.
+const unlistedCells = 1 << 20
+
 // countReader reads a count table record by record.
 type countReader struct {
 	t                 *CountTable
 	limit             int
+	listed            int // rows read
 	cellCol, countCol int
 	extra             []int // the descriptive columns
 	seen              []bool
@@ -92,6 +98,9 @@ func (cr *countReader) row(rec []string) error {
 	}
 	t := cr.t
 	if c >= len(t.Counts) {
+		if listed := cr.listed + 1; c+1 > 2*listed+unlistedCells {
+			return fmt.Errorf("cell %d implies %d cells where %d are listed: a count table lists its cells, zeros too (privmap grid writes them all), and a release writes every cell it implies", c, c+1, listed)
+		}
 		grow := c + 1 - len(t.Counts)
 		t.Counts = append(t.Counts, make([]float64, grow)...)
 		cr.seen = append(cr.seen, make([]bool, grow)...)
@@ -100,6 +109,7 @@ func (cr *countReader) row(rec []string) error {
 		return fmt.Errorf("cell %d listed twice", c)
 	}
 	cr.seen[c], t.Counts[c] = true, v
+	cr.listed++
 	vals := make([]string, len(cr.extra))
 	for i, col := range cr.extra {
 		if col < len(rec) {
