@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,5 +44,25 @@ func TestReadRowsRefuses(t *testing.T) {
 	_, err = KeptRows(e, nil, Options{Runs: 1}, name)
 	if err == nil || !strings.HasPrefix(err.Error(), name+`: line 2: "NaN" is not a plain decimal number`) {
 		t.Errorf("resume from a runs.csv holding NaN: %v, want an error naming the file and line", err)
+	}
+}
+
+// TestWorkerPanic checks that a panic in a job, on a worker goroutine,
+// is that job's error rather than the end of the program.
+func TestWorkerPanic(t *testing.T) {
+	jobs := []Job{{Run: 0}, {Run: 1}}
+	var errs []error
+	for r := range runAll(context.Background(), jobs, 2, func(j Job) ([]Row, error) {
+		if j.Run == 1 {
+			panic("boom")
+		}
+		return nil, nil
+	}) {
+		if r.err != nil {
+			errs = append(errs, r.err)
+		}
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "run 1: internal error: boom") {
+		t.Errorf("errors %v, want the panicking job's", errs)
 	}
 }

@@ -177,6 +177,18 @@ type result struct {
 	err  error
 }
 
+// recovered calls do(j), turning a panic in it into the job's error: a
+// worker's panic would otherwise end the program, past the command's
+// and the window's recovery, which see only their own goroutine.
+func recovered(j Job, do func(Job) ([]Row, error)) (rows []Row, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rows, err = nil, fmt.Errorf("panel %d, setting %d, run %d: internal error: %v", j.Panel, j.Setting, j.Run, p)
+		}
+	}()
+	return do(j)
+}
+
 // runAll runs do on every job on workers goroutines (0: every core) and
 // sends the results, closing the channel once every worker has stopped.
 func runAll(ctx context.Context, jobs []Job, workers int, do func(Job) ([]Row, error)) <-chan result {
@@ -191,7 +203,7 @@ func runAll(ctx context.Context, jobs []Job, workers int, do func(Job) ([]Row, e
 		go func() {
 			defer wg.Done()
 			for j := range queue {
-				rows, err := do(j)
+				rows, err := recovered(j, do)
 				select {
 				case results <- result{j, rows, err}:
 				case <-ctx.Done():
