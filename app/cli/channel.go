@@ -20,7 +20,7 @@ import (
 // its channel, and writes the dense matrix (rows inputs, columns outputs,
 // header x,z0,z1,…) of a mechanism with symbol outputs.
 func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("channel", stderr)
+	fs := newFlagSet("channel")
 	studyName := fs.String("study", "", "study JSON `file`")
 	id := fs.String("mechanism", "", "`id` of the mechanism to audit")
 	out := fs.String("o", "", "matrix CSV to write (symbol outputs only)")

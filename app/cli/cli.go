@@ -57,6 +57,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	err := safely(func() error { return cmd.run(ctx, args[1:], stdout, stderr) })
+	var (
+		help  helpError
+		usage usageError
+	)
 	switch {
 	case err == nil:
 		return 0
@@ -67,14 +71,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 143 // 128 + SIGTERM, as a shell reports it
 		}
 		return 130
-	case errors.As(err, new(helpError)):
-		fmt.Fprint(stderr, err.(helpError).usage)
+	case errors.As(err, &help):
+		fmt.Fprint(stderr, help.usage)
 		return 0
-	case errors.As(err, new(usageError)):
+	case errors.As(err, &usage):
 		fmt.Fprintf(stderr, "privmap %s: %v\n", args[0], err)
-		var ue usageError
-		errors.As(err, &ue)
-		fmt.Fprint(stderr, ue.usage)
+		fmt.Fprint(stderr, usage.usage)
 		return 2
 	}
 	fmt.Fprintf(stderr, "privmap %s: %v\n", args[0], err)
@@ -153,7 +155,7 @@ func (e helpError) Error() string { return flag.ErrHelp.Error() }
 // newFlagSet returns a flag set that reports through Run rather than
 // printing and exiting on its own: parse gathers its usage, and Run
 // prints it on standard error.
-func newFlagSet(name string, _ io.Writer) *flag.FlagSet {
+func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("privmap "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	return fs

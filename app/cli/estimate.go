@@ -23,7 +23,7 @@ import (
 // method, log-likelihood, iterations, convergence and time (and α for
 // cem) on stdout.
 func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("estimate", stderr)
+	fs := newFlagSet("estimate")
 	studyName := fs.String("study", "", "study JSON `file`")
 	reportsName := fs.String("reports", "", "reports `file`: CSV (user,mechanism,report or mechanism,report,count), Parquet with those columns, or a directory of part-*.parquet files")
 	method := fs.String("method", string(core.MethodGIBU), "estimator: "+core.MethodNames(", ", ", "))

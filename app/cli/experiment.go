@@ -32,7 +32,7 @@ const (
 // as they end, so that Ctrl+C keeps them and the same command resumes
 // from them.
 func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("experiment", stderr)
+	fs := newFlagSet("experiment")
 	list := fs.Bool("list", false, "list the experiments: name, default runs, what it reproduces")
 	name := fs.String("name", "", "the experiment to run (see -list)")
 	runs := fs.Int("runs", 0, "runs at each setting (default: the experiment's; the papers use 100)")

@@ -36,7 +36,7 @@ import (
 // tabulated over the chosen attributes instead (see runGridCensus). With
 // -preset the study also gets a paper's population of mechanisms.
 func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("grid", stderr)
+	fs := newFlagSet("grid")
 	in := fs.String("in", "", "check-in or census `file` to read")
 	format := fs.String("format", "", "file format: gowalla, foursquare, csv, adult or census1990 (default: detect a check-in format)")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` in degrees (default: the data's box)")

@@ -18,7 +18,7 @@ import (
 // the study's ground distance, km on grids; null without a study or on a
 // categorical alphabet), mse, jsd and tv (docs/ARCHITECTURE.md §5).
 func runMetrics(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("metrics", stderr)
+	fs := newFlagSet("metrics")
 	truthName := fs.String("truth", "", "true distribution CSV `file`")
 	estName := fs.String("estimate", "", "estimated distribution CSV `file`")
 	studyName := fs.String("study", "", "study JSON `file` giving the alphabet's ground distance")

@@ -23,7 +23,7 @@ import (
 // them) and their distribution, and one JSON line of the noise's closed
 // forms, its privacy and the release's errors against the truth.
 func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("release", stderr)
+	fs := newFlagSet("release")
 	truthName := fs.String("truth", "", "true distribution `file` with a count column (privmap grid writes one)")
 	mech := fs.String("mechanism", "", "laplace, geometric, pm-laplace or pm-geometric")
 	eps := fs.Float64("eps", 0, "ε of the laplace and geometric mechanisms")

@@ -37,7 +37,7 @@ import (
 // cache folder). A census study is drawn as a table of two attributes,
 // a linear one as bars (mapplot.Table).
 func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("render", stderr)
+	fs := newFlagSet("render")
 	truthName := fs.String("truth", "", "true distribution CSV `file`")
 	estName := fs.String("estimate", "", "estimated distribution CSV `file` (draws the estimate and the difference beside the truth)")
 	studyName := fs.String("study", "", "study JSON `file` with the grid")

@@ -25,7 +25,7 @@ import (
 // user,mechanism,report per user, or mechanism,report,count with
 // -aggregate (docs/ARCHITECTURE.md §7).
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("simulate", stderr)
+	fs := newFlagSet("simulate")
 	studyName := fs.String("study", "", "study JSON `file`")
 	truthName := fs.String("truth", "", "distribution CSV `file` to draw users' data from")
 	n := fs.Int("n", 10000, "number of users drawn from the truth (default: the study's data if it has them, else 10000)")
