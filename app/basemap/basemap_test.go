@@ -241,8 +241,21 @@ func TestMBTiles(t *testing.T) {
 	if _, err := src.Tile(context.Background(), ts[0]); !errors.Is(err, ErrNoTile) {
 		t.Errorf("missing tile: %v", err)
 	}
+	// A row whose tile_data is NULL is a missing tile, named as such.
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("UPDATE tiles SET tile_data = NULL WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+		int(ts[2].Z), int(ts[2].X), (1<<ts[2].Z)-1-int(ts[2].Y)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := src.Tile(context.Background(), ts[2]); !errors.Is(err, ErrNoTile) || !strings.Contains(err.Error(), "tile_data is NULL") {
+		t.Errorf("NULL tile: %v", err)
+	}
 	l, err := Fetch(context.Background(), src, sfBox, 600, 300)
-	if err != nil || l.Missing != 1 {
+	if err != nil || l.Missing != 2 {
 		t.Errorf("fetch: %v, %d missing", err, l.Missing)
 	}
 	vector := filepath.Join(dir, "v.mbtiles")

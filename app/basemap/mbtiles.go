@@ -105,7 +105,7 @@ func (m *MBTiles) MaxZoom() maptile.Zoom { return m.maxZoom }
 func (m *MBTiles) Tile(ctx context.Context, t maptile.Tile) (image.Image, error) {
 	var (
 		data []byte
-		size int64
+		size sql.NullInt64
 	)
 	row := (1 << t.Z) - 1 - int64(t.Y)
 	// A tile's bytes are read only within maxTileBytes; the query stops
@@ -118,8 +118,13 @@ func (m *MBTiles) Tile(ctx context.Context, t maptile.Tile) (image.Image, error)
 	if err != nil {
 		return nil, err
 	}
-	if size > maxTileBytes {
-		return nil, fmt.Errorf("tile %d/%d/%d: %d bytes, more than %d", t.Z, t.X, t.Y, size, maxTileBytes)
+	// A row whose tile_data is NULL holds no picture: the tile is missing,
+	// as if the row were not there.
+	if !size.Valid {
+		return nil, fmt.Errorf("tile %d/%d/%d: tile_data is NULL: %w", t.Z, t.X, t.Y, ErrNoTile)
+	}
+	if size.Int64 > maxTileBytes {
+		return nil, fmt.Errorf("tile %d/%d/%d: %d bytes, more than %d", t.Z, t.X, t.Y, size.Int64, maxTileBytes)
 	}
 	return decode(t, data)
 }
