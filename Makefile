@@ -28,7 +28,7 @@ APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev \
 	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
 	xvfb xauth libgl1-mesa-dri xdotool imagemagick
 
-.PHONY: all deps build release run test lint unit fuzz smoke screenshot bench package generate clean
+.PHONY: all deps build release run test lint unit unit-race unit-headless smoke-test fuzz smoke screenshot bench package generate clean
 
 all: build
 
@@ -57,10 +57,15 @@ release: deps
 run: build
 	./$(BIN)
 
-## test: lint, unit tests (race detector off the GUI), every fuzz target
-## for FUZZTIME and the GUI smoke test
-test: deps lint unit fuzz build
-	.ci/smoke ./$(BIN) $(TEST_SHOT)
+## test: lint, unit tests (race detector off the GUI), the GUI smoke test
+## and, when CI is set (or FUZZ=1), every fuzz target for FUZZTIME; make
+## fuzz runs them on its own. The checks run $(TEST_JOBS) at a time: the
+## race tests do not wait for cgo's build of OpenGL (minutes, one core)
+## that go vet and the binary need.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_GOALS = lint unit-race $(if $(or $(CI),$(FUZZ)),fuzz) unit-headless smoke-test
+test: deps
+	+@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(if $(CI),--output-sync=target) $(TEST_GOALS)
 
 lint:
 	$(GO) mod tidy -diff
@@ -70,9 +75,19 @@ lint:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) tool gocyclo -over 15 -ignore '_test\.go$$' .
 
-unit:
+unit: unit-race unit-headless
+
+unit-race:
 	$(GO) test -race -count=1 $(RACE_PKGS)
+
+unit-headless:
 	CGO_ENABLED=0 $(GO) test -tags ci -count=1 $(HEADLESS_PKGS)
+
+# smoke-test is make test's smoke test: after lint, whose go vet has
+# built OpenGL's cgo package that the binary links, so that the two never
+# build it at once.
+smoke-test: build | lint
+	.ci/smoke ./$(BIN) $(TEST_SHOT)
 
 ## fuzz: every native fuzz target for $(FUZZTIME) (make fuzz FUZZTIME=10m
 ## locally); a finding fails, and go test writes it to the package's
