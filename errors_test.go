@@ -61,17 +61,7 @@ func TestErrorCatalogue(t *testing.T) {
 			if code != status || first != want {
 				t.Errorf("privmap %s\nexit %s, stderr:\n%s\nwant exit %s and\n%s", args, code, stderr.String(), status, want)
 			}
-			after := contents(t, dir)
-			for f, b := range before {
-				if after[f] != b {
-					t.Errorf("privmap %s changed %s", args, f)
-				}
-			}
-			for f := range after {
-				if _, ok := before[f]; !ok {
-					t.Errorf("privmap %s left %s behind", args, f)
-				}
-			}
+			sameFiles(t, "privmap "+args, before, contents(t, dir))
 		})
 	}
 	if rows < 40 {
@@ -99,6 +89,23 @@ func previousOutputs(t *testing.T, dir, args string) {
 		}
 		if err := os.WriteFile(name, []byte("the user's previous output\n"), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// sameFiles reports, after what, every file of before that after holds
+// with other content or not at all, and every file of after that before
+// lacks.
+func sameFiles(t *testing.T, what string, before, after map[string]string) {
+	t.Helper()
+	for f, b := range before {
+		if after[f] != b {
+			t.Errorf("%s changed %s", what, f)
+		}
+	}
+	for f := range after {
+		if _, ok := before[f]; !ok {
+			t.Errorf("%s left %s behind", what, f)
 		}
 	}
 }
@@ -205,17 +212,7 @@ func TestSignals(t *testing.T) {
 			if !errors.As(werr, &exit) || exit.ExitCode() != tc.code || !strings.Contains(stderr.String(), "interrupted; no output file was written") {
 				t.Errorf("%v: %v, stderr %q; want exit %d and interrupted", tc.sig, werr, stderr.String(), tc.code)
 			}
-			after := contents(t, dir)
-			for f, b := range before {
-				if after[f] != b {
-					t.Errorf("%s changed", f)
-				}
-			}
-			for f := range after {
-				if _, ok := before[f]; !ok {
-					t.Errorf("%s left behind", f)
-				}
-			}
+			sameFiles(t, tc.sig.String(), before, contents(t, dir))
 		})
 	}
 }
