@@ -15,30 +15,42 @@ import (
 // module, the prefixes of the import paths it may use besides the
 // standard library.
 var layers = map[string][]string{
-	"core":                              {"gonum.org/v1/gonum/"},
-	"geo":                               {"github.com/paulmach/orb", mod + "core", mod + "geo"},
-	"geo/census":                        {"github.com/paulmach/orb", mod + "core", mod + "geo"},
+	"internal/linalg":                   {"gonum.org/v1/gonum/"},
+	"core":                              {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
+	"core/central":                      {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
+	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00"},
+	"geo":                               {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
+	"geo/census":                        {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
 	"assets":                            {},
 	"assets/gen":                        {mod + "geo"},
-	"app":                               {mod + "core", mod + "geo", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00"},
-	"app/mapplot":                       {"gonum.org/v1/plot", "gonum.org/v1/gonum/", "github.com/paulmach/orb", mod + "core"},
-	"app/cli":                           {mod + "app", mod + "core", mod + "geo", "github.com/paulmach/orb", "gonum.org/v1/plot/"},
-	"app/experiment":                    {mod + "app\x00", mod + "app/mapplot", mod + "assets", mod + "core", mod + "geo", "gonum.org/v1/gonum/", "gonum.org/v1/plot"},
+	"app":                               append(coreAll, mod+"geo", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00"),
+	"app/mapplot":                       {"gonum.org/v1/plot", "gonum.org/v1/gonum/", "github.com/paulmach/orb", mod + "core\x00"},
 	"app/basemap":                       {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"app/basemap/basemaptest":           {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"app/basemap/basemaptest/mkmbtiles": {"github.com/paulmach/orb", mod + "app/basemap/basemaptest"},
 	"app/clocale":                       {},
-	"app/gui": {"fyne.io/fyne/v2/widget", "fyne.io/fyne/v2/container", "fyne.io/fyne/v2/dialog", "fyne.io/fyne/v2/canvas",
+	"app/experiment":                    append(coreAll, mod+"app\x00", mod+"app/mapplot\x00", mod+"assets\x00", mod+"geo", "gonum.org/v1/gonum/", "gonum.org/v1/plot"),
+	// The two front ends share the application layer and its figures,
+	// maps and experiments; neither imports the other.
+	"app/cli": append(coreAll, mod+"app\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/mapplot\x00",
+		mod+"geo", "github.com/paulmach/orb", "gonum.org/v1/plot/"),
+	"app/gui": append(coreAll, "fyne.io/fyne/v2/widget", "fyne.io/fyne/v2/container", "fyne.io/fyne/v2/dialog", "fyne.io/fyne/v2/canvas",
 		"fyne.io/fyne/v2/theme", "fyne.io/fyne/v2/storage", "fyne.io/fyne/v2/data/", "fyne.io/fyne/v2/driver/",
 		"fyne.io/fyne/v2/layout", "fyne.io/fyne/v2\x00", "fyne.io/fyne/v2/test", "github.com/stretchr/testify/",
-		mod + "app", mod + "assets", mod + "core", mod + "geo", "github.com/paulmach/orb", "gonum.org/v1/gonum/"},
-	".": {mod + "app/gui", mod + "app/cli", mod + "app/clocale", "fyne.io/fyne/v2/app\x00"},
+		mod+"app\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/mapplot\x00", mod+"assets\x00",
+		mod+"geo", "github.com/paulmach/orb", "gonum.org/v1/gonum/"),
+	".": {mod + "app/gui\x00", mod + "app/cli\x00", mod + "app/clocale\x00", "fyne.io/fyne/v2/app\x00"},
 }
+
+// coreAll is core with its leaves, which the application layer uses;
+// internal/linalg is core's own.
+var coreAll = []string{mod + "core\x00", mod + "core/central\x00", mod + "core/emd\x00"}
 
 // testOnly adds what a package's tests may import besides its layer and
 // the package itself.
 var testOnly = map[string][]string{
-	"assets": {mod + "geo"}, // the embedded data must read as check-ins
+	"assets": {mod + "geo"},          // the embedded data must read as check-ins
+	"core":   {mod + "core/emd\x00"}, // the examples measure an estimate
 }
 
 const mod = "github.com/privmap/privmap/"

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
 )
 
 // seedStream is the PCG stream of every simulation ("priv" in ASCII):
@@ -98,7 +99,7 @@ type Request struct {
 type MethodResult struct {
 	Method   core.Method
 	Estimate *core.Estimate // nil when Err is set
-	Metrics  core.Metrics
+	Metrics  emd.Metrics
 	Elapsed  time.Duration
 	Err      error
 }
@@ -222,7 +223,7 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 			// A stage of its own, so that a window thinning the
 			// estimator's step lines still shows it.
 			progress("Comparing "+title(method)+" with the truth", done, "exact EMD, squared error, JSD, TV")
-			r.Metrics, r.Err = core.Compare(ctx, req.Users.Truth, est.Theta, s.Alphabet)
+			r.Metrics, r.Err = emd.Compare(ctx, req.Users.Truth, est.Theta, s.Alphabet)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}

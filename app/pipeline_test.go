@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
 )
 
 // testStudy is a linear alphabet of 5 symbols with two k-RR mechanisms
@@ -134,7 +135,7 @@ func TestRun(t *testing.T) {
 	if !slices.Equal(ok[0].Estimate.Theta, want.Theta) {
 		t.Errorf("Run's GIBU %v, want %v", ok[0].Estimate.Theta, want.Theta)
 	}
-	m, _ := core.Compare(context.Background(), truth, want.Theta, s.Alphabet)
+	m, _ := emd.Compare(context.Background(), truth, want.Theta, s.Alphabet)
 	if ok[0].Metrics != m || math.IsNaN(m.EMD) {
 		t.Errorf("metrics %+v, want %+v", ok[0].Metrics, m)
 	}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/central"
 )
 
 // Central release mechanisms, as privmap release's -mechanism names them
@@ -57,8 +57,8 @@ func (s ReleaseSpec) Validate() error {
 	if s.Sensitivity < 1 || s.Sensitivity > MaxSensitivity {
 		return fmt.Errorf("sensitivity %d: want a whole number from 1 to %d (counts change by whole numbers)", s.Sensitivity, MaxSensitivity)
 	}
-	if s.Discrete() && (s.Break != math.Trunc(s.Break) || s.Break > core.MaxBreak) {
-		return fmt.Errorf("break-point %v: a geometric mixture's is a whole number from 0 to %d", s.Break, core.MaxBreak)
+	if s.Discrete() && (s.Break != math.Trunc(s.Break) || s.Break > central.MaxBreak) {
+		return fmt.Errorf("break-point %v: a geometric mixture's is a whole number from 0 to %d", s.Break, central.MaxBreak)
 	}
 	if !s.Mixture() && s.Break < 0 {
 		return fmt.Errorf("break-point %v: want ≥ 0", s.Break)
@@ -75,11 +75,10 @@ func (s ReleaseSpec) noise() (ReleaseNoise, error) {
 		c = 0
 	}
 	if s.Discrete() {
-		m, err := core.NewGeometricMixture(s.EpsIn, s.EpsOut, int(c), d)
-		return ReleaseNoise{geo: &m}, err
+		return central.NewGeometricMixture(s.EpsIn, s.EpsOut, int(c), d)
 	}
-	m, err := core.NewLaplaceMixture(s.EpsIn, s.EpsOut, c, d)
-	return ReleaseNoise{laplace: &m}, err
+	m, err := central.NewLaplaceMixture(s.EpsIn, s.EpsOut, c, d)
+	return central.Rounded{LaplaceMixture: m}, err
 }
 
 // A ReleaseSummary is what a release's noise costs and gives (PM §III):
@@ -99,15 +98,8 @@ func (s ReleaseSpec) Summary() (ReleaseSummary, error) {
 	if err != nil {
 		return ReleaseSummary{}, err
 	}
-	var sum ReleaseSummary
-	if m := n.geo; m != nil {
-		sum = ReleaseSummary{WorstEps: m.WorstEpsilon(s.Sensitivity), Budget: m.Budget(s.Sensitivity), BudgetPM: m.BudgetPM(s.Sensitivity),
-			AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}
-	} else {
-		m := n.laplace
-		sum = ReleaseSummary{WorstEps: m.WorstEpsilonRounded(s.Sensitivity), Budget: m.BudgetRounded(s.Sensitivity), BudgetPM: m.BudgetRoundedPM(s.Sensitivity),
-			AbsMean: m.AbsMean(), Variance: m.Variance(), Entropy: m.Entropy()}
-	}
+	sum := ReleaseSummary{WorstEps: n.WorstEpsilon(s.Sensitivity), Budget: n.Budget(s.Sensitivity), BudgetPM: n.BudgetPM(s.Sensitivity),
+		AbsMean: n.AbsMean(), Variance: n.Variance(), Entropy: n.Entropy()}
 	return sum, sum.check()
 }
 
@@ -186,56 +178,44 @@ func (s ReleaseSpec) MatchingBy(budget func(ReleaseSummary) float64) (ReleaseSpe
 }
 
 // A ReleaseNoise is the integer noise a release adds to one count: the
-// geometric mixture's (PM eq. 25) or the Laplace mixture's rounded to the
-// nearest integer (PM eq. 34), the standard mechanisms being mixtures
-// with one scale.
-type ReleaseNoise struct {
-	geo     *core.GeometricMixture
-	laplace *core.LaplaceMixture
+// geometric mixture's (PM eq. 25, central.GeometricMixture) or the
+// Laplace mixture's rounded to the nearest integer (PM eq. 34,
+// central.Rounded), the standard mechanisms being mixtures with one
+// scale. Both answer these questions under the same names; this package,
+// their user, declares the ones it asks.
+type ReleaseNoise interface {
+	// PMF returns P(noise = k); CDF returns P(noise ≤ k).
+	PMF(k int) float64
+	CDF(k int) float64
+	// Quantile returns the smallest k with P(noise ≤ k) ≥ p, 0 < p < 1.
+	Quantile(p float64) int
+	// Rand draws the noise for a preview, from seeded math/rand.
+	Rand(rng *rand.Rand) int
+	// WorstEpsilon, Budget and BudgetPM are the release's worst-case ε
+	// and general privacy budget (E|L|, and PM Table I's ln E e^{|L|})
+	// for a count of integer sensitivity Δ (PM §III).
+	WorstEpsilon(sensitivity int) float64
+	Budget(sensitivity int) float64
+	BudgetPM(sensitivity int) float64
+	// AbsMean, Variance and Entropy describe the noise (the unrounded
+	// Laplace noise's, for a Laplace release).
+	AbsMean() float64
+	Variance() float64
+	Entropy() float64
 }
 
 // Noise returns the spec's noise.
 func (s ReleaseSpec) Noise() (ReleaseNoise, error) {
 	if err := s.Validate(); err != nil {
-		return ReleaseNoise{}, err
+		return nil, err
 	}
 	return s.noise()
 }
 
-// PMF returns P(noise = k).
-func (n ReleaseNoise) PMF(k int) float64 {
-	if n.geo != nil {
-		return n.geo.PMF(k)
-	}
-	return n.laplace.RoundedPMF(k)
-}
-
-// CDF returns P(noise ≤ k).
-func (n ReleaseNoise) CDF(k int) float64 {
-	if n.geo != nil {
-		return n.geo.CDF(k)
-	}
-	return n.laplace.CDF(float64(k) + 0.5)
-}
-
-// Rand draws the noise for a preview: the Laplace noise rounded to the
-// nearest integer.
-func (n ReleaseNoise) Rand(rng *rand.Rand) float64 {
-	if n.geo != nil {
-		return float64(n.geo.Rand(rng))
-	}
-	return math.Round(n.laplace.Rand(rng))
-}
-
-// Span returns the smallest K ≥ 0 with P(|noise| ≤ K) ≥ p, 0 < p < 1:
-// by symmetry the (1+p)/2 quantile, of the integer noise K itself, of
-// the Laplace noise X less ½ (|round X| ≤ K when |X| < K + ½).
-func (n ReleaseNoise) Span(p float64) int {
-	q := (1 + p) / 2
-	if n.geo != nil {
-		return max(n.geo.Quantile(q), 0)
-	}
-	return max(int(math.Ceil(n.laplace.Quantile(q)-0.5)), 0)
+// Span returns the smallest K ≥ 0 with P(|noise| ≤ K) ≥ p, 0 < p < 1, of
+// a symmetric noise: the (1+p)/2 quantile.
+func Span(n ReleaseNoise, p float64) int {
+	return max(n.Quantile((1+p)/2), 0)
 }
 
 // ReleaseCounts adds the spec's noise to every count: seeded math/rand
@@ -259,7 +239,7 @@ func ReleaseCounts(ctx context.Context, counts []float64, s ReleaseSpec, seed ui
 				return nil, err
 			}
 		}
-		out[i] = z + n.Rand(rng)
+		out[i] = z + float64(n.Rand(rng))
 	}
 	return out, nil
 }
@@ -279,7 +259,7 @@ func releaseSecure(ctx context.Context, counts []float64, s ReleaseSpec, out []f
 	if s.Mixture() {
 		c = int(s.Break)
 	}
-	m, err := core.NewSecureGeometricMixture(text(s.EpsIn), text(s.EpsOut), c, strconv.Itoa(s.Sensitivity))
+	m, err := central.NewSecureGeometricMixture(text(s.EpsIn), text(s.EpsOut), c, strconv.Itoa(s.Sensitivity))
 	if err != nil {
 		return err
 	}

@@ -94,7 +94,7 @@ func TestReleaseNoise(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range []float64{0.1, 0.5, 0.9, 0.999} {
-			k := n.Span(p)
+			k := Span(n, p)
 			in := n.PMF(0)
 			for j := 1; j <= k; j++ {
 				if n.PMF(j) != n.PMF(-j) {

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // WorstLDP returns the smallest ε for which c is ε-LDP, read off its
@@ -47,7 +49,7 @@ func worstLDP(ctx context.Context, c Channel, keep func(z int) bool) (float64, e
 		if hi == 0 {
 			continue // impossible output
 		}
-		worst = math.Max(worst, ln(hi)-ln(lo))
+		worst = math.Max(worst, linalg.Log(hi)-linalg.Log(lo))
 	}
 	return worst, nil
 }
@@ -180,7 +182,7 @@ type bitProbLogs struct{ c BitChannel }
 
 func (b bitProbLogs) bitLogProbs(x, j int) (l1, l0 float64) {
 	p := b.c.BitProb(x, j)
-	return ln(p), math.Log1p(-p)
+	return linalg.Log(p), math.Log1p(-p)
 }
 
 // logRatio returns ln(p/q) from l = ln p and m = ln q: −Inf when p = 0
@@ -266,7 +268,7 @@ func WorstGeoInd(ctx context.Context, c Channel, dist func(x, x2 int) float64) (
 			continue
 		}
 		for x, p := range col {
-			col[x] = ln(p)
+			col[x] = linalg.Log(p)
 		}
 		if inv == nil {
 			inv = inverseDistances(k, dist)
@@ -357,7 +359,7 @@ func fewValued(probs []float64, dist func(x, x2 int) float64) (float64, bool) {
 				continue
 			}
 			d := groupDistance(members, count, i, j, big, len(probs), dist)
-			worst = math.Max(worst, (ln(vals[i])-ln(vals[j]))/d)
+			worst = math.Max(worst, (linalg.Log(vals[i])-linalg.Log(vals[j]))/d)
 		}
 	}
 	return worst, true
@@ -618,14 +620,14 @@ func scanColumns(ctx context.Context, c Channel, a Alphabet, keep func(z int) bo
 			quality[x] += v * p * dist(x, z)
 		}
 		if hi > 0 && (keep == nil || keep(z)) {
-			au.LDP = math.Max(au.LDP, ln(hi)-ln(lo))
+			au.LDP = math.Max(au.LDP, linalg.Log(hi)-linalg.Log(lo))
 		}
 		if w, ok := fewValued(col, dist); ok {
 			au.GeoInd, au.GeoIndUpper = math.Max(au.GeoInd, w), math.Max(au.GeoIndUpper, w)
 			continue
 		}
 		for x, v := range col {
-			logs[x] = ln(v)
+			logs[x] = linalg.Log(v)
 		}
 		if inv != nil {
 			w := pairScan(logs, inv)

@@ -102,7 +102,7 @@ func checkCEMSize(groups, k int) error {
 	g, kk := float64(groups), float64(k)
 	need := 8 * (6*g*kk + 4*kk*kk)
 	if need <= maxCEMBytes {
-		return checkMemory("corrected EM", need)
+		return CheckMemory("corrected EM", need)
 	}
 	return &TooLargeError{What: "corrected EM (its bias correction, CEM eq. (28)–(32), is dense)",
 		Need:  fmt.Sprintf("%.1f GB for %d report groups over %d symbols", need/1e9, groups, k),

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
 )
 
 // A study names the alphabet and the mechanisms users may choose; each
@@ -83,7 +84,7 @@ func ExampleReconstruct() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	met, err := core.Compare(context.Background(), truth, est.Theta, core.Alphabet{Kind: core.KindLinear, Size: 3})
+	met, err := emd.Compare(context.Background(), truth, est.Theta, core.Alphabet{Kind: core.KindLinear, Size: 3})
 	if err != nil {
 		log.Fatal(err)
 	}

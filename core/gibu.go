@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // emModel is the EM map of a set of grouped reports.
@@ -57,7 +59,7 @@ func (c *columns) add(theta, acc []float64) float64 {
 		if m <= 0 {
 			return math.Inf(-1)
 		}
-		ll += c.count[i] * (ln(m) + c.scale[i])
+		ll += c.count[i] * (linalg.Log(m) + c.scale[i])
 		floats.AddScaled(acc, c.count[i]/(c.n*m), g)
 	}
 	return ll / c.n
@@ -89,7 +91,7 @@ func (t *operatorTerm) add(theta, acc []float64) float64 {
 			continue
 		}
 		m := t.out[z]
-		ll += q * ln(m)
+		ll += q * linalg.Log(m)
 		t.out[z] = q / (t.n * m)
 	}
 	t.tmp = t.op.MulVecTo(t.tmp, false, t.out)
@@ -184,7 +186,7 @@ func (m *mixture) each(acc []float64, f func(t term, acc []float64) float64) flo
 			m.accs[i] = make([]float64, m.k)
 		}
 	}
-	eachParallel(len(m.terms), func(i int) {
+	linalg.Each(len(m.terms), func(i int) {
 		clear(m.accs[i])
 		m.lls[i] = f(m.terms[i], m.accs[i])
 	})
@@ -202,7 +204,7 @@ func (m *mixture) gradient(theta, grad []float64) (ll, gap float64) {
 }
 
 func (m *mixture) at(theta []float64) {
-	eachParallel(len(m.terms), func(i int) { m.terms[i].at(theta) })
+	linalg.Each(len(m.terms), func(i int) { m.terms[i].at(theta) })
 }
 
 // hessVec sets dst = −∇²L(θ)·v at the point of at, the terms' shares
@@ -518,7 +520,7 @@ func newColumns(mechs []Mechanism, g *Groups, s *Study) (*columns, error) {
 		return nil, errors.New("core: no reports")
 	}
 	k := mechs[g.List[0].Mech].Inputs()
-	if err := checkMemory(fmt.Sprintf("holding the likelihood columns of %d distinct reports over %d symbols", len(g.List), k), 8*float64(len(g.List))*float64(k)); err != nil {
+	if err := CheckMemory(fmt.Sprintf("holding the likelihood columns of %d distinct reports over %d symbols", len(g.List), k), 8*float64(len(g.List))*float64(k)); err != nil {
 		return nil, err
 	}
 	c := &columns{k: k, col: make([][]float64, len(g.List)), scale: make([]float64, len(g.List)), count: make([]float64, len(g.List))}

@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // symbolChannels returns the mechanisms of the groups as Channels with a
@@ -91,7 +93,7 @@ func checkDense(what string, cs []Channel) error {
 				Need:  fmt.Sprintf("a dense %d×%d matrix (%.1f GB, %.0e operations)", c.Inputs(), c.Outputs(), float64(c.Inputs())*float64(c.Outputs())*8/1e9, math.Pow(float64(k), 3)),
 				Limit: fmt.Sprintf("%d symbols; GIBU and [IBU]_M estimate matrix-free", maxDenseSymbols)}
 		}
-		if err := checkMemory(what, 3*8*float64(c.Inputs())*float64(c.Outputs())); err != nil {
+		if err := CheckMemory(what, 3*8*float64(c.Inputs())*float64(c.Outputs())); err != nil {
 			return err // the matrix, its factors and a copy
 		}
 	}
@@ -150,7 +152,7 @@ const (
 func solveCompound(ctx context.Context, cs []Channel, g *Groups) ([]float64, error) {
 	if ops, w, ok := compoundOperators(cs, g, maxDenseSymbols*maxDenseSymbols); ok {
 		op := &compoundOp{ops: ops, w: w}
-		theta, _, _, err := gmres(ctx, func(dst, x []float64) { op.MulVecTo(dst, true, x) }, pooled(cs, g), invTol, invMaxIter)
+		theta, _, _, err := linalg.GMRES(ctx, func(dst, x []float64) { op.MulVecTo(dst, true, x) }, pooled(cs, g), invTol, invMaxIter)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // TestInvertSingular: FW eq. (11)'s two mechanisms used by half the users
@@ -100,7 +102,7 @@ func TestGMRES(t *testing.T) {
 		t.Fatal("no operators")
 	}
 	op := &compoundOp{ops: ops, w: w}
-	got, res, iters, err := gmres(bg, func(dst, x []float64) { op.MulVecTo(dst, true, x) }, q, 1e-12, 1000)
+	got, res, iters, err := linalg.GMRES(bg, func(dst, x []float64) { op.MulVecTo(dst, true, x) }, q, 1e-12, 1000)
 	if err != nil || res > 1e-12 {
 		t.Fatalf("gmres: %v, relative residual %g", err, res)
 	}
@@ -111,7 +113,7 @@ func TestGMRES(t *testing.T) {
 		clear(dst)
 		dst[0] = x[0] + x[1]
 	}
-	if _, _, _, err := gmres(bg, singular, []float64{1, 2, 0}, 1e-10, 100); err == nil {
+	if _, _, _, err := linalg.GMRES(bg, singular, []float64{1, 2, 0}, 1e-10, 100); err == nil {
 		t.Error("a singular operator was inverted")
 	}
 }

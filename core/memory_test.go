@@ -14,13 +14,13 @@ func TestCheckMemory(t *testing.T) {
 	if !(avail > 0) {
 		t.Fatalf("available memory %v", avail)
 	}
-	if err := checkMemory("a small table", 1e6); err != nil {
+	if err := CheckMemory("a small table", 1e6); err != nil {
 		t.Errorf("1 MB refused: %v", err)
 	}
 	if math.IsInf(avail, 1) {
 		t.Skip("available memory unknown here")
 	}
-	err := checkMemory("a huge table", 2*avail+1e9)
+	err := CheckMemory("a huge table", 2*avail+1e9)
 	var large *TooLargeError
 	if !errors.As(err, &large) || !strings.Contains(err.Error(), "a huge table needs about") || !strings.Contains(err.Error(), "that this process can still allocate") {
 		t.Errorf("2× the available memory: %v", err)

@@ -2,6 +2,8 @@ package core
 
 import (
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // PerMechanism is FW eq. (4)–(5), [e]_R: it runs the estimator e on the
@@ -27,7 +29,7 @@ func PerMechanism(g *Groups, e func(sub *Groups) ([]float64, error)) ([]float64,
 	}
 	thetas := make([][]float64, len(subs))
 	errs := make([]error, len(subs))
-	eachParallel(len(subs), func(i int) { thetas[i], errs[i] = e(subs[i]) })
+	linalg.Each(len(subs), func(i int) { thetas[i], errs[i] = e(subs[i]) })
 	var out []float64
 	n := float64(g.N())
 	for i, sub := range subs {

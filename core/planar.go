@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // MaxPlanarSide bounds the longer side of a planar geometric mechanism's
@@ -72,10 +74,10 @@ type PlanarGeometric struct {
 	near []float64
 
 	fftOnce sync.Once
-	fft     *conv2
+	fft     *linalg.Conv2
 	// The interior convolution and edge tables of MulVecTo (edgeTables).
 	edgeOnce sync.Once
-	interior *conv2
+	interior *linalg.Conv2
 	tail     []float64
 	// The spectra of the tail rows along a line of the torus
 	// (edgeSpectra).
@@ -119,7 +121,7 @@ func newPlanarGeometric(ctx context.Context, cols, rows int, cellKm, eps float64
 	if !(cellKm > 0) || math.IsInf(cellKm, 0) {
 		return nil, fmt.Errorf("core: cell side must be positive and finite, got %v km", cellKm)
 	}
-	if err := checkMemory(fmt.Sprintf("a planar geometric mechanism on a %d×%d grid", cols, rows), planarBytes(side)); err != nil {
+	if err := CheckMemory(fmt.Sprintf("a planar geometric mechanism on a %d×%d grid", cols, rows), planarBytes(side)); err != nil {
 		return nil, err
 	}
 	if err := checkEpsilon(eps); err != nil {
@@ -366,11 +368,11 @@ func (m *PlanarGeometric) MulVecTo(dst []float64, trans bool, x []float64) []flo
 // tail[b*(2m+1) + j+m] = Σ_{i ≤ b−m} W(i, j) for |j| ≤ m, 0 ≤ b ≤ m: the
 // half-line sums of rowTail (W(i, j) = W(j, i)) laid out contiguously
 // along j for each bound, as the edge convolutions read them.
-func (m *PlanarGeometric) edgeTables() (*conv2, []float64) {
+func (m *PlanarGeometric) edgeTables() (*linalg.Conv2, []float64) {
 	m.edgeOnce.Do(func() {
 		mm, width := m.m, m.m+2
-		n := smooth(2*mm + 1)
-		m.interior = newConv2(n, n, mm, func(i, j int) float64 { return m.near[(i+mm)*(2*mm+1)+j+mm] })
+		n := linalg.Smooth(2*mm + 1)
+		m.interior = linalg.NewConv2(n, n, mm, func(i, j int) float64 { return m.near[(i+mm)*(2*mm+1)+j+mm] })
 		span := 2*mm + 1
 		m.tail = make([]float64, (mm+1)*span)
 		for b := 0; b <= mm; b++ {
@@ -391,7 +393,7 @@ func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []flo
 	sc := m.scratch(c)
 	defer m.scratches.Put(sc)
 	edges := sc.edges
-	eachParallel(2, func(i int) {
+	linalg.Each(2, func(i int) {
 		switch {
 		case i == 0:
 			b.interior(c)
@@ -423,7 +425,7 @@ type borderScratch struct {
 }
 
 // scratch returns a borderScratch with its edges zeroed.
-func (m *PlanarGeometric) scratch(c *conv2) *borderScratch {
+func (m *PlanarGeometric) scratch(c *linalg.Conv2) *borderScratch {
 	sc, ok := m.scratches.Get().(*borderScratch)
 	if ok {
 		clear(sc.edges)
@@ -431,7 +433,7 @@ func (m *PlanarGeometric) scratch(c *conv2) *borderScratch {
 		sc = &borderScratch{edges: make([]float64, m.Inputs())}
 	}
 	if sc.lines == nil && m.spectral(false) {
-		sc.lines, sc.acc, sc.buf = newLines(m.Rows, m.Cols, c.w), make([]complex128, c.w/2+1), make([]float64, c.w)
+		sc.lines, sc.acc, sc.buf = newLines(m.Rows, m.Cols, c.W), make([]complex128, c.W/2+1), make([]float64, c.W)
 	}
 	return sc
 }
@@ -485,21 +487,21 @@ func (b *border) isInterior(z int) bool {
 // convolution with W, which is symmetric, so that A's part and Aᵀ's are
 // one convolution — of x over every input for Aᵀ, of x on the interior
 // outputs for A.
-func (b *border) interior(c *conv2) {
-	a := c.buffer()
-	defer c.done(a)
+func (b *border) interior(c *linalg.Conv2) {
+	a := c.Buffer()
+	defer c.Done(a)
 	b.place(a, c)
-	c.apply(a, b.m.Rows, b.m.Rows)
+	c.Apply(a, b.m.Rows, b.m.Rows)
 	b.read(a, c, 1)
 }
 
 // place writes the inputs of the interior part into a, a zeroed array
 // on c's torus: every input for Aᵀ (trans), the interior ones for A.
-func (b *border) place(a []float64, c *conv2) {
+func (b *border) place(a []float64, c *linalg.Conv2) {
 	cols := b.m.Cols
 	for z, v := range b.x {
 		if b.trans || b.isInterior(z) {
-			a[z/cols*c.w+z%cols] = v
+			a[z/cols*c.W+z%cols] = v
 		}
 	}
 }
@@ -507,11 +509,11 @@ func (b *border) place(a []float64, c *conv2) {
 // read sets the outputs of the interior part from a, the convolution
 // on c's torus, times scale (1/(h·w) when a is the unnormalised inverse
 // transform): every output for A, the interior ones for Aᵀ (trans).
-func (b *border) read(a []float64, c *conv2, scale float64) {
+func (b *border) read(a []float64, c *linalg.Conv2, scale float64) {
 	cols := b.m.Cols
 	for z := range b.dst {
 		if !b.trans || b.isInterior(z) {
-			b.dst[z] = a[z/cols*c.w+z%cols] * scale
+			b.dst[z] = a[z/cols*c.W+z%cols] * scale
 		}
 	}
 }
@@ -585,11 +587,11 @@ func (b *border) corner(r, c int) {
 
 // operator returns the FFT convolution on the lattice padded by the
 // radius on every side, made on first use.
-func (m *PlanarGeometric) operator() *conv2 {
+func (m *PlanarGeometric) operator() *linalg.Conv2 {
 	m.fftOnce.Do(func() {
 		n := m.radius
-		h, w := smooth(m.Rows+2*n), smooth(m.Cols+2*n)
-		m.fft = newConv2(h, w, n, func(i, j int) float64 { return m.lambda * m.w(i, j) })
+		h, w := linalg.Smooth(m.Rows+2*n), linalg.Smooth(m.Cols+2*n)
+		m.fft = linalg.NewConv2(h, w, n, func(i, j int) float64 { return m.lambda * m.w(i, j) })
 	})
 	return m.fft
 }
@@ -603,7 +605,7 @@ func (m *PlanarGeometric) operator() *conv2 {
 // the padded lattice is large where ε·s is small.
 func (m *PlanarGeometric) mulVecPadded(dst []float64, trans bool, x []float64) []float64 {
 	c, n := m.operator(), m.radius
-	a := make([]float64, c.h*c.w)
+	a := make([]float64, c.H*c.W)
 	hh, ww := m.Rows+2*n, m.Cols+2*n
 	clamp := func(u, v int) int {
 		r := min(max(u-n, 0), m.Rows-1)
@@ -612,24 +614,24 @@ func (m *PlanarGeometric) mulVecPadded(dst []float64, trans bool, x []float64) [
 	}
 	if trans {
 		for z, v := range x {
-			a[(z/m.Cols+n)*c.w+z%m.Cols+n] = v
+			a[(z/m.Cols+n)*c.W+z%m.Cols+n] = v
 		}
-		c.apply(a, m.Rows+n, hh)
+		c.Apply(a, m.Rows+n, hh)
 		for u := range hh {
 			for v := range ww {
-				dst[clamp(u, v)] += a[u*c.w+v]
+				dst[clamp(u, v)] += a[u*c.W+v]
 			}
 		}
 		return dst
 	}
 	for u := range hh {
 		for v := range ww {
-			a[u*c.w+v] = x[clamp(u, v)]
+			a[u*c.W+v] = x[clamp(u, v)]
 		}
 	}
-	c.apply(a, hh, m.Rows+n)
+	c.Apply(a, hh, m.Rows+n)
 	for z := range dst {
-		dst[z] = a[(z/m.Cols+n)*c.w+z%m.Cols+n]
+		dst[z] = a[(z/m.Cols+n)*c.W+z%m.Cols+n]
 	}
 	return dst
 }

@@ -5,6 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // planarBatch applies several planar geometric mechanisms of one grid
@@ -40,16 +42,16 @@ func newPlanarBatch(ms []*PlanarGeometric) *planarBatch {
 		spectral: ms[0].spectral(true), ffts: make([]*fourier.FFT, j), accs: make([][]complex128, j), bufs: make([][]float64, j), edges: make([]edgeTerms, j)}
 	c, _ := ms[0].edgeTables()
 	if b.spectral {
-		b.lines, b.edgeOut = newLines(ms[0].Rows, ms[0].Cols, c.w), make([]float64, ms[0].Inputs())
+		b.lines, b.edgeOut = newLines(ms[0].Rows, ms[0].Cols, c.W), make([]float64, ms[0].Inputs())
 	}
 	for j, m := range ms {
 		m.edgeTables()
-		b.a[j] = make([]float64, c.h*c.w)
-		b.specs[j] = make([]complex128, c.h*(c.w/2+1))
+		b.a[j] = make([]float64, c.H*c.W)
+		b.specs[j] = make([]complex128, c.H*(c.W/2+1))
 		b.rims[j] = make([]float64, m.Inputs())
 		if b.spectral {
 			m.edgeSpectra()
-			b.ffts[j], b.accs[j], b.bufs[j] = fourier.NewFFT(c.w), make([]complex128, c.w/2+1), make([]float64, c.w)
+			b.ffts[j], b.accs[j], b.bufs[j] = fourier.NewFFT(c.W), make([]complex128, c.W/2+1), make([]float64, c.W)
 		}
 	}
 	return b
@@ -81,25 +83,25 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 	m0.newBorder(true, x, nil).place(a, c0)
 	var spec []complex128
 	// θ's transform and its lines' are independent: one core each.
-	eachParallel(2, func(i int) {
+	linalg.Each(2, func(i int) {
 		switch {
 		case i == 0:
-			spec = c0.forward(a, m0.Rows)
+			spec = c0.Forward(a, m0.Rows)
 		case b.spectral:
 			b.lines.transform(x)
 		}
 	})
-	eachParallel(len(b.ms), func(j int) {
+	linalg.Each(len(b.ms), func(j int) {
 		m := b.ms[j]
 		c, _ := m.edgeTables()
 		s := b.specs[j]
-		for i, k := range c.kspec {
+		for i, k := range c.Kernel {
 			s[i] = spec[i] * k
 		}
-		c.inverse(b.a[j], s, m.Rows)
+		c.Inverse(b.a[j], s, m.Rows)
 		dst[j] = fill(dst[j], m.Inputs(), 0)
 		bd := m.newBorder(true, x, dst[j])
-		bd.read(b.a[j], c, 1/float64(c.h*c.w))
+		bd.read(b.a[j], c, 1/float64(c.H*c.W))
 		if b.spectral {
 			m.edgesForward(dst[j], b.lines, b.ffts[j], b.accs[j], b.bufs[j])
 		} else {
@@ -108,24 +110,24 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 		bd.corners()
 		floats.Scale(m.lambda, dst[j])
 	})
-	c0.specs.Put(&spec)
+	c0.Recycle(spec)
 }
 
 // adjointSum sets dst = Σ_j A_j u[j] (MulVecTo without trans, summed).
 func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
-	eachParallel(len(b.ms), func(j int) {
+	linalg.Each(len(b.ms), func(j int) {
 		m := b.ms[j]
 		c, _ := m.edgeTables()
 		a := b.a[j]
 		clear(a)
 		bd := m.newBorder(false, u[j], b.rims[j])
 		bd.place(a, c)
-		spec := c.forward(a, m.Rows)
+		spec := c.Forward(a, m.Rows)
 		s := b.specs[j]
-		for i, k := range c.kspec {
+		for i, k := range c.Kernel {
 			s[i] = spec[i] * complex(m.lambda, 0) * k
 		}
-		c.specs.Put(&spec)
+		c.Recycle(spec)
 		clear(b.rims[j])
 		if b.spectral {
 			b.edges[j] = m.edgeInputs(u[j], m.lambda, b.ffts[j], b.bufs[j])
@@ -145,10 +147,10 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 	}
 	// The interior's inverse transform and the edges' are independent:
 	// one core each.
-	eachParallel(2, func(i int) {
+	linalg.Each(2, func(i int) {
 		switch {
 		case i == 0:
-			c0.inverse(b.a[0], sum, m0.Rows)
+			c0.Inverse(b.a[0], sum, m0.Rows)
 		case b.spectral:
 			b.lines.clear()
 			for j, m := range b.ms {
@@ -159,7 +161,7 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 		}
 	})
 	bd := m0.newBorder(false, nil, dst)
-	bd.read(b.a[0], c0, 1/float64(c0.h*c0.w))
+	bd.read(b.a[0], c0, 1/float64(c0.H*c0.W))
 	if b.spectral {
 		floats.Add(dst, b.edgeOut)
 	}
@@ -201,7 +203,7 @@ func (t *planarTerms) add(theta, acc []float64) float64 {
 				out[z] = 0
 				continue
 			}
-			lj += c * ln(out[z])
+			lj += c * linalg.Log(out[z])
 			out[z] = c / (t.n * out[z])
 		}
 		ll += lj / t.n

@@ -2,6 +2,8 @@ package core
 
 import (
 	"gonum.org/v1/gonum/dsp/fourier"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // spectralEdgeMin is the rows·cols·max(rows, cols) multiply-adds of one
@@ -34,14 +36,14 @@ func (m *PlanarGeometric) spectral(shared bool) bool {
 func (m *PlanarGeometric) edgeSpectra() [][]complex128 {
 	m.specOnce.Do(func() {
 		c, tail := m.edgeTables()
-		n, mm, span := c.w, m.m, 2*m.m+1
+		n, mm, span := c.W, m.m, 2*m.m+1
 		fft := fourier.NewFFT(n)
 		a := make([]float64, n)
 		m.edgeSpec = make([][]complex128, mm+1)
 		for b := range mm + 1 {
 			clear(a)
 			for d := -mm; d <= mm; d++ {
-				a[mod(d, n)] = tail[b*span+d+mm]
+				a[linalg.Mod(d, n)] = tail[b*span+d+mm]
 			}
 			m.edgeSpec[b] = fft.Coefficients(nil, a)
 		}

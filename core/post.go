@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // Post names a post-processing of the inversion estimators, whose raw
@@ -29,7 +31,7 @@ func PostProcess(theta []float64, post Post) ([]float64, error) {
 	out := make([]float64, len(theta))
 	switch post {
 	case PostProj, "":
-		ProjectSimplex(out, theta)
+		linalg.ProjectSimplex(out, theta)
 	case PostNorm:
 		return ClipNormalize(theta), nil
 	case PostNone:

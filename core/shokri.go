@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // Shokri is the optimal location-privacy mechanism of Shokri et al.
@@ -332,7 +334,7 @@ func (s *pdhg) step() {
 	}
 	for x := range k {
 		row := a[x*k : (x+1)*k]
-		projectSimplex(row, row, s.scratch)
+		linalg.ProjectSimplexScratch(row, row, s.scratch)
 	}
 	for y := range k {
 		s.t[y] -= s.tau * s.gamma * (floats.Sum(u[y*k:(y+1)*k]) - 1)

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
 )
 
 // runMetrics is
@@ -51,7 +52,7 @@ func runMetrics(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		truth = append(truth, make([]float64, n-len(truth))...)
 		est = append(est, make([]float64, n-len(est))...)
 	}
-	m, err := core.Compare(ctx, truth, est, a)
+	m, err := emd.Compare(ctx, truth, est, a)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/central"
 )
 
 // releaseTruth grids the project's default check-ins: a truth with counts.
@@ -69,20 +70,20 @@ func TestRelease(t *testing.T) {
 		noise func() (absMean, worst, budget float64)
 	}{
 		{[]string{"-mechanism", "geometric", "-eps", "0.5"}, 0, func() (float64, float64, float64) {
-			g, _ := core.NewGeometricNoise(0.5, 1)
+			g, _ := central.NewGeometricNoise(0.5, 1)
 			return g.AbsMean(), 0.5, 0.5
 		}},
 		{[]string{"-mechanism", "laplace", "-eps", "0.5", "-break", "2"}, 2, func() (float64, float64, float64) {
-			l, _ := core.NewLaplaceNoise(0.5, 1)
-			return 2, l.WorstEpsilonRounded(1), l.BudgetRounded(1)
+			l, _ := central.NewLaplaceNoise(0.5, 1)
+			return 2, central.Rounded{LaplaceMixture: l}.WorstEpsilon(1), central.Rounded{LaplaceMixture: l}.Budget(1)
 		}},
 		{[]string{"-mechanism", "pm-geometric", "-eps-in", "0.25", "-eps-out", "2.5", "-break", "6"}, 6, func() (float64, float64, float64) {
-			g, _ := core.NewGeometricMixture(0.25, 2.5, 6, 1)
+			g, _ := central.NewGeometricMixture(0.25, 2.5, 6, 1)
 			return g.AbsMean(), 2.5, g.Budget(1)
 		}},
 		{[]string{"-mechanism", "pm-laplace", "-eps-in", "0.2", "-eps-out", "1", "-break", "5", "-sensitivity", "2"}, 5, func() (float64, float64, float64) {
-			l, _ := core.NewLaplaceMixture(0.2, 1, 5, 2)
-			return l.AbsMean(), l.WorstEpsilonRounded(2), l.BudgetRounded(2)
+			l, _ := central.NewLaplaceMixture(0.2, 1, 5, 2)
+			return l.AbsMean(), central.Rounded{LaplaceMixture: l}.WorstEpsilon(2), central.Rounded{LaplaceMixture: l}.Budget(2)
 		}},
 	} {
 		out := filepath.Join(dir, "r.csv")

@@ -236,7 +236,7 @@ func noiseOf(s app.ReleaseSpec) (func(*rand.Rand) float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return n.Rand, nil
+	return func(rng *rand.Rand) float64 { return float64(n.Rand(rng)) }, nil
 }
 
 // pmAdultAttrs are the attributes of PM §IV-C's count queries: UCI

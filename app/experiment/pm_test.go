@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/privmap/privmap/app"
-	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/central"
 )
 
 // TestPMTableI checks privmap's values against PM Table I's printed ones
@@ -68,7 +68,7 @@ func TestPMSimulation(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(2, 2))
-	g, _ := core.NewGeometricMixture(0.2, 1, 5, 1)
+	g, _ := central.NewGeometricMixture(0.2, 1, 5, 1)
 	for _, e := range []int{0, 3, 5, 9} {
 		vals, err := p.Measure(context.Background(), rng, e, 0)
 		if err != nil {
@@ -92,7 +92,7 @@ func TestPMLoss(t *testing.T) {
 			t.Errorf("geometric, release %d of 10: loss %v, want 0.7", o, l)
 		}
 	}
-	g, _ := core.NewGeometricNoise(0.7, 1)
+	g, _ := central.NewGeometricNoise(0.7, 1)
 	// P(0 | z) = P(K ≤ −z): from z = 3 and from 2.
 	want := math.Abs(math.Log(g.CDF(-3) / g.CDF(-2)))
 	if l := loss(0, 3); math.Abs(l-want) > 1e-12 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
 )
 
 // A Row is one line of runs.csv: one metric of one estimator in one run
@@ -326,13 +327,13 @@ func estimate(ctx context.Context, v Variant, in Input, seed uint64) ([]float64,
 func measure(ctx context.Context, m Metric, p Panel, est []float64) (float64, error) {
 	switch m {
 	case MSE:
-		return core.SquaredError(p.Truth, est), nil
+		return emd.SquaredError(p.Truth, est), nil
 	case JSD:
-		return core.JSD(p.Truth, est), nil
+		return emd.JSD(p.Truth, est), nil
 	case TV:
-		return core.TV(p.Truth, est), nil
+		return emd.TV(p.Truth, est), nil
 	}
-	c, err := core.Compare(ctx, p.Truth, est, p.Alphabet)
+	c, err := emd.Compare(ctx, p.Truth, est, p.Alphabet)
 	if err != nil {
 		return 0, err
 	}

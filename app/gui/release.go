@@ -286,7 +286,7 @@ func noiseCurves(s, std app.ReleaseSpec, withStd bool) ([]mapplot.NoiseCurve, er
 			return nil, err
 		}
 		noises[i] = n
-		span = max(span, n.Span(0.999))
+		span = max(span, app.Span(n, 0.999))
 	}
 	step := max(1, (2*span+noisePoints-2)/(noisePoints-1))
 	var ks []int

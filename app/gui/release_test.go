@@ -61,7 +61,7 @@ func TestReleaseScreen(t *testing.T) {
 	assert.LessOrEqual(t, len(ks), noisePoints)
 	assert.Equal(t, 0, ks[len(ks)/2], "the curve is centred on 0")
 	assert.InDelta(t, n.PMF(0), curves[0].P[len(ks)/2], 1e-15)
-	assert.GreaterOrEqual(t, ks[len(ks)-1], n.Span(0.999))
+	assert.GreaterOrEqual(t, ks[len(ks)-1], app.Span(n, 0.999))
 	r.epsIn.SetText("x")
 	assert.Nil(t, r.pmf.make, "no PMF of a bad ε")
 	r.epsIn.SetText("0.25")

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
 )
 
 // TestRunAndCompare runs GIBU and [INV]_M on the embedded data and checks
@@ -59,7 +59,7 @@ func TestRunAndCompare(t *testing.T) {
 	assert.Equal(t, [2]float64{0, hi}, [2]float64{m[1].Map.Lo, m[1].Map.Hi})
 	assert.True(t, m[2].Map.Diverging)
 
-	want, err := core.Compare(context.Background(), truth, gibu.Estimate.Theta, u.data.data.studyAlphabet())
+	want, err := emd.Compare(context.Background(), truth, gibu.Estimate.Theta, u.data.data.studyAlphabet())
 	require.NoError(t, err)
 	assert.Equal(t, want, gibu.Metrics)
 	assert.Equal(t, fmt.Sprintf("%.4g km", want.EMD), u.cmp.metrics["EMD"].Text)

@@ -1,4 +1,4 @@
-package core
+package linalg
 
 import "slices"
 
@@ -11,11 +11,11 @@ import "slices"
 //
 // It allocates dst when nil; dst may be v. It costs O(K log K).
 func ProjectSimplex(dst, v []float64) []float64 {
-	return projectSimplex(dst, v, make([]float64, len(v)))
+	return ProjectSimplexScratch(dst, v, make([]float64, len(v)))
 }
 
-// projectSimplex is ProjectSimplex with a scratch slice of len(v).
-func projectSimplex(dst, v, scratch []float64) []float64 {
+// ProjectSimplexScratch is ProjectSimplex with a scratch slice of len(v).
+func ProjectSimplexScratch(dst, v, scratch []float64) []float64 {
 	n := len(v)
 	if dst == nil {
 		dst = make([]float64, n)

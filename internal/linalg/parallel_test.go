@@ -1,4 +1,4 @@
-package core
+package linalg
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ func TestEachParallelPanic(t *testing.T) {
 			t.Errorf("%d calls after the panic: the workers did not stop", n)
 		}
 	}()
-	eachParallel(1000, func(i int) {
+	Each(1000, func(i int) {
 		calls.Add(1)
 		time.Sleep(50 * time.Microsecond)
 		if i == 3 {

@@ -1,4 +1,4 @@
-package core
+package emd
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/privmap/privmap/core"
 )
 
 // Transport returns the minimum cost of moving the mass of supply onto
@@ -48,10 +50,10 @@ func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int
 		b[j] *= sa / sb
 	}
 	if cells := float64(len(a)) * float64(len(b)); cells > maxTransportCells {
-		return 0, &TooLargeError{What: "exact EMD", Need: fmt.Sprintf("a %d×%d transportation table (%.1f GB)", len(a), len(b), cells*8/1e9),
+		return 0, &core.TooLargeError{What: "exact EMD", Need: fmt.Sprintf("a %d×%d transportation table (%.1f GB)", len(a), len(b), cells*8/1e9),
 			Limit: fmt.Sprintf("%.0f cells (%.1f GB)", maxTransportCells, maxTransportCells*8/1e9)}
 	}
-	if err := checkMemory("exact EMD", float64(len(a))*float64(len(b))*8); err != nil {
+	if err := core.CheckMemory("exact EMD", float64(len(a))*float64(len(b))*8); err != nil {
 		return 0, err
 	}
 	t := newTableau(len(a), len(b), func(i, j int) float64 { return cost(src[i], dst[j]) })
@@ -67,16 +69,6 @@ func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int
 // maxTransportCells bounds the m×n cost table of Transport: 1.25·10⁸
 // cells, 1 GB, checked before it is allocated.
 const maxTransportCells = 1.25e8
-
-// A TooLargeError refuses work whose memory would exceed a limit, before
-// anything is allocated.
-type TooLargeError struct {
-	What, Need, Limit string
-}
-
-func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("core: %s needs %s, more than the limit of %s", e.What, e.Need, e.Limit)
-}
 
 func sumFloat(v []float64) float64 {
 	s := 0.0

@@ -1,4 +1,4 @@
-package core
+package linalg
 
 import (
 	"fmt"
@@ -6,17 +6,17 @@ import (
 	"sync"
 )
 
-// eachParallel calls f(0), …, f(n−1) on min(GOMAXPROCS, n) goroutines
+// Each calls f(0), …, f(n−1) on min(GOMAXPROCS, n) goroutines
 // and returns when all have returned. The calls must be independent;
 // callers that combine their results do so afterwards in index order, so
 // that the outcome does not depend on the schedule.
 //
 // A panic in f does not end the program from a worker goroutine, where
 // no caller could recover it: the other workers stop taking indices, and
-// eachParallel panics on the caller's goroutine with the first panic's
+// Each panics on the caller's goroutine with the first panic's
 // value and the worker's stack, so that a caller that recovers (the
 // window's background jobs do) reports it as an error.
-func eachParallel(n int, f func(i int)) {
+func Each(n int, f func(i int)) {
 	next := make(chan int, n)
 	for i := range n {
 		next <- i
@@ -54,7 +54,7 @@ func eachParallel(n int, f func(i int)) {
 	}
 }
 
-// A workerPanic is a panic raised in one of eachParallel's goroutines,
+// A workerPanic is a panic raised in one of Each's goroutines,
 // carried to the caller's.
 type workerPanic struct {
 	value any

@@ -1,4 +1,4 @@
-package core
+package linalg
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// gmresRestart is the Krylov dimension of gmres between restarts.
+// gmresRestart is the Krylov dimension of GMRES between restarts.
 const gmresRestart = 60
 
-// gmres solves f(x) = b for x, f linear, by restarted GMRES(m) (Saad and
+// GMRES solves f(x) = b for x, f linear, by restarted GMRES(m) (Saad and
 // Schultz 1986) from x = 0: each cycle builds an orthonormal basis of
 // the Krylov space of the residual by modified Gram–Schmidt, reduces
 // the Hessenberg least-squares problem by Givens rotations, and ends
@@ -21,7 +21,7 @@ const gmresRestart = 60
 // error after maxIter products (or when ctx is cancelled). Written here
 // because gonum's iterative solvers (gonum.org/v1/exp/linsolve) are not
 // served by the module proxy this project builds from.
-func gmres(ctx context.Context, f func(dst, x []float64), b []float64, tol float64, maxIter int) (x []float64, res float64, iters int, err error) {
+func GMRES(ctx context.Context, f func(dst, x []float64), b []float64, tol float64, maxIter int) (x []float64, res float64, iters int, err error) {
 	k := len(b)
 	x = make([]float64, k)
 	bnorm := floats.Norm(b, 2)

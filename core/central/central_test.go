@@ -1,4 +1,4 @@
-package core
+package central
 
 import (
 	"context"
@@ -273,7 +273,7 @@ func TestBudget(t *testing.T) {
 		l, _ := NewLaplaceNoise(pair[0], 1)
 		// Table I rounds both to three decimals: ±0.0005 on ε moves the
 		// budget by about as much.
-		if got := l.BudgetRoundedPM(1); math.Abs(got-pair[1]) > 0.0011 {
+		if got := (Rounded{l}).BudgetPM(1); math.Abs(got-pair[1]) > 0.0011 {
 			t.Errorf("rounded Laplace ε = %g: PM budget %.4f, Table I %.3f", pair[0], got, pair[1])
 		}
 	}
@@ -305,10 +305,10 @@ func TestBudget(t *testing.T) {
 					}
 				}
 			}
-			if got := l.BudgetRounded(d); math.Abs(got-want) > 1e-8 {
+			if got := (Rounded{l}).Budget(d); math.Abs(got-want) > 1e-8 {
 				t.Errorf("%+v, Δ = %d: rounded budget %.12g, summed %.12g", l, d, got, want)
 			}
-			if got := l.WorstEpsilonRounded(d); got < worst*(1-1e-8) || got > l.WorstEpsilon(float64(d))+1e-12 {
+			if got := (Rounded{l}).WorstEpsilon(d); got < worst*(1-1e-8) || got > l.WorstEpsilon(float64(d))+1e-12 {
 				t.Errorf("%+v, Δ = %d: rounded worst %g, seen %g, unrounded %g", l, d, got, worst, l.WorstEpsilon(float64(d)))
 			}
 			df, c := float64(d), l.Break

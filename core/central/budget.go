@@ -1,10 +1,12 @@
-package core
+package central
 
 import (
 	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/integrate/quad"
+
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // The general privacy budget of PM §III-C (PM eq. 32–35), read as the
@@ -66,61 +68,49 @@ func (m GeometricMixture) budgets(sensitivity int) lossSums {
 	return s
 }
 
-// WorstEpsilonRounded returns the exact worst-case privacy loss of the
-// noise rounded to the nearest integer and added to a count of integer
+// WorstEpsilon returns the exact worst-case privacy loss of the noise
+// rounded to the nearest integer and added to a count of integer
 // sensitivity Δ: sup_j |ln q(j)/q(j−Δ)| with q(j) = P(j−½ < X ≤ j+½).
-// Rounding is post-processing, so it is at most WorstEpsilon.
-func (m LaplaceMixture) WorstEpsilonRounded(sensitivity int) float64 {
-	worst := float64(sensitivity) / m.Scale2 // both bins beyond the break-point
-	m.roundedTerms(sensitivity, func(_, loss float64) { worst = math.Max(worst, loss) })
+// Rounding is post-processing, so it is at most the unrounded
+// LaplaceMixture.WorstEpsilon.
+func (r Rounded) WorstEpsilon(sensitivity int) float64 {
+	worst := float64(sensitivity) / r.Scale2 // both bins beyond the break-point
+	r.terms(sensitivity, func(_, loss float64) { worst = math.Max(worst, loss) })
 	return worst
 }
 
-// BudgetRounded returns ε_g = E|L| of the noise rounded to the nearest
-// integer and added to a count of integer sensitivity Δ (PM eq. 34 for
-// the Laplace mechanism, 35 for the mixture).
-func (m LaplaceMixture) BudgetRounded(sensitivity int) float64 {
-	return m.roundedBudgets(sensitivity).abs
+// Budget returns ε_g = E|L| of the noise rounded to the nearest integer
+// and added to a count of integer sensitivity Δ (PM eq. 34 for the
+// Laplace mechanism, 35 for the mixture).
+func (r Rounded) Budget(sensitivity int) float64 {
+	return r.budgets(sensitivity).abs
 }
 
-// BudgetRoundedPM returns PM Table I's reading of BudgetRounded,
-// ln E e^{|L|}.
-func (m LaplaceMixture) BudgetRoundedPM(sensitivity int) float64 {
-	return math.Log(m.roundedBudgets(sensitivity).exp)
+// BudgetPM returns PM Table I's reading of Budget, ln E e^{|L|}.
+func (r Rounded) BudgetPM(sensitivity int) float64 {
+	return math.Log(r.budgets(sensitivity).exp)
 }
 
-func (m LaplaceMixture) roundedBudgets(sensitivity int) lossSums {
+func (r Rounded) budgets(sensitivity int) lossSums {
 	var s lossSums
-	lo, hi := m.roundedTerms(sensitivity, s.add)
+	lo, hi := r.terms(sensitivity, s.add)
 	// Outside the terms both bins lie beyond the break-point, where the
 	// loss is Δ/λ₂: the mass of the bins j > hi and j < lo.
-	s.add(m.tail(float64(hi)+0.5)+m.tail(-float64(lo)+0.5), float64(sensitivity)/m.Scale2)
+	s.add(r.tail(float64(hi)+0.5)+r.tail(-float64(lo)+0.5), float64(sensitivity)/r.Scale2)
 	return s
 }
 
-// roundedTerms calls term with q(j) and |ln q(j)/q(j−Δ)| for the rounded
+// terms calls term with q(j) and |ln q(j)/q(j−Δ)| for the rounded
 // outputs j whose bins, or the bins Δ below, reach into [−c, c], and
 // returns the range of j it covered.
-func (m LaplaceMixture) roundedTerms(sensitivity int, term func(q, loss float64)) (lo, hi int) {
-	lo = int(math.Floor(-m.Break - 0.5))
-	hi = int(math.Ceil(m.Break+0.5)) + sensitivity
+func (r Rounded) terms(sensitivity int, term func(q, loss float64)) (lo, hi int) {
+	lo = int(math.Floor(-r.Break - 0.5))
+	hi = int(math.Ceil(r.Break+0.5)) + sensitivity
 	for j := lo; j <= hi; j++ {
-		q, qd := m.RoundedPMF(j), m.RoundedPMF(j-sensitivity)
-		term(q, math.Abs(ln(q)-ln(qd)))
+		q, qd := r.PMF(j), r.PMF(j-sensitivity)
+		term(q, math.Abs(linalg.Log(q)-linalg.Log(qd)))
 	}
 	return lo, hi
-}
-
-// RoundedPMF returns q(j) = P(round(X) = j) = P(j−½ < X ≤ j+½): the
-// noise a count receives when Laplace noise is rounded to the nearest
-// integer (PM eq. 34–35), from the tails so that far bins keep their
-// precision.
-func (m LaplaceMixture) RoundedPMF(j int) float64 {
-	a := abs(j)
-	if a == 0 {
-		return 1 - 2*m.tail(0.5)
-	}
-	return m.tail(float64(a)-0.5) - m.tail(float64(a)+0.5)
 }
 
 // Budget returns ε_g = E|L| of the unrounded noise added to a query of

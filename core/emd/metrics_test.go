@@ -1,4 +1,4 @@
-package core
+package emd
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
+
+	"github.com/privmap/privmap/core"
 )
 
 // lpTransport solves the transportation problem with gonum's simplex in
@@ -64,7 +66,7 @@ func randomDist(rng *rand.Rand, k int, zeros float64) []float64 {
 
 func TestTransport(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	grid := Alphabet{Kind: KindGrid, Cols: 3, Rows: 3, CellKm: 0.5}
+	grid := core.Alphabet{Kind: core.KindGrid, Cols: 3, Rows: 3, CellKm: 0.5}
 	dist := func(i, j int) float64 { d, _, _ := grid.Distance(i, j); return d }
 	for trial := range 40 {
 		p, q := randomDist(rng, 9, 0.3), randomDist(rng, 9, 0.3)
@@ -98,7 +100,7 @@ func TestTransport(t *testing.T) {
 			t.Errorf("long line trial %d: transport %v (%v), closed form %v", trial, got, err, want)
 		}
 	}
-	g65 := Alphabet{Kind: KindGrid, Cols: 6, Rows: 5, CellKm: 0.3}
+	g65 := core.Alphabet{Kind: core.KindGrid, Cols: 6, Rows: 5, CellKm: 0.3}
 	d65 := func(i, j int) float64 { d, _, _ := g65.Distance(i, j); return d }
 	for trial := range 3 {
 		p, q := randomDist(rng, 30, 0.3), randomDist(rng, 30, 0)
@@ -108,7 +110,7 @@ func TestTransport(t *testing.T) {
 		}
 	}
 	// Everything one cell east: one cell side.
-	fw := Alphabet{Kind: KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
+	fw := core.Alphabet{Kind: core.KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
 	p, q := make([]float64, 384), make([]float64, 384)
 	p[100], q[101] = 1, 1
 	m, err := Compare(context.Background(), p, q, fw)
@@ -119,7 +121,7 @@ func TestTransport(t *testing.T) {
 
 func TestTransportFWGrid(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	fw := Alphabet{Kind: KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
+	fw := core.Alphabet{Kind: core.KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
 	p, q := randomDist(rng, 384, 0.7), randomDist(rng, 384, 0)
 	m, err := Compare(context.Background(), p, q, fw)
 	if err != nil {
@@ -144,14 +146,14 @@ func TestTransportFWGrid(t *testing.T) {
 func TestMetricsClosedForms(t *testing.T) {
 	p := []float64{0.5, 0.5, 0}
 	q := []float64{0, 0.5, 0.5}
-	m, err := Compare(context.Background(), p, q, Alphabet{Kind: KindLinear, Size: 3})
+	m, err := Compare(context.Background(), p, q, core.Alphabet{Kind: core.KindLinear, Size: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.EMD != 1 || m.TV != 0.5 || m.MSE != 0.5 || math.Abs(m.JSD-0.5*math.Ln2) > 1e-15 {
 		t.Errorf("metrics %+v", m)
 	}
-	if m, _ := Compare(context.Background(), p, q, Alphabet{Kind: KindCategorical, Size: 3}); !math.IsNaN(m.EMD) {
+	if m, _ := Compare(context.Background(), p, q, core.Alphabet{Kind: core.KindCategorical, Size: 3}); !math.IsNaN(m.EMD) {
 		t.Errorf("categorical EMD %v", m.EMD)
 	}
 }
@@ -161,8 +163,8 @@ func TestMetricsClosedForms(t *testing.T) {
 // within its bounds (JSD ≤ ln 2, TV ≤ 1, EMD ≤ the grid's diameter).
 func TestMetricsFinite(t *testing.T) {
 	const tiny = 5e-324 // the smallest subnormal float64
-	grid := Alphabet{Kind: KindGrid, Cols: 2, Rows: 2, CellKm: 1}
-	line := Alphabet{Kind: KindLinear, Size: 4}
+	grid := core.Alphabet{Kind: core.KindGrid, Cols: 2, Rows: 2, CellKm: 1}
+	line := core.Alphabet{Kind: core.KindLinear, Size: 4}
 	for _, tc := range []struct {
 		name string
 		p, q []float64
@@ -174,7 +176,7 @@ func TestMetricsFinite(t *testing.T) {
 		{"zeros and a point mass", []float64{0, 0, 1, 0}, []float64{0.1, 0.2, 0.3, 0.4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, a := range []Alphabet{grid, line} {
+			for _, a := range []core.Alphabet{grid, line} {
 				m, err := Compare(context.Background(), tc.p, tc.q, a)
 				if err != nil {
 					t.Fatal(err)
@@ -211,11 +213,11 @@ func TestTransportTooLarge(t *testing.T) {
 		p[i], q[i] = 1, 1
 	}
 	_, err := Transport(context.Background(), p, q, func(i, j int) float64 { return 1 })
-	var large *TooLargeError
+	var large *core.TooLargeError
 	if !errors.As(err, &large) || !strings.Contains(err.Error(), "11200×11200") {
 		t.Fatalf("Transport on %d×%d: error %v, want a TooLargeError naming the table", side, side, err)
 	}
-	a := Alphabet{Kind: KindGrid, Cols: side, Rows: 1, CellKm: 1}
+	a := core.Alphabet{Kind: core.KindGrid, Cols: side, Rows: 1, CellKm: 1}
 	m, err := Compare(context.Background(), p, q, a)
 	if err != nil || !math.IsNaN(m.EMD) || m.EMDNote == "" || m.TV != 0 {
 		t.Errorf("Compare: %+v, %v; want the other metrics, EMD NaN and a note", m, err)
@@ -258,7 +260,7 @@ func TestTransportIncrementalPotentials(t *testing.T) {
 			b, dst = append(b, v), append(dst, j)
 		}
 	}
-	grid := Alphabet{Kind: KindGrid, Cols: 12, Rows: 10, CellKm: 1}
+	grid := core.Alphabet{Kind: core.KindGrid, Cols: 12, Rows: 10, CellKm: 1}
 	tab := newTableau(len(a), len(b), func(i, j int) float64 { d, _, _ := grid.Distance(src[i], dst[j]); return d })
 	// The north-west corner rule: a poor start, so that many pivots follow.
 	ra, rb := slices.Clone(a), slices.Clone(b)

@@ -1,10 +1,12 @@
-package core
+package emd
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/privmap/privmap/core"
 )
 
 // Metrics compare an estimate with the truth (docs/ARCHITECTURE.md §5).
@@ -28,20 +30,20 @@ type Metrics struct {
 // Compare computes the metrics of estimate against truth on alphabet a
 // (Kind "" for no ground distance). Cancelling ctx stops the exact EMD
 // of a grid, which may take long.
-func Compare(ctx context.Context, truth, estimate []float64, a Alphabet) (Metrics, error) {
+func Compare(ctx context.Context, truth, estimate []float64, a core.Alphabet) (Metrics, error) {
 	if len(truth) != len(estimate) {
 		return Metrics{}, fmt.Errorf("core: metrics: the truth has %d symbols, the estimate %d", len(truth), len(estimate))
 	}
 	m := Metrics{EMD: math.NaN(), MSE: SquaredError(truth, estimate), JSD: JSD(truth, estimate), TV: TV(truth, estimate)}
 	switch a.Kind {
-	case KindLinear:
+	case core.KindLinear:
 		m.EMD, m.EMDUnit = EMDLinear(truth, estimate), "step"
-	case KindGrid:
+	case core.KindGrid:
 		if a.Len() != len(truth) {
 			return Metrics{}, fmt.Errorf("core: metrics: the grid has %d cells, the distributions %d", a.Len(), len(truth))
 		}
 		d, err := Transport(ctx, truth, estimate, func(i, j int) float64 { v, _, _ := a.Distance(i, j); return v })
-		var large *TooLargeError
+		var large *core.TooLargeError
 		switch {
 		case errors.As(err, &large):
 			m.EMDUnit, m.EMDNote = "km", large.Error()

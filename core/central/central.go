@@ -1,4 +1,4 @@
-package core
+package central
 
 import (
 	"fmt"
@@ -60,6 +60,20 @@ const (
 	MinReleaseEpsilon = 1e-9
 	MaxReleaseEpsilon = 700
 )
+
+// checkEpsilon rejects privacy levels that are not positive and finite
+// (NaN, ±Inf, ≤ 0), in the manner of dp's checks.CheckEpsilonStrict, and
+// those below MinReleaseEpsilon, in the words of core's check of a
+// mechanism's ε (this package does not import core).
+func checkEpsilon(eps float64) error {
+	if !(eps > 0) || math.IsInf(eps, 0) {
+		return fmt.Errorf("core: epsilon must be positive and finite, got %v", eps)
+	}
+	if eps < MinReleaseEpsilon {
+		return fmt.Errorf("core: epsilon %v is below %v, the smallest privacy level whose channel floating point resolves", eps, MinReleaseEpsilon)
+	}
+	return nil
+}
 
 // checkRelease validates a release's parameters.
 func checkRelease(eps1, eps2, c, sensitivity float64) error {
