@@ -58,7 +58,7 @@ func EstimateCost(req Request) Cost {
 	k := float64(s.Alphabet.Len())
 	n := float64(req.Users.Count())
 	var parts []costPart
-	if shokri := countKind(s, core.KindShokri); shokri > 0 {
+	if shokri := countKinds(s, func(k core.Kind) bool { return k.Solved }); shokri > 0 {
 		secs := float64(shokri) * shokriAt384 * math.Pow(k/384, 3)
 		parts = append(parts, costPart{secs, fmt.Sprintf("Shokri's linear program on %s symbols (%d of them)", Thousands(int(math.Round(k))), shokri)})
 	}
@@ -97,11 +97,12 @@ func costOf(parts []costPart) Cost {
 	return Cost{Time: time.Duration(math.Min(total, 1e6) * float64(time.Second)), Parts: names}
 }
 
-// countKind returns how many of s's mechanisms are of kind.
-func countKind(s *core.Study, kind core.MechanismKind) int {
+// countKinds returns how many of s's mechanisms are of a kind for which
+// is reports true.
+func countKinds(s *core.Study, is func(core.Kind) bool) int {
 	c := 0
 	for _, m := range s.Mechanisms {
-		if m.Kind == kind {
+		if k, ok := m.Kind.Info(); ok && is(k) {
 			c++
 		}
 	}
@@ -109,7 +110,8 @@ func countKind(s *core.Study, kind core.MechanismKind) int {
 }
 
 // methodCost returns what one estimate of s by method is expected to
-// cost, in steps of the EM map or products of the channel:
+// cost, in steps of the EM map or products of the channel, by the shape
+// of its work (core.Estimator.Cost):
 //
 //   - GIBU and its kin: a thousand steps when Newton's dense Hessian is
 //     out of reach (EM, then conjugate gradients), else two hundred;
@@ -125,19 +127,21 @@ func methodCost(method core.Method, s *core.Study, k, n float64) costPart {
 	if math.Min(n*groupPerUser, k*float64(len(s.Mechanisms)))*k*k > denseBudget {
 		steps = bigSteps
 	}
-	mechs, planar := float64(len(s.Mechanisms)), float64(countKind(s, core.KindPlanar))
+	mechs := float64(len(s.Mechanisms))
+	planar := float64(countKinds(s, func(k core.Kind) bool { return k.Convolution }))
 	cores := float64(max(1, runtime.GOMAXPROCS(0)))
+	info, _ := method.Info()
 	var per float64
-	switch method {
-	case core.MethodIBUM:
+	switch info.Cost {
+	case core.CostEMAverage:
 		per = stepCost(s, k, mechs, math.Min(planar, 1), cores)
-	case core.MethodIBUR:
+	case core.CostEMEach:
 		per = (stepCost(s, k, mechs-planar, 0, 1) + stepCost(s, k, 0, planar, 1)) / cores
-	case core.MethodINV, core.MethodINVM, core.MethodRAP, core.MethodRAPM:
+	case core.CostInversion:
 		return inversionCost(method, s, k, stepCost(s, k, mechs, math.Min(planar, 1), cores))
-	case core.MethodINVR, core.MethodRAPR:
+	case core.CostInversionEach:
 		return inversionCost(method, s, k, (stepCost(s, k, mechs-planar, 0, 1)+stepCost(s, k, 0, planar, 1))/cores)
-	case core.MethodULDP:
+	case core.CostPass:
 		return costPart{n * userCost, fmt.Sprintf("%s: a pass over %s reports", method, Thousands(int(math.Round(n))))}
 	default:
 		// The planar mechanisms of one grid share their transforms:

@@ -9,8 +9,9 @@ import "fmt"
 // that Reconstruct makes on the built mechanisms, in the same words, so
 // that a front end can offer only the estimators that apply.
 func (s *Study) Applicable(method Method) error {
-	if _, ok := estimators[method]; !ok {
-		return fmt.Errorf("core: unknown method %q (want %s)", method, MethodNames(", ", " or "))
+	e := lookup(method)
+	if e == nil {
+		return unknownMethod(method)
 	}
 	shares, err := s.Shares()
 	if err != nil {
@@ -22,20 +23,22 @@ func (s *Study) Applicable(method Method) error {
 			users[j] = 1
 		}
 	}
-	for j, n := range users {
-		if n > 0 && s.Mechanisms[j].Kind == KindPUM && method != MethodULDP {
+	caps := make([]Caps, len(users))
+	for j := range users {
+		kind, _ := s.Mechanisms[j].Kind.Info()
+		caps[j] = kind.Caps
+		if users[j] > 0 && caps[j]&e.Refuses&CapPersonal != 0 {
 			return pumNeedsULDP(s, j)
 		}
 	}
-	switch method {
-	case MethodIBU, MethodINV, MethodRAP:
+	if e.Single {
 		if err := oneMechanism(method, s, users); err != nil {
 			return err
 		}
 	}
 	for j, n := range users {
 		if n > 0 {
-			if err := s.kindApplicable(method, j); err != nil {
+			if err := capsApplicable(e, caps[j], s, j); err != nil {
 				return err
 			}
 		}
@@ -43,25 +46,46 @@ func (s *Study) Applicable(method Method) error {
 	return nil
 }
 
-// kindApplicable returns why method cannot take the reports of mechanism
-// j's kind, or nil.
-func (s *Study) kindApplicable(method Method, j int) error {
-	kind := s.Mechanisms[j].Kind
-	switch method {
-	case MethodINV, MethodINVM, MethodINVR, MethodIBUM:
-		if kind == KindRAPPOR || kind == KindURAP {
-			return bitVectorsNotInvertible(method, s, j)
-		}
-	case MethodRAP, MethodRAPM, MethodRAPR:
-		if kind != KindRAPPOR {
-			return rapNeedsRAPPOR(s, j)
-		}
-	case MethodULDP:
-		if kind != KindURR && kind != KindURAP && kind != KindPUM {
-			return uldpNeedsULDP(s, j)
+// capsApplicable returns why estimator e cannot take the reports of
+// mechanism j, whose kind has capabilities caps, or nil: the first
+// capability, in the order of their bits, that e refuses and caps has or
+// that e needs and caps lacks, in that capability's words.
+func capsApplicable(e *Estimator, caps Caps, s *Study, j int) error {
+	for c := CapBits; c <= CapPersonal; c <<= 1 {
+		switch {
+		case e.Refuses&c != 0 && caps&c != 0:
+			return capReason(c, true, e.Method, s, j)
+		case e.Needs&c != 0 && caps&c == 0:
+			return capReason(c, false, e.Method, s, j)
 		}
 	}
 	return nil
+}
+
+// capReason says why method cannot take mechanism j, which has
+// capability c when refused, and lacks it otherwise.
+func capReason(c Caps, refused bool, method Method, s *Study, j int) error {
+	switch {
+	case c == CapBits && refused:
+		return bitVectorsNotInvertible(method, s, j)
+	case c == CapPersonal && refused:
+		return pumNeedsULDP(s, j)
+	case c == CapRAPPOR && !refused:
+		return rapNeedsRAPPOR(s, j)
+	case c == CapUtility && !refused:
+		return uldpNeedsULDP(s, j)
+	case refused:
+		return fmt.Errorf("core: %s cannot take mechanism %s (%s): its reports are %s", method, mechName(s, j), mechKind(s, j), capNames[c])
+	}
+	return fmt.Errorf("core: %s needs mechanisms whose reports are %s; mechanism %s is %s", method, capNames[c], mechName(s, j), mechKind(s, j))
+}
+
+// capNames describe the capabilities in capReason's words.
+var capNames = map[Caps]string{
+	CapBits:     "bit vectors",
+	CapRAPPOR:   "basic RAPPOR's flipped bits",
+	CapUtility:  "utility-optimized",
+	CapPersonal: "on an alphabet extended by personal tags",
 }
 
 // pumNeedsULDP says that mechanism j, a PUM, is estimated with uldp only.

@@ -111,15 +111,6 @@ func WorstBitLDP(ctx context.Context, c BitChannel, zeros []int) (float64, error
 	return worst, nil
 }
 
-// A oneHotBits channel's bit j has one law when j is the input and
-// another when it is not, as RAPPOR's and uRAP's one-hot encodings:
-// bitLogProbs(x, j) depends on x only through x = j.
-type oneHotBits interface {
-	BitChannel
-	bitLogProber
-	oneHot()
-}
-
 // oneHotLDP is WorstBitLDP for a oneHotBits channel, in O(K). For
 // x ≠ x', the bits other than x and x' have the same law under both and
 // add ln 1 = 0 to the factorised ratio, so
@@ -160,12 +151,6 @@ func oneHotLDP(c oneHotBits, fixed []bool) float64 {
 		worst = math.Max(worst, a[x]+partner)
 	}
 	return worst
-}
-
-// A bitLogProber gives its bits' log-probabilities in closed form.
-type bitLogProber interface {
-	// bitLogProbs returns ln P(bit j = 1 | x) and ln P(bit j = 0 | x).
-	bitLogProbs(x, j int) (l1, l0 float64)
 }
 
 // bitLogs returns c's bit log-probabilities: its own when it gives them,
@@ -506,20 +491,6 @@ type Audit struct {
 	// privmap computes, samples and estimates with, though the formula's
 	// ratio is finite. A smaller ε makes the ratio finite again.
 	Underflow bool
-}
-
-// A positiveChannel's formula makes every probability of its audited
-// outputs positive: every output of k-RR, RAPPOR and the geometric
-// mechanisms, the protected outputs of uRR and uRAP. A zero read off it
-// is a float64 underflow, not an impossible output.
-type positiveChannel interface{ positiveOutputs() }
-
-// A utilityOptimized mechanism protects only its sensitive symbols X_S:
-// uRR and uRAP (ULDP Def. 3–4). Its ε-LDP holds over the protected
-// outputs, and each other output must reveal a single input.
-type utilityOptimized interface {
-	// IsSensitive reports whether symbol x is in X_S.
-	IsSensitive(x int) bool
 }
 
 // AuditMechanism audits m on alphabet a. It costs O(K³) for symbol

@@ -238,3 +238,13 @@ func simulationTruth(mechs []Mechanism, g *Groups, theta []float64) []float64 {
 	}
 	return p
 }
+
+// MethodCEM names the corrected EM (CEM Alg. 2).
+const MethodCEM Method = "cem"
+
+// cemEstimator is the corrected EM, registered in registry.
+var cemEstimator = Estimator{Method: MethodCEM, Title: "Corrected EM", Help: "EM with CEM's error correction (CEM Alg. 2)",
+	Refuses: CapPersonal, Alpha: true, Cost: CostEM, ownLogLik: true,
+	run: func(e *estimation) (*Estimate, error) {
+		return CorrectedEM(e.ctx, e.mechs, e.g, e.s, e.opt.EM, e.opt.CEM)
+	}}

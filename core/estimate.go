@@ -5,32 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 )
-
-// Method names an estimator as privmap estimate's -method does.
-type Method string
-
-// Estimation methods (docs/ARCHITECTURE.md, "Command line").
-const (
-	MethodGIBU Method = "gibu"
-	MethodEM   Method = "em" // alias of gibu
-	MethodCEM  Method = "cem"
-	MethodIBU  Method = "ibu"
-	MethodIBUM Method = "ibu-m"
-	MethodIBUR Method = "ibu-r"
-	MethodINV  Method = "inv"
-	MethodINVM Method = "inv-m"
-	MethodINVR Method = "inv-r"
-	MethodRAP  Method = "rap"
-	MethodRAPM Method = "rap-m"
-	MethodRAPR Method = "rap-r"
-	MethodULDP Method = "uldp"
-)
-
-// Methods lists the estimation methods.
-var Methods = []Method{MethodGIBU, MethodEM, MethodCEM, MethodIBU, MethodIBUM, MethodIBUR,
-	MethodINV, MethodINVM, MethodINVR, MethodRAP, MethodRAPM, MethodRAPR, MethodULDP}
 
 // EstimateOptions tune Reconstruct.
 type EstimateOptions struct {
@@ -54,16 +29,21 @@ func Reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism
 	if g.N() == 0 {
 		return nil, fmt.Errorf("core: no reports")
 	}
-	run, ok := estimators[method]
-	if !ok {
-		return nil, fmt.Errorf("core: unknown method %q (want %s)", method, MethodNames(", ", " or "))
+	info := lookup(method)
+	if info == nil {
+		return nil, unknownMethod(method)
 	}
 	pum := personalizedUsed(mechs, g.Users)
-	if pum >= 0 && method != MethodULDP {
+	if pum >= 0 && info.Refuses&CapPersonal != 0 {
 		return nil, pumNeedsULDP(s, pum)
 	}
+	if info.Single {
+		if err := oneMechanism(method, s, g.Users); err != nil {
+			return nil, err
+		}
+	}
 	e := &estimation{ctx: ctx, method: method, s: s, mechs: mechs, g: g, opt: opt}
-	est, err := run(e)
+	est, err := info.run(e)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +51,7 @@ func Reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism
 		return nil, err
 	}
 	switch {
-	case method == MethodGIBU, method == MethodEM, method == MethodIBU, method == MethodCEM: // their EM computed it
+	case info.ownLogLik: // their EM computed it
 	case pum >= 0:
 		// A PUM user's report depends on their own personal cells, not on
 		// θ alone: the likelihood of θ is not defined.
@@ -111,80 +91,6 @@ func closed(theta []float64, err error) (*Estimate, error) {
 		return nil, err
 	}
 	return &Estimate{Theta: theta, Converged: true}, nil
-}
-
-func (e *estimation) gibu() (*Estimate, error) { return GIBU(e.ctx, e.mechs, e.g, e.s, e.opt.EM) }
-
-// single runs f after checking that the users share one mechanism.
-func (e *estimation) single(f func() (*Estimate, error)) (*Estimate, error) {
-	if err := oneMechanism(e.method, e.s, e.g.Users); err != nil {
-		return nil, err
-	}
-	return f()
-}
-
-func (e *estimation) inv(g *Groups) ([]float64, error) {
-	return invM(e.ctx, e.mechs, g, e.s, e.opt.Post, e.method)
-}
-func (e *estimation) rap(g *Groups) ([]float64, error) { return RAPM(e.mechs, g, e.s, e.opt.Post) }
-
-// estimators maps each method to its computation.
-var estimators = map[Method]func(*estimation) (*Estimate, error){
-	MethodGIBU: (*estimation).gibu,
-	MethodEM:   (*estimation).gibu,
-	MethodIBU:  func(e *estimation) (*Estimate, error) { return e.single(e.gibu) },
-	MethodIBUM: func(e *estimation) (*Estimate, error) { return IBUM(e.ctx, e.mechs, e.g, e.s, e.opt.EM) },
-	MethodIBUR: func(e *estimation) (*Estimate, error) {
-		iters, converged, gap := 0, true, 0.0
-		var mu sync.Mutex // the mechanisms' IBUs run concurrently
-		em := e.opt.EM
-		if progress := em.Progress; progress != nil {
-			em.Progress = func(iter int, ll, gap float64) {
-				mu.Lock()
-				defer mu.Unlock()
-				progress(iter, ll, gap)
-			}
-		}
-		if inner := em.Inner; inner != nil {
-			em.Inner = func(iter int, done float64) {
-				mu.Lock()
-				defer mu.Unlock()
-				inner(iter, done)
-			}
-		}
-		theta, err := PerMechanism(e.g, func(sub *Groups) ([]float64, error) {
-			est, err := GIBU(e.ctx, e.mechs, sub, e.s, em)
-			if err != nil {
-				return nil, err
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			iters += est.Iterations
-			converged = converged && est.Converged
-			gap = math.Max(gap, est.Gap)
-			return est.Theta, nil
-		})
-		est, err := closed(theta, err)
-		if est != nil {
-			// Each mechanism's IBU is certified on its own users.
-			est.Iterations, est.Converged, est.Gap = iters, converged, gap
-		}
-		return est, err
-	},
-	MethodINV: func(e *estimation) (*Estimate, error) {
-		return e.single(func() (*Estimate, error) { return closed(e.inv(e.g)) })
-	},
-	MethodINVM: func(e *estimation) (*Estimate, error) { return closed(e.inv(e.g)) },
-	MethodINVR: func(e *estimation) (*Estimate, error) { return closed(PerMechanism(e.g, e.inv)) },
-	MethodRAP: func(e *estimation) (*Estimate, error) {
-		return e.single(func() (*Estimate, error) { return closed(e.rap(e.g)) })
-	},
-	MethodRAPM: func(e *estimation) (*Estimate, error) { return closed(e.rap(e.g)) },
-	MethodRAPR: func(e *estimation) (*Estimate, error) { return closed(PerMechanism(e.g, e.rap)) },
-	MethodCEM: func(e *estimation) (*Estimate, error) {
-		return CorrectedEM(e.ctx, e.mechs, e.g, e.s, e.opt.EM, e.opt.CEM)
-	},
-	MethodULDP: func(e *estimation) (*Estimate, error) { return closed(ULDPEstimate(e.mechs, e.g, e.s, e.opt.ULDP)) },
 }
 
 // oneMechanism checks that all reports come from one mechanism, users[j]
@@ -275,23 +181,6 @@ type Estimate struct {
 	Gap float64
 	// Alpha is the weight of the corrected EM's correction.
 	Alpha float64
-}
-
-// Certified reports whether the estimates of m carry a certified gap to
-// the MLE (Estimate.Gap): gibu, em, ibu, ibu-m, and ibu-r per mechanism.
-func (m Method) Certified() bool {
-	switch m {
-	case MethodGIBU, MethodEM, MethodIBU, MethodIBUM, MethodIBUR:
-		return true
-	}
-	return false
-}
-
-// MethodNames lists Methods joined by sep, the last two by last.
-func MethodNames(sep, last string) string {
-	names := joinKinds(Methods, sep)
-	i := strings.LastIndex(names, sep)
-	return names[:i] + last + names[i+len(sep):]
 }
 
 // checkEstimate returns an error when θ is not what an estimate must be:

@@ -1,9 +1,21 @@
 package core
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 )
+
+// KindGeo names the truncated linear geometric mechanism (FW eq. 2–3) in study files.
+const KindGeo MechanismKind = "geometric"
+
+// geometricKind is the truncated linear geometric mechanism (FW eq. 2–3), registered in kindRegistry.
+var geometricKind = Kind{Name: KindGeo, Alphabets: []AlphabetKind{KindLinear}, Param: ParamEpsilon, GeoLevel: true,
+	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
+		m, err := NewGeometric(a.Len(), s.Epsilon)
+		return m, err
+	},
+}
 
 // Geometric is the truncated linear geometric mechanism (Ghosh et al.),
 // FW eq. (2)–(3), on {0, …, K−1} with ε per unit step:

@@ -65,12 +65,6 @@ func (c *columns) add(theta, acc []float64) float64 {
 	return ll / c.n
 }
 
-// An operator applies a channel without forming it, as PlanarGeometric's
-// FFT convolution: dst = A x, or Aᵀ x when trans.
-type operator interface {
-	MulVecTo(dst []float64, trans bool, x []float64) []float64
-}
-
 // operatorTerm is the EM term of the users of one symbol-output mechanism
 // in FW's operator form: with q their report counts,
 // Σ c·g/(θ·g) = A (q ⊘ θA), two matrix-free products a step.
@@ -291,7 +285,7 @@ func GIBU(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, opt EMOpt
 	if err != nil {
 		return nil, err
 	}
-	if k, counts, ok := oneKRR(mechs, g); ok && opt.Init == nil {
+	if k, counts, ok := oneClosedForm(mechs, g); ok && opt.Init == nil {
 		// Every user runs one k-RR: the MLE has a closed form
 		// (KRR.MLE), which the first step then certifies.
 		opt.Init = k.MLE(counts)
@@ -299,16 +293,17 @@ func GIBU(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, opt EMOpt
 	return runEM(ctx, m, opt)
 }
 
-// oneKRR reports whether every user of g runs a k-RR of one K and ε, and
+// oneClosedForm reports whether every user of g runs one channel whose
+// MLE has a closed form (a closedFormer: k-RR of one K and ε), and
 // returns it with the counts of each reported symbol.
-func oneKRR(mechs []Mechanism, g *Groups) (*KRR, []float64, bool) {
-	var k *KRR
+func oneClosedForm(mechs []Mechanism, g *Groups) (closedFormer, []float64, bool) {
+	var k closedFormer
 	for j, n := range g.Users {
 		if n == 0 {
 			continue
 		}
-		m, ok := mechs[j].(*KRR)
-		if !ok || k != nil && (m.K != k.K || m.Epsilon != k.Epsilon) {
+		m, ok := mechs[j].(closedFormer)
+		if !ok || k != nil && !k.sameChannel(m) {
 			return nil, nil, false
 		}
 		k = m
@@ -316,7 +311,7 @@ func oneKRR(mechs []Mechanism, g *Groups) (*KRR, []float64, bool) {
 	if k == nil {
 		return nil, nil, false
 	}
-	counts := make([]float64, k.K)
+	counts := make([]float64, k.Outputs())
 	for _, gr := range g.List {
 		counts[gr.Report.Symbol] += float64(gr.Count)
 	}
@@ -538,3 +533,21 @@ func newColumns(mechs []Mechanism, g *Groups, s *Study) (*columns, error) {
 	}
 	return c, nil
 }
+
+// The names of GIBU, the MLE over every mechanism (FW Alg. 1), and of
+// plain EM, which is the same estimator (CEM Alg. 1).
+const (
+	MethodGIBU Method = "gibu"
+	MethodEM   Method = "em" // alias of gibu
+)
+
+// gibuEstimator and emEstimator are GIBU under its two names,
+// registered in registry.
+var (
+	gibuEstimator = Estimator{Method: MethodGIBU, Title: "GIBU", Help: "MLE over all mechanisms at once (FW Alg. 1)",
+		Refuses: CapPersonal, Certified: true, Cost: CostEM, run: (*estimation).gibu, ownLogLik: true}
+	emEstimator = Estimator{Method: MethodEM, Alias: MethodGIBU,
+		Refuses: CapPersonal, Certified: true, Cost: CostEM, run: (*estimation).gibu, ownLogLik: true}
+)
+
+func (e *estimation) gibu() (*Estimate, error) { return GIBU(e.ctx, e.mechs, e.g, e.s, e.opt.EM) }

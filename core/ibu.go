@@ -2,6 +2,8 @@ package core
 
 import (
 	"context"
+	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -74,32 +76,6 @@ func compoundOperators(cs []Channel, g *Groups, budget int) ([]operator, []float
 	return ops, w, len(ops) > 0
 }
 
-// sumPlanar replaces the planar geometric mechanisms among ops that can
-// share transforms (batchable) by their weighted sum as one operator
-// (planarSum), in the place of the first, with weight 1.
-func sumPlanar(ops []operator, w []float64) ([]operator, []float64) {
-	type weighted struct {
-		op operator
-		w  float64
-	}
-	items := make([]weighted, len(ops))
-	for i, op := range ops {
-		items[i] = weighted{op, w[i]}
-	}
-	merged := mergePlanar(items, func(it weighted) operator { return it.op },
-		func(ms []*PlanarGeometric, at []int) weighted {
-			mw := make([]float64, len(at))
-			for j, i := range at {
-				mw[j] = w[i]
-			}
-			return weighted{planarSum(ms, mw), 1}
-		})
-	ops, w = ops[:0:0], w[:0:0]
-	for _, it := range merged {
-		ops, w = append(ops, it.op), append(w, it.w)
-	}
-	return ops, w
-}
 
 // compoundOp applies A[n] = Σ_A w_A A matrix-free.
 type compoundOp struct {
@@ -116,4 +92,65 @@ func (c *compoundOp) MulVecTo(dst []float64, trans bool, x []float64) []float64 
 		floats.AddScaled(dst, c.w[i+1], c.tmp)
 	}
 	return dst
+}
+
+// The names of IBU (FW eq. 10) for the users of one mechanism, of
+// [IBU]_M on their average channel (FW §5.3) and of [IBU]_R, IBU per
+// mechanism averaged (FW eq. 4).
+const (
+	MethodIBU  Method = "ibu"
+	MethodIBUM Method = "ibu-m"
+	MethodIBUR Method = "ibu-r"
+)
+
+// The IBU estimators, registered in registry.
+var (
+	ibuEstimator = Estimator{Method: MethodIBU, Single: true, Refuses: CapPersonal, Certified: true, Cost: CostEM,
+		run: (*estimation).gibu, ownLogLik: true}
+	ibuMEstimator = Estimator{Method: MethodIBUM, Title: "[IBU]_M", Help: "IBU on the users' average matrix (FW §5.3)",
+		Refuses: CapPersonal | CapBits, Certified: true, Cost: CostEMAverage,
+		run: func(e *estimation) (*Estimate, error) { return IBUM(e.ctx, e.mechs, e.g, e.s, e.opt.EM) }}
+	ibuREstimator = Estimator{Method: MethodIBUR, Title: "[IBU]_R", Help: "IBU per mechanism, averaged by users (FW eq. 4)",
+		PerMechanism: true, Refuses: CapPersonal, Certified: true, Cost: CostEMEach, run: (*estimation).ibuR}
+)
+
+// ibuR runs GIBU on each mechanism's users alone (PerMechanism), its
+// progress callbacks serialised, and certifies the average by the
+// largest of the mechanisms' gaps.
+func (e *estimation) ibuR() (*Estimate, error) {
+	iters, converged, gap := 0, true, 0.0
+	var mu sync.Mutex // the mechanisms' IBUs run concurrently
+	em := e.opt.EM
+	if progress := em.Progress; progress != nil {
+		em.Progress = func(iter int, ll, gap float64) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress(iter, ll, gap)
+		}
+	}
+	if inner := em.Inner; inner != nil {
+		em.Inner = func(iter int, done float64) {
+			mu.Lock()
+			defer mu.Unlock()
+			inner(iter, done)
+		}
+	}
+	theta, err := PerMechanism(e.g, func(sub *Groups) ([]float64, error) {
+		est, err := GIBU(e.ctx, e.mechs, sub, e.s, em)
+		if err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		iters += est.Iterations
+		converged = converged && est.Converged
+		gap = math.Max(gap, est.Gap)
+		return est.Theta, nil
+	})
+	est, err := closed(theta, err)
+	if est != nil {
+		// Each mechanism's IBU is certified on its own users.
+		est.Iterations, est.Converged, est.Gap = iters, converged, gap
+	}
+	return est, err
 }

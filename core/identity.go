@@ -1,6 +1,20 @@
 package core
 
-import "math/rand/v2"
+import (
+	"context"
+	"math/rand/v2"
+)
+
+// KindIdentity names the identity, no noise (ε = ∞) in study files.
+const KindIdentity MechanismKind = "identity"
+
+// identityKind is the identity, no noise (ε = ∞), registered in kindRegistry.
+var identityKind = Kind{Name: KindIdentity, Param: ParamNone,
+	build: func(_ context.Context, _ MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
+		m, err := NewIdentity(a.Len())
+		return m, err
+	},
+}
 
 // Identity reports the datum unchanged: ε = ∞, no obfuscation (CEM §5.1).
 type Identity struct{ K int }
@@ -56,3 +70,6 @@ func (m *Identity) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
 	copy(dst, x)
 	return dst
 }
+
+// squared returns the identity, its own square.
+func (m *Identity) squared() operator { return m }

@@ -171,3 +171,28 @@ func solveCompound(ctx context.Context, cs []Channel, g *Groups) ([]float64, err
 // maxCondition is the largest condition number of A[n] that the
 // inversion estimators accept.
 const maxCondition = 1e12
+
+// The names of matrix inversion (FW eq. 7) for the users of one
+// mechanism, of [INV]_M on their average channel and of [INV]_R, per
+// mechanism averaged (FW eq. 4).
+const (
+	MethodINV  Method = "inv"
+	MethodINVM Method = "inv-m"
+	MethodINVR Method = "inv-r"
+)
+
+// The inversion estimators, registered in registry.
+var (
+	invEstimator = Estimator{Method: MethodINV, Single: true, Refuses: CapPersonal | CapBits, Cost: CostInversion,
+		run: func(e *estimation) (*Estimate, error) { return closed(e.inv(e.g)) }}
+	invMEstimator = Estimator{Method: MethodINVM, Title: "[INV]_M", Help: "inversion of the average matrix (FW eq. 7)",
+		Refuses: CapPersonal | CapBits, Cost: CostInversion,
+		run: func(e *estimation) (*Estimate, error) { return closed(e.inv(e.g)) }}
+	invREstimator = Estimator{Method: MethodINVR, Title: "[INV]_R", Help: "inversion per mechanism, averaged",
+		PerMechanism: true, Refuses: CapPersonal | CapBits, Cost: CostInversionEach,
+		run: func(e *estimation) (*Estimate, error) { return closed(PerMechanism(e.g, e.inv)) }}
+)
+
+func (e *estimation) inv(g *Groups) ([]float64, error) {
+	return invM(e.ctx, e.mechs, g, e.s, e.opt.Post, e.method)
+}

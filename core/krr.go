@@ -2,12 +2,24 @@ package core
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
 )
+
+// KindKRR names k-RR (FW eq. 1) in study files.
+const KindKRR MechanismKind = "krr"
+
+// krrKind is k-RR (FW eq. 1), registered in kindRegistry.
+var krrKind = Kind{Name: KindKRR, Param: ParamEpsilon,
+	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
+		m, err := NewKRR(a.Len(), s.Epsilon)
+		return m, err
+	},
+}
 
 // KRR is k-ary randomized response (Warner; Kairouz et al.), FW eq. (1):
 //
@@ -182,4 +194,17 @@ func (t twoValued) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
 		dst[z] = s + t.diff*v
 	}
 	return dst
+}
+
+// sameChannel reports whether o is a k-RR of the same K and ε
+// (closedFormer).
+func (m *KRR) sameChannel(o Channel) bool {
+	k, ok := o.(*KRR)
+	return ok && k.K == m.K && k.Epsilon == m.Epsilon
+}
+
+// squared returns A∘A of k-RR: keep² on the diagonal, other² elsewhere.
+func (m *KRR) squared() operator {
+	r, pr := m.rates()
+	return twoValued{k: m.K, off: r * r, diff: (r+pr)*(r+pr) - r*r}
 }

@@ -19,60 +19,6 @@ type Mechanism interface {
 	Likelihood(dst []float64, r Report) ([]float64, float64)
 }
 
-// A Channel has symbol outputs and gives their probabilities. Every
-// mechanism with symbol outputs is a Channel.
-type Channel interface {
-	// Inputs returns the size K of the input alphabet.
-	Inputs() int
-	// Outputs returns the number of output symbols.
-	Outputs() int
-	// Prob returns P(z | x).
-	Prob(x, z int) float64
-}
-
-// A BitChannel has K-bit outputs whose bits are independent given the
-// input, as RAPPOR and uRAP.
-type BitChannel interface {
-	// Inputs returns the size K of the input alphabet.
-	Inputs() int
-	// Bits returns the length of a report.
-	Bits() int
-	// BitProb returns P(bit j = 1 | x).
-	BitProb(x, j int) float64
-}
-
-// A Sampler draws symbol reports: every mechanism with symbol outputs.
-type Sampler interface {
-	// Sample returns the report of input x.
-	Sample(rng *rand.Rand, x int) int
-}
-
-// A BitSampler draws bit-vector reports, as RAPPOR and uRAP do.
-type BitSampler interface {
-	// Bits returns the length of a report.
-	Bits() int
-	// SampleBits returns the report of input x.
-	SampleBits(rng *rand.Rand, x int) Bits
-}
-
-// A Personalized mechanism lets each user first map her own personal
-// sensitive data to semantic tags, then sanitise the result with a
-// mechanism common to everyone on the data's symbols plus one symbol a
-// tag (PUM, ULDP §5). Its Inputs and Likelihood are the common
-// mechanism's, over the extended alphabet.
-type Personalized interface {
-	Mechanism
-	// DataSymbols returns the size K of the alphabet of true data.
-	DataSymbols() int
-	// TagNames names the tags, whose symbols are K, K+1, ….
-	TagNames() []string
-	// Premap returns the extended symbol that a user whose personal
-	// cells are personal (one per tag, −1 for none) sanitises for x.
-	Premap(x int, personal []int) int
-	// Common returns the mechanism that draws the reports.
-	Common() Mechanism
-}
-
 // NewMechanism builds the mechanism a validated spec describes on the
 // alphabet a. Shokri's mechanism solves a linear program, which takes
 // seconds to minutes; NewMechanismWith can cancel it and report progress.
@@ -84,33 +30,11 @@ func NewMechanism(spec MechanismSpec, a Alphabet) (Mechanism, error) {
 // build and a progress callback, called now and then during Shokri's
 // solve with the iteration and the relative optimality gap.
 func NewMechanismWith(ctx context.Context, spec MechanismSpec, a Alphabet, progress func(iter int, gap float64)) (Mechanism, error) {
-	k := a.Len()
-	var (
-		m   Mechanism
-		err error
-	)
-	switch spec.Kind {
-	case KindKRR:
-		m, err = NewKRR(k, spec.Epsilon)
-	case KindRAPPOR:
-		m, err = NewRAPPOR(k, spec.Epsilon)
-	case KindGeo:
-		m, err = NewGeometric(k, spec.Epsilon)
-	case KindPlanar:
-		m, err = newPlanarGeometric(ctx, a.Cols, a.Rows, a.CellKm, spec.Epsilon)
-	case KindURR:
-		m, err = NewURR(k, spec.Epsilon, spec.Sensitive)
-	case KindURAP:
-		m, err = NewURAP(k, spec.Epsilon, spec.Sensitive)
-	case KindIdentity:
-		m, err = NewIdentity(k)
-	case KindShokri:
-		m, err = newShokri(ctx, a, spec.QualityLoss, progress)
-	case KindPUM:
-		m, err = NewPUM(k, spec.Epsilon, spec.Sensitive, spec.Tags, spec.Base)
-	default:
+	kind, ok := spec.Kind.Info()
+	if !ok {
 		return nil, fmt.Errorf("core: mechanism %q: unknown kind %q", spec.ID, spec.Kind)
 	}
+	m, err := kind.build(ctx, spec, a, progress)
 	if err == nil {
 		err = checkDraw(m)
 	}
@@ -189,23 +113,6 @@ func twoSum(sum, p, c float64) (float64, float64) {
 		c += (p - t) + sum
 	}
 	return t, c
-}
-
-// newShokri solves Shokri's mechanism on a metric alphabet with a uniform
-// prior, as FW §8.2.4 does.
-func newShokri(ctx context.Context, a Alphabet, q float64, progress func(int, float64)) (*Shokri, error) {
-	k := a.Len()
-	d := mat.NewDense(k, k, nil)
-	for x := range k {
-		for z := range k {
-			v, _, ok := a.Distance(x, z)
-			if !ok {
-				return nil, fmt.Errorf("shokri needs a linear or grid alphabet, not %s", a.Kind)
-			}
-			d.Set(x, z, v)
-		}
-	}
-	return SolveShokri(ctx, d, nil, q, ShokriOptions{Progress: progress})
 }
 
 // DataSymbols returns the size of the alphabet of true data that m

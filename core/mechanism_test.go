@@ -226,29 +226,9 @@ func TestMechanismErrors(t *testing.T) {
 // its reports are drawn, written and parsed back: no kind reaches Draw's
 // panic.
 func TestEveryKindDraws(t *testing.T) {
-	grid := Alphabet{Kind: KindGrid, Cols: 3, Rows: 2, CellKm: 1}
-	specs := []MechanismSpec{
-		{ID: "k", Kind: KindKRR, Epsilon: 1},
-		{ID: "r", Kind: KindRAPPOR, Epsilon: 1},
-		{ID: "g", Kind: KindGeo, Epsilon: 1},
-		{ID: "p", Kind: KindPlanar, Epsilon: 1},
-		{ID: "s", Kind: KindShokri, QualityLoss: 1},
-		{ID: "u", Kind: KindURR, Epsilon: 1, Sensitive: []int{1}},
-		{ID: "a", Kind: KindURAP, Epsilon: 1, Sensitive: []int{1}},
-		{ID: "m", Kind: KindPUM, Epsilon: 1, Tags: []string{"home"}},
-		{ID: "i", Kind: KindIdentity},
-	}
-	for k := range kinds {
-		if !slices.ContainsFunc(specs, func(s MechanismSpec) bool { return s.Kind == k }) {
-			t.Errorf("kind %s is not tested", k)
-		}
-	}
-	for _, spec := range specs {
-		t.Run(string(spec.Kind), func(t *testing.T) {
-			a := grid
-			if spec.Kind == KindGeo {
-				a = Alphabet{Kind: KindLinear, Size: 6}
-			}
+	for _, kind := range Kinds() {
+		t.Run(string(kind.Name), func(t *testing.T) {
+			spec, a := exampleSpec(kind)
 			if err := spec.Validate(a); err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,17 @@ import (
 	"github.com/privmap/privmap/internal/linalg"
 )
 
+// KindPlanar names the planar geometric mechanism (FW §2.3) in study files.
+const KindPlanar MechanismKind = "planar-geometric"
+
+// planarKind is the planar geometric mechanism (FW §2.3), registered in kindRegistry.
+var planarKind = Kind{Name: KindPlanar, Alphabets: []AlphabetKind{KindGrid}, Param: ParamEpsilon, GeoLevel: true, Convolution: true,
+	build: func(ctx context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
+		m, err := newPlanarGeometric(ctx, a.Cols, a.Rows, a.CellKm, s.Epsilon)
+		return m, err
+	},
+}
+
 // MaxPlanarSide bounds the longer side of a planar geometric mechanism's
 // grid: its border tables and its FFT torus grow with the square of that
 // side, about planarBytes of it (0.5 GB at 2,048 cells), and building
@@ -634,4 +645,33 @@ func (m *PlanarGeometric) mulVecPadded(dst []float64, trans bool, x []float64) [
 		dst[z] = a[(z/m.Cols+n)*c.W+z%m.Cols+n]
 	}
 	return dst
+}
+
+// fftWork estimates the multiply-adds of one FFT on m's torus of
+// (2m+1)² cells, 5N·log₂N.
+func (m *PlanarGeometric) fftWork() float64 {
+	n := float64((2*m.m + 1) * (2*m.m + 1))
+	return 5 * n * math.Log2(n)
+}
+
+// work estimates the multiply-adds of one product: two FFTs (worker).
+func (m *PlanarGeometric) work() float64 { return 2 * m.fftWork() }
+
+// squared returns A∘A: every entry of the bordered product is λ times
+// one entry of the tables near, rowTail or quad, so A∘A is the bordered
+// product of their squares with λ², exactly.
+func (m *PlanarGeometric) squared() operator {
+	m.sqOnce.Do(func() {
+		sq := func(t []float64) []float64 {
+			out := make([]float64, len(t))
+			for i, v := range t {
+				out[i] = v * v
+			}
+			return out
+		}
+		s := &PlanarGeometric{Cols: m.Cols, Rows: m.Rows, CellKm: m.CellKm, m: m.m, lambda: m.lambda * m.lambda,
+			near: sq(m.near), rowTail: sq(m.rowTail), quad: sq(m.quad)}
+		m.sq = borderedOp{s}
+	})
+	return m.sq
 }

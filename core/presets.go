@@ -47,10 +47,9 @@ var (
 func fwSpecs(kind MechanismKind, prefix string, levels []float64) []MechanismSpec {
 	out := make([]MechanismSpec, len(levels))
 	for i, v := range levels {
-		out[i] = MechanismSpec{ID: fmt.Sprintf("%s-%g", prefix, v), Kind: kind, Epsilon: v}
-		if kind == KindShokri {
-			out[i].Epsilon, out[i].QualityLoss = 0, v
-		}
+		out[i] = MechanismSpec{ID: fmt.Sprintf("%s-%g", prefix, v), Kind: kind}
+		info, _ := kind.Info()
+		info.SetLevel(&out[i], v)
 	}
 	return out
 }

@@ -1,11 +1,26 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 )
+
+// KindPUM names PUM (ULDP §5) in study files.
+const KindPUM MechanismKind = "pum"
+
+// pumKind is PUM (ULDP §5), registered in kindRegistry.
+var pumKind = Kind{Name: KindPUM, Param: ParamEpsilon, Sensitive: true, Personal: true, Caps: CapUtility | CapPersonal,
+	// A new PUM protects each user's home, the cell of most of their
+	// check-ins (privmap grid -home).
+	DefaultTags: []string{"home"},
+	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
+		m, err := NewPUM(a.Len(), s.Epsilon, s.Sensitive, s.Tags, s.Base)
+		return m, err
+	},
+}
 
 // PUM is the personalized ULDP mechanism with semantic tags of ULDP §5
 // (restated in docs/ARCHITECTURE.md §3). Besides the common sensitive set

@@ -4,15 +4,6 @@ import (
 	"errors"
 )
 
-// A bitFlipper reports a one-hot vector with each bit flipped with the
-// same probability: basic one-time RAPPOR (FW eq. 12), the mechanism of
-// RAP's estimator.
-type bitFlipper interface {
-	BitSampler
-	// flipProb returns the probability 1/(1+e^{ε/2}) of flipping a bit.
-	flipProb() float64
-}
-
 // RAPM is [RAP]_M (FW eq. 13–14) for users of RAPPOR at various ε: with
 // 1/(1+e^{ε[n]/2}) = (1/n) Σ_i 1/(1+e^{ε_i/2}) and s[n] the mean report,
 //
@@ -51,3 +42,26 @@ func RAPM(mechs []Mechanism, g *Groups, s *Study, post Post) ([]float64, error) 
 	}
 	return PostProcess(raw, post)
 }
+
+// The names of RAPPOR's estimator (FW eq. 13–14) for the users of one
+// RAPPOR, of [RAP]_M for RAPPOR at mixed ε and of [RAP]_R, per
+// mechanism averaged (FW eq. 4).
+const (
+	MethodRAP  Method = "rap"
+	MethodRAPM Method = "rap-m"
+	MethodRAPR Method = "rap-r"
+)
+
+// The RAPPOR estimators, registered in registry.
+var (
+	rapEstimator = Estimator{Method: MethodRAP, Single: true, Needs: CapRAPPOR, Refuses: CapPersonal, Cost: CostInversion,
+		run: func(e *estimation) (*Estimate, error) { return closed(e.rap(e.g)) }}
+	rapMEstimator = Estimator{Method: MethodRAPM, Title: "[RAP]_M", Help: "RAPPOR's estimator, mixed ε (FW eq. 13–14)",
+		Needs: CapRAPPOR, Refuses: CapPersonal, Cost: CostInversion,
+		run: func(e *estimation) (*Estimate, error) { return closed(e.rap(e.g)) }}
+	rapREstimator = Estimator{Method: MethodRAPR, Title: "[RAP]_R", Help: "RAPPOR's estimator per mechanism, averaged",
+		PerMechanism: true, Needs: CapRAPPOR, Refuses: CapPersonal, Cost: CostInversionEach,
+		run: func(e *estimation) (*Estimate, error) { return closed(PerMechanism(e.g, e.rap)) }}
+)
+
+func (e *estimation) rap(g *Groups) ([]float64, error) { return RAPM(e.mechs, g, e.s, e.opt.Post) }

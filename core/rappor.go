@@ -1,9 +1,21 @@
 package core
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 )
+
+// KindRAPPOR names basic one-time RAPPOR (FW eq. 12) in study files.
+const KindRAPPOR MechanismKind = "rappor"
+
+// rapporKind is basic one-time RAPPOR (FW eq. 12), registered in kindRegistry.
+var rapporKind = Kind{Name: KindRAPPOR, Param: ParamEpsilon, Caps: CapBits | CapRAPPOR,
+	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
+		m, err := NewRAPPOR(a.Len(), s.Epsilon)
+		return m, err
+	},
+}
 
 // RAPPOR is basic one-time RAPPOR (Erlingsson et al.), FW eq. (12): the
 // datum x is one-hot encoded in K bits and each bit is kept with

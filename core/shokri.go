@@ -12,6 +12,17 @@ import (
 	"github.com/privmap/privmap/internal/linalg"
 )
 
+// KindShokri names Shokri's optimal mechanism (FW §8.2.4) in study files.
+const KindShokri MechanismKind = "shokri"
+
+// shokriKind is Shokri's optimal mechanism (FW §8.2.4), registered in kindRegistry.
+var shokriKind = Kind{Name: KindShokri, Alphabets: []AlphabetKind{KindLinear, KindGrid}, Param: ParamQualityLoss, Solved: true,
+	build: func(ctx context.Context, s MechanismSpec, a Alphabet, progress func(int, float64)) (Mechanism, error) {
+		m, err := newShokri(ctx, a, s.QualityLoss, progress)
+		return m, err
+	},
+}
+
 // Shokri is the optimal location-privacy mechanism of Shokri et al.
 // (CCS 2012) as used in FW §8.2.4: the channel A maximising the
 // adversary's expected error
@@ -497,4 +508,21 @@ func (s *pdhg) consider(a, u *mat.Dense, v float64) float64 {
 	}
 	s.bestUB = math.Min(s.bestUB, ub)
 	return ub - lb
+}
+
+// newShokri solves Shokri's mechanism on a metric alphabet with a uniform
+// prior, as FW §8.2.4 does.
+func newShokri(ctx context.Context, a Alphabet, q float64, progress func(int, float64)) (*Shokri, error) {
+	k := a.Len()
+	d := mat.NewDense(k, k, nil)
+	for x := range k {
+		for z := range k {
+			v, _, ok := a.Distance(x, z)
+			if !ok {
+				return nil, fmt.Errorf("shokri needs a linear or grid alphabet, not %s", a.Kind)
+			}
+			d.Set(x, z, v)
+		}
+	}
+	return SolveShokri(ctx, d, nil, q, ShokriOptions{Progress: progress})
 }

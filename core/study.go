@@ -59,44 +59,6 @@ type Study struct {
 	Extensions map[string]json.RawMessage `json:"-"`
 }
 
-// MechanismKind names the kind of a mechanism in a study file.
-type MechanismKind string
-
-// Mechanism kinds.
-const (
-	KindKRR      MechanismKind = "krr"
-	KindRAPPOR   MechanismKind = "rappor"
-	KindGeo      MechanismKind = "geometric"
-	KindPlanar   MechanismKind = "planar-geometric"
-	KindShokri   MechanismKind = "shokri"
-	KindURR      MechanismKind = "urr"
-	KindURAP     MechanismKind = "urappor"
-	KindPUM      MechanismKind = "pum"
-	KindIdentity MechanismKind = "identity"
-)
-
-// kinds lists the mechanism kinds with the alphabets they accept (nil:
-// any) and whether they take ε and a sensitive set.
-var kinds = map[MechanismKind]struct {
-	alphabets []AlphabetKind
-	epsilon   bool
-	sensitive bool
-}{
-	KindKRR:      {nil, true, false},
-	KindRAPPOR:   {nil, true, false},
-	KindGeo:      {[]AlphabetKind{KindLinear}, true, false},
-	KindPlanar:   {[]AlphabetKind{KindGrid}, true, false},
-	KindShokri:   {[]AlphabetKind{KindLinear, KindGrid}, false, false},
-	KindURR:      {nil, true, true},
-	KindURAP:     {nil, true, true},
-	KindPUM:      {nil, true, true},
-	KindIdentity: {nil, false, false},
-}
-
-// TakesSensitive reports whether mechanisms of kind k take a set of
-// sensitive symbols X_S (uRR, uRAP and PUM).
-func (k MechanismKind) TakesSensitive() bool { return kinds[k].sensitive }
-
 // shareTolerance is how far shares may sum from 1.
 const shareTolerance = 1e-9
 
@@ -175,14 +137,14 @@ func (m MechanismSpec) validate(a Alphabet) error {
 		// written by simulate and not found by estimate.
 		return fmt.Errorf("id %q begins or ends with a space; write it as %q", m.ID, strings.TrimSpace(m.ID))
 	}
-	k, ok := kinds[m.Kind]
+	k, ok := m.Kind.Info()
 	if !ok {
-		return fmt.Errorf("unknown kind %q (want krr, rappor, geometric, planar-geometric, shokri, urr, urappor, pum or identity)", m.Kind)
+		return fmt.Errorf("unknown kind %q (want %s)", m.Kind, kindNames())
 	}
-	if k.alphabets != nil && !slices.Contains(k.alphabets, a.Kind) {
-		return fmt.Errorf("kind %s needs a %s alphabet, not %s", m.Kind, joinKinds(k.alphabets, " or "), a.Kind)
+	if k.Alphabets != nil && !slices.Contains(k.Alphabets, a.Kind) {
+		return fmt.Errorf("kind %s needs a %s alphabet, not %s", m.Kind, joinKinds(k.Alphabets, " or "), a.Kind)
 	}
-	if err := m.validateParams(k.epsilon, k.sensitive, a); err != nil {
+	if err := m.validateParams(k, a); err != nil {
 		return err
 	}
 	if m.Share != nil && (!(*m.Share >= 0) || *m.Share > 1) {
@@ -193,35 +155,35 @@ func (m MechanismSpec) validate(a Alphabet) error {
 
 // validateParams checks ε, Shokri's quality loss and the sensitive set
 // against what the kind takes.
-func (m MechanismSpec) validateParams(epsilon, sensitive bool, a Alphabet) error {
+func (m MechanismSpec) validateParams(k Kind, a Alphabet) error {
 	switch {
-	case epsilon:
+	case k.Param == ParamEpsilon:
 		if err := checkEpsilon(m.Epsilon); err != nil {
 			return errors.New(strings.TrimPrefix(err.Error(), "core: "))
 		}
 	case m.Epsilon != 0:
 		return fmt.Errorf("kind %s takes no epsilon", m.Kind)
 	}
-	if m.Kind == KindShokri {
+	if k.Param == ParamQualityLoss {
 		if !(m.QualityLoss > 0) || math.IsInf(m.QualityLoss, 0) {
 			return fmt.Errorf("quality_loss must be positive and finite, got %v", m.QualityLoss)
 		}
 	} else if m.QualityLoss != 0 {
 		return fmt.Errorf("kind %s takes no quality_loss", m.Kind)
 	}
-	return m.validateULDP(sensitive, a)
+	return m.validateULDP(k, a)
 }
 
 // validateULDP checks the sensitive set, and PUM's tags and base.
-func (m MechanismSpec) validateULDP(sensitive bool, a Alphabet) error {
-	if sensitive && (len(m.Sensitive) > 0 || m.Kind != KindPUM) {
+func (m MechanismSpec) validateULDP(k Kind, a Alphabet) error {
+	if k.Sensitive && (len(m.Sensitive) > 0 || !k.Personal) {
 		if _, _, err := sensitiveSet(a.Len(), m.Sensitive); err != nil {
 			return errors.New(strings.TrimPrefix(err.Error(), "core: "))
 		}
 	} else if len(m.Sensitive) > 0 {
 		return fmt.Errorf("kind %s takes no sensitive set", m.Kind)
 	}
-	if m.Kind == KindPUM {
+	if k.Personal {
 		if err := checkTags(m.Tags); err != nil {
 			return errors.New(strings.TrimPrefix(err.Error(), "core: "))
 		}

@@ -60,15 +60,6 @@ func ULDPEstimate(mechs []Mechanism, g *Groups, s *Study, opt ULDPOptions) ([]fl
 	})
 }
 
-// An empirical mechanism has an unbiased estimator that is affine in the
-// frequencies f of its outputs or bits: p̂ = f·scale − offset (uRR and
-// uRAP, ULDP §4.1–§4.2).
-type empirical interface {
-	// empirical returns f from the reports of g and the estimator's
-	// scale and offset.
-	empirical(g *Groups) (f, scale, offset []float64)
-}
-
 // uldpRaw returns the unconstrained empirical estimate f·scale − offset
 // from the frequencies f of n reports, with the significance threshold
 // of ULDP §2.5 at level significance when positive.
@@ -121,3 +112,12 @@ func background(k int, tag string, s *Study, given []float64) ([]float64, error)
 	floats.Scale(1/float64(n), out)
 	return out, nil
 }
+
+// MethodULDP names the empirical estimator of utility-optimized
+// mechanisms (ULDP §2.5, §4).
+const MethodULDP Method = "uldp"
+
+// uldpEstimator is the empirical ULDP estimator, registered in registry.
+var uldpEstimator = Estimator{Method: MethodULDP, Title: "ULDP empirical", Help: "empirical uRR/uRAP/PUM estimator (ULDP)",
+	Needs: CapUtility, Cost: CostPass,
+	run: func(e *estimation) (*Estimate, error) { return closed(ULDPEstimate(e.mechs, e.g, e.s, e.opt.ULDP)) }}

@@ -1,9 +1,21 @@
 package core
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 )
+
+// KindURAP names uRAP (ULDP §4.2) in study files.
+const KindURAP MechanismKind = "urappor"
+
+// urapKind is uRAP (ULDP §4.2), registered in kindRegistry.
+var urapKind = Kind{Name: KindURAP, Param: ParamEpsilon, Sensitive: true, Caps: CapBits | CapUtility,
+	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
+		m, err := NewURAP(a.Len(), s.Epsilon, s.Sensitive)
+		return m, err
+	},
+}
 
 // URAP is the utility-optimized RAPPOR of ULDP Def. 4 (restated in
 // docs/ARCHITECTURE.md §3). The datum x is one-hot encoded in K bits that are

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -8,6 +9,17 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 )
+
+// KindURR names uRR (ULDP §4.1) in study files.
+const KindURR MechanismKind = "urr"
+
+// urrKind is uRR (ULDP §4.1), registered in kindRegistry.
+var urrKind = Kind{Name: KindURR, Param: ParamEpsilon, Sensitive: true, Caps: CapUtility,
+	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
+		m, err := NewURR(a.Len(), s.Epsilon, s.Sensitive)
+		return m, err
+	},
+}
 
 // URR is the utility-optimized randomized response of ULDP Def. 3 (formulas
 // restated in docs/ARCHITECTURE.md §3). X_S ⊆ X is the sensitive set and X_N

@@ -128,7 +128,7 @@ func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64) ([
 	if !math.IsInf(est.LogLik, 0) && !math.IsNaN(est.LogLik) {
 		res.LogLik = &est.LogLik // null when the estimate rules some report out
 	}
-	if method == core.MethodCEM {
+	if info, _ := method.Info(); info.Alpha {
 		res.Alpha = &est.Alpha
 	}
 	if method.Certified() {

@@ -155,7 +155,7 @@ func (c *compareTab) refresh() {
 	set("Log-likelihood", ll)
 	set("Steps", stepsText(m))
 	t := m.Elapsed.Round(time.Millisecond).String()
-	if m.Method == core.MethodCEM {
+	if info, _ := m.Method.Info(); info.Alpha {
 		t += fmt.Sprintf(" · α = %g", m.Estimate.Alpha)
 	}
 	set("Time", t)
@@ -227,7 +227,7 @@ func (c *compareTab) fillRanking() {
 		if m.Estimate.Iterations > 0 {
 			steps = fmt.Sprint(m.Estimate.Iterations)
 		}
-		if m.Method == core.MethodIBUR && m.Estimate.Iterations > 0 {
+		if info, _ := m.Method.Info(); info.PerMechanism && m.Estimate.Iterations > 0 {
 			steps += " (sum)" // one IBU per mechanism, each within the limit
 		}
 		cells := []string{fmt.Sprint(i + 1), methodTitle(m.Method), emd, fmt.Sprintf("%.4g", m.Metrics.MSE),
@@ -261,7 +261,7 @@ func (c *compareTab) notes(m *methodResult) []string {
 	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", app.Thousands(c.res.N()), req.Seed)}
 	lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechanismMix(req.Study, c.res.Counts), 150)...)
 	est := fmt.Sprintf("Estimator: %s", methodTitle(m.Method))
-	if m.Method == core.MethodCEM {
+	if info, _ := m.Method.Info(); info.Alpha {
 		est += " (α = " + roundText(m.Estimate.Alpha, 6) + ")"
 	}
 	est += " · " + metricsLine(*m)
@@ -318,8 +318,9 @@ func stepsText(m *methodResult) string {
 		return "— (closed form)"
 	}
 	s := fmt.Sprintf("%d", e.Iterations)
-	if m.Method == core.MethodIBUR {
-		// The mechanisms' IBUs each have the step limit; this is their sum.
+	if info, _ := m.Method.Info(); info.PerMechanism {
+		// The mechanisms' estimates each have the step limit; this is
+		// their sum.
 		s += " in all, one IBU per mechanism"
 	}
 	switch {

@@ -22,11 +22,14 @@ import (
 	"github.com/privmap/privmap/core"
 )
 
-// mechanismKinds are the kinds offered, in the order of
-// docs/ARCHITECTURE.md's table of mechanisms.
-var mechanismKinds = []core.MechanismKind{
-	core.KindKRR, core.KindRAPPOR, core.KindGeo, core.KindPlanar, core.KindShokri,
-	core.KindURR, core.KindURAP, core.KindPUM, core.KindIdentity,
+// mechanismKinds are the kinds offered, in the order of core's
+// registry (docs/ARCHITECTURE.md's table of mechanisms).
+func mechanismKinds() []core.MechanismKind {
+	var out []core.MechanismKind
+	for _, k := range core.Kinds() {
+		out = append(out, k.Name)
+	}
+	return out
 }
 
 // populationTab edits the population of mechanisms: who uses which
@@ -238,7 +241,7 @@ func (p *populationTab) setSpecs(ms []core.MechanismSpec) {
 
 func (p *populationTab) addRow(m core.MechanismSpec) {
 	r := &mechRow{p: p}
-	r.kind = widget.NewSelect(kindNames(mechanismKinds), nil)
+	r.kind = widget.NewSelect(kindNames(mechanismKinds()), nil)
 	r.id, r.level, r.share, r.sensitive = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
 	r.level.Validator = positiveNumber
 	r.share.Validator = optionalShare
@@ -286,10 +289,8 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 	}
 	r.id.SetText(m.ID)
 	r.kind.SetSelected(string(m.Kind))
-	level := m.Epsilon
-	if m.Kind == core.KindShokri {
-		level = m.QualityLoss
-	}
+	info, _ := m.Kind.Info()
+	level := info.Level(m)
 	r.levelShown = showNumber(level, 4, true)
 	r.level.SetText(r.levelShown.text)
 	r.shareShown = shownNumber{}
@@ -305,8 +306,9 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 // enableFields disables the fields the kind does not take.
 func (r *mechRow) enableFields() {
 	k := core.MechanismKind(r.kind.Selected)
-	setEnabled(r.level, k != core.KindIdentity)
-	uldp := k.TakesSensitive()
+	info, _ := k.Info()
+	setEnabled(r.level, info.Param != core.ParamNone)
+	uldp := info.Sensitive
 	setEnabled(r.sensitive, uldp)
 	if r.pick != nil {
 		if uldp {
@@ -333,11 +335,8 @@ func (r *mechRow) spec() (core.MechanismSpec, error) {
 		if err != nil {
 			return m, fmt.Errorf("%s: level %q is not a number", m.ID, r.level.Text)
 		}
-		if m.Kind == core.KindShokri {
-			m.QualityLoss = v
-		} else {
-			m.Epsilon = v
-		}
+		info, _ := m.Kind.Info()
+		info.SetLevel(&m, v)
 	}
 	if s := strings.TrimSpace(r.share.Text); s != "" {
 		v, err := r.shareShown.read(s)
@@ -353,10 +352,10 @@ func (r *mechRow) spec() (core.MechanismSpec, error) {
 		}
 		m.Sensitive = xs
 	}
-	if m.Kind == core.KindPUM {
+	if info, _ := m.Kind.Info(); info.Personal {
 		m.Base, m.Tags = r.base, r.tags
 		if len(m.Tags) == 0 {
-			m.Tags = []string{"home"}
+			m.Tags = info.DefaultTags
 		}
 	}
 	return m, nil
@@ -519,11 +518,11 @@ func geoText(m core.MechanismSpec, au core.Audit) string {
 	}
 	if au.Underflow && math.IsInf(au.GeoInd, 1) {
 		notes = append(notes, "underflows")
-	} else if nominal := m.Epsilon; (m.Kind == core.KindPlanar || m.Kind == core.KindGeo) &&
-		(nominal < au.GeoInd-5e-4 || nominal > au.GeoIndUpper+5e-4) {
+	} else if info, _ := m.Kind.Info(); info.GeoLevel &&
+		(m.Epsilon < au.GeoInd-5e-4 || m.Epsilon > au.GeoIndUpper+5e-4) {
 		// The channel as built, read back, should give the nominal
 		// level (docs/ARCHITECTURE.md §3); say so when it does not.
-		notes = append(notes, "nominal "+formatLevel(nominal))
+		notes = append(notes, "nominal "+formatLevel(m.Epsilon))
 	}
 	if len(notes) > 0 {
 		geo += " (" + strings.Join(notes, "; ") + ")"

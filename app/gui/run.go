@@ -19,23 +19,17 @@ import (
 	"github.com/privmap/privmap/core"
 )
 
-// runMethods are the estimators the run screen offers, in order; the
-// single-mechanism forms (ibu, inv, rap) are the _M forms with one
-// mechanism, and em is gibu.
-var runMethods = []core.Method{core.MethodGIBU, core.MethodCEM, core.MethodIBUM, core.MethodIBUR,
-	core.MethodINVM, core.MethodINVR, core.MethodRAPM, core.MethodRAPR, core.MethodULDP}
-
-// methodHelp says what each estimator is.
-var methodHelp = map[core.Method]string{
-	core.MethodGIBU: "MLE over all mechanisms at once (FW Alg. 1)",
-	core.MethodCEM:  "EM with CEM's error correction (CEM Alg. 2)",
-	core.MethodIBUM: "IBU on the users' average matrix (FW §5.3)",
-	core.MethodIBUR: "IBU per mechanism, averaged by users (FW eq. 4)",
-	core.MethodINVM: "inversion of the average matrix (FW eq. 7)",
-	core.MethodINVR: "inversion per mechanism, averaged",
-	core.MethodRAPM: "RAPPOR's estimator, mixed ε (FW eq. 13–14)",
-	core.MethodRAPR: "RAPPOR's estimator per mechanism, averaged",
-	core.MethodULDP: "empirical uRR/uRAP/PUM estimator (ULDP)",
+// runMethods are the estimators the run screen offers, in the order of
+// core's registry: every one that takes the users of several mechanisms
+// (core.Estimator.Offered).
+func runMethods() []core.Method {
+	var out []core.Method
+	for _, e := range core.Estimators() {
+		if e.Offered() {
+			out = append(out, e.Method)
+		}
+	}
+	return out
 }
 
 // Preference keys of the run screen.
@@ -100,8 +94,9 @@ func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
 	r := &runTab{ctx: ctx, app: a, win: w, estimate: core.Reconstruct, cost: app.EstimateCost, checks: map[core.Method]*widget.Check{}}
 	p := a.Preferences()
 	chosen := strings.Split(p.StringWithFallback(prefRunMethods, string(core.MethodGIBU)), ",")
-	for _, m := range runMethods {
-		c := widget.NewCheck(methodTitle(m)+" — "+methodHelp[m], func(bool) { r.checked() })
+	for _, m := range runMethods() {
+		info, _ := m.Info()
+		c := widget.NewCheck(methodTitle(m)+" — "+info.Help, func(bool) { r.checked() })
 		c.Checked = slices.Contains(chosen, string(m))
 		r.checks[m] = c
 	}
@@ -161,7 +156,7 @@ func parseOptional(s string) (float64, error) {
 
 func (r *runTab) buildUI() fyne.CanvasObject {
 	methods := container.NewVBox()
-	for _, m := range runMethods {
+	for _, m := range runMethods() {
 		methods.Add(r.checks[m])
 	}
 	methods.Add(r.why)
@@ -229,7 +224,7 @@ func (r *runTab) methods() []core.Method {
 // apply to the population: the choice remembered.
 func (r *runTab) ticked() []core.Method {
 	var out []core.Method
-	for _, m := range runMethods {
+	for _, m := range runMethods() {
 		if r.checks[m].Checked {
 			out = append(out, m)
 		}
@@ -256,7 +251,7 @@ func withoutMethod(msg string) string {
 // and says the reasons under them; nil enables every estimator.
 func (r *runTab) setApplicable(why func(core.Method) error) {
 	var reasons []string
-	for _, m := range runMethods {
+	for _, m := range runMethods() {
 		c := r.checks[m]
 		var err error
 		if why != nil {

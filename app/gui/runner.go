@@ -21,23 +21,11 @@ type runResult struct {
 // methodResult is one estimator's outcome.
 type methodResult = app.MethodResult
 
-// methodTitles name the estimators as the window shows them.
-var methodTitles = map[core.Method]string{
-	core.MethodGIBU: "GIBU",
-	core.MethodCEM:  "Corrected EM",
-	core.MethodIBUM: "[IBU]_M",
-	core.MethodIBUR: "[IBU]_R",
-	core.MethodINVM: "[INV]_M",
-	core.MethodINVR: "[INV]_R",
-	core.MethodRAPM: "[RAP]_M",
-	core.MethodRAPR: "[RAP]_R",
-	core.MethodULDP: "ULDP empirical",
-}
-
-// methodTitle returns the title of a method.
+// methodTitle returns the title of a method as the window shows it
+// (core.Estimator.Title), or its name when it has none.
 func methodTitle(m core.Method) string {
-	if t, ok := methodTitles[m]; ok {
-		return t
+	if e, ok := m.Info(); ok && e.Title != "" {
+		return e.Title
 	}
 	return string(m)
 }

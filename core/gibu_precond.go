@@ -6,41 +6,6 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// A squarer is an operator whose entrywise square A∘A is itself an
-// operator: the diagonal of a likelihood's Hessian, Σ_z s_z A(x, z)², is
-// then one product (diagonal).
-type squarer interface {
-	squared() operator
-}
-
-// squared returns A∘A: every entry of the bordered product is λ times
-// one entry of the tables near, rowTail or quad, so A∘A is the bordered
-// product of their squares with λ², exactly.
-func (m *PlanarGeometric) squared() operator {
-	m.sqOnce.Do(func() {
-		sq := func(t []float64) []float64 {
-			out := make([]float64, len(t))
-			for i, v := range t {
-				out[i] = v * v
-			}
-			return out
-		}
-		s := &PlanarGeometric{Cols: m.Cols, Rows: m.Rows, CellKm: m.CellKm, m: m.m, lambda: m.lambda * m.lambda,
-			near: sq(m.near), rowTail: sq(m.rowTail), quad: sq(m.quad)}
-		m.sq = borderedOp{s}
-	})
-	return m.sq
-}
-
-// squared returns A∘A of k-RR: keep² on the diagonal, other² elsewhere.
-func (m *KRR) squared() operator {
-	r, pr := m.rates()
-	return twoValued{k: m.K, off: r * r, diff: (r+pr)*(r+pr) - r*r}
-}
-
-// squared returns the identity, its own square.
-func (m *Identity) squared() operator { return m }
-
 // hessWeights returns s_z = q_z/(n p_z²), the weights of the outputs in
 // the Hessian's diagonal Σ_z s_z A(x, z)².
 func hessWeights(q, p []float64, n float64) []float64 {

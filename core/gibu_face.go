@@ -14,12 +14,6 @@ import (
 // at most 8M (64 MB).
 const faceEntries = 1 << 23
 
-// An entrier gives the entries A(x, z) = P(z | x) of an operator, as
-// every Channel does.
-type entrier interface {
-	Prob(x, z int) float64
-}
-
 // A facer is a curved model that can write its likelihood restricted to
 // a set of symbols, for a Newton step solved densely on the free face.
 type facer interface {
@@ -53,15 +47,13 @@ func faceable(rows, f int, work float64) bool {
 }
 
 // opWork estimates the multiply-adds of one application of op on k
-// symbols: a planar geometric channel's two FFTs on its torus of
-// (2m+1)² cells, 5N·log₂N each; the other operators of this package
-// apply in O(K).
+// symbols: its own estimate when it knows one (a worker: a planar
+// geometric channel's two FFTs), the sum of a compound's parts; the
+// other operators of this package apply in O(K).
 func opWork(op operator, k int) float64 {
 	switch o := op.(type) {
-	case *PlanarGeometric:
-		return 2 * fftWork(o)
-	case borderedOp:
-		return 2 * fftWork(o.p)
+	case worker:
+		return o.work()
 	case *compoundOp:
 		w := 0.0
 		for _, op := range o.ops {
@@ -72,19 +64,13 @@ func opWork(op operator, k int) float64 {
 	return 4 * float64(k)
 }
 
-// fftWork estimates the multiply-adds of one FFT on p's torus.
-func fftWork(p *PlanarGeometric) float64 {
-	n := float64((2*p.m + 1) * (2*p.m + 1))
-	return 5 * n * math.Log2(n)
-}
-
 func (c *columns) productWork() float64 { return 2 * float64(len(c.col)*c.k) }
 
 func (t *operatorTerm) productWork() float64 { return 2 * opWork(t.op, len(t.q)) }
 
 // productWork counts planarTerms' 2J + 2 shared transforms.
 func (t *planarTerms) productWork() float64 {
-	return float64(2*len(t.b.ms)+2) * fftWork(t.b.ms[0])
+	return float64(2*len(t.b.ms)+2) * t.b.ms[0].fftWork()
 }
 
 func (m *mixture) productWork() float64 {

@@ -297,6 +297,36 @@ func planarSum(ms []*PlanarGeometric, w []float64) operator {
 // which need not be a mechanism's.
 type borderedOp struct{ p *PlanarGeometric }
 
+// work estimates the multiply-adds of one product: two FFTs (worker).
+func (o borderedOp) work() float64 { return 2 * o.p.fftWork() }
+
 func (o borderedOp) MulVecTo(dst []float64, trans bool, x []float64) []float64 {
 	return o.p.bordered(fill(dst, o.p.Inputs(), 0), trans, x)
+}
+
+// sumPlanar replaces the planar geometric mechanisms among ops that can
+// share transforms (batchable) by their weighted sum as one operator
+// (planarSum), in the place of the first, with weight 1.
+func sumPlanar(ops []operator, w []float64) ([]operator, []float64) {
+	type weighted struct {
+		op operator
+		w  float64
+	}
+	items := make([]weighted, len(ops))
+	for i, op := range ops {
+		items[i] = weighted{op, w[i]}
+	}
+	merged := mergePlanar(items, func(it weighted) operator { return it.op },
+		func(ms []*PlanarGeometric, at []int) weighted {
+			mw := make([]float64, len(at))
+			for j, i := range at {
+				mw[j] = w[i]
+			}
+			return weighted{planarSum(ms, mw), 1}
+		})
+	ops, w = ops[:0:0], w[:0:0]
+	for _, it := range merged {
+		ops, w = append(ops, it.op), append(w, it.w)
+	}
+	return ops, w
 }

@@ -1,0 +1,155 @@
+package core
+
+import "math/rand/v2"
+
+// The capabilities of mechanisms, declared together: a Mechanism
+// (mechanism.go) gives likelihoods; the interfaces below are what
+// simulation, the estimators and the audit ask of a mechanism beyond
+// that, each checked with a type assertion on the interface, never on a
+// concrete mechanism. A kind's record (Kind.Caps, kinds.go) states the
+// capabilities of its reports that decide which estimators apply;
+// TestKindCaps holds the two in step.
+//
+// The estimators' own models (emModel, term, curvedModel, facer,
+// projector) are not capabilities of mechanisms and stay with their
+// algorithms.
+
+// A Channel has symbol outputs and gives their probabilities. Every
+// mechanism with symbol outputs is a Channel.
+type Channel interface {
+	// Inputs returns the size K of the input alphabet.
+	Inputs() int
+	// Outputs returns the number of output symbols.
+	Outputs() int
+	// Prob returns P(z | x).
+	Prob(x, z int) float64
+}
+
+// A BitChannel has K-bit outputs whose bits are independent given the
+// input, as RAPPOR and uRAP.
+type BitChannel interface {
+	// Inputs returns the size K of the input alphabet.
+	Inputs() int
+	// Bits returns the length of a report.
+	Bits() int
+	// BitProb returns P(bit j = 1 | x).
+	BitProb(x, j int) float64
+}
+
+// A Sampler draws symbol reports: every mechanism with symbol outputs.
+type Sampler interface {
+	// Sample returns the report of input x.
+	Sample(rng *rand.Rand, x int) int
+}
+
+// A BitSampler draws bit-vector reports, as RAPPOR and uRAP do.
+type BitSampler interface {
+	// Bits returns the length of a report.
+	Bits() int
+	// SampleBits returns the report of input x.
+	SampleBits(rng *rand.Rand, x int) Bits
+}
+
+// A Personalized mechanism lets each user first map her own personal
+// sensitive data to semantic tags, then sanitise the result with a
+// mechanism common to everyone on the data's symbols plus one symbol a
+// tag (PUM, ULDP §5). Its Inputs and Likelihood are the common
+// mechanism's, over the extended alphabet.
+type Personalized interface {
+	Mechanism
+	// DataSymbols returns the size K of the alphabet of true data.
+	DataSymbols() int
+	// TagNames names the tags, whose symbols are K, K+1, ….
+	TagNames() []string
+	// Premap returns the extended symbol that a user whose personal
+	// cells are personal (one per tag, −1 for none) sanitises for x.
+	Premap(x int, personal []int) int
+	// Common returns the mechanism that draws the reports.
+	Common() Mechanism
+}
+
+// An operator applies a channel without forming it, as PlanarGeometric's
+// FFT convolution: dst = A x, or Aᵀ x when trans.
+type operator interface {
+	MulVecTo(dst []float64, trans bool, x []float64) []float64
+}
+
+// An entrier gives the entries A(x, z) = P(z | x) of an operator, as
+// every Channel does.
+type entrier interface {
+	Prob(x, z int) float64
+}
+
+// A squarer is an operator whose entrywise square A∘A is itself an
+// operator: the diagonal of a likelihood's Hessian, Σ_z s_z A(x, z)², is
+// then one product (diagonal).
+type squarer interface {
+	squared() operator
+}
+
+// A bitFlipper reports a one-hot vector with each bit flipped with the
+// same probability: basic one-time RAPPOR (FW eq. 12), the mechanism of
+// RAP's estimator.
+type bitFlipper interface {
+	BitSampler
+	// flipProb returns the probability 1/(1+e^{ε/2}) of flipping a bit.
+	flipProb() float64
+}
+
+// A bitLogProber gives its bits' log-probabilities in closed form.
+type bitLogProber interface {
+	// bitLogProbs returns ln P(bit j = 1 | x) and ln P(bit j = 0 | x).
+	bitLogProbs(x, j int) (l1, l0 float64)
+}
+
+// A oneHotBits channel's bit j has one law when j is the input and
+// another when it is not, as RAPPOR's and uRAP's one-hot encodings:
+// bitLogProbs(x, j) depends on x only through x = j.
+type oneHotBits interface {
+	BitChannel
+	bitLogProber
+	oneHot()
+}
+
+// A positiveChannel's formula makes every probability of its audited
+// outputs positive: every output of k-RR, RAPPOR and the geometric
+// mechanisms, the protected outputs of uRR and uRAP. A zero read off it
+// is a float64 underflow, not an impossible output.
+type positiveChannel interface{ positiveOutputs() }
+
+// A utilityOptimized mechanism protects only its sensitive symbols X_S:
+// uRR and uRAP (ULDP Def. 3–4). Its ε-LDP holds over the protected
+// outputs, and each other output must reveal a single input.
+type utilityOptimized interface {
+	// IsSensitive reports whether symbol x is in X_S.
+	IsSensitive(x int) bool
+}
+
+// An empirical mechanism has an unbiased estimator that is affine in the
+// frequencies f of its outputs or bits: p̂ = f·scale − offset (uRR and
+// uRAP, ULDP §4.1–§4.2).
+type empirical interface {
+	// empirical returns f from the reports of g and the estimator's
+	// scale and offset.
+	empirical(g *Groups) (f, scale, offset []float64)
+}
+
+// A worker is an operator that knows the multiply-adds of one
+// application, when it is not O(K): a planar geometric channel's two
+// FFTs on its torus. Newton's method weighs it against forming the
+// Hessian (face.go).
+type worker interface {
+	work() float64
+}
+
+// A closedFormer has a maximum-likelihood estimate in closed form when
+// every user runs the same channel: k-RR (KRR.MLE). GIBU starts from it,
+// and its first step certifies it.
+type closedFormer interface {
+	Channel
+	// MLE returns the MLE from the counts of each output symbol.
+	MLE(counts []float64) []float64
+	// sameChannel reports whether o draws its reports through the same
+	// channel.
+	sameChannel(o Channel) bool
+}
