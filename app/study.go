@@ -21,6 +21,12 @@ const (
 	memberRun    = "run"
 )
 
+// ApplicationMembers are the top-level members that privmap's
+// application layer adds to a study (docs/ARCHITECTURE.md §7): the data
+// file it was made from and the window's run settings. A reader of study
+// files outside this package passes them to core.ReadStudy.
+var ApplicationMembers = []string{memberSource, memberRun}
+
 // A Study is a study file as the application reads and writes it: core's
 // study, plus where its data came from and how the window ran it.
 type Study struct {
@@ -91,7 +97,7 @@ type RunSettings struct {
 // members. Like core.ReadStudy it refuses unknown members, in the
 // application's members too.
 func ReadStudy(r io.Reader) (*Study, error) {
-	cs, err := core.ReadStudy(r, memberSource, memberRun)
+	cs, err := core.ReadStudy(r, ApplicationMembers...)
 	if err != nil {
 		return nil, err
 	}

@@ -35,8 +35,9 @@ func TestStudyRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, s) {
 		t.Errorf("ReadStudy(WriteStudy(s)) = %+v, want %+v", got, s)
 	}
-	// core reads a window's study too, keeping its application members.
-	if cs, err := core.ReadStudy(strings.NewReader(written)); err != nil || cs.Extensions["run"] == nil || cs.Extensions["source"] == nil {
+	// core reads a window's study too when told of the application's
+	// members, keeping them.
+	if cs, err := core.ReadStudy(strings.NewReader(written), ApplicationMembers...); err != nil || cs.Extensions["run"] == nil || cs.Extensions["source"] == nil {
 		t.Errorf("core.ReadStudy of a window's study: %v", err)
 	}
 	for _, tc := range []struct{ name, in, want string }{

@@ -12,24 +12,28 @@
 // Mechanism; Simulate or SimulateData sanitise the users' data with them,
 // reports are grouped by mechanism and report (Groups, the only input an
 // estimator needs, FW §6), Reconstruct runs a Method on the groups, and
-// Compare measures the Estimate against the truth.
+// core/emd's Compare measures the Estimate against the truth.
 //
 // # Where things are
 //
 //	concept                                   file
 //	alphabets, ground distance                alphabet.go, attributes.go
-//	study files (JSON), mechanism specs       study.go, studyjson.go
+//	study files (JSON), mechanism specs       study.go, studyjson.go,
+//	  strict JSON keys                        jsonkeys.go
+//	sensitive symbol lists ("5, 17, 20-25")   symbols.go
 //	presets of the papers' populations        presets.go
-//	Mechanism and its capabilities            mechanism.go
+//	the registry of mechanism kinds (Kind)    kinds.go
+//	Mechanism, building and drawing           mechanism.go
+//	every capability a mechanism may offer    capabilities.go
 //	  (Channel, BitChannel, Sampler,
-//	  BitSampler, Personalized)
+//	  BitSampler, Personalized, …)
 //	reports and bit vectors                   report.go
 //	k-RR                                      krr.go
 //	RAPPOR                                    rappor.go
 //	linear geometric                          geometric.go
-//	planar geometric (FFT convolution)        planar.go, conv2.go,
-//	  its border's edges by FFT               planaredge.go
-//	  several sharing their transforms        planarbatch.go
+//	planar geometric (FFT convolution)        planar.go,
+//	  its border's edges by FFT               planar_edge.go
+//	  several sharing their transforms        planar_batch.go
 //	Shokri's optimal mechanism (LP)           shokri.go
 //	uRR, uRAP                                 urr.go, urappor.go
 //	PUM                                       pum.go
@@ -37,25 +41,30 @@
 //	privacy audit of a channel                audit.go
 //	simulation, assignment by shares          simulate.go
 //	grouped reports, reports files            groups.go, csv.go
+//	counts tables (a cluster's reports)       counts.go, decimal.go
 //	distribution files                        distribution.go
-//	Reconstruct, methods, options             estimate.go
+//	the registry of estimators (Estimator)    estimators.go
+//	which estimators apply to a population    applicable.go
+//	Reconstruct, options, log-likelihood      estimate.go
 //	GIBU / EM (with SQUAREM)                  gibu.go
-//	Newton's method near the MLE (dense or    newton.go,
-//	  conjugate gradients, preconditioned)    precond.go
+//	Newton's method near the MLE (dense on    gibu_newton.go,
+//	  the free face, or conjugate gradients,  gibu_face.go,
+//	  preconditioned)                         gibu_precond.go
 //	[IBU]_M                                   ibu.go
-//	[INV]_M                                   inv.go, gmres.go
+//	[INV]_M                                   inv.go
 //	[RAP]_M                                   rap.go
-//	[e]_R (per mechanism, averaged)           permechanism.go
-//	independent work on every core            parallel.go
+//	[e]_R (per mechanism, averaged)           estimate_permechanism.go
 //	corrected EM                              cem.go
 //	ULDP empirical estimators                 uldp.go
-//	post-processing onto the simplex          post.go, projsimplex.go
-//	metrics (MSE, JSD, TV, EMD)               metrics.go
-//	exact EMD on a grid (transportation)      transport.go
-//	central release: Laplace and geometric    central.go, centralgeo.go
-//	  noises and their piecewise mixtures
-//	  general privacy budget                  budget.go
-//	  exact integer noise from crypto/rand    securenoise.go
+//	post-processing onto the simplex          post.go
+//	memory checks before large work           memory*.go
+//
+// Its leaves live in packages of their own: core/emd holds the metrics
+// (MSE, JSD, TV) and the exact EMD (transportation simplex), core/central
+// the central release's noises (Laplace, geometric and their piecewise
+// mixtures, their budgets, exact integer noise from crypto/rand), and
+// internal/linalg the numerical kernels (GMRES, simplex projection, FFT
+// convolution, the parallel loop, a subnormal-safe logarithm).
 //
 // # Equations of the papers
 //
@@ -71,8 +80,8 @@
 //	FW eq. (13)–(14)      [RAP]_M                       RAPM
 //	FW eq. (15), Alg. 1   GIBU                          GIBU
 //	FW §8.2.4             Shokri's mechanism            SolveShokri
-//	CEM eq. (2)           squared error                 SquaredError
-//	CEM eq. (8)           Jensen–Shannon divergence     JSD
+//	CEM eq. (2)           squared error                 emd.SquaredError
+//	CEM eq. (8)           Jensen–Shannon divergence     emd.JSD
 //	CEM eq. (14), Alg. 1  EM reconstruction             GIBU
 //	CEM eq. (22)–(24)     s_n and its derivatives       BiasCorrection
 //	CEM eq. (25)–(32)     bias â₋₁, Tikhonov λ          BiasCorrection
@@ -81,11 +90,12 @@
 //	ULDP Def. 3, §4.1     uRR                           URR
 //	ULDP Def. 4, §4.2     uRAP                          URAP
 //	ULDP §5               PUM and its estimate          PUM, ULDPEstimate
-//	PM eq. (4)–(5)        Laplace mechanism             NewLaplaceNoise
-//	PM eq. (7)            geometric mechanism           NewGeometricNoise
-//	PM eq. (11)–(16)      Laplace mixture, Alg. 1       LaplaceMixture
-//	PM eq. (21)–(30)      geometric mixture, Alg. 2     GeometricMixture
-//	PM eq. (32)–(35)      general privacy budget        Budget, BudgetRounded
+//	PM eq. (4)–(5)        Laplace mechanism             central.NewLaplaceNoise
+//	PM eq. (7)            geometric mechanism           central.NewGeometricNoise
+//	PM eq. (11)–(16)      Laplace mixture, Alg. 1       central.LaplaceMixture
+//	PM eq. (21)–(30)      geometric mixture, Alg. 2     central.GeometricMixture
+//	PM eq. (32)–(35)      general privacy budget        central.GeometricMixture.Budget,
+//	                                                    central.Rounded.Budget
 //
 // docs/ARCHITECTURE.md restates the formulas whose text the papers'
 // copies lost (uRR, uRAP, PUM).

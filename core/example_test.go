@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/privmap/privmap/core"
@@ -93,4 +94,73 @@ func ExampleReconstruct() {
 	// Output:
 	// θ̂ = [0.60 0.30 0.10], converged true
 	// EMD 0.003 step, TV 0.001
+}
+
+// The registry of mechanism kinds says what each kind takes, in which
+// units (on a grid, or on a line for the kinds that take only lines), and
+// what its reports are; front ends list the kinds from it.
+func ExampleKinds() {
+	grid := core.Alphabet{Kind: core.KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
+	line := core.Alphabet{Kind: core.KindLinear, Size: 10}
+	for _, k := range core.Kinds() {
+		a := grid
+		if k.Alphabets != nil && !slices.Contains(k.Alphabets, core.KindGrid) {
+			a = line
+		}
+		fmt.Printf("%-16s %-10s sensitive %-5v bits %v\n", k.Name, k.LevelName(a), k.Sensitive, k.Caps&core.CapBits != 0)
+	}
+	// Output:
+	// krr              ε          sensitive false bits false
+	// rappor           ε          sensitive false bits true
+	// geometric        ε per step sensitive false bits false
+	// planar-geometric ε per km   sensitive false bits false
+	// shokri           Q (km)     sensitive false bits false
+	// urr              ε          sensitive true  bits false
+	// urappor          ε          sensitive true  bits true
+	// pum              ε          sensitive true  bits false
+	// identity                    sensitive false bits false
+}
+
+// A kind's record reads and sets its privacy parameter whatever it is:
+// Shokri's Q, or ε.
+func ExampleMechanismKind_Info() {
+	shokri, _ := core.KindShokri.Info()
+	var m core.MechanismSpec
+	shokri.SetLevel(&m, 0.8)
+	fmt.Println(m.QualityLoss, m.Epsilon, shokri.Level(m), shokri.Solved)
+	// Output:
+	// 0.8 0 0.8 true
+}
+
+// The registry of estimators: the window offers those that take the
+// users of several mechanisms, under their titles.
+func ExampleEstimators() {
+	for _, e := range core.Estimators() {
+		if e.Offered() {
+			fmt.Printf("%-6s %-15s certified %v\n", e.Method, e.Title, e.Certified)
+		}
+	}
+	// Output:
+	// gibu   GIBU            certified true
+	// cem    Corrected EM    certified false
+	// ibu-m  [IBU]_M         certified true
+	// ibu-r  [IBU]_R         certified true
+	// inv-m  [INV]_M         certified false
+	// inv-r  [INV]_R         certified false
+	// rap-m  [RAP]_M         certified false
+	// rap-r  [RAP]_R         certified false
+	// uldp   ULDP empirical  certified false
+}
+
+// Which estimators apply to a population is decided from its kinds'
+// capabilities before any report is drawn.
+func ExampleMethod_Info() {
+	rap, _ := core.MethodRAPM.Info()
+	fmt.Println(rap.Needs&core.CapRAPPOR != 0, rap.Refuses&core.CapPersonal != 0, rap.Cost == core.CostInversion)
+	s := &core.Study{Alphabet: core.Alphabet{Kind: core.KindLinear, Size: 4},
+		Mechanisms: []core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}}}
+	fmt.Println(s.Applicable(core.MethodRAPM))
+	// Output:
+	// true true true
+	// core: rap needs RAPPOR users; mechanism "k" is krr
 }

@@ -83,13 +83,13 @@ func TestWriteStudyRoundTrip(t *testing.T) {
 		t.Errorf("written:\n%s", buf.String())
 	}
 	written := buf.String()
-	// The application's own members are read without being asked for;
-	// any other unknown member is an error.
-	if g, err := ReadStudy(strings.NewReader(written)); err != nil || len(g.Extensions) != 2 {
-		t.Errorf("ReadStudy without extensions: %v, extensions %v", err, g.Extensions)
+	// Members are read only when asked for; any other unknown member is
+	// an error.
+	if _, err := ReadStudy(strings.NewReader(written)); err == nil || !strings.Contains(err.Error(), `unknown field "run"`) {
+		t.Errorf("ReadStudy without extensions: error %v, want unknown field \"run\"", err)
 	}
 	other := strings.Replace(written, `"run"`, `"runs"`, 1)
-	if _, err := ReadStudy(strings.NewReader(other)); err == nil || !strings.Contains(err.Error(), `unknown field "runs"`) {
+	if _, err := ReadStudy(strings.NewReader(other), "source", "run"); err == nil || !strings.Contains(err.Error(), `unknown field "runs"`) {
 		t.Errorf("ReadStudy with an unknown member: error %v, want unknown field \"runs\"", err)
 	}
 	got, err := ReadStudy(strings.NewReader(written), "source", "run")

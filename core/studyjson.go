@@ -33,18 +33,9 @@ func ReadAllLimited(r io.Reader, limit int64, what string) ([]byte, error) {
 // ReadStudy reads and validates a study file. Syntax errors carry the
 // line; unknown members are errors, so that a misspelt "epsilon" is not
 // silently ignored, except the top-level members named in extensions,
-// which are kept raw in Study.Extensions for the layer that wrote them.
-//
-// The application members privmap itself writes (ApplicationMembers:
-// the data file's "source" and the window's "run") are always accepted
-// and kept, so that a study written by privmap grid or the window reads
-// everywhere.
+// which are kept raw in Study.Extensions for the layer that wrote them
+// (privmap's application layer names its own: app.ApplicationMembers).
 func ReadStudy(r io.Reader, extensions ...string) (*Study, error) {
-	for _, m := range ApplicationMembers {
-		if !slices.Contains(extensions, m) {
-			extensions = append(extensions, m)
-		}
-	}
 	b, err := ReadAllLimited(r, MaxStudyBytes, "a study file")
 	if err != nil {
 		return nil, err
@@ -76,11 +67,6 @@ func ReadStudy(r io.Reader, extensions ...string) (*Study, error) {
 	}
 	return s, nil
 }
-
-// ApplicationMembers are the top-level members that privmap's application
-// layer adds to a study (docs/ARCHITECTURE.md §7): the data file it was
-// made from and the window's run settings.
-var ApplicationMembers = []string{"source", "run"}
 
 // studyMembers are the top-level members of a study file that core reads.
 var studyMembers = []string{"alphabet", "mechanisms", "data", "personal"}
