@@ -76,7 +76,6 @@ func compoundOperators(cs []Channel, g *Groups, budget int) ([]operator, []float
 	return ops, w, len(ops) > 0
 }
 
-
 // compoundOp applies A[n] = Σ_A w_A A matrix-free.
 type compoundOp struct {
 	ops []operator
