@@ -8,11 +8,10 @@ package gui
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,11 +20,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/theme"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/assets"
-	"github.com/privmap/privmap/core"
 )
 
 // DefaultSize is the window's initial size.
@@ -67,11 +63,15 @@ func New(a fyne.App, w fyne.Window, file ...string) *container.AppTabs {
 	return u.tabs
 }
 
-// ui is the window's screens.
+// ui is the window: its workspace and its screens, in the order of
+// their tabs.
 type ui struct {
-	app  fyne.App
-	win  fyne.Window
-	tabs *container.AppTabs
+	app     fyne.App
+	win     fyne.Window
+	ws      *workspace
+	tabs    *container.AppTabs
+	screens []screen
+	// The screens by type, for the menu's defaults and the tests.
 	data *dataTab
 	pop  *populationTab
 	run  *runTab
@@ -80,103 +80,32 @@ type ui struct {
 	exp  *experimentsTab
 }
 
-// Tab indices.
-const (
-	tabData = iota
-	tabPopulation
-	tabRun
-	tabCompare
-	tabRelease
-	tabExperiments
-)
-
 func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	ctx, cancel := context.WithCancel(context.Background())
-	u := &ui{app: a, win: w}
+	ws := newWorkspace(ctx, a, w)
+	u := &ui{app: a, win: w, ws: ws}
 	w.SetOnClosed(func() {
 		cancel()
-		if u.data != nil {
-			u.data.tiles.stop()
-		}
+		ws.tiles.stop()
 		if sz := w.Canvas().Size(); sz.Width > 0 {
 			a.Preferences().SetFloat(prefWidth, float64(sz.Width))
 			a.Preferences().SetFloat(prefHeight, float64(sz.Height))
 		}
 	})
 	w.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	u.data = newDataTab(ctx, a, w)
-	u.pop = newPopulationTab(ctx)
-	u.run = newRunTab(ctx, a, w)
-	u.cmp = newCompareTab(a, w)
-	u.rel = newReleaseTab(ctx, a, w)
-	u.rel.tiles = u.data.tiles
-	u.rel.data = func() *dataset { return u.data.data }
-	u.exp = newExperimentsTab(ctx, a, w)
-	u.cmp.tiles = u.data.tiles
-	// A basemap that arrives, or a new opacity, redraws the maps.
-	u.data.tiles.onReady = []func(){
-		func() {
-			if u.data.data != nil && !u.data.data.isCensus() {
-				u.data.refreshMap()
-			}
-		},
-		func() {
-			if u.cmp.res != nil {
-				u.cmp.refresh()
-			}
-		},
-		func() {
-			if u.rel.last != nil {
-				u.rel.refresh()
-			}
-		},
+	u.data, u.pop, u.run = newDataTab(ws), newPopulationTab(ws), newRunTab(ws)
+	u.cmp, u.rel, u.exp = newCompareTab(ws), newReleaseTab(ws), newExperimentsTab(ws)
+	// The tabs, in order: adding a screen is one more here.
+	u.screens = []screen{u.data, u.pop, u.run, u.cmp, u.rel, u.exp}
+	u.tabs = container.NewAppTabs()
+	for _, sc := range u.screens {
+		title, icon := sc.tab()
+		u.tabs.Append(container.NewTabItemWithIcon(title, icon, sc.buildUI()))
 	}
-	u.run.input = u.runInput
-	u.run.hold = u.pop.slots.hold
-	u.run.coarser = func(cellKm float64) {
-		u.tabs.SelectIndex(tabData)
-		u.data.cell.SetText(strconv.FormatFloat(cellKm, 'g', 4, 64))
-		u.data.regrid(false)
-	}
-	u.pop.OnPick = func(r *mechRow) {
-		u.tabs.SelectIndex(tabData)
-		u.data.picker.start(r)
-	}
-	u.data.picker.onDone = func() { u.tabs.SelectIndex(tabPopulation) }
-	u.run.OnResult = func(res *runResult) {
-		u.win.SetTitle(fmt.Sprintf("privmap — %s compared", plural(len(res.Results), "estimator", "estimators")))
-		u.cmp.show(res)
-		u.tabs.SelectIndex(tabCompare)
-	}
-	u.data.onShown = func(ds *dataset) {
-		prev, a := u.pop.alphabet, ds.studyAlphabet()
-		u.pop.setAlphabet(a)
-		// A first population to start from, or a new one when the data
-		// changed kind (map to census, say) and the old one does not fit.
-		switch {
-		case u.pop.rows == nil && u.restorePopulation():
-		case u.pop.rows == nil || prev.Kind != a.Kind && !u.pop.fits():
-			u.pop.applyDefault()
-		}
-	}
-	if name := a.Preferences().String(prefOverlay); name != "" {
-		u.data.tiles.loadOverlay(name, func(err error) {
-			if err != nil {
-				u.data.tiles.onNote("no outlines: " + shortText(err.Error(), 80))
-			}
-		})
-	}
-	u.pop.OnChanged = u.savePopulation
+	ws.show = func(sc screen) { u.tabs.SelectIndex(slices.Index(u.screens, sc)) }
+	ws.current = func() screen { return u.screens[max(u.tabs.SelectedIndex(), 0)] }
+	u.tabs.OnSelected = func(*container.TabItem) { ws.current().shown() }
 	w.SetOnDropped(u.data.onDropped)
-	u.tabs = container.NewAppTabs(
-		container.NewTabItemWithIcon("Data", theme.FileIcon(), u.data.buildUI()),
-		container.NewTabItemWithIcon("Population", theme.AccountIcon(), u.pop.buildUI()),
-		container.NewTabItemWithIcon("Run", theme.MediaPlayIcon(), u.run.buildUI()),
-		container.NewTabItemWithIcon("Compare", theme.GridIcon(), u.cmp.buildUI()),
-		container.NewTabItemWithIcon("Release", theme.UploadIcon(), u.rel.buildUI()),
-		container.NewTabItemWithIcon("Experiments", theme.ListIcon(), u.exp.buildUI()),
-	)
-	u.tabs.OnSelected = u.onTab
 	u.addMenuAndShortcuts()
 	if len(file) == 0 {
 		u.data.load(defaultSource(), false)
@@ -224,6 +153,11 @@ type command struct {
 
 // commands returns the menus' actions.
 func (u *ui) commands() map[string][]command {
+	view := make([]command, len(u.screens))
+	for i, sc := range u.screens {
+		title, _ := sc.tab()
+		view[i] = command{label: title, key: fyne.KeyName(strconv.Itoa(i + 1)), action: func() { u.ws.show(sc) }}
+	}
 	return map[string][]command{
 		"File": {
 			{label: "Open data…", key: fyne.KeyO, action: u.data.onOpen},
@@ -233,21 +167,14 @@ func (u *ui) commands() map[string][]command {
 			{label: "Export CSV…", key: fyne.KeyE, shift: true, action: u.onExportCSV},
 		},
 		"Population": {
-			{label: "Choose a preset", key: fyne.KeyP, action: u.onChoosePreset},
+			{label: "Choose a preset", key: fyne.KeyP, action: u.pop.onChoosePreset},
 			{label: "Apply the preset", key: fyne.KeyP, shift: true, action: u.pop.onApplyPreset},
 		},
 		"Run": {
 			{label: "Run estimators", key: fyne.KeyR, action: u.onRun},
 			{label: "Cancel", key: fyne.KeyPeriod, action: u.onCancel},
 		},
-		"View": {
-			{label: "Data", key: fyne.Key1, action: func() { u.tabs.SelectIndex(tabData) }},
-			{label: "Population", key: fyne.Key2, action: func() { u.tabs.SelectIndex(tabPopulation) }},
-			{label: "Run", key: fyne.Key3, action: func() { u.tabs.SelectIndex(tabRun) }},
-			{label: "Compare", key: fyne.Key4, action: func() { u.tabs.SelectIndex(tabCompare) }},
-			{label: "Release", key: fyne.Key5, action: func() { u.tabs.SelectIndex(tabRelease) }},
-			{label: "Experiments", key: fyne.Key6, action: func() { u.tabs.SelectIndex(tabExperiments) }},
-		},
+		"View": view,
 	}
 }
 
@@ -282,140 +209,45 @@ func (u *ui) addMenuAndShortcuts() {
 	})
 }
 
-// savePopulation remembers a valid population for the next session.
-func (u *ui) savePopulation() {
-	s, err := u.pop.study()
-	u.updateEstimators(s, err)
-	if err != nil {
-		return
-	}
-	if b, err := json.Marshal(s.Mechanisms); err == nil {
-		u.app.Preferences().SetString(prefPopulation, string(b))
-	}
-}
-
-// onTab brings a screen up to date as it is shown: the Run screen offers
-// the estimators that apply to the population, and the Compare screen
-// fits its maps now that it has its size.
-func (u *ui) onTab(t *container.TabItem) {
-	switch t.Text {
-	case "Run":
-		u.updateEstimators(u.pop.study())
-	case "Compare":
-		u.cmp.fitSplit()
-	case "Release":
-		u.rel.fitSplit()
-	}
-}
-
-// updateEstimators offers the estimators that apply to the population s
-// (all of them while it has an error: err says why on the Population
-// screen and at Run).
-func (u *ui) updateEstimators(s *core.Study, err error) {
-	if err != nil {
-		u.run.setApplicable(nil)
-		return
-	}
-	u.run.setApplicable(s.Applicable)
-}
-
-// restorePopulation sets the population of the last session, if it fits
-// the alphabet, and reports whether it did.
-func (u *ui) restorePopulation() bool {
-	var ms []core.MechanismSpec
-	if err := json.Unmarshal([]byte(u.app.Preferences().String(prefPopulation)), &ms); err != nil || len(ms) == 0 {
-		return false
-	}
-	if (&core.Study{Alphabet: u.pop.alphabet, Mechanisms: ms}).Validate() != nil {
-		return false
-	}
-	u.pop.setSpecs(ms)
-	return true
-}
-
-// onChoosePreset shows the Population screen with its preset list
-// focused: the arrow keys choose, Ctrl+Shift+P applies.
-func (u *ui) onChoosePreset() {
-	u.tabs.SelectIndex(tabPopulation)
-	u.win.Canvas().Focus(u.pop.preset)
-}
-
-// onExportPNG exports the data's map from the Data screen, else the
-// compared maps.
+// onExportPNG exports what the screen shown draws, else the compared
+// maps.
 func (u *ui) onExportPNG() {
-	switch u.tabs.SelectedIndex() {
-	case tabData:
-		u.data.onExportPNG()
-	case tabRelease:
-		u.rel.onExportPNG()
-	default:
-		u.cmp.onExportPNG()
+	if e, ok := u.ws.current().(pngExporter); ok {
+		e.onExportPNG()
+		return
 	}
+	u.cmp.onExportPNG()
 }
 
-// onExportCSV exports the release on the Release screen, else the
-// estimate compared.
+// onExportCSV exports what the screen shown holds, else the estimate
+// compared.
 func (u *ui) onExportCSV() {
-	if u.tabs.SelectedIndex() == tabRelease {
-		u.rel.onExportCSV()
+	if e, ok := u.ws.current().(csvExporter); ok {
+		e.onExportCSV()
 		return
 	}
 	u.cmp.onExportCSV()
 }
 
-// onRun starts the experiment on the Experiments screen or the release on
-// the Release screen, else shows the Run screen and starts a run.
+// onRun starts the job of the screen shown, else shows the Run screen and
+// starts a run.
 func (u *ui) onRun() {
-	switch u.tabs.SelectedIndex() {
-	case tabExperiments:
-		u.exp.onRun()
-		return
-	case tabRelease:
-		u.rel.onRelease()
+	if r, ok := u.ws.current().(runner); ok {
+		r.onRun()
 		return
 	}
-	u.tabs.SelectIndex(tabRun)
+	u.ws.show(u.run)
 	u.run.onRun()
 }
 
-// onCancel cancels whatever runs: a run, a release, an experiment, loading data,
-// the audits of the population.
+// onCancel cancels whatever runs on every screen: a run, a release, an
+// experiment, loading data, the audits of the population.
 func (u *ui) onCancel() {
-	u.run.onCancel()
-	u.rel.onCancel()
-	u.exp.onCancel()
-	u.pop.stopAudits()
-	if u.data.busy {
-		u.data.onCancel()
-	}
-}
-
-// runInput gathers a run's study, data and truth from the screens.
-func (u *ui) runInput() (runRequest, error) {
-	ds := u.data.data
-	switch {
-	case u.data.busy:
-		return runRequest{}, errors.New("the data are still loading: wait for them (or cancel), then run")
-	case ds == nil:
-		return runRequest{}, errors.New("no data are loaded: open a check-in or census file on the Data screen")
-	}
-	s, err := u.pop.study()
-	if err != nil {
-		return runRequest{}, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen, then run", err)
-	}
-	req := runRequest{ds: ds, Request: app.Request{Study: s}}
-	if ds.isCensus() {
-		req.Users.Data, req.Users.Truth = ds.table.Data, ds.table.Distribution()
-	} else {
-		req.Users.Data, req.Users.Truth = ds.grid.Cells, ds.grid.Distribution()
-		if ds.grid.Homes != nil {
-			// Each user's home cell: what a PUM maps to its tag "home",
-			// and by default the background its estimator spreads the
-			// tag's mass with (ULDP §5).
-			s.Personal = map[string][]int{"home": ds.grid.Homes}
+	for _, sc := range u.screens {
+		if c, ok := sc.(canceller); ok {
+			c.onCancel()
 		}
 	}
-	return req, nil
 }
 
 // showError shows err in a dialog followed by what to do next.

@@ -55,7 +55,7 @@ func openTestWindow(t *testing.T, a fyne.App, file ...string) (fyne.Window, *ui)
 
 func TestDefaultDataLoads(t *testing.T) {
 	_, d := newTestUI(t)
-	require.NotNil(t, d.data)
+	require.NotNil(t, d.ws.data)
 	assert.Equal(t, "synthetic San Francisco check-ins (embedded)", d.fields["File"].Text)
 	assert.Equal(t, "13,779 check-ins · 2,000 users", d.fields["Records"].Text)
 	assert.Equal(t, "snap format · 13,779 lines · 0 skipped", d.fields["Read"].Text)
@@ -96,7 +96,7 @@ func TestHeatmapHover(t *testing.T) {
 		cr := h.data.CellRect(h.Map, cell)
 		pos := fyne.NewPos(float32((cr.X0+cr.X1)/2)*h.Size().Width, float32((cr.Y0+cr.Y1)/2)*h.Size().Height)
 		h.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
-		assert.Equal(t, cellInfo(d.data.grid, cell), d.hover.Text)
+		assert.Equal(t, cellInfo(d.ws.data.grid, cell), d.hover.Text)
 	}
 	h.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(0, 0)}})
 	assert.True(t, strings.HasPrefix(d.hover.Text, "Hover over a cell"), d.hover.Text)
@@ -106,7 +106,7 @@ func TestHeatmapHover(t *testing.T) {
 
 func TestCellInfo(t *testing.T) {
 	_, d := newTestUI(t)
-	got := cellInfo(d.data.grid, 0)
+	got := cellInfo(d.ws.data.grid, 0)
 	want := "cell 0 (row 0, col 0) · 37.7228°N–37.7273°N · 122.5153°W–122.5096°W · "
 	assert.True(t, strings.HasPrefix(got, want), got)
 	assert.Equal(t, "1,234,567", app.Thousands(1234567))
@@ -141,11 +141,11 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 
 func TestBadFileKeepsDataThenSkips(t *testing.T) {
 	w, d := newTestUI(t)
-	before := d.data
+	before := d.ws.data
 	bad := "u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\nv\t2010-08-19T20:51:29Z\tabc\t-122.42\t1\nw\t2010-08-19T20:51:29Z\t37.77\t-122.43\t1\n"
 	d.load(bytesSource("bad.txt", []byte(bad)), false)
 	settle(t)
-	assert.Same(t, before, d.data, "a bad file replaced the data")
+	assert.Same(t, before, d.ws.data, "a bad file replaced the data")
 	assert.Contains(t, d.status.Text, "Could not load bad.txt")
 	top := w.Canvas().Overlays().Top()
 	require.NotNil(t, top, "no dialog shown")
@@ -153,12 +153,12 @@ func TestBadFileKeepsDataThenSkips(t *testing.T) {
 	require.NotNil(t, yes, "dialog has no Yes button")
 	test.Tap(yes)
 	settle(t)
-	require.NotSame(t, before, d.data)
+	require.NotSame(t, before, d.ws.data)
 	assert.Equal(t, "bad.txt", d.fields["File"].Text)
 	assert.Equal(t, "snap format · 3 lines · 1 skipped", d.fields["Read"].Text)
 	assert.True(t, d.skipped.Visible())
-	assert.Equal(t, 1, len(d.data.res.Errors))
-	assert.Equal(t, 2, d.data.res.Errors[0].Line)
+	assert.Equal(t, 1, len(d.ws.data.res.Errors))
+	assert.Equal(t, 2, d.ws.data.res.Errors[0].Line)
 }
 
 // endless is a reader of check-in lines that never ends, slowly: each
@@ -179,17 +179,17 @@ func (e *endless) Read(p []byte) (int, error) {
 
 func TestCancelKeepsData(t *testing.T) {
 	_, d := newTestUI(t)
-	before := d.data
+	before := d.ws.data
 	src := source{name: "endless", open: func() (io.ReadCloser, int64, error) {
 		return io.NopCloser(&endless{[]byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")}), 1 << 30, nil
 	}}
 	d.load(src, false)
 	assert.True(t, d.busyRow.Visible())
 	assert.True(t, d.open.Disabled())
-	settleUntil(t, "reading under way", func() bool { v, _ := d.progress.Get(); return v > 0 })
+	settleUntil(t, "reading under way", func() bool { return d.bar.Value > 0 })
 	test.Tap(d.stop)
 	settle(t)
-	assert.Same(t, before, d.data)
+	assert.Same(t, before, d.ws.data)
 	assert.Contains(t, d.status.Text, "cancelled")
 	assert.False(t, d.busyRow.Visible())
 	assert.False(t, d.open.Disabled())
@@ -210,11 +210,11 @@ func TestRegrid(t *testing.T) {
 	assert.Equal(t, "13,779 (all per user) · 0 outside box", d.fields["Data"].Text)
 
 	// A bad cell size is refused with a dialog; the grid stays.
-	before := d.data
+	before := d.ws.data
 	d.cell.SetText("abc")
 	test.Tap(d.apply)
 	settle(t)
-	assert.Same(t, before, d.data)
+	assert.Same(t, before, d.ws.data)
 	assert.NotNil(t, w.Canvas().Overlays().Top())
 
 	// A box that holds none of the data is refused; the grid stays.
@@ -224,7 +224,7 @@ func TestRegrid(t *testing.T) {
 	d.setBoxEntries(orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{1, 1}})
 	test.Tap(d.apply)
 	settle(t)
-	assert.Same(t, before, d.data)
+	assert.Same(t, before, d.ws.data)
 	assert.Contains(t, d.status.Text, "Could not grid")
 	assert.NotNil(t, w.Canvas().Overlays().Top())
 }
@@ -243,10 +243,10 @@ func TestDroppedFileFitsBox(t *testing.T) {
 	assert.Contains(t, d.status.Text, "fitted to the data")
 	assert.Equal(t, "40.741388", d.north.Text, "shown to six decimals")
 	assert.Equal(t, "-73.782806", d.east.Text)
-	assert.Equal(t, 40.741388197, d.data.grid.Grid.Bound.Max[1], "the box itself is exact")
+	assert.Equal(t, 40.741388197, d.ws.data.grid.Grid.Bound.Max[1], "the box itself is exact")
 	d.regrid(false) // gridding again from the entries keeps the exact box
 	settle(t)
-	assert.Equal(t, 40.741388197, d.data.grid.Grid.Bound.Max[1])
+	assert.Equal(t, 40.741388197, d.ws.data.grid.Grid.Bound.Max[1])
 	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
 	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
 }
@@ -262,7 +262,7 @@ func TestFitBox(t *testing.T) {
 	all, err := geo.ReadCheckins(bytes.NewReader(assets.DefaultCheckins), geo.Auto, geo.Options{})
 	require.NoError(t, err)
 	want := geo.BoundOf(geo.FirstPerUser(all.Checkins))
-	assert.Equal(t, want, d.data.grid.Grid.Bound)
+	assert.Equal(t, want, d.ws.data.grid.Grid.Bound)
 	assert.Equal(t, degreesText(want.Max[1]), d.north.Text)
 	assert.Equal(t, degreesText(want.Min[0]), d.west.Text)
 	assert.Equal(t, "Gridded synthetic San Francisco check-ins (embedded) over the data's own box.", d.status.Text)

@@ -53,13 +53,13 @@ func TestCancelEachJob(t *testing.T) {
 	}
 
 	t.Run("load", func(t *testing.T) {
-		data := u.data.data
+		data := u.ws.data
 		u.data.load(source{name: "endless", open: func() (io.ReadCloser, int64, error) {
 			return io.NopCloser(&endless{[]byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")}), 1 << 30, nil
 		}}, false)
-		settleUntil(t, "reading under way", func() bool { v, _ := u.data.progress.Get(); return v > 0 })
+		settleUntil(t, "reading under way", func() bool { return u.data.bar.Value > 0 })
 		cancel("loading")
-		assert.Same(t, data, u.data.data)
+		assert.Same(t, data, u.ws.data)
 	})
 
 	t.Run("Shokri audit", func(t *testing.T) {
@@ -152,7 +152,7 @@ func TestLongRunWarning(t *testing.T) {
 	assert.Nil(t, u.run.costDialog)
 	settle(t)
 	assert.Equal(t, 12*8, u.pop.alphabet.Len())
-	assert.Equal(t, tabData, u.tabs.SelectedIndex())
+	assert.Equal(t, screen(u.data), u.ws.current())
 
 	u.run.onRun()
 	assert.Nil(t, u.run.costDialog, "a warning before a short run")

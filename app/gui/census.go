@@ -56,7 +56,7 @@ func readCensus(r io.Reader, src source, f census.Format, ch censusChoice, skipB
 	if err != nil {
 		return nil, err
 	}
-	return &dataset{src: src, table: tab, alphabet: a, choice: ch}, nil
+	return &dataset{src: src, tabulated: &tabulated{table: tab, alphabet: a, choice: ch}}, nil
 }
 
 // censusPanel is the data tab's card for census files: which attributes
@@ -154,7 +154,7 @@ func attrAxes(a core.Alphabet, rows, cols string) (row, col int) {
 }
 
 func (c *censusPanel) onView(string) {
-	if ds := c.d.data; ds != nil && ds.isCensus() {
+	if ds := c.d.ws.data; ds != nil && ds.isCensus() {
 		c.d.refreshMap()
 		c.d.onHover(-1)
 	}
@@ -163,14 +163,14 @@ func (c *censusPanel) onView(string) {
 // onTabulate reads the census file again with the chosen attributes.
 func (c *censusPanel) onTabulate() {
 	d := c.d
-	if d.data == nil || !d.data.isCensus() || d.busy {
+	if d.ws.data == nil || !d.ws.data.isCensus() || d.ws.loading {
 		return
 	}
 	ch := c.choice()
 	p := d.app.Preferences()
 	p.SetString(prefCensusAttrs, ch.attrs)
 	p.SetString(prefCensusMissing, c.missing.Selected)
-	src := d.data.src
+	src := d.ws.data.src
 	d.start("Tabulating "+src.name+"…", func(ctx context.Context, report func(float64)) (*dataset, error) {
 		return readSource(ctx, src, false, geo.GridOptions{}, ch, report)
 	}, func(err error) {

@@ -20,7 +20,7 @@ func TestCensusFile(t *testing.T) {
 	require.NoError(t, err)
 	d.load(bytesSource("adult.data", b), false)
 	settle(t)
-	require.True(t, d.data.isCensus())
+	require.True(t, d.ws.data.isCensus())
 	assert.Equal(t, "adult format · 14 lines · 0 skipped", d.fields["Read"].Text)
 	assert.Equal(t, "13 people", d.fields["Data"].Text)
 	assert.Equal(t, "120 categories · 12 non-empty", d.fields["Cells"].Text)

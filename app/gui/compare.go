@@ -48,9 +48,21 @@ type compareTab struct {
 // metricRows are the rows of the metrics panel.
 var metricRows = []string{"EMD", "Squared error", "JSD", "TV", "Log-likelihood", "Steps", "Time"}
 
-func newCompareTab(a fyne.App, w fyne.Window) *compareTab {
-	c := &compareTab{triptych: newTriptych(a, prefCompareSc), app: a, win: w, metrics: map[string]*widget.Label{}}
+func newCompareTab(ws *workspace) *compareTab {
+	c := &compareTab{triptych: newTriptych(ws, prefCompareSc), app: ws.app, win: ws.win, metrics: map[string]*widget.Label{}}
 	c.redraw, c.describe = c.refresh, c.hoverText
+	// A basemap that arrives, or a new opacity, redraws the maps.
+	ws.tiles.onReady = append(ws.tiles.onReady, func() {
+		if c.res != nil {
+			c.refresh()
+		}
+	})
+	// A finished run is shown here.
+	ws.results = append(ws.results, func(res *runResult) {
+		c.win.SetTitle(fmt.Sprintf("privmap — %s compared", plural(len(res.Results), "estimator", "estimators")))
+		c.show(res)
+		ws.show(c)
+	})
 	c.pick = widget.NewSelect(nil, func(string) { c.refresh() })
 	for _, r := range metricRows {
 		c.metrics[r] = widget.NewLabel("—")
@@ -335,3 +347,9 @@ func stepsText(m *methodResult) string {
 	}
 	return s
 }
+
+// tab names the Compare screen.
+func (c *compareTab) tab() (string, fyne.Resource) { return "Compare", theme.GridIcon() }
+
+// shown fits the maps now that the screen has its size.
+func (c *compareTab) shown() { c.fitSplit() }

@@ -10,15 +10,22 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// jobControls are a long job's Run and Cancel buttons and its progress
-// bar, the Run and Experiments screens': Run is enabled while the job is
-// idle, Cancel while it runs, and the bar shows a percentage only then
-// (an idle "0 %" reads as a job stuck).
+// jobControls are a screen's long job — every screen's: a run, an
+// experiment, loading data, a release — with its Run and Cancel buttons
+// and its progress bar: Run (and the widgets in holds) is enabled while
+// the job is idle, Cancel while it runs, and the bar shows a percentage
+// only then (an idle "0 %" reads as a job stuck). A screen starts its job
+// with start; Cancel, Ctrl+. and Escape stop it. A control the screen
+// does not show is nil.
 type jobControls struct {
 	runBtn, cancelBtn *widget.Button
 	bar               *widget.ProgressBar
 	cancel            context.CancelFunc
 	running           bool
+	// holds are more widgets disabled while the job runs.
+	holds []fyne.Disableable
+	// onRunning, when set, is called as the job starts and stops.
+	onRunning func(bool)
 }
 
 // newJobControls returns the controls, Run calling run.
@@ -35,7 +42,13 @@ func newJobControls(run func()) jobControls {
 // bind finishes the controls once they have their final address: Cancel
 // cancels, and the bar's text reads running.
 func (c *jobControls) bind() {
-	c.cancelBtn.OnTapped = c.onCancel
+	if c.cancelBtn != nil {
+		c.cancelBtn.OnTapped = c.onCancel
+		c.cancelBtn.Disable()
+	}
+	if c.bar == nil {
+		return
+	}
 	c.bar.TextFormatter = func() string {
 		if !c.running {
 			return ""
@@ -52,15 +65,64 @@ func (c *jobControls) begin(cancel context.CancelFunc) {
 
 func (c *jobControls) setRunning(on bool) {
 	c.running = on
-	defer c.bar.Refresh() // its text depends on running
-	if on {
-		c.runBtn.Disable()
-		c.cancelBtn.Enable()
-		c.bar.SetValue(0)
-		return
+	for _, w := range c.widgets() {
+		if on {
+			w.Disable()
+		} else {
+			w.Enable()
+		}
 	}
-	c.runBtn.Enable()
-	c.cancelBtn.Disable()
+	if c.cancelBtn != nil {
+		if on {
+			c.cancelBtn.Enable()
+		} else {
+			c.cancelBtn.Disable()
+		}
+	}
+	if c.bar != nil {
+		if on {
+			c.bar.SetValue(0)
+		}
+		c.bar.Refresh() // its text depends on running
+	}
+	if c.onRunning != nil {
+		c.onRunning(on)
+	}
+}
+
+// widgets returns Run and the holds.
+func (c *jobControls) widgets() []fyne.Disableable {
+	if c.runBtn == nil {
+		return c.holds
+	}
+	return append([]fyne.Disableable{c.runBtn}, c.holds...)
+}
+
+// start runs work off the UI goroutine (through the funnel, jobs.Go)
+// under a context, a child of parent, that Cancel cancels, with the
+// controls running; the function work returns then runs on the UI
+// goroutine with the controls idle again. It reports false, starting
+// nothing, while the job runs.
+func (c *jobControls) start(parent context.Context, work func(ctx context.Context) (done func())) bool {
+	if c.running {
+		return false
+	}
+	ctx, cancel := context.WithCancel(parent)
+	c.begin(cancel)
+	jobs.Go(func() {
+		defer cancel()
+		done := work(ctx)
+		jobs.DoAndWait(func() {
+			c.setRunning(false)
+			done()
+		})
+	})
+	return true
+}
+
+// progress returns a callback that sets the bar from any goroutine.
+func (c *jobControls) progress() func(float64) {
+	return func(f float64) { jobs.Do(func() { c.bar.SetValue(f) }) }
 }
 
 // onCancel stops the job.
@@ -78,7 +140,9 @@ func (c *jobControls) stopped(w fyne.Window, status *widget.Label, err error, ca
 	if err == nil {
 		return false
 	}
-	c.bar.SetValue(0)
+	if c.bar != nil {
+		c.bar.SetValue(0)
+	}
 	if errors.Is(err, context.Canceled) {
 		status.SetText(cancelled)
 		return true

@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/data/binding"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -22,45 +21,8 @@ import (
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/basemap"
 	"github.com/privmap/privmap/app/mapplot"
-	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
-	"github.com/privmap/privmap/geo/census"
 )
-
-// dataset is the loaded data: check-ins and their grid, or a census
-// table over chosen attributes.
-type dataset struct {
-	src       source
-	res       *geo.Result
-	grid      *geo.Gridded
-	skipBad   bool // malformed lines were skipped
-	fitted    bool // the box was fitted to the data
-	regridded bool // the data were gridded again, not loaded
-
-	table    *census.Table
-	alphabet core.Alphabet // of the table
-	choice   censusChoice  // that made the table
-}
-
-// isCensus reports whether ds is a census table.
-func (ds *dataset) isCensus() bool { return ds.table != nil }
-
-// skippedLines returns how many malformed lines were skipped and the
-// reasons kept.
-func (ds *dataset) skippedLines() (int, []*geo.ParseError) {
-	if ds.isCensus() {
-		return ds.table.Skipped, ds.table.Errors
-	}
-	return ds.res.Skipped, ds.res.Errors
-}
-
-// studyAlphabet returns the alphabet of a study of ds.
-func (ds *dataset) studyAlphabet() core.Alphabet {
-	if ds.isCensus() {
-		return ds.alphabet
-	}
-	return ds.grid.Grid.Alphabet()
-}
 
 // Per-user choices as shown.
 const (
@@ -72,19 +34,18 @@ const (
 
 // dataTab loads a check-in file, grids it and shows its true heat map.
 type dataTab struct {
-	ctx  context.Context
-	app  fyne.App
-	win  fyne.Window
-	data *dataset
-
-	busy     bool
-	cancel   context.CancelFunc
-	progress binding.Float
+	ctx context.Context
+	app fyne.App
+	win fyne.Window
+	// ws holds the data set shown (ws.data) and the basemap (ws.tiles).
+	ws *workspace
+	// job reads or grids a data set: Open…, Fit and Grid wait while it
+	// runs, and its bar and Cancel show only then.
+	job jobControls
 
 	open, fit, apply, stop *widget.Button
 	perUser, scale         *widget.Select
-	// tiles is the window's basemap; base and opacity choose it.
-	tiles   *tiles
+	// base and opacity choose the window's basemap.
 	base    *widget.Select
 	opacity *widget.Slider
 	// boxShown keeps the exact box behind the rounded entries.
@@ -102,8 +63,6 @@ type dataTab struct {
 	fields             map[string]*widget.Label
 	gridCard           *widget.Card
 	census             *censusPanel
-	// onShown is called with every data set shown.
-	onShown func(*dataset)
 	// afterLoad, when set, is called once after the next data set is
 	// shown (and dropped if loading fails), to apply an opened study.
 	afterLoad func(*dataset)
@@ -113,31 +72,30 @@ type dataTab struct {
 // summaryFields are the rows of the data summary.
 var summaryFields = []string{"File", "Read", "Records", "Data", "Cells", "Cell size"}
 
-func newDataTab(ctx context.Context, a fyne.App, w fyne.Window) *dataTab {
-	d := &dataTab{ctx: ctx, app: a, win: w, progress: binding.NewFloat()}
+func newDataTab(ws *workspace) *dataTab {
+	a := ws.app
+	d := &dataTab{ctx: ws.ctx, app: a, win: ws.win, ws: ws}
 	p := a.Preferences()
 	d.open = &widget.Button{Text: "Open…", Icon: theme.FolderOpenIcon(), OnTapped: d.onOpen, Importance: widget.HighImportance}
 	d.fit = &widget.Button{Text: "Fit box to data", Icon: theme.ZoomFitIcon(), OnTapped: d.onFit}
 	d.apply = &widget.Button{Text: "Grid", Icon: theme.ViewRefreshIcon(), OnTapped: d.onApply}
-	d.stop = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: d.onCancel}
-	d.stop.Disable()
+	d.stop = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon()}
 	d.perUser = widget.NewSelect([]string{perUserFirst, perUserAll}, d.onPerUser)
 	d.perUser.SetSelected(choice(p.String(prefPerUser), d.perUser.Options, perUserFirst))
 	d.scale = widget.NewSelect([]string{scaleLinear, scaleSqrt}, d.onScale)
 	d.scale.SetSelected(choice(p.String(prefScale), d.scale.Options, scaleSqrt))
-	d.tiles = newTiles(a)
 	d.base = widget.NewSelect(nil, nil)
 	d.setBaseOptions()
 	d.base.OnChanged = d.onBase
 	d.opacity = widget.NewSlider(0.1, 1)
 	d.opacity.Step = 0.05
-	d.opacity.SetValue(d.tiles.opacity())
+	d.opacity.SetValue(d.ws.tiles.opacity())
 	d.opacity.OnChangeEnded = d.onOpacity
 	d.baseNote = widget.NewLabel("")
 	d.baseNote.Wrapping = fyne.TextWrapWord
 	d.baseNote.Importance = widget.LowImportance
 	d.baseNote.Hide()
-	d.tiles.onNote = func(s string) {
+	d.ws.tiles.onNote = func(s string) {
 		d.baseNote.SetText(s)
 		d.baseNote.Hidden = s == ""
 		d.baseNote.Refresh()
@@ -147,7 +105,9 @@ func newDataTab(ctx context.Context, a fyne.App, w fyne.Window) *dataTab {
 	d.cell = numberEntry(d.onSubmit)
 	d.cell.SetText(strconv.FormatFloat(p.FloatWithFallback(prefCellKm, 0.5), 'g', -1, 64))
 	d.setBoxEntries(geo.FWBound)
-	d.bar = widget.NewProgressBarWithData(d.progress)
+	d.bar = widget.NewProgressBar()
+	d.job = jobControls{cancelBtn: d.stop, bar: d.bar, holds: []fyne.Disableable{d.open, d.fit, d.apply}, onRunning: d.setBusy}
+	d.job.bind()
 	d.status = widget.NewLabel("")
 	d.status.Wrapping = fyne.TextWrapWord
 	d.hover = widget.NewLabel("Hover over a cell to see its place and count.")
@@ -167,6 +127,30 @@ func newDataTab(ctx context.Context, a fyne.App, w fyne.Window) *dataTab {
 	d.picker = newPicker(d)
 	d.heat.OnTapped = func(cell int) { d.picker.tapped(cell) }
 	d.census = newCensusPanel(d)
+	d.picker.onDone = func() {}
+	ws.tiles.onReady = append(ws.tiles.onReady, func() {
+		// A basemap that arrives, or a new opacity, redraws the map.
+		if ds := ws.data; ds != nil && !ds.isCensus() {
+			d.refreshMap()
+		}
+	})
+	ws.pick = func(r *mechRow, back screen) {
+		d.picker.onDone = func() { ws.show(back) }
+		ws.show(d)
+		d.picker.start(r)
+	}
+	ws.regrid = func(cellKm float64) {
+		ws.show(d)
+		d.cell.SetText(strconv.FormatFloat(cellKm, 'g', 4, 64))
+		d.regrid(false)
+	}
+	if name := p.String(prefOverlay); name != "" {
+		ws.tiles.loadOverlay(name, func(err error) {
+			if err != nil {
+				ws.tiles.onNote("no outlines: " + shortText(err.Error(), 80))
+			}
+		})
+	}
 	return d
 }
 
@@ -225,23 +209,14 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 	return split
 }
 
-// setBusy switches the controls between idle and loading.
+// setBusy shows the job's bar and Cancel while it loads, and tells the
+// workspace.
 func (d *dataTab) setBusy(busy bool) {
-	d.busy = busy
-	for _, b := range []*widget.Button{d.open, d.fit, d.apply} {
-		if busy {
-			b.Disable()
-		} else {
-			b.Enable()
-		}
-	}
+	d.ws.loading = busy
 	if busy {
-		_ = d.progress.Set(0)
 		d.busyRow.Show()
-		d.stop.Enable()
 	} else {
 		d.busyRow.Hide()
-		d.stop.Disable()
 	}
 }
 
@@ -316,26 +291,21 @@ func (d *dataTab) load(src source, skipBad bool) {
 // state, then shows its data set, or hands its error to failed, on the UI
 // goroutine. Cancel discards the result of work that cannot stop early.
 func (d *dataTab) start(status string, work func(context.Context, func(float64)) (*dataset, error), failed func(error)) {
-	ctx, cancel := context.WithCancel(d.ctx)
-	d.cancel = cancel
-	d.setBusy(true)
 	d.status.SetText(status)
-	progress := func(f float64) { jobs.Do(func() { _ = d.progress.Set(f) }) }
-	jobs.Go(func() {
-		defer cancel()
+	progress := d.job.progress()
+	d.job.start(d.ctx, func(ctx context.Context) func() {
 		ds, err := guarded(func() (*dataset, error) { return work(ctx, progress) })
 		if err == nil {
 			err = ctx.Err()
 		}
-		jobs.DoAndWait(func() {
-			d.setBusy(false)
+		return func() {
 			if err != nil {
 				d.afterLoad = nil
 				failed(err)
 				return
 			}
 			d.show(ds)
-		})
+		}
 	})
 }
 
@@ -343,7 +313,7 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 	// Say that the previous data stay only when there are some.
 	stay := "; the previous data stay loaded."
 	advice := "The previous data stay loaded. "
-	if d.data == nil {
+	if d.ws.data == nil {
 		stay, advice = ".", ""
 	}
 	if errors.Is(err, context.Canceled) {
@@ -365,17 +335,15 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 		advice+"Check that the file is a check-in file (Gowalla, Foursquare, SNAP or CSV with lat and lon columns) or a census file (UCI Adult, US Census 1990), then open it again.")
 }
 
-// show makes ds the current data.
+// show makes ds the current data, and then tells the workspace.
 func (d *dataTab) show(ds *dataset) {
-	d.data = ds
+	d.ws.data = ds
 	d.picker.stop() // the cells may have changed
 	if f := d.afterLoad; f != nil {
 		d.afterLoad = nil
-		defer f(ds) // after onShown
+		defer f(ds) // after the workspace is told
 	}
-	if d.onShown != nil {
-		defer d.onShown(ds)
-	}
+	defer d.ws.setData(ds)
 	if ds.isCensus() {
 		d.gridCard.Hide()
 		d.census.show(ds)
@@ -416,7 +384,7 @@ func (d *dataTab) setSummaryLabels(alphabet, detail string) {
 }
 
 func (d *dataTab) refreshSummary() {
-	ds := d.data
+	ds := d.ws.data
 	if ds.isCensus() {
 		d.censusSummary(ds)
 		d.showSkipped()
@@ -435,7 +403,7 @@ func (d *dataTab) refreshSummary() {
 }
 
 func (d *dataTab) showSkipped() {
-	if n, _ := d.data.skippedLines(); n > 0 {
+	if n, _ := d.ws.data.skippedLines(); n > 0 {
 		d.skipped.Show()
 	} else {
 		d.skipped.Hide()
@@ -451,7 +419,7 @@ func (d *dataTab) mapScale() mapplot.Scale {
 }
 
 func (d *dataTab) refreshMap() {
-	if ds := d.data; ds.isCensus() {
+	if ds := d.ws.data; ds.isCensus() {
 		counts := make([]float64, ds.table.Len())
 		for i, c := range ds.table.Counts() {
 			counts[i] = float64(c)
@@ -460,7 +428,7 @@ func (d *dataTab) refreshMap() {
 		d.heat.SetMap(censusMap(ds, counts, row, col, d.mapScale(), "True distribution · "+ds.src.name, "people"))
 		return
 	}
-	gd := d.data.grid
+	gd := d.ws.data.grid
 	v := make([]float64, len(gd.Counts))
 	for i, c := range gd.Counts {
 		v[i] = float64(c)
@@ -469,8 +437,8 @@ func (d *dataTab) refreshMap() {
 	if gd.Rule == geo.All {
 		label = "check-ins"
 	}
-	m := gridMap(gd.Grid, v, d.mapScale(), "True distribution · "+d.data.src.name, label)
-	d.tiles.under(m)
+	m := gridMap(gd.Grid, v, d.mapScale(), "True distribution · "+d.ws.data.src.name, label)
+	d.ws.tiles.under(m)
 	d.heat.SetMap(m)
 }
 
@@ -488,7 +456,7 @@ func gridMap(g *geo.Grid, values []float64, scale mapplot.Scale, title, label st
 // keeps no record in memory; see gridSource). With fit the box is the
 // data's own, and the box entries are set from the grid made.
 func (d *dataTab) regrid(fit bool) {
-	if d.data == nil || d.busy || d.data.isCensus() {
+	if d.ws.data == nil || d.ws.loading || d.ws.data.isCensus() {
 		return
 	}
 	opt, err := d.gridOptions(fit)
@@ -499,7 +467,7 @@ func (d *dataTab) regrid(fit bool) {
 	p := d.app.Preferences()
 	p.SetFloat(prefCellKm, opt.CellKm)
 	p.SetString(prefPerUser, d.perUser.Selected)
-	old := d.data
+	old := d.ws.data
 	d.start("Gridding "+old.src.name+"…", func(ctx context.Context, report func(float64)) (*dataset, error) {
 		ds, err := gridSource(ctx, old.src, old.skipBad, opt, report)
 		if err != nil {
@@ -528,17 +496,19 @@ func (d *dataTab) onOpen() {
 }
 
 func (d *dataTab) onDropped(_ fyne.Position, uris []fyne.URI) {
-	if len(uris) == 0 || d.busy {
+	if len(uris) == 0 || d.ws.loading {
 		return
 	}
 	d.load(uriSource(uris[0]), false)
 }
 
-func (d *dataTab) onCancel() {
-	if d.cancel != nil {
-		d.cancel()
-	}
-}
+// onCancel stops reading or gridding.
+func (d *dataTab) onCancel() { d.job.onCancel() }
+
+// tab names the Data screen.
+func (d *dataTab) tab() (string, fyne.Resource) { return "Data", theme.FileIcon() }
+
+func (d *dataTab) shown() {}
 
 func (d *dataTab) onFit() { d.regrid(true) }
 
@@ -564,7 +534,7 @@ func (d *dataTab) setBaseOptions() {
 		opts = append(opts, baseNoLines)
 	}
 	sel := baseOSM
-	switch src := d.tiles.source(); src {
+	switch src := d.ws.tiles.source(); src {
 	case basemap.OSMTemplate:
 	case basemapNone:
 		sel = baseNone
@@ -630,7 +600,7 @@ func (d *dataTab) chooseServer() {
 	p := d.app.Preferences()
 	url := widget.NewEntry()
 	url.SetPlaceHolder(basemap.OSMTemplate)
-	if src := d.tiles.source(); strings.Contains(src, "://") && src != basemap.OSMTemplate {
+	if src := d.ws.tiles.source(); strings.Contains(src, "://") && src != basemap.OSMTemplate {
 		url.SetText(src)
 	}
 	url.Validator = func(s string) error {
@@ -662,7 +632,7 @@ func (d *dataTab) chooseServer() {
 // setOverlay draws the outlines of the GeoJSON file name over the maps
 // ("" for none) and remembers it.
 func (d *dataTab) setOverlay(name string) {
-	d.tiles.loadOverlay(name, func(err error) {
+	d.ws.tiles.loadOverlay(name, func(err error) {
 		if err != nil {
 			showError(d.win, err, "The outlines stay as they were.") // err names the file
 			d.setBaseOptions()
@@ -676,14 +646,14 @@ func (d *dataTab) setOverlay(name string) {
 // resetBasemap drops the layer fetched and draws the maps again, which
 // asks the new source for tiles.
 func (d *dataTab) resetBasemap() {
-	d.tiles.reset()
-	d.tiles.redraw()
+	d.ws.tiles.reset()
+	d.ws.tiles.redraw()
 }
 
 // onOpacity sets the heat maps' opacity over the basemap.
 func (d *dataTab) onOpacity(v float64) {
 	d.app.Preferences().SetFloat(prefOpacity, v)
-	d.tiles.redraw()
+	d.ws.tiles.redraw()
 }
 
 func (d *dataTab) onScale(sel string) {
@@ -692,13 +662,13 @@ func (d *dataTab) onScale(sel string) {
 }
 
 func (d *dataTab) onScaleChanged() {
-	if d.data != nil {
+	if d.ws.data != nil {
 		d.refreshMap()
 	}
 }
 
 func (d *dataTab) onShowSkipped() {
-	skipped, errs := d.data.skippedLines()
+	skipped, errs := d.ws.data.skippedLines()
 	var b strings.Builder
 	for _, e := range errs {
 		fmt.Fprintln(&b, e)
@@ -714,14 +684,14 @@ func (d *dataTab) onShowSkipped() {
 // onHover shows the place and count of the cell under the mouse.
 func (d *dataTab) onHover(cell int) {
 	switch {
-	case d.data != nil && d.data.isCensus() && cell >= 0 && d.heat.Map != nil:
-		d.hover.SetText(censusCellInfo(d.data, d.heat.Map, cell))
-	case d.data != nil && d.data.isCensus():
+	case d.ws.data != nil && d.ws.data.isCensus() && cell >= 0 && d.heat.Map != nil:
+		d.hover.SetText(censusCellInfo(d.ws.data, d.heat.Map, cell))
+	case d.ws.data != nil && d.ws.data.isCensus():
 		d.hover.SetText("Hover over a cell to see its categories and count.")
-	case cell < 0 || d.data == nil:
+	case cell < 0 || d.ws.data == nil:
 		d.hover.SetText("Hover over a cell to see its place and count.")
 	default:
-		d.hover.SetText(cellInfo(d.data.grid, cell))
+		d.hover.SetText(cellInfo(d.ws.data.grid, cell))
 	}
 }
 

@@ -81,8 +81,9 @@ type expResult struct {
 	complete bool
 }
 
-func newExperimentsTab(ctx context.Context, a fyne.App, w fyne.Window) *experimentsTab {
-	t := &experimentsTab{ctx: ctx, app: a, win: w, run: experiment.Run}
+func newExperimentsTab(ws *workspace) *experimentsTab {
+	a := ws.app
+	t := &experimentsTab{ctx: ws.ctx, app: a, win: ws.win, run: experiment.Run}
 	var names []string
 	for _, e := range experiment.List() {
 		names = append(names, e.Name)
@@ -278,16 +279,13 @@ func (t *experimentsTab) onRun() {
 		showError(t.win, err, "Correct it on the Experiments screen and run again.")
 		return
 	}
-	ctx, cancel := context.WithCancel(t.ctx)
-	t.begin(cancel)
 	t.win.SetTitle("privmap — " + e.Name + " running…")
 	t.status.SetText("Reading the data…")
 	src := experiment.Source{Path: t.dataPath}
 	start := time.Now()
-	jobs.Go(func() {
-		defer cancel()
+	t.start(t.ctx, func(ctx context.Context) func() {
 		res, err := guarded(func() (*expResult, error) { return t.runExperiment(ctx, e, src, opt, users) })
-		jobs.DoAndWait(func() { t.finish(res, err, time.Since(start)) })
+		return func() { t.finish(res, err, time.Since(start)) }
 	})
 }
 
@@ -331,7 +329,6 @@ func (t *experimentsTab) runExperiment(ctx context.Context, e *experiment.Experi
 // finish shows an experiment's outcome: the figures and summary of the
 // runs finished, also when it was cancelled.
 func (t *experimentsTab) finish(res *expResult, err error, took time.Duration) {
-	t.setRunning(false)
 	t.win.SetTitle("privmap")
 	switch {
 	case errors.Is(err, context.Canceled) && res != nil && len(res.rows) > 0:
@@ -442,3 +439,8 @@ func (t *experimentsTab) write(dir string, res *expResult) error {
 	rows := append([]experiment.Row(nil), res.rows...)
 	return experiment.Write(t.ctx, dir, res.e, res.panels, res.d, res.opt, rows)
 }
+
+// tab names the Experiments screen.
+func (t *experimentsTab) tab() (string, fyne.Resource) { return "Experiments", theme.ListIcon() }
+
+func (t *experimentsTab) shown() {}

@@ -5,6 +5,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ import (
 func TestExperimentRun(t *testing.T) {
 	w, u := newTestWindow(t)
 	x := u.exp
-	u.tabs.SelectIndex(tabExperiments)
+	u.ws.show(u.exp)
 	x.name.SetSelected("fw-fig3")
 	assert.False(t, x.users.Disabled())
 	assert.Contains(t, x.about.Text, "FW Fig. 3")
@@ -144,14 +145,15 @@ func TestExperimentCancel(t *testing.T) {
 // it.
 func TestExperimentTab(t *testing.T) {
 	w, u := newTestWindow(t)
-	require.Equal(t, "Experiments", u.tabs.Items[tabExperiments].Text)
-	_, ok := u.tabs.Items[tabExperiments].Content.(*container.Split)
+	i := slices.Index(u.screens, screen(u.exp))
+	require.Equal(t, "Experiments", u.tabs.Items[i].Text)
+	_, ok := u.tabs.Items[i].Content.(*container.Split)
 	assert.True(t, ok)
 	for _, c := range u.commands()["View"] {
 		if c.label == "Experiments" {
 			c.action()
 		}
 	}
-	assert.Equal(t, tabExperiments, u.tabs.SelectedIndex())
+	assert.Equal(t, screen(u.exp), u.ws.current())
 	assert.Nil(t, w.Canvas().Overlays().Top())
 }

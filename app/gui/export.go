@@ -321,7 +321,7 @@ func writeFigure(name string, f *mapplot.Figure, w, h int, source string) error 
 
 // onExportPNG exports the data's true map.
 func (d *dataTab) onExportPNG() {
-	ds := d.data
+	ds := d.ws.data
 	if ds == nil || d.heat.Map == nil {
 		dialog.ShowInformation("Nothing to export", "Open a data file first (Ctrl+O).", d.win)
 		return

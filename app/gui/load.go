@@ -133,5 +133,5 @@ func gridSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 	if err != nil {
 		return nil, err
 	}
-	return &dataset{src: src, res: res, grid: gd, skipBad: skipBad}, nil
+	return &dataset{src: src, skipBad: skipBad, checkins: &checkins{res: res, grid: gd}}, nil
 }

@@ -38,7 +38,7 @@ func newPicker(d *dataTab) *picker {
 
 // start picks the sensitive cells of r on the map.
 func (k *picker) start(r *mechRow) {
-	ds := k.d.data
+	ds := k.d.ws.data
 	if ds == nil || ds.isCensus() {
 		dialog.ShowInformation("Sensitive categories",
 			"Cells are picked on a map of check-ins. For census categories, type their numbers in the row (e.g. 5, 17, 20-25) or import a list.", k.d.win)
@@ -67,7 +67,7 @@ func (k *picker) stop() {
 // cells returns the cells of the row being picked; an entry that does not
 // parse counts as none.
 func (k *picker) cells() []int {
-	xs, err := core.ParseSymbols(k.row.sensitive.Text, k.d.data.studyAlphabet().Len())
+	xs, err := core.ParseSymbols(k.row.sensitive.Text, k.d.ws.data.studyAlphabet().Len())
 	if err != nil {
 		return nil
 	}
@@ -115,7 +115,7 @@ func (k *picker) tapped(cell int) bool {
 func (k *picker) onImport() {
 	showFileOpen(k.d.win, k.d.app, []string{".txt", ".csv"}, func(rc fyne.URIReadCloser) {
 		defer rc.Close()
-		cells, err := core.ReadSymbols(rc, k.d.data.studyAlphabet().Len())
+		cells, err := core.ReadSymbols(rc, k.d.ws.data.studyAlphabet().Len())
 		if err != nil {
 			showError(k.d.win, fmt.Errorf("%s: %w", rc.URI().Name(), err), "The cells picked so far stay; correct the file and import it again.")
 			return

@@ -19,7 +19,7 @@ func TestPickSensitiveCells(t *testing.T) {
 	require.False(t, r.pick.Disabled())
 	assert.True(t, u.pop.rows[0].pick.Disabled(), "a planar geometric row has no sensitive cells")
 	r.pick.OnTapped()
-	assert.Equal(t, tabData, u.tabs.SelectedIndex())
+	assert.Equal(t, screen(u.data), u.ws.current())
 	assert.True(t, u.data.picker.banner.Visible())
 	w.Canvas().Capture() // draws the map, placing its cells
 	assert.Equal(t, []int{5}, u.data.heat.Selected)
@@ -39,7 +39,7 @@ func TestPickSensitiveCells(t *testing.T) {
 	u.data.picker.set([]int{9, 3, 3})
 	assert.Equal(t, "3, 9", r.sensitive.Text)
 	u.data.picker.done()
-	assert.Equal(t, tabPopulation, u.tabs.SelectedIndex(), "Done returns to the Population screen")
+	assert.Equal(t, screen(u.pop), u.ws.current(), "Done returns to the Population screen")
 	assert.False(t, u.data.picker.banner.Visible())
 	assert.Nil(t, u.data.heat.Selected)
 	assert.False(t, u.data.picker.tapped(4), "taps do nothing once done")

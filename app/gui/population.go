@@ -2,6 +2,7 @@ package gui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image/color"
@@ -46,11 +47,7 @@ type populationTab struct {
 	problems *widget.Label
 	slots    *auditSlots // audits may run a few at a time
 	content  fyne.CanvasObject
-	// OnChanged is called after every edit.
-	OnChanged func()
-	// OnPick is called when a row asks to pick its sensitive cells on the
-	// map.
-	OnPick func(*mechRow)
+	ws       *workspace
 }
 
 // mechRow is one mechanism of the population.
@@ -72,8 +69,10 @@ type mechRow struct {
 	levelShown, shareShown shownNumber
 }
 
-func newPopulationTab(ctx context.Context) *populationTab {
-	p := &populationTab{ctx: ctx, list: container.NewVBox(), slots: newAuditSlots()}
+func newPopulationTab(ws *workspace) *populationTab {
+	p := &populationTab{ctx: ws.ctx, list: container.NewVBox(), slots: ws.audits, ws: ws}
+	ws.population = p.study
+	ws.dataShown = append(ws.dataShown, p.dataShown)
 	titles := make([]string, 0, len(core.Presets()))
 	for _, pr := range core.Presets() {
 		titles = append(titles, pr.Title)
@@ -183,9 +182,8 @@ func (p *populationTab) check() {
 	} else {
 		p.problems.SetText("")
 	}
-	if p.OnChanged != nil {
-		p.OnChanged()
-	}
+	p.ws.changedPopulation()
+	p.save()
 }
 
 // fits reports whether the population is valid on its alphabet.
@@ -257,8 +255,8 @@ func (p *populationTab) addRow(m core.MechanismSpec) {
 	r.kind.OnChanged = func(string) { r.enableFields(); r.changed(); p.check() }
 	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: func() { p.removeRow(r) }}
 	r.pick = &widget.Button{Icon: theme.GridIcon(), Importance: widget.LowImportance, OnTapped: func() {
-		if p.OnPick != nil {
-			p.OnPick(r)
+		if p.ws.pick != nil {
+			p.ws.pick(r, p)
 		}
 	}}
 	r.enableFields()
@@ -664,4 +662,75 @@ func (w *wheelTo) Scrolled(ev *fyne.ScrollEvent) { w.target.Scrolled(ev) }
 func (w *wheelTo) CreateRenderer() fyne.WidgetRenderer {
 	w.ExtendBaseWidget(w)
 	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
+// tab names the Population screen.
+func (p *populationTab) tab() (string, fyne.Resource) { return "Population", theme.AccountIcon() }
+
+func (p *populationTab) shown() {}
+
+// onCancel stops the audits.
+func (p *populationTab) onCancel() { p.stopAudits() }
+
+// dataShown fits the population to a data set shown: a first
+// population to start from (the last session's, or a preset), or a new
+// one when the data changed kind (map to census, say) and the old one
+// does not fit.
+func (p *populationTab) dataShown(ds *dataset) {
+	prev, a := p.alphabet, ds.studyAlphabet()
+	p.setAlphabet(a)
+	switch {
+	case p.rows == nil && p.restore():
+	case p.rows == nil || prev.Kind != a.Kind && !p.fits():
+		p.applyDefault()
+	}
+}
+
+// save remembers a valid population for the next session.
+func (p *populationTab) save() {
+	s, err := p.study()
+	if err != nil {
+		return
+	}
+	if b, err := json.Marshal(s.Mechanisms); err == nil {
+		p.ws.app.Preferences().SetString(prefPopulation, string(b))
+	}
+}
+
+// restore sets the population of the last session, if it fits the
+// alphabet, and reports whether it did.
+func (p *populationTab) restore() bool {
+	var ms []core.MechanismSpec
+	if err := json.Unmarshal([]byte(p.ws.app.Preferences().String(prefPopulation)), &ms); err != nil || len(ms) == 0 {
+		return false
+	}
+	if (&core.Study{Alphabet: p.alphabet, Mechanisms: ms}).Validate() != nil {
+		return false
+	}
+	p.setSpecs(ms)
+	return true
+}
+
+// onChoosePreset shows the Population screen with its preset list
+// focused: the arrow keys choose, Ctrl+Shift+P applies.
+func (p *populationTab) onChoosePreset() {
+	p.ws.show(p)
+	p.ws.win.Canvas().Focus(p.preset)
+}
+
+// putStudy writes the population into a study being saved: its
+// alphabet and mechanisms.
+func (p *populationTab) putStudy(s *app.Study) error {
+	cs, err := p.study()
+	if err != nil {
+		return fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen", err)
+	}
+	s.Study = cs
+	return nil
+}
+
+// takeStudy sets the population of a study opened.
+func (p *populationTab) takeStudy(s *app.Study) {
+	p.setAlphabet(s.Alphabet)
+	p.setSpecs(s.Mechanisms)
 }

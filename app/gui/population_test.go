@@ -321,7 +321,7 @@ func TestPlainReading(t *testing.T) {
 // wheel over an entry field: the list scrolls.
 func TestWheelOverEntries(t *testing.T) {
 	w, u := newTestWindow(t)
-	u.tabs.SelectIndex(tabPopulation)
+	u.ws.show(u.pop)
 	var specs []core.MechanismSpec
 	for i := range 14 {
 		specs = append(specs, core.MechanismSpec{ID: fmt.Sprintf("k%d", i), Kind: core.KindKRR, Epsilon: 1})

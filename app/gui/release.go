@@ -52,8 +52,7 @@ type releaseTab struct {
 	ctx context.Context
 	app fyne.App
 	win fyne.Window
-	// data returns the data set shown on the Data screen, nil for none.
-	data func() *dataset
+	ws  *workspace
 
 	mech *widget.Select
 	// brk is a mixture's break-point, brk2 the standard mechanisms'
@@ -69,8 +68,8 @@ type releaseTab struct {
 	empty                         *widget.Label
 	pmf                           *figureView
 	last                          *releaseResult
-	running                       bool
-	cancel                        context.CancelFunc
+	// job draws a release; Release is its Run button.
+	job jobControls
 }
 
 // releaseResult is a release drawn from a data set's counts.
@@ -85,9 +84,16 @@ type releaseResult struct {
 	secure   bool
 }
 
-func newReleaseTab(ctx context.Context, a fyne.App, w fyne.Window) *releaseTab {
-	r := &releaseTab{triptych: newTriptych(a, prefRelScale), ctx: ctx, app: a, win: w}
+func newReleaseTab(ws *workspace) *releaseTab {
+	a := ws.app
+	r := &releaseTab{triptych: newTriptych(ws, prefRelScale), ctx: ws.ctx, app: a, win: ws.win, ws: ws}
 	r.redraw, r.describe = r.refresh, r.hoverText
+	// A basemap that arrives, or a new opacity, redraws the maps.
+	ws.tiles.onReady = append(ws.tiles.onReady, func() {
+		if r.last != nil {
+			r.refresh()
+		}
+	})
 	p := a.Preferences()
 	var names []string
 	for _, m := range app.ReleaseMechanisms {
@@ -116,6 +122,7 @@ func newReleaseTab(ctx context.Context, a fyne.App, w fyne.Window) *releaseTab {
 	r.pmf = newFigureView(fyne.NewSize(240, 160), nil)
 	r.errs.Wrapping = fyne.TextWrapWord
 	r.releaseBtn = &widget.Button{Text: "Release", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: r.onRelease}
+	r.job = jobControls{runBtn: r.releaseBtn}
 	r.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: r.onExportPNG}
 	r.expCSV = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: r.onExportCSV}
 	r.empty = widget.NewLabel("Choose a mechanism and press Release to see the data's counts released.")
@@ -351,10 +358,10 @@ func (r *releaseTab) savePrefs(s app.ReleaseSpec) {
 
 // onRelease draws the release off the UI goroutine.
 func (r *releaseTab) onRelease() {
-	if r.running {
+	if r.job.running {
 		return
 	}
-	ds := r.data()
+	ds := r.ws.data
 	if ds == nil {
 		showError(r.win, errors.New("no data are loaded"), "Open a check-in or census file on the Data screen, then release its counts.")
 		return
@@ -370,12 +377,8 @@ func (r *releaseTab) onRelease() {
 		return
 	}
 	secure := r.secure.Checked
-	counts := releaseCounts(ds)
-	ctx, cancel := context.WithCancel(r.ctx)
-	r.cancel, r.running = cancel, true
-	r.releaseBtn.Disable()
-	jobs.Go(func() {
-		defer cancel()
+	counts := ds.countTable()
+	r.job.start(r.ctx, func(ctx context.Context) func() {
 		res, err := guarded(func() (*releaseResult, error) {
 			sum, err := s.Summary()
 			if err != nil {
@@ -388,40 +391,12 @@ func (r *releaseTab) onRelease() {
 			clipped, _ := core.ClipCounts(raw)
 			return &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure}, nil
 		})
-		jobs.DoAndWait(func() { r.finish(res, err) })
+		return func() { r.finish(res, err) }
 	})
-}
-
-// releaseCounts returns the counts of the data set's cells or categories
-// with their descriptive columns (a label for a census category).
-func releaseCounts(ds *dataset) *core.CountTable {
-	t := &core.CountTable{Values: map[int][]string{}}
-	if ds.isCensus() {
-		for _, c := range ds.table.Counts() {
-			t.Counts = append(t.Counts, float64(c))
-		}
-		t.Extra = []string{"label"}
-		for x, l := range ds.alphabet.Labels {
-			t.Values[x] = []string{l}
-		}
-		return t
-	}
-	// A grid's cells as privmap grid writes them: row, column and centre.
-	g := ds.grid.Grid
-	t.Extra = []string{"row", "col", "lat", "lon"}
-	for x, c := range ds.grid.Counts {
-		t.Counts = append(t.Counts, float64(c))
-		row, col := g.RowCol(x)
-		ctr := g.CellBound(x).Center()
-		t.Values[x] = []string{strconv.Itoa(row), strconv.Itoa(col), strconv.FormatFloat(ctr[1], 'f', 6, 64), strconv.FormatFloat(ctr[0], 'f', 6, 64)}
-	}
-	return t
 }
 
 // finish shows a release.
 func (r *releaseTab) finish(res *releaseResult, err error) {
-	r.running = false
-	r.releaseBtn.Enable()
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
 			showError(r.win, err, "Nothing was released.")
@@ -543,8 +518,13 @@ func (r *releaseTab) writeCSV(name string) error {
 }
 
 // onCancel stops a release being drawn.
-func (r *releaseTab) onCancel() {
-	if r.cancel != nil {
-		r.cancel()
-	}
-}
+func (r *releaseTab) onCancel() { r.job.onCancel() }
+
+// onRun draws a release (Run › Run, Ctrl+R, on this screen).
+func (r *releaseTab) onRun() { r.onRelease() }
+
+// tab names the Release screen.
+func (r *releaseTab) tab() (string, fyne.Resource) { return "Release", theme.UploadIcon() }
+
+// shown fits the maps now that the screen has its size.
+func (r *releaseTab) shown() { r.fitSplit() }

@@ -24,7 +24,7 @@ import (
 func TestReleaseScreen(t *testing.T) {
 	_, u := newTestWindow(t)
 	r := u.rel
-	u.tabs.SelectIndex(tabRelease)
+	u.ws.show(u.rel)
 	r.mech.SetSelected(releaseNames[app.PMGeometric])
 	r.epsIn.SetText("0.25")
 	r.epsOut.SetText("2.5")
@@ -72,7 +72,7 @@ func TestReleaseScreen(t *testing.T) {
 	assert.True(t, r.top.Visible() && !r.placeholder.Visible(), "the maps in the placeholder's place")
 	res := r.last
 	require.NotNil(t, res)
-	truth := u.data.data.grid.Counts
+	truth := u.ws.data.grid.Counts
 	require.Len(t, res.raw, len(truth))
 	for x, c := range truth {
 		require.Equal(t, float64(c), r.maps[0].Map.Values[x])

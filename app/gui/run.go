@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/privmap/privmap/app"
@@ -59,22 +60,13 @@ type runTab struct {
 	ctx context.Context
 	app fyne.App
 	win fyne.Window
-	// input returns the run's study, data and truth from the other
-	// screens; estimate is core.Reconstruct but for tests.
-	input    func() (runRequest, error)
+	ws  *workspace
+	// estimate is core.Reconstruct, and cost app.EstimateCost, but for
+	// tests.
 	estimate app.Estimator
-	// coarser grids the data again on cells of the given side, the
-	// cheaper alternative the window offers before a long run; cost is
-	// app.EstimateCost but for tests.
-	coarser func(cellKm float64)
-	cost    func(app.Request) app.Cost
-	// hold, if not nil, keeps the privacy audits from starting while a
-	// run goes on, until the function it returns is called.
-	hold func() (release func())
+	cost     func(app.Request) app.Cost
 	// costDialog is the warning before a long run, while it shows.
 	costDialog *dialog.CustomDialog
-	// OnResult receives a finished run on the UI goroutine.
-	OnResult func(*runResult)
 
 	checks             map[core.Method]*widget.Check
 	tol, maxIter       *widget.Entry
@@ -90,9 +82,11 @@ type runTab struct {
 	jobControls
 }
 
-func newRunTab(ctx context.Context, a fyne.App, w fyne.Window) *runTab {
-	r := &runTab{ctx: ctx, app: a, win: w, estimate: core.Reconstruct, cost: app.EstimateCost, checks: map[core.Method]*widget.Check{}}
-	p := a.Preferences()
+func newRunTab(ws *workspace) *runTab {
+	r := &runTab{ctx: ws.ctx, app: ws.app, win: ws.win, ws: ws, estimate: core.Reconstruct, cost: app.EstimateCost, checks: map[core.Method]*widget.Check{}}
+	// The estimators offered follow the population.
+	ws.populationChanged = append(ws.populationChanged, r.updateEstimators)
+	p := r.app.Preferences()
 	chosen := strings.Split(p.StringWithFallback(prefRunMethods, string(core.MethodGIBU)), ",")
 	for _, m := range runMethods() {
 		info, _ := m.Info()
@@ -393,7 +387,7 @@ func (r *runTab) onRun() {
 func (r *runTab) warnCost(req runRequest, cost app.Cost) {
 	text := "This run will take " + cost.String() + "."
 	coarse, coarseCost, ok := app.Coarser(req.Request)
-	ok = ok && r.coarser != nil
+	ok = ok && r.ws.regrid != nil
 	if ok {
 		text += fmt.Sprintf("\n\nOn cells of %.3g km (%d × %d = %s cells) it would take about %s.",
 			coarse.CellKm, coarse.Cols, coarse.Rows, app.Thousands(coarse.Len()), strings.TrimPrefix(coarseCost.String(), "about "))
@@ -406,7 +400,7 @@ func (r *runTab) warnCost(req runRequest, cost app.Cost) {
 	if ok {
 		buttons = append(buttons, &widget.Button{Text: fmt.Sprintf("Grid on %.3g km cells", coarse.CellKm), OnTapped: func() {
 			d.Hide()
-			r.coarser(coarse.CellKm)
+			r.ws.regrid(coarse.CellKm)
 		}})
 	}
 	buttons = append(buttons, &widget.Button{Text: "Run anyway", Importance: widget.HighImportance, OnTapped: func() { d.Hide(); r.start(req) }})
@@ -416,13 +410,12 @@ func (r *runTab) warnCost(req runRequest, cost app.Cost) {
 	d.Show()
 }
 
-// start runs req off the UI goroutine.
+// start runs req off the UI goroutine, holding the population's audits
+// until it ends.
 func (r *runTab) start(req runRequest) {
 	if r.running {
 		return
 	}
-	ctx, cancel := context.WithCancel(r.ctx)
-	r.begin(cancel)
 	r.summary.SetText("")
 	r.win.SetTitle("privmap — running…")
 	start := time.Now()
@@ -442,25 +435,20 @@ func (r *runTab) start(req runRequest) {
 			r.detail.SetText(detail)
 		})
 	}
-	release := func() {}
-	if r.hold != nil {
-		release = r.hold()
-	}
-	jobs.Go(func() {
-		defer cancel()
+	release := r.ws.audits.hold()
+	r.jobControls.start(r.ctx, func(ctx context.Context) func() {
 		defer release()
 		var res *runResult
 		out, err := guarded(func() (*app.Result, error) { return app.Run(ctx, req.Request, r.estimate, methodTitle, progress) })
 		if err == nil {
 			res = &runResult{Result: out, ds: req.ds}
 		}
-		jobs.DoAndWait(func() { r.finish(res, err, time.Since(start)) })
+		return func() { r.finish(res, err, time.Since(start)) }
 	})
 }
 
-// finish shows a run's outcome.
+// finish shows a run's outcome, and hands a result to the workspace.
 func (r *runTab) finish(res *runResult, err error, took time.Duration) {
-	r.setRunning(false)
 	r.detail.SetText("")
 	r.win.SetTitle("privmap")
 	if r.stopped(r.win, r.stage, err, "Run cancelled; the last results stay on the Compare screen.",
@@ -478,8 +466,57 @@ func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 		fmt.Fprintf(&b, "%s: %s, %s\n", methodTitle(m.Method), metricsLine(m), m.Elapsed.Round(time.Millisecond))
 	}
 	r.summary.SetText(strings.TrimSpace(b.String()))
-	if r.OnResult != nil {
-		r.OnResult(res)
+	r.ws.published(res)
+}
+
+// input gathers a run's study, data and truth from the workspace.
+func (r *runTab) input() (runRequest, error) {
+	ds := r.ws.data
+	switch {
+	case r.ws.loading:
+		return runRequest{}, errors.New("the data are still loading: wait for them (or cancel), then run")
+	case ds == nil:
+		return runRequest{}, errors.New("no data are loaded: open a check-in or census file on the Data screen")
+	}
+	s, err := r.ws.population()
+	if err != nil {
+		return runRequest{}, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen, then run", err)
+	}
+	req := runRequest{ds: ds, Request: app.Request{Study: s}}
+	req.Users.Data, req.Users.Truth, s.Personal = ds.users()
+	return req, nil
+}
+
+// tab names the Run screen.
+func (r *runTab) tab() (string, fyne.Resource) { return "Run", theme.MediaPlayIcon() }
+
+// shown offers the estimators that apply to the population.
+func (r *runTab) shown() { r.updateEstimators(r.ws.population()) }
+
+// updateEstimators offers the estimators that apply to the population s
+// (all of them while it has an error: err says why on the Population
+// screen and at Run).
+func (r *runTab) updateEstimators(s *core.Study, err error) {
+	if err != nil {
+		r.setApplicable(nil)
+		return
+	}
+	r.setApplicable(s.Applicable)
+}
+
+// putStudy records the run's options in a study being saved; options
+// that do not parse are left out.
+func (r *runTab) putStudy(s *app.Study) error {
+	if set, err := r.settings(); err == nil {
+		s.Run = &set
+	}
+	return nil
+}
+
+// takeStudy sets the run's options from a study opened.
+func (r *runTab) takeStudy(s *app.Study) {
+	if s.Run != nil {
+		r.setSettings(*s.Run)
 	}
 }
 

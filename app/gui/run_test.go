@@ -38,7 +38,7 @@ func TestRunAndCompare(t *testing.T) {
 	settle(t)
 	res := u.cmp.res
 	require.NotNil(t, res)
-	assert.Equal(t, tabCompare, u.tabs.SelectedIndex())
+	assert.Equal(t, screen(u.cmp), u.ws.current())
 	assert.Equal(t, 2000, res.N())
 	require.Len(t, res.Succeeded(), 2)
 	gibu := res.Results[0]
@@ -46,7 +46,7 @@ func TestRunAndCompare(t *testing.T) {
 	assert.True(t, gibu.Estimate.Converged)
 	assert.InDelta(t, 1, floats.Sum(gibu.Estimate.Theta), 1e-9)
 
-	truth := u.data.data.grid.Distribution()
+	truth := u.ws.data.grid.Distribution()
 	m := u.cmp.maps
 	require.NotNil(t, m[0].Map)
 	for i := range truth {
@@ -59,7 +59,7 @@ func TestRunAndCompare(t *testing.T) {
 	assert.Equal(t, [2]float64{0, hi}, [2]float64{m[1].Map.Lo, m[1].Map.Hi})
 	assert.True(t, m[2].Map.Diverging)
 
-	want, err := emd.Compare(context.Background(), truth, gibu.Estimate.Theta, u.data.data.studyAlphabet())
+	want, err := emd.Compare(context.Background(), truth, gibu.Estimate.Theta, u.ws.data.studyAlphabet())
 	require.NoError(t, err)
 	assert.Equal(t, want, gibu.Metrics)
 	assert.Equal(t, fmt.Sprintf("%.4g km", want.EMD), u.cmp.metrics["EMD"].Text)
@@ -117,10 +117,10 @@ func TestRunCancel(t *testing.T) {
 	u.run.onRun() // a second Run while running does nothing
 	// The window keeps working during the run: tabs switch, the map
 	// answers the mouse, the data can be gridded again.
-	u.tabs.SelectIndex(tabData)
+	u.ws.show(u.data)
 	u.data.heat.hover(17)
-	assert.Equal(t, cellInfo(u.data.data.grid, 17), u.data.hover.Text)
-	u.tabs.SelectIndex(tabRun)
+	assert.Equal(t, cellInfo(u.ws.data.grid, 17), u.data.hover.Text)
+	u.ws.show(u.run)
 	test.Tap(u.run.cancelBtn)
 	settle(t)
 	assert.False(t, u.run.running)
@@ -288,23 +288,23 @@ func TestStudySaveOpen(t *testing.T) {
 func TestOpenFileArgument(t *testing.T) {
 	a := test.NewTempApp(t)
 	_, u := openTestWindow(t, a, filepath.Join("..", "..", "geo", "census", "testdata", "adult_sample.data"))
-	require.NotNil(t, u.data.data)
-	assert.True(t, u.data.data.isCensus())
-	assert.Equal(t, "adult_sample.data", u.data.data.src.name)
+	require.NotNil(t, u.ws.data)
+	assert.True(t, u.ws.data.isCensus())
+	assert.Equal(t, "adult_sample.data", u.ws.data.src.name)
 	// Its study records the census file and its attributes.
 	settle(t)
 	s, err := u.study()
 	require.NoError(t, err)
 	assert.Equal(t, "adult", s.Source.Format)
-	assert.Equal(t, u.data.data.choice.attrs, s.Source.Attrs)
+	assert.Equal(t, u.ws.data.choice.attrs, s.Source.Attrs)
 	assert.Equal(t, "drop", s.Source.Missing)
 	assert.Nil(t, s.Source.BBox)
 
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"alphabet": {"kind": "grid"}}`), 0o644))
 	w, u := openTestWindow(t, a, bad)
-	require.NotNil(t, u.data.data)
-	assert.Equal(t, defaultSource().name, u.data.data.src.name)
+	require.NotNil(t, u.ws.data)
+	assert.Equal(t, defaultSource().name, u.ws.data.src.name)
 	assert.NotNil(t, w.Canvas().Overlays().Top(), "an error dialog")
 }
 
@@ -317,7 +317,7 @@ func TestCensusRunAndCompare(t *testing.T) {
 	require.NoError(t, err)
 	u.data.load(bytesSource("adult_sample.data", b), false)
 	settle(t)
-	require.True(t, u.data.data.isCensus())
+	require.True(t, u.ws.data.isCensus())
 	settle(t)
 	u.run.onRun()
 	settle(t)
@@ -325,7 +325,7 @@ func TestCensusRunAndCompare(t *testing.T) {
 	require.NotNil(t, res)
 	require.Len(t, res.Succeeded(), 1)
 	assert.True(t, u.cmp.censusView.Visible())
-	a := u.data.data.alphabet
+	a := u.ws.data.alphabet
 	assert.Equal(t, a.Attributes[0].Name, u.cmp.rows.Selected)
 	assert.Equal(t, a.Attributes[1].Name, u.cmp.cols.Selected)
 	want, err := a.Marginal(res.Results[0].Estimate.Theta, 0, 1)
@@ -349,7 +349,7 @@ func TestCensusRunAndCompare(t *testing.T) {
 // most of their check-ins, with the ULDP estimator.
 func TestRunPUM(t *testing.T) {
 	_, u := newTestWindow(t)
-	require.Len(t, u.data.data.grid.Homes, 2000)
+	require.Len(t, u.ws.data.grid.Homes, 2000)
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "p", Kind: core.KindPUM, Epsilon: 2, Sensitive: []int{0, 1, 2}}})
 	settle(t)
 	spec, err := u.pop.rows[0].spec()
@@ -409,7 +409,7 @@ func TestExportDialog(t *testing.T) {
 // TestDataExport exports the Data screen's true map through its form.
 func TestDataExport(t *testing.T) {
 	w, u := newTestWindow(t)
-	u.tabs.SelectIndex(tabData)
+	u.ws.show(u.data)
 	u.onExportPNG()
 	e := w.Canvas().Focused().(*widget.Entry)
 	assert.True(t, strings.HasSuffix(e.Text, "synthetic-san-francisco-check-ins-embedded-true.png"), e.Text)
@@ -513,7 +513,7 @@ func TestGuarded(t *testing.T) {
 // and cancels a run.
 func TestCheckGivesBackKeys(t *testing.T) {
 	w, u := newTestWindow(t)
-	u.tabs.SelectIndex(tabRun)
+	u.ws.show(u.run)
 	c := u.run.checks[core.MethodGIBU]
 	w.Canvas().Focus(c)
 	require.Equal(t, c, w.Canvas().Focused())
@@ -570,7 +570,7 @@ func TestCompareSplit(t *testing.T) {
 	settle(t)
 	u.run.onRun()
 	settle(t)
-	u.tabs.SelectIndex(tabCompare)
+	u.ws.show(u.cmp)
 	c := u.cmp
 	off := c.split.Offset
 	assert.True(t, off >= 0.4 && off <= 0.8, "offset %v", off)

@@ -56,7 +56,7 @@ func TestShotPopulation(t *testing.T) {
 	}
 	w, u := newTestWindow(t)
 	settle(t)
-	u.tabs.SelectIndex(tabPopulation)
+	u.ws.show(u.pop)
 	capture(t, w, out)
 }
 
@@ -73,9 +73,9 @@ func TestShotRun(t *testing.T) {
 	u.run.checks[core.MethodINVM].SetChecked(true)
 	u.run.onRun()
 	settle(t)
-	u.tabs.SelectIndex(tabRun)
+	u.ws.show(u.run)
 	capture(t, w, runOut)
-	u.tabs.SelectIndex(tabCompare)
+	u.ws.show(u.cmp)
 	h := u.cmp.maps[1]
 	capture(t, w, cmpOut+".tmp.png") // places the cells for the hover
 	test.MoveMouse(w.Canvas(), h.Position().AddXY(h.Size().Width*0.4, h.Size().Height*0.5))

@@ -18,28 +18,21 @@ import (
 	"github.com/privmap/privmap/core"
 )
 
-// study returns the whole study as the window holds it: the population's
-// alphabet and mechanisms, where the data came from and how they were
-// binned, and the run's options.
+// study returns the whole study as the window holds it: each screen
+// that owns members of the study file (a studyMember) writes them — the
+// population's alphabet and mechanisms, where the data came from and how
+// they were binned, the run's options.
 func (u *ui) study() (*app.Study, error) {
-	ds := u.data.data
-	if ds == nil {
+	if u.ws.data == nil {
 		return nil, errors.New("no data are loaded yet")
 	}
-	cs, err := u.pop.study()
-	if err != nil {
-		return nil, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen", err)
-	}
-	s := &app.Study{Study: cs}
-	var src *app.Source
-	if ds.isCensus() {
-		src = app.CensusSource(ds.src.path, ds.table.Format, ds.choice.attrs, ds.choice.missing)
-	} else {
-		src = app.GridSource(ds.src.path, ds.res.Format, ds.grid)
-	}
-	s.Source = src
-	if set, err := u.run.settings(); err == nil {
-		s.Run = &set
+	s := &app.Study{}
+	for _, sc := range u.screens {
+		if m, ok := sc.(studyMember); ok {
+			if err := m.putStudy(s); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return s, nil
 }
@@ -86,18 +79,18 @@ func (u *ui) openStudy(b []byte, name string) error {
 	if err != nil {
 		return err
 	}
-	if u.data.busy {
+	if u.ws.loading {
 		return errors.New("data are still loading; wait for them or cancel, then open the study again")
 	}
 	apply := func() {
-		u.pop.setAlphabet(s.Alphabet)
-		u.pop.setSpecs(s.Mechanisms)
-		if s.Run != nil {
-			u.run.setSettings(*s.Run)
+		for _, sc := range u.screens {
+			if m, ok := sc.(studyMember); ok {
+				m.takeStudy(s)
+			}
 		}
 	}
 	if s.Source == nil {
-		ds := u.data.data
+		ds := u.ws.data
 		if ds == nil || !sameAlphabet(ds.studyAlphabet(), s.Alphabet) {
 			return errors.New("the study names no data file and its alphabet does not fit the data loaded: open its data first")
 		}
@@ -149,6 +142,18 @@ func sameAlphabet(a, b core.Alphabet) bool {
 	}
 	return true
 }
+
+// putStudy records in a study being saved where the data came from and
+// how they were binned.
+func (d *dataTab) putStudy(s *app.Study) error {
+	s.Source = d.ws.data.studySource()
+	return nil
+}
+
+// takeStudy does nothing: the Data screen applies a study's source
+// before its data are loaded (applySource), and the other screens take
+// the study once they are shown.
+func (d *dataTab) takeStudy(*app.Study) {}
 
 // applySource sets the grid and census controls as a study's source
 // records them.

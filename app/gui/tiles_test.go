@@ -26,7 +26,7 @@ func TestBasemapInWindow(t *testing.T) {
 	settle(t)
 	require.NotNil(t, u.data.heat.Map)
 	assert.NotNil(t, u.data.heat.Map.Basemap, "the data map has its basemap once the tiles arrived")
-	assert.Equal(t, "", u.data.tiles.Note())
+	assert.Equal(t, "", u.ws.tiles.Note())
 	assert.Positive(t, srv.Requests.Load())
 	assert.LessOrEqual(t, srv.Requests.Load(), int64(64))
 
@@ -49,7 +49,7 @@ func TestBasemapOffline(t *testing.T) {
 	settle(t)
 	require.NotNil(t, u.data.heat.Map)
 	assert.Nil(t, u.data.heat.Map.Basemap)
-	assert.Contains(t, u.data.tiles.Note(), "no basemap")
+	assert.Contains(t, u.ws.tiles.Note(), "no basemap")
 	assert.True(t, u.data.baseNote.Visible())
 	assert.Contains(t, u.data.baseNote.Text, "no basemap")
 }

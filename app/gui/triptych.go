@@ -45,8 +45,9 @@ type triptych struct {
 
 // newTriptych returns the maps; the colour scale chosen is remembered
 // under the preference key scalePref.
-func newTriptych(a fyne.App, scalePref string) *triptych {
-	t := &triptych{app: a}
+func newTriptych(ws *workspace, scalePref string) *triptych {
+	a := ws.app
+	t := &triptych{app: a, tiles: ws.tiles}
 	scales := []string{compareLinear, compareSqrt, compareLog}
 	t.scale = widget.NewSelect(scales, nil)
 	t.scale.SetSelected(choice(a.Preferences().String(scalePref), scales, compareLinear))
