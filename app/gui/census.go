@@ -243,3 +243,33 @@ func (d *dataTab) censusSummary(ds *dataset) {
 	set("Cell size", strings.Join(parts, " × "))
 	d.setSummaryLabels("Categories", "Attributes")
 }
+
+// present shows the census card for a newly shown table and says what
+// was loaded.
+func (c *censusPanel) present(ds *dataset) string {
+	c.show(ds)
+	return fmt.Sprintf("Loaded %s: %s people over %s.", ds.src.name, app.Thousands(len(ds.table.Data)), ds.choice.attrs)
+}
+
+func (c *censusPanel) hideCard() { c.card.Hide() }
+
+// summarise fills the summary for a census table.
+func (c *censusPanel) summarise(ds *dataset) { c.d.censusSummary(ds) }
+
+// trueMap draws the table's counts over the attributes viewed.
+func (c *censusPanel) trueMap(ds *dataset, scale mapplot.Scale) *mapplot.Map {
+	counts := make([]float64, ds.table.Len())
+	for i, n := range ds.table.Counts() {
+		counts[i] = float64(n)
+	}
+	row, col := c.view(ds.alphabet)
+	return censusMap(ds, counts, row, col, scale, "True distribution · "+ds.src.name, "people")
+}
+
+// hoverText describes a category's count.
+func (c *censusPanel) hoverText(ds *dataset, m *mapplot.Map, cell int) string {
+	if cell < 0 || m == nil {
+		return "Hover over a cell to see its categories and count."
+	}
+	return censusCellInfo(ds, m, cell)
+}
