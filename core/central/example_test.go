@@ -79,3 +79,13 @@ func ExampleNewSecureGeometricMixture() {
 	// Output:
 	// true true
 }
+
+// Rounded is the integer noise of a Laplace release: P(round(X) = 0) =
+// 1 − e^{−1/(2λ)} for the Laplace noise of scale λ = Δ/ε, here λ = 1.
+func ExampleRounded() {
+	l, _ := central.NewLaplaceNoise(1, 1)
+	r := central.Rounded{LaplaceMixture: l}
+	fmt.Printf("P(0) = %.4f, P(≤ 0) = %.4f, 90%% at most %d\n", r.PMF(0), r.CDF(0), r.Quantile(0.9))
+	// Output:
+	// P(0) = 0.3935, P(≤ 0) = 0.6967, 90% at most 2
+}

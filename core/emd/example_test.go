@@ -50,3 +50,18 @@ func ExampleTV() {
 	// Output:
 	// MSE 2, TV 1, JSD 0.6931 (ln 2)
 }
+
+// The squared error Σ (p − q)² (CEM eq. 2).
+func ExampleSquaredError() {
+	fmt.Printf("%.2f\n", emd.SquaredError([]float64{0.5, 0.5}, []float64{0.7, 0.3}))
+	// Output:
+	// 0.08
+}
+
+// The Jensen–Shannon divergence in nats (CEM eq. 8): 0 between equal
+// distributions, ln 2 between disjoint ones.
+func ExampleJSD() {
+	fmt.Printf("%.4f %.4f\n", emd.JSD([]float64{0.5, 0.5}, []float64{0.5, 0.5}), emd.JSD([]float64{1, 0}, []float64{0, 1}))
+	// Output:
+	// 0.0000 0.6931
+}

@@ -88,3 +88,10 @@ func ExampleLog() {
 	// Output:
 	// -744.44 1.00
 }
+
+// Mod is the remainder in [0, n), as a torus's offsets need.
+func ExampleMod() {
+	fmt.Println(linalg.Mod(7, 5), linalg.Mod(-7, 5))
+	// Output:
+	// 2 3
+}
