@@ -43,7 +43,8 @@ type Source struct {
 	// Format is the file's format as privmap grid's -format names it.
 	Format string `json:"format,omitempty"`
 	// Check-in files: the box as south, west, north, east, the cell side
-	// and the per-user rule (first or all).
+	// and the per-user rule (first, all, or K: at most K check-ins per
+	// person).
 	BBox    []float64 `json:"bbox,omitempty"`
 	CellKm  float64   `json:"cell_km,omitempty"`
 	PerUser string    `json:"per_user,omitempty"`
@@ -57,12 +58,8 @@ type Source struct {
 // gridded as gd: its box, cell side and per-user rule.
 func GridSource(path string, f geo.Format, gd *geo.Gridded) *Source {
 	b := gd.Grid.Bound
-	src := &Source{Path: path, Format: f.String(), CellKm: gd.Grid.CellKm, PerUser: "first",
+	return &Source{Path: path, Format: f.String(), CellKm: gd.Grid.CellKm, PerUser: gd.RuleText(),
 		BBox: []float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}}
-	if gd.Rule == geo.All {
-		src.PerUser = "all"
-	}
-	return src
 }
 
 // CensusSource records a census file read from path in format f and

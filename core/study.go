@@ -50,6 +50,16 @@ type Study struct {
 	// tag "home", each user's most frequent cell. It extends the study format
 	// of docs/ARCHITECTURE.md §7 compatibly.
 	Personal map[string][]int `json:"personal,omitempty"`
+	// People optionally gives the person of every datum, parallel to
+	// Data: the unit of privacy, whose reports compose and whose data a
+	// release's sensitivity bounds (privmap grid writes it, numbering
+	// the people 0, 1, …). Without it every datum is a person of its own,
+	// as a census record is. MaxPerPerson is the bound on each person's
+	// data the data were selected under (privmap grid's -per-user: 1 for
+	// first, K), 0 when none was set. Both extend the study format of
+	// docs/ARCHITECTURE.md §7 compatibly.
+	People       []int `json:"people,omitempty"`
+	MaxPerPerson int   `json:"max_per_person,omitempty"`
 
 	// Extensions holds the top-level members that a layer above core
 	// stores with the study (privmap's window keeps its data source and
@@ -89,8 +99,62 @@ func (s *Study) Validate() error {
 	if err := s.validatePersonal(); err != nil {
 		return err
 	}
+	if err := s.validatePeople(); err != nil {
+		return err
+	}
 	_, err := s.Shares()
 	return err
+}
+
+// validatePeople checks that People gives one person (≥ 0) per datum and
+// that no person has more data than MaxPerPerson.
+func (s *Study) validatePeople() error {
+	if s.MaxPerPerson < 0 {
+		return fmt.Errorf("core: max_per_person %d: want a positive whole number, or none", s.MaxPerPerson)
+	}
+	if s.People == nil {
+		return nil
+	}
+	if len(s.People) != len(s.Data) {
+		return fmt.Errorf("core: people gives %d persons for %d data", len(s.People), len(s.Data))
+	}
+	for i, p := range s.People {
+		if p < 0 || p >= len(s.Data) {
+			return fmt.Errorf("core: datum %d has person %d, outside 0..%d", i+1, p, len(s.Data)-1)
+		}
+	}
+	if _, most := s.Contributions(); s.MaxPerPerson > 0 && most > s.MaxPerPerson {
+		return fmt.Errorf("core: a person has %d data, more than max_per_person %d", most, s.MaxPerPerson)
+	}
+	return nil
+}
+
+// Contributions returns how many people the data hold and the most data
+// one of them contributes: from People, or one datum a person without
+// it.
+func (s *Study) Contributions() (people, most int) {
+	if s.People == nil {
+		return len(s.Data), min(1, len(s.Data))
+	}
+	per := make(map[int]int, len(s.People)/4+1)
+	for _, p := range s.People {
+		per[p]++
+		most = max(most, per[p])
+	}
+	return len(per), most
+}
+
+// Sensitivity returns Δ, the most one person changes a count of the
+// data under add/remove-one-person neighbours (the L1 sensitivity of the
+// histogram), and whether it is the bound the data were selected under
+// (MaxPerPerson) rather than the largest contribution read off the data,
+// which itself depends on them.
+func (s *Study) Sensitivity() (delta int, bound bool) {
+	if s.MaxPerPerson > 0 {
+		return s.MaxPerPerson, true
+	}
+	_, most := s.Contributions()
+	return max(most, 1), false
 }
 
 // validatePersonal checks that every tag of Personal gives one cell

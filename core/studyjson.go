@@ -69,7 +69,7 @@ func ReadStudy(r io.Reader, extensions ...string) (*Study, error) {
 }
 
 // studyMembers are the top-level members of a study file that core reads.
-var studyMembers = []string{"alphabet", "mechanisms", "data", "personal"}
+var studyMembers = []string{"alphabet", "mechanisms", "data", "personal", "people", "max_per_person"}
 
 // studyWith returns a pointer to a new struct that embeds Study and adds
 // one json.RawMessage member for each name, so that the strict decoder
@@ -117,7 +117,7 @@ func WriteStudy(w io.Writer, s *Study) error {
 	if c.Mechanisms == nil {
 		c.Mechanisms = []MechanismSpec{}
 	}
-	c.Data, c.Personal, c.Extensions = nil, nil, nil
+	c.Data, c.Personal, c.People, c.Extensions = nil, nil, nil, nil
 	// An Encoder, unlike MarshalIndent, can leave < > & in labels as
 	// they are rather than \u003c escapes.
 	var buf bytes.Buffer
@@ -138,6 +138,9 @@ func WriteStudy(w io.Writer, s *Study) error {
 	}
 	if len(s.Data) > 0 {
 		b = appendInts(appendKey(b, ",\n  ", "data"), s.Data)
+	}
+	if len(s.People) > 0 {
+		b = appendInts(appendKey(b, ",\n  ", "people"), s.People)
 	}
 	if len(s.Personal) > 0 {
 		b = appendKey(b, ",\n  ", "personal")

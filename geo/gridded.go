@@ -3,6 +3,7 @@ package geo
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +27,40 @@ func (p PerUser) String() string {
 	return "first"
 }
 
+// ParseContribution parses privmap grid's -per-user: "first", "all", or
+// a whole number K ≥ 1, at most K check-ins per person, the first K by
+// time (ties going to file order), returned as All with limit K; 1 is
+// "first".
+func ParseContribution(s string) (rule PerUser, limit int, err error) {
+	if k, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+		switch {
+		case k == 1:
+			return First, 0, nil
+		case k > 1 && k <= MaxPerUserLimit:
+			return All, k, nil
+		}
+		return First, 0, fmt.Errorf("geo: per-user bound %d: want a whole number from 1 to %d", k, MaxPerUserLimit)
+	}
+	rule, err = ParsePerUser(s)
+	if err != nil {
+		err = fmt.Errorf("geo: per-user rule %q: want first, all or a whole number K (at most K check-ins per person)", s)
+	}
+	return rule, 0, err
+}
+
+// MaxPerUserLimit bounds a per-user bound K: beyond it, every person of
+// any real data set keeps all her check-ins ("all" says so).
+const MaxPerUserLimit = 1_000_000
+
+// RuleText names a per-user rule with its bound as privmap grid's
+// -per-user takes it: "first", "all", or K.
+func RuleText(rule PerUser, limit int) string {
+	if rule == All && limit > 0 {
+		return strconv.Itoa(limit)
+	}
+	return rule.String()
+}
+
 // ParsePerUser parses "first" or "all".
 func ParsePerUser(s string) (PerUser, error) {
 	switch strings.ToLower(s) {
@@ -43,8 +78,12 @@ type GridOptions struct {
 	Bound orb.Bound
 	// CellKm is the cell side in kilometres.
 	CellKm float64
-	// PerUser selects the data of each user.
-	PerUser PerUser
+	// PerUser selects the data of each user; under All, MaxPerUser > 0
+	// keeps at most that many check-ins of each person, the first by time
+	// (ties going to file order), so that no person contributes more
+	// than MaxPerUser data (the sensitivity of a release of counts).
+	PerUser    PerUser
+	MaxPerUser int
 	// Home asks for each datum's home cell (Gridded.Homes).
 	Home bool
 }
@@ -65,9 +104,23 @@ type Gridded struct {
 	// among them, Data the number kept by the per-user rule, Outside how
 	// many of those fell outside the box. Data − Outside are counted.
 	Records, Users, Data, Outside int
-	// Rule is the per-user rule the data were selected by.
-	Rule PerUser
+	// Rule is the per-user rule the data were selected by, and Limit
+	// its bound under All (0 for none).
+	Rule  PerUser
+	Limit int
+	// People gives the person of every datum, parallel to Cells: the
+	// named users numbered 0..Users−1 in order of appearance, then each
+	// anonymous check-in a person of its own; MaxPerPerson is the most
+	// data of one person in the grid — the sensitivity, in counts, of a
+	// release of the cells' counts under add/remove-one-person
+	// neighbours.
+	People       []int
+	MaxPerPerson int
 }
+
+// RuleText names the data's per-user rule as privmap grid's -per-user
+// takes it: "first", "all" or K.
+func (g *Gridded) RuleText() string { return RuleText(g.Rule, g.Limit) }
 
 // N returns the number of data inside the grid.
 func (g *Gridded) N() int { return g.Data - g.Outside }

@@ -23,32 +23,41 @@ type Scan func(fn func(Checkin) error) (*Result, error)
 // one pass more when the file does not list each user's check-ins
 // together (SNAP files do).
 func (opt GridOptions) Passes() int {
-	if opt.Bound == (orb.Bound{}) && (opt.PerUser == All || opt.Home) {
+	if opt.Bound == (orb.Bound{}) && (opt.limit() == 0 || opt.Home) {
 		return 2
 	}
 	return 1
 }
 
+// limit returns how many check-ins of each person the rule keeps: 1
+// under First, MaxPerUser under All with a bound, 0 for every one.
+func (opt GridOptions) limit() int {
+	switch {
+	case opt.PerUser == First:
+		return 1
+	case opt.PerUser == All && opt.MaxPerUser > 0:
+		return opt.MaxPerUser
+	}
+	return 0
+}
+
 // GridScan grids the check-ins that scan reads as GridCheckins grids a
 // slice, with the same result, but keeps no record: only the state of
-// each user (the id, the first check-in under First, the home cell under
-// Home) and the cell of each datum kept. So a file of any size is gridded
+// each user (the id, the first check-ins kept under First or a bound, the
+// home cell under Home) and the cell and person of each datum kept. So a file of any size is gridded
 // in memory bounded by its users and data, not its lines. (Home cells of
 // a file whose users' check-ins are not together need a map of every
 // user's cells, bounded by the distinct (user, cell) pairs.) It returns
 // the Result of the last scan.
 func GridScan(scan Scan, opt GridOptions) (*Gridded, *Result, error) {
-	s := &gridder{opt: opt, ids: make(map[string]int32)}
+	s := &gridder{opt: opt, ids: make(map[string]int32), limit: opt.limit()}
 	res, err := s.read(scan)
 	if err != nil {
 		return nil, nil, err
 	}
-	if opt.PerUser == First {
-		s.binFirsts()
-	}
-	data := len(s.firsts)
-	if opt.PerUser == All {
-		data = s.records
+	data := s.records
+	if s.limit > 0 {
+		data = s.binKept()
 	}
 	outside := data - len(s.cells)
 	if outside == data {
@@ -58,8 +67,12 @@ func GridScan(scan Scan, opt GridOptions) (*Gridded, *Result, error) {
 	gd := &Gridded{
 		Grid: s.grid, Counts: s.counts, Cells: s.cells,
 		Records: s.records, Users: len(s.ids) + s.anon, Data: data, Outside: outside,
-		Rule: opt.PerUser,
+		Rule: opt.PerUser, Limit: opt.MaxPerUser,
 	}
+	if opt.PerUser != All {
+		gd.Limit = 0
+	}
+	gd.People, gd.MaxPerPerson = s.people()
 	if opt.Home {
 		s.settle()
 		if s.unordered {
@@ -140,8 +153,8 @@ func stampOf(t time.Time) stamp { return stamp{t.Unix(), int32(t.Nanosecond())} 
 
 func (a stamp) before(b stamp) bool { return a.sec < b.sec || a.sec == b.sec && a.nsec < b.nsec }
 
-// firstCheckin is a user's first check-in: the earliest, ties going to
-// file order, as FirstPerUser takes it.
+// firstCheckin is one of a user's first check-ins: the earliest, ties
+// going to file order, as FirstPerUser takes the first.
 type firstCheckin struct {
 	p    orb.Point
 	t    stamp
@@ -166,16 +179,18 @@ type gridder struct {
 	// records counts the check-ins of the first scan; order the current
 	// scan's.
 	records, order int
-	// firsts holds, under First, one check-in for each user (named or
-	// anonymous) in order of first appearance; at[id] is the place of
-	// named user id in it.
-	firsts []firstCheckin
-	at     []int32
+	// limit is how many check-ins of each user are kept (1 under
+	// First, 0 for all); kept holds, under a limit, the first check-ins
+	// of each user (named or anonymous) by time, in order of first
+	// appearance; at[id] is the place of named user id in it.
+	limit int
+	kept  [][]firstCheckin
+	at    []int32
 	// box is the box of every check-in, kept under All while the box is
 	// to be fitted.
 	box orb.Bound
 	// counts and cells are the binned data; users the user of each
-	// datum in cells (under Home).
+	// datum in cells (−1 for an anonymous check-in).
 	counts, cells []int
 	users         []int32
 	// Under Home: home[id] is the home cell of user id (−1 if none) once
@@ -201,26 +216,23 @@ func (s *gridder) first(c Checkin) error {
 			}
 			id = int32(len(s.ids))
 			s.ids[strings.Clone(c.User)] = id
-			if s.opt.PerUser == First {
-				s.at = append(s.at, int32(len(s.firsts)))
-				s.firsts = append(s.firsts, firstCheckin{c.Point, stampOf(c.Time), id})
+			if s.limit > 0 {
+				s.at = append(s.at, int32(len(s.kept)))
+				s.kept = append(s.kept, []firstCheckin{{c.Point, stampOf(c.Time), id}})
 			}
-		} else if s.opt.PerUser == First {
-			f := &s.firsts[s.at[id]]
-			if t := stampOf(c.Time); t.before(f.t) {
-				f.p, f.t = c.Point, t
-			}
+		} else if s.limit > 0 {
+			s.keep(s.at[id], firstCheckin{c.Point, stampOf(c.Time), id})
 		}
 	} else {
 		s.anon++
-		if s.opt.PerUser == First {
-			s.firsts = append(s.firsts, firstCheckin{c.Point, stampOf(c.Time), -1})
+		if s.limit > 0 {
+			s.kept = append(s.kept, []firstCheckin{{c.Point, stampOf(c.Time), -1}})
 		}
 	}
 	switch {
 	case s.grid != nil:
 		s.place(c, id)
-	case s.opt.PerUser == First: // the box is fitted to the first check-ins
+	case s.limit > 0: // the box is fitted to the check-ins kept
 	case s.records == 0:
 		s.box = orb.Bound{Min: c.Point, Max: c.Point}
 	default:
@@ -246,19 +258,36 @@ func (s *gridder) again(c Checkin) error {
 	return nil
 }
 
-// place bins check-in c of user id under All and counts its visit under
-// Home.
+// keep adds f to the check-ins kept of the user at place i, which stay
+// the limit's earliest by time, ties going to file order.
+func (s *gridder) keep(i int32, f firstCheckin) {
+	k := s.kept[i]
+	if len(k) == s.limit && !f.t.before(k[len(k)-1].t) {
+		return
+	}
+	at := len(k)
+	for at > 0 && f.t.before(k[at-1].t) {
+		at--
+	}
+	if len(k) < s.limit {
+		k = append(k, firstCheckin{})
+	}
+	copy(k[at+1:], k[at:])
+	k[at] = f
+	s.kept[i] = k
+}
+
+// place bins check-in c of user id when every check-in is kept, and
+// counts its visit under Home.
 func (s *gridder) place(c Checkin, id int32) {
 	cell, ok := s.grid.Index(c.Point)
 	if !ok {
 		return
 	}
-	if s.opt.PerUser == All {
+	if s.limit == 0 {
 		s.counts[cell]++
 		s.cells = append(s.cells, cell)
-		if s.opt.Home {
-			s.users = append(s.users, id)
-		}
+		s.users = append(s.users, id)
 	}
 	if s.opt.Home && id >= 0 {
 		s.visit(id, cell, stampOf(c.Time))
@@ -338,15 +367,18 @@ func (s *gridder) startBins() {
 	}
 }
 
-// fitGrid makes the grid over the box of the data: the first check-ins
-// under First, every check-in under All.
+// fitGrid makes the grid over the box of the data: the check-ins kept
+// under First or a bound, every check-in under All.
 func (s *gridder) fitGrid() error {
 	b, n := s.box, s.records
-	if s.opt.PerUser == First {
-		n = len(s.firsts)
-		b = orb.Bound{Min: s.firsts[0].p, Max: s.firsts[0].p}
-		for _, f := range s.firsts[1:] {
-			b = b.Extend(f.p)
+	if s.limit > 0 {
+		n = 0
+		b = orb.Bound{Min: s.kept[0][0].p, Max: s.kept[0][0].p}
+		for _, k := range s.kept {
+			for _, f := range k {
+				b = b.Extend(f.p)
+			}
+			n += len(k)
 		}
 	}
 	if !(b.Min[0] < b.Max[0] && b.Min[1] < b.Max[1]) {
@@ -361,18 +393,45 @@ func (s *gridder) fitGrid() error {
 	return nil
 }
 
-// binFirsts bins the first check-ins.
-func (s *gridder) binFirsts() {
-	s.cells = make([]int, 0, len(s.firsts))
-	for _, f := range s.firsts {
-		if cell, ok := s.grid.Index(f.p); ok {
-			s.counts[cell]++
-			s.cells = append(s.cells, cell)
-			if s.opt.Home {
+// binKept bins the check-ins kept, user by user in order of first
+// appearance and each user's by time, and returns how many were kept.
+func (s *gridder) binKept() int {
+	n := 0
+	for _, k := range s.kept {
+		n += len(k)
+	}
+	s.cells = make([]int, 0, n)
+	for _, k := range s.kept {
+		for _, f := range k {
+			if cell, ok := s.grid.Index(f.p); ok {
+				s.counts[cell]++
+				s.cells = append(s.cells, cell)
 				s.users = append(s.users, f.user)
 			}
 		}
 	}
+	s.kept = nil
+	return n
+}
+
+// people numbers the person of every datum, parallel to cells: a named
+// user by her id, each anonymous check-in a person of its own after
+// them. It returns the numbers and the most data of one person.
+func (s *gridder) people() ([]int, int) {
+	out := make([]int, len(s.cells))
+	per := make(map[int]int)
+	next := len(s.ids)
+	most := 0
+	for i, id := range s.users {
+		p := int(id)
+		if id < 0 {
+			p, next = next, next+1
+		}
+		out[i] = p
+		per[p]++
+		most = max(most, per[p])
+	}
+	return out, most
 }
 
 // homes returns the home cell of every datum's user, parallel to cells,

@@ -20,8 +20,11 @@ import (
 // record in memory, FirstPerUser, BoundOf, Bin and HomeCells.
 func gridReference(cs []Checkin, opt GridOptions) (*Gridded, error) {
 	data := cs
-	if opt.PerUser == First {
+	switch {
+	case opt.PerUser == First:
 		data = FirstPerUser(cs)
+	case opt.MaxPerUser > 0:
+		data = firstK(cs, opt.MaxPerUser)
 	}
 	b := opt.Bound
 	if b == (orb.Bound{}) {
@@ -34,6 +37,31 @@ func gridReference(cs []Checkin, opt GridOptions) (*Gridded, error) {
 	counts, cells := g.Bin(data)
 	gd := &Gridded{Grid: g, Counts: counts, Cells: cells, Records: len(cs), Users: CountUsers(cs),
 		Data: len(data), Outside: len(data) - len(cells), Rule: opt.PerUser}
+	if opt.PerUser == All {
+		gd.Limit = opt.MaxPerUser
+	}
+	// People: named users by first appearance in the file, then each
+	// anonymous datum in data order; the most data of one person.
+	index := map[string]int{}
+	for _, c := range cs {
+		if _, ok := index[c.User]; !ok && c.User != "" {
+			index[c.User] = len(index)
+		}
+	}
+	gd.People = []int{}
+	next, per := len(index), map[int]int{}
+	for _, c := range data {
+		if _, ok := g.Index(c.Point); !ok {
+			continue
+		}
+		p, ok := index[c.User]
+		if !ok {
+			p, next = next, next+1
+		}
+		gd.People = append(gd.People, p)
+		per[p]++
+		gd.MaxPerPerson = max(gd.MaxPerPerson, per[p])
+	}
 	if opt.Home {
 		home := g.HomeCells(cs)
 		gd.Homes = []int{}
@@ -49,6 +77,31 @@ func gridReference(cs []Checkin, opt GridOptions) (*Gridded, error) {
 		}
 	}
 	return gd, nil
+}
+
+// firstK returns the first k check-ins of each user by time (ties going
+// to file order), users in order of first appearance, each anonymous
+// check-in a user of its own.
+func firstK(cs []Checkin, k int) []Checkin {
+	var order []string
+	groups := map[string][]Checkin{}
+	var out []Checkin
+	for i, c := range cs {
+		key := c.User
+		if key == "" {
+			key = "\x00" + strconv.Itoa(i)
+		}
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], c)
+	}
+	for _, key := range order {
+		g := groups[key]
+		slices.SortStableFunc(g, func(a, b Checkin) int { return a.Time.Compare(b.Time) })
+		out = append(out, g[:min(k, len(g))]...)
+	}
+	return out
 }
 
 // messyCheckins returns check-ins with what real files hold: users whose
@@ -94,6 +147,9 @@ func TestGridScanMatchesReference(t *testing.T) {
 			{CellKm: 2, Home: true},
 			{CellKm: 2, PerUser: All},
 			{CellKm: 2, PerUser: All, Home: true},
+			{Bound: FWBound, CellKm: 1.5, PerUser: All, MaxPerUser: 2},
+			{CellKm: 2, PerUser: All, MaxPerUser: 3, Home: true},
+			{CellKm: 2, PerUser: All, MaxPerUser: 1000},
 		} {
 			want, err := gridReference(cs, opt)
 			if err != nil {

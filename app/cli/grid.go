@@ -41,7 +41,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	format := fs.String("format", "", "file format: gowalla, foursquare, csv, adult or census1990 (default: detect a check-in format)")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` in degrees (default: the data's box)")
 	cell := fs.Float64("cell", 0.5, "cell side in `km`")
-	perUser := fs.String("per-user", "first", "data per user: first (first check-in by time) or all")
+	perUser := fs.String("per-user", "first", "data per person: first (first check-in by time), all, or K (at most K check-ins per person, the first K by time)")
 	out := fs.String("o", "", "distribution CSV to write (cell,probability,…)")
 	studyOut := fs.String("study-out", "", "study JSON `file` to write with the alphabet and every datum")
 	home := fs.Bool("home", false, "write each user's home cell (most frequent check-in cell) as personal data of tag \"home\" for pum into the study")
@@ -101,7 +101,10 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 	var b app.Batch
 	b.Add(out, func(w io.Writer) error { return writeTruth(w, gd) }, in)
 	if studyOut != "" {
-		s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells}
+		s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells, People: gd.People, MaxPerPerson: max(gd.Limit, 0)}
+		if gd.Rule == geo.First {
+			s.MaxPerPerson = 1
+		}
 		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
@@ -183,14 +186,14 @@ func absPath(name string) string {
 
 // gridOptions checks and gathers the gridding flags.
 func gridOptions(bbox string, cell float64, perUser string, home bool) (geo.GridOptions, error) {
-	rule, err := geo.ParsePerUser(perUser)
+	rule, limit, err := geo.ParseContribution(perUser)
 	if err != nil {
 		return geo.GridOptions{}, usageError{msg: err.Error()}
 	}
 	if !(cell > 0) || math.IsInf(cell, 0) {
 		return geo.GridOptions{}, usageError{msg: fmt.Sprintf("-cell must be a positive number of km, got %v", cell)}
 	}
-	opt := geo.GridOptions{CellKm: cell, PerUser: rule, Home: home}
+	opt := geo.GridOptions{CellKm: cell, PerUser: rule, MaxPerUser: limit, Home: home}
 	if bbox != "" {
 		if opt.Bound, err = geo.ParseBBox(bbox); err != nil {
 			return geo.GridOptions{}, usageError{msg: err.Error()}
@@ -223,7 +226,8 @@ func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 	fmt.Fprintf(w, "grid: %d×%d = %d cells of %.4f×%.4f km over %s\n",
 		g.Cols, g.Rows, g.Len(), g.CellWidthKm(), g.CellHeightKm(), boxString(g.Bound))
 	fmt.Fprintf(w, "data: %d (%s per user), %d in the grid, %d outside the box, %d non-empty cells\n",
-		gd.Data, gd.Rule, gd.N(), gd.Outside, gd.NonEmpty())
+		gd.Data, ruleWords(gd), gd.N(), gd.Outside, gd.NonEmpty())
+	fmt.Fprintf(w, "people: %d, the most data of one person in the grid %d%s\n", gd.Users, gd.MaxPerPerson, boundText(gd))
 	if gd.Homes != nil {
 		at := 0
 		for i, h := range gd.Homes {
@@ -276,4 +280,25 @@ func writeTruth(w io.Writer, gd *geo.Gridded) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// boundText says how a release's sensitivity follows from the per-user
+// rule: bounded by it, or read off the data when every check-in is kept.
+func boundText(gd *geo.Gridded) string {
+	switch {
+	case gd.Rule == geo.First:
+		return " (one each: a count changes by at most 1 when a person is added or removed)"
+	case gd.Limit > 0:
+		return fmt.Sprintf(" (at most %d each: a release's sensitivity Δ = %d)", gd.Limit, gd.Limit)
+	}
+	return " (no bound: every check-in kept; bound it with -per-user K before a release)"
+}
+
+// ruleWords names the per-user rule in the summary: "first", "all", "at
+// most K".
+func ruleWords(gd *geo.Gridded) string {
+	if gd.Limit > 0 {
+		return fmt.Sprintf("at most %d", gd.Limit)
+	}
+	return gd.RuleText()
 }

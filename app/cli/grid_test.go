@@ -113,7 +113,7 @@ func TestGridErrors(t *testing.T) {
 		{"no input", []string{"grid", "-o", out}, 2, "flag -in is required"},
 		{"no output", []string{"grid", "-in", bad}, 2, "flag -o is required"},
 		{"bad bbox", []string{"grid", "-in", bad, "-o", out, "-bbox", "1,2,3"}, 2, "south,west,north,east"},
-		{"bad per-user", []string{"grid", "-in", bad, "-o", out, "-per-user", "last"}, 2, "want first or all"},
+		{"bad per-user", []string{"grid", "-in", bad, "-o", out, "-per-user", "last"}, 2, "want first, all or a whole number K"},
 		{"bad format", []string{"grid", "-in", bad, "-o", out, "-format", "kml"}, 2, "unknown format"},
 		{"bad line", []string{"grid", "-in", bad, "-o", out}, 1, "bad.txt: line 2, field 4: \"-999\": invalid longitude"},
 		{"missing file", []string{"grid", "-in", filepath.Join(dir, "none"), "-o", out}, 1, "no such file"},

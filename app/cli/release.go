@@ -3,11 +3,14 @@ package cli
 import (
 	"cmp"
 	"context"
+	crand "crypto/rand"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
+	"slices"
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
@@ -15,13 +18,17 @@ import (
 
 // runRelease is
 //
-//	privmap release -truth T -mechanism laplace|geometric|pm-laplace|pm-geometric
+//	privmap release -truth T [-study S [-clip]] -mechanism laplace|geometric|pm-laplace|pm-geometric
 //	                [-eps E | -eps-in E1 -eps-out E2 -break C] [-sensitivity D] [-seed S | -secure] -o released.csv
 //
 // It releases the truth's counts with central noise (PM): a distribution
 // file of the released counts (clipped at 0, with the raw ones beside
 // them) and their distribution, and one JSON line of the noise's closed
-// forms, its privacy and the release's errors against the truth.
+// forms, its privacy and the release's errors against the truth. With
+// the study the truth was gridded with, the unit of privacy is a person:
+// Δ is the study's per-person bound (or the largest contribution), and a
+// -sensitivity below some person's records is refused, or with -clip
+// each person keeps Δ of them (seeded) and the rest are dropped.
 func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("release")
 	truthName := fs.String("truth", "", "true distribution `file` with a count column (privmap grid writes one)")
@@ -30,15 +37,20 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	epsIn := fs.Float64("eps-in", 0, "pm-*: ε within the break-point")
 	epsOut := fs.Float64("eps-out", 0, "pm-*: ε beyond the break-point")
 	brk := fs.Float64("break", 0, "pm-*: the break-point c (a whole number for pm-geometric); laplace and geometric: the error bound of mre and p_within (default 0)")
-	sens := fs.Int("sensitivity", 1, "sensitivity Δ of the counts, a whole number: λ = Δ/ε, α = e^(−ε/Δ)")
+	sens := fs.Int("sensitivity", 1, "sensitivity Δ of the counts, a whole number: λ = Δ/ε, α = e^(−ε/Δ) (default with -study: its per-person bound, else 1)")
+	studyName := fs.String("study", "", "the truth's study `file`: its people and per-person bound set Δ (privmap grid -study-out)")
+	clip := fs.Bool("clip", false, "with -study: keep at most Δ records of each person (a seeded draw) instead of refusing a person with more")
 	seed := fs.Uint64("seed", 1, "seed of a preview's noise")
 	secure := fs.Bool("secure", false, "a release for publication: exact integer noise from crypto/rand (geometric and pm-geometric only)")
 	out := fs.String("o", "", "released distribution `file` to write")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := cmp.Or(required(fs, "truth", "mechanism", "o"), distinct(fs, []string{"o"}, "truth")); err != nil {
+	if err := cmp.Or(required(fs, "truth", "mechanism", "o"), distinct(fs, []string{"o"}, "truth", "study")); err != nil {
 		return err
+	}
+	if *clip && *studyName == "" {
+		return usageError{msg: "-clip: bounds each person's records, which the study says: give -study too"}
 	}
 	spec, err := releaseSpec(fs, *mech, *eps, *epsIn, *epsOut, *brk, *sens)
 	if err != nil {
@@ -61,6 +73,21 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("%s: %w", *truthName, err)
 	}
+	contrib := app.Contribution{Sensitivity: *sens}
+	if *studyName != "" {
+		delta := 0
+		if isSet(fs, "sensitivity") {
+			delta = *sens
+		}
+		if contrib, err = studyCounts(*studyName, *truthName, t, delta, *clip, *seed, *secure); err != nil {
+			return err
+		}
+	}
+	if spec.Sensitivity = contrib.Sensitivity; *studyName != "" {
+		if err := spec.Validate(); err != nil {
+			return fmt.Errorf("%s: %w", *studyName, err)
+		}
+	}
 	sum, err := spec.Summary()
 	if err != nil {
 		return err
@@ -71,9 +98,14 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	clipped, _ := core.ClipCounts(raw)
 	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, *brk)
-	line, err := json.Marshal(releaseLine{Mechanism: spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
+	rl := releaseLine{Mechanism: spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
 		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
-		BudgetPM: sum.BudgetPM, Secure: *secure, Cells: len(raw)})
+		BudgetPM: sum.BudgetPM, Secure: *secure, Cells: len(raw), Sensitivity: contrib.Sensitivity,
+		RecordsDropped: contrib.Dropped, Neighbours: contrib.Neighbours()}
+	if contrib.Known {
+		rl.MaxPerPerson = &contrib.Largest
+	}
+	line, err := json.Marshal(rl)
 	if err != nil {
 		return err
 	}
@@ -81,6 +113,9 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	b.Add(*out, func(w io.Writer) error { return core.WriteRelease(w, t, raw) }, *truthName)
 	if err := commit(ctx, &b, stdout, stderr, printLine(line)); err != nil {
 		return err
+	}
+	if contrib.Known && !contrib.Bound && contrib.Dropped == 0 && !isSet(fs, "sensitivity") {
+		fmt.Fprintf(stderr, "privmap release: Δ = %s is the largest contribution read off the data, itself a number that depends on them; bound each person's data when gridding (-per-user K) before a release for publication\n", app.Thousands(contrib.Sensitivity))
 	}
 	if !*secure {
 		fmt.Fprintf(stderr, "privmap release: a preview, its noise drawn from seeded math/rand (seed %d); a release for publication takes -secure (geometric mechanisms)\n", *seed)
@@ -104,6 +139,47 @@ type releaseLine struct {
 	BudgetPM  float64 `json:"budget_pm"`
 	Secure    bool    `json:"secure"`
 	Cells     int     `json:"cells"`
+	// Sensitivity is Δ; MaxPerPerson the most records one person
+	// contributes (before clipping; absent without a study, which alone
+	// says who contributed which), RecordsDropped those clipping dropped,
+	// and Neighbours the neighbouring relation in words.
+	Sensitivity    int    `json:"sensitivity"`
+	MaxPerPerson   *int   `json:"max_contributions_per_person,omitempty"`
+	RecordsDropped int    `json:"records_dropped"`
+	Neighbours     string `json:"neighbours"`
+}
+
+// studyCounts replaces t's counts by those of the study's data, bounded
+// per person at Δ (delta, or 0 for the study's own bound), after checking
+// that the study's data are the truth's; the draw of the records kept,
+// when clipping, is seeded for a preview and from crypto/rand for a
+// secure release.
+func studyCounts(studyName, truthName string, t *core.CountTable, delta int, clip bool, seed uint64, secure bool) (app.Contribution, error) {
+	s, err := readStudy(studyName)
+	if err != nil {
+		return app.Contribution{}, err
+	}
+	full, _, err := app.StudyCounts(s, len(s.Data), false, nil)
+	if err != nil {
+		return app.Contribution{}, fmt.Errorf("%s: %w", studyName, err)
+	}
+	if !slices.Equal(full, t.Counts) {
+		return app.Contribution{}, fmt.Errorf("%s: its data are not the counts of %s: give the truth and the study privmap grid wrote together", studyName, truthName)
+	}
+	rng := app.NewRand(seed)
+	if secure {
+		var key [32]byte
+		if _, err := crand.Read(key[:]); err != nil {
+			return app.Contribution{}, err
+		}
+		rng = rand.New(rand.NewChaCha8(key))
+	}
+	counts, c, err := app.StudyCounts(s, delta, clip, rng)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", studyName, err)
+	}
+	t.Counts = counts
+	return c, nil
 }
 
 // releaseSpec reads the mechanism's flags: -eps for the standard

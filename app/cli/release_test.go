@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -208,5 +209,71 @@ func TestReleaseErrors(t *testing.T) {
 			t.Errorf("%v: wrote %s", tc.args, out)
 			os.Remove(out)
 		}
+	}
+}
+
+// TestReleasePerPerson releases a small synthetic file in which one
+// person, "a", has 5 check-ins and four others one each: gridded with
+// every check-in, the study says Δ = 5 and the release uses it; with
+// -sensitivity 1 it is refused naming the 5 records; with -clip "a"
+// keeps one record, 4 are dropped and the released file has 5 data; with
+// -per-user 2 the bound is Δ = 2.
+func TestReleasePerPerson(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "c.txt")
+	var b strings.Builder
+	for i, u := range []string{"a", "a", "a", "a", "a", "b", "c", "d", "e"} {
+		rec := u + "\t2010-10-%02dT10:00:00Z\t37.76\t-122.4%d\t%d\n"
+		b.WriteString(fmt.Sprintf(rec, 1+i, i%3, i))
+	}
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	grid := func(perUser string) (truth, study string) {
+		truth, study = filepath.Join(dir, "t"+perUser+".csv"), filepath.Join(dir, "s"+perUser+".json")
+		if code, _, errs := run("grid", "-in", in, "-bbox", "37.7,-122.5,37.8,-122.3", "-cell", "1", "-per-user", perUser, "-o", truth, "-study-out", study); code != 0 {
+			t.Fatal(errs)
+		}
+		return truth, study
+	}
+	line := func(out string) map[string]any {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("%q: %v", out, err)
+		}
+		return m
+	}
+	truth, study := grid("all")
+	out := filepath.Join(dir, "r.csv")
+	code, stdout, errs := run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-o", out)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	m := line(stdout)
+	if m["sensitivity"] != 5.0 || m["max_contributions_per_person"] != 5.0 || m["records_dropped"] != 0.0 {
+		t.Errorf("Δ from the study: %s", stdout)
+	}
+	if !strings.Contains(errs, "Δ = 5 is the largest contribution read off the data") {
+		t.Errorf("no word that Δ was read off the data: %s", errs)
+	}
+	code, _, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-sensitivity", "1", "-o", out)
+	if code != 1 || !strings.Contains(errs, "sensitivity 1 is below the 5 records one person contributes") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	code, stdout, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-sensitivity", "1", "-clip", "-o", out)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if m := line(stdout); m["sensitivity"] != 1.0 || m["records_dropped"] != 4.0 || m["max_contributions_per_person"] != 5.0 ||
+		m["neighbours"] != "add or remove one person with her one record" {
+		t.Errorf("clipped: %s", stdout)
+	}
+	if code, _, errs := run("release", "-truth", truth, "-mechanism", "geometric", "-eps", "1", "-clip", "-o", out); code != 2 || !strings.Contains(errs, "give -study too") {
+		t.Errorf("-clip without a study: exit %d: %s", code, errs)
+	}
+	truth, study = grid("2")
+	code, stdout, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-o", out)
+	if m := line(stdout); code != 0 || m["sensitivity"] != 2.0 || m["max_contributions_per_person"] != 2.0 {
+		t.Errorf("-per-user 2: exit %d, %s %s", code, stdout, errs)
 	}
 }

@@ -1,0 +1,92 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/privmap/privmap/core"
+)
+
+// A Contribution says whom a central release protects: the sensitivity Δ
+// it is drawn at, and what the data say of their people.
+type Contribution struct {
+	// Sensitivity is Δ, the most one person changes a count (L1 over
+	// the histogram) under the neighbouring relation.
+	Sensitivity int
+	// Known reports whether the data say who contributed which records
+	// (a study with people); without it each record is taken for a
+	// person, which protects records, not people.
+	Known bool
+	// Largest is the most records one person contributes to the data,
+	// before any clipping; Bound reports whether Δ is the bound the data
+	// were selected under (privmap grid -per-user), rather than a number
+	// given or read off the data.
+	Largest int
+	Bound   bool
+	// Dropped counts the records clipping dropped, each person's beyond Δ.
+	Dropped int
+}
+
+// Neighbours says in words whom Δ protects.
+func (c Contribution) Neighbours() string {
+	if !c.Known {
+		return fmt.Sprintf("add or remove one record, changing a count by at most %d (the data do not say who contributed which records: this protects records, not people)", c.Sensitivity)
+	}
+	if c.Sensitivity == 1 {
+		return "add or remove one person with her one record"
+	}
+	return fmt.Sprintf("add or remove one person with all her records, at most %d", c.Sensitivity)
+}
+
+// A ContributionError refuses a release whose sensitivity is below the
+// records one person contributes: the guarantee stated would be a
+// record's, not a person's.
+type ContributionError struct {
+	Sensitivity, Largest int
+}
+
+func (e *ContributionError) Error() string {
+	kept := "records"
+	if e.Sensitivity == 1 {
+		kept = "record"
+	}
+	return fmt.Sprintf("sensitivity %d is below the %s records one person contributes to these counts: one person could change them by up to %s, not %d. "+
+		"Release at sensitivity %s, bound each person's data when gridding (-per-user K), or clip each person to %d %s (dropping the rest, seeded)",
+		e.Sensitivity, Thousands(e.Largest), Thousands(e.Largest), e.Sensitivity, Thousands(e.Largest), e.Sensitivity, kept)
+}
+
+// ErrNoData says a study holds no data to release.
+var ErrNoData = errors.New("the study holds no data (privmap grid writes them with -study-out)")
+
+// StudyCounts returns the counts of study s's data to release at
+// sensitivity delta (0: the study's own, its per-person bound or else
+// the largest contribution), with what the release protects. A person
+// with more than Δ records is refused (a *ContributionError), or with
+// clip keeps Δ of them drawn by rng and the rest are dropped.
+func StudyCounts(s *core.Study, delta int, clip bool, rng *rand.Rand) ([]float64, Contribution, error) {
+	if len(s.Data) == 0 {
+		return nil, Contribution{}, ErrNoData
+	}
+	_, largest := s.Contributions()
+	c := Contribution{Known: s.People != nil, Largest: largest}
+	c.Sensitivity, c.Bound = s.Sensitivity()
+	if delta > 0 {
+		c.Sensitivity, c.Bound = delta, s.MaxPerPerson > 0 && delta == s.MaxPerPerson
+	}
+	keep := make([]int, len(s.Data))
+	for i := range keep {
+		keep[i] = i
+	}
+	if largest > c.Sensitivity {
+		if !clip {
+			return nil, c, &ContributionError{Sensitivity: c.Sensitivity, Largest: largest}
+		}
+		keep, c.Dropped = core.BoundContributions(s.People, len(s.Data), c.Sensitivity, rng)
+	}
+	counts := make([]float64, s.Alphabet.Len())
+	for _, i := range keep {
+		counts[s.Data[i]]++
+	}
+	return counts, c, nil
+}
