@@ -56,56 +56,15 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if *secure {
-		if isSet(fs, "seed") {
-			return usageError{msg: "-seed: a secure release draws from crypto/rand, not from a seed"}
-		}
-		if !spec.Discrete() {
-			return usageError{msg: "-secure: " + app.ErrPreviewOnly.Error()}
-		}
-	}
-	f, err := os.Open(*truthName)
-	if err != nil {
+	if err := checkSecure(fs, spec, *secure); err != nil {
 		return err
 	}
-	t, err := core.ReadCountTable(f, 0)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", *truthName, err)
+	r := release{spec: spec, truthName: *truthName, studyName: *studyName, clip: *clip, seed: *seed, secure: *secure,
+		brk: *brk, contrib: app.Contribution{Sensitivity: *sens}}
+	if isSet(fs, "sensitivity") {
+		r.delta = *sens
 	}
-	contrib := app.Contribution{Sensitivity: *sens}
-	if *studyName != "" {
-		delta := 0
-		if isSet(fs, "sensitivity") {
-			delta = *sens
-		}
-		if contrib, err = studyCounts(*studyName, *truthName, t, delta, *clip, *seed, *secure); err != nil {
-			return err
-		}
-	}
-	if spec.Sensitivity = contrib.Sensitivity; *studyName != "" {
-		if err := spec.Validate(); err != nil {
-			return fmt.Errorf("%s: %w", *studyName, err)
-		}
-	}
-	sum, err := spec.Summary()
-	if err != nil {
-		return err
-	}
-	raw, err := app.ReleaseCounts(ctx, t.Counts, spec, *seed, *secure)
-	if err != nil {
-		return err
-	}
-	clipped, _ := core.ClipCounts(raw)
-	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, *brk)
-	rl := releaseLine{Mechanism: spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
-		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
-		BudgetPM: sum.BudgetPM, Secure: *secure, Cells: len(raw), Sensitivity: contrib.Sensitivity,
-		RecordsDropped: contrib.Dropped, Neighbours: contrib.Neighbours()}
-	if contrib.Known {
-		rl.MaxPerPerson = &contrib.Largest
-	}
-	line, err := json.Marshal(rl)
+	line, t, raw, err := r.draw(ctx)
 	if err != nil {
 		return err
 	}
@@ -114,13 +73,81 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := commit(ctx, &b, stdout, stderr, printLine(line)); err != nil {
 		return err
 	}
-	if contrib.Known && !contrib.Bound && contrib.Dropped == 0 && !isSet(fs, "sensitivity") {
-		fmt.Fprintf(stderr, "privmap release: Δ = %s is the largest contribution read off the data, itself a number that depends on them; bound each person's data when gridding (-per-user K) before a release for publication\n", app.Thousands(contrib.Sensitivity))
+	if c := r.contrib; c.Known && !c.Bound && c.Dropped == 0 && r.delta == 0 {
+		fmt.Fprintf(stderr, "privmap release: Δ = %s is the largest contribution read off the data, itself a number that depends on them; bound each person's data when gridding (-per-user K) before a release for publication\n", app.Thousands(c.Sensitivity))
 	}
 	if !*secure {
 		fmt.Fprintf(stderr, "privmap release: a preview, its noise drawn from seeded math/rand (seed %d); a release for publication takes -secure (geometric mechanisms)\n", *seed)
 	}
 	return nil
+}
+
+// checkSecure refuses a secure release with a seed or Laplace noise.
+func checkSecure(fs *flag.FlagSet, spec app.ReleaseSpec, secure bool) error {
+	if !secure {
+		return nil
+	}
+	if isSet(fs, "seed") {
+		return usageError{msg: "-seed: a secure release draws from crypto/rand, not from a seed"}
+	}
+	if !spec.Discrete() {
+		return usageError{msg: "-secure: " + app.ErrPreviewOnly.Error()}
+	}
+	return nil
+}
+
+// release is one run of privmap release once its flags are checked.
+type release struct {
+	spec                 app.ReleaseSpec
+	truthName, studyName string
+	delta                int // -sensitivity when given, else 0
+	clip, secure         bool
+	seed                 uint64
+	brk                  float64
+	contrib              app.Contribution
+}
+
+// draw reads the truth (and the study), draws the noise and returns the
+// JSON line, the counts released with their columns, and the raw
+// released counts.
+func (r *release) draw(ctx context.Context) ([]byte, *core.CountTable, []float64, error) {
+	f, err := os.Open(r.truthName)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t, err := core.ReadCountTable(f, 0)
+	f.Close()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", r.truthName, err)
+	}
+	if r.studyName != "" {
+		if r.contrib, err = studyCounts(r.studyName, r.truthName, t, r.delta, r.clip, r.seed, r.secure); err != nil {
+			return nil, nil, nil, err
+		}
+		r.spec.Sensitivity = r.contrib.Sensitivity
+		if err := r.spec.Validate(); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", r.studyName, err)
+		}
+	}
+	sum, err := r.spec.Summary()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	raw, err := app.ReleaseCounts(ctx, t.Counts, r.spec, r.seed, r.secure)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	clipped, _ := core.ClipCounts(raw)
+	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, r.brk)
+	rl := releaseLine{Mechanism: r.spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
+		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
+		BudgetPM: sum.BudgetPM, Secure: r.secure, Cells: len(raw), Sensitivity: r.contrib.Sensitivity,
+		RecordsDropped: r.contrib.Dropped, Neighbours: r.contrib.Neighbours()}
+	if r.contrib.Known {
+		rl.MaxPerPerson = &r.contrib.Largest
+	}
+	line, err := json.Marshal(rl)
+	return line, t, raw, err
 }
 
 // releaseLine is release's JSON line: the fields docs/ARCHITECTURE.md §8
