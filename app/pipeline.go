@@ -45,11 +45,23 @@ func BuildMechanisms(ctx context.Context, s *core.Study, progress func(i, iter i
 }
 
 // Users says whom a simulation sanitises: with N > 0, N users drawn from
-// Truth; else every datum of Data, with the study's personal cells.
+// Truth; else every datum of Data, with the study's personal cells, each
+// datum's person given by People (nil: every datum a person of its own),
+// every person's data through her one mechanism.
 type Users struct {
-	Data  []int
-	Truth []float64
-	N     int
+	Data   []int
+	Truth  []float64
+	N      int
+	People []int
+}
+
+// Persons returns the people sanitised and the most reports one of them
+// sends.
+func (u Users) Persons() (people, most int) {
+	if u.N > 0 || u.People == nil {
+		return u.Count(), min(1, u.Count())
+	}
+	return (&core.Study{Data: u.Data, People: u.People}).Contributions()
 }
 
 // Count returns the number of users sanitised.
@@ -60,10 +72,11 @@ func (u Users) Count() int {
 	return len(u.Data)
 }
 
-// Sanitise assigns the users to the study's mechanisms by share (largest
-// remainder, core.Assign) and sanitises each with its mechanism, drawing
-// from NewRand(seed); emit receives every report in order. It returns
-// the number of users of each mechanism.
+// Sanitise assigns the users — the people, when u.People says who they
+// are — to the study's mechanisms by share (largest remainder,
+// core.Assign) and sanitises each datum with its person's mechanism,
+// drawing from NewRand(seed); emit receives every report in order. It
+// returns the number of users (people) of each mechanism.
 func Sanitise(ctx context.Context, s *core.Study, mechs []core.Mechanism, u Users, seed uint64,
 	emit func(user, j int, r core.Report) error, progress func(float64)) ([]int, error) {
 	n := u.Count()
@@ -74,14 +87,18 @@ func Sanitise(ctx context.Context, s *core.Study, mechs []core.Mechanism, u User
 	if err != nil {
 		return nil, err
 	}
-	counts := core.Assign(shares, n)
 	rng := NewRand(seed)
-	if u.N > 0 {
-		err = core.Simulate(ctx, rng, mechs, counts, u.Truth, emit, progress)
-	} else {
-		err = core.SimulateData(ctx, rng, mechs, counts, u.Data, s.Personal, emit, progress)
+	switch {
+	case u.N > 0:
+		counts := core.Assign(shares, n)
+		return counts, core.Simulate(ctx, rng, mechs, counts, u.Truth, emit, progress)
+	case u.People != nil:
+		people, _ := u.Persons()
+		counts := core.Assign(shares, people)
+		return counts, core.SimulatePeople(ctx, rng, mechs, counts, u.Data, u.People, s.Personal, emit, progress)
 	}
-	return counts, err
+	counts := core.Assign(shares, n)
+	return counts, core.SimulateData(ctx, rng, mechs, counts, u.Data, s.Personal, emit, progress)
 }
 
 // A Request is one run: the study, its users and the estimators.

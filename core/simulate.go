@@ -103,18 +103,61 @@ func SimulateData(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts
 	if n := sum(counts); n != len(data) {
 		return fmt.Errorf("core: %d users assigned for %d data", n, len(data))
 	}
-	perm := rng.Perm(len(data))
-	byPos := inBlocks(counts)
-	mechOf := make([]int, len(data))
-	for pos, user := range perm {
-		mechOf[user] = byPos(pos)
-	}
+	mechOf := assignBlocks(rng, counts, len(data))
 	assign := func(user int) int { return mechOf[user] }
 	premap, err := premappers(mechs, personal, len(data))
 	if err != nil {
 		return err
 	}
 	return simulate(ctx, rng, mechs, len(data), assign, func(user, j int) int { return premap[j](user, data[user]) }, emit, progress)
+}
+
+// SimulatePeople is SimulateData for the data of people: people[i] is the
+// person of datum i, and counts, which sum to the number of people,
+// assign people to the mechanisms, so that every datum of a person goes
+// through her one mechanism — a user chooses her mechanism once (FW §1)
+// and each of her reports spends its privacy (sequential composition).
+// People are numbered in the order of their first datum; when each has
+// one datum it draws exactly what SimulateData draws.
+func SimulatePeople(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []int, data, people []int, personal map[string][]int,
+	emit func(user, mech int, r Report) error, progress func(float64)) error {
+	if len(mechs) == 0 {
+		return errors.New("core: no mechanisms")
+	}
+	if err := checkMechs(mechs, counts, DataSymbols(mechs[0])); err != nil {
+		return err
+	}
+	if len(people) != len(data) {
+		return fmt.Errorf("core: %d persons given for %d data", len(people), len(data))
+	}
+	index := make(map[int]int)
+	for _, p := range people {
+		if _, ok := index[p]; !ok {
+			index[p] = len(index)
+		}
+	}
+	if n := sum(counts); n != len(index) {
+		return fmt.Errorf("core: %d people assigned for %d people", n, len(index))
+	}
+	mechOfPerson := assignBlocks(rng, counts, len(index))
+	assign := func(user int) int { return mechOfPerson[index[people[user]]] }
+	premap, err := premappers(mechs, personal, len(data))
+	if err != nil {
+		return err
+	}
+	return simulate(ctx, rng, mechs, len(data), assign, func(user, j int) int { return premap[j](user, data[user]) }, emit, progress)
+}
+
+// assignBlocks assigns n units to the mechanisms by a uniform
+// permutation: counts[j] of them, in blocks, to mechanism j.
+func assignBlocks(rng *rand.Rand, counts []int, n int) []int {
+	perm := rng.Perm(n)
+	byPos := inBlocks(counts)
+	mechOf := make([]int, n)
+	for pos, unit := range perm {
+		mechOf[unit] = byPos(pos)
+	}
+	return mechOf
 }
 
 // premappers returns for each mechanism the map from (user, datum) to the

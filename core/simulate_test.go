@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -81,5 +82,59 @@ func TestSimulateDataErrors(t *testing.T) {
 	}
 	if err := SimulateData(context.Background(), rng, nil, nil, nil, nil, noop, nil); err == nil {
 		t.Error("no mechanisms accepted")
+	}
+}
+
+// TestSimulatePeople checks that a person's every datum goes through her
+// one mechanism, that the people, not the data, are shared among the
+// mechanisms, and that with one datum a person it draws exactly what
+// SimulateData draws.
+func TestSimulatePeople(t *testing.T) {
+	k1, _ := NewKRR(4, 1)
+	k2, _ := NewKRR(4, 3)
+	mechs := []Mechanism{k1, k2}
+	data := []int{0, 1, 2, 3, 0, 1, 2, 3, 0, 1}
+	people := []int{7, 7, 7, 7, 7, 7, 3, 9, 9, 5} // 7 has six data
+	mechOf := map[int]int{}
+	perMech := make([]int, 2)
+	err := SimulatePeople(context.Background(), rand.New(rand.NewPCG(1, 1)), mechs, []int{2, 2}, data, people, nil, func(user, j int, _ Report) error {
+		if m, ok := mechOf[people[user]]; ok && m != j {
+			t.Errorf("person %d reports through mechanisms %d and %d", people[user], m, j)
+		}
+		if _, ok := mechOf[people[user]]; !ok {
+			perMech[j]++
+		}
+		mechOf[people[user]] = j
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perMech[0] != 2 || perMech[1] != 2 {
+		t.Errorf("people per mechanism %v, want 2 and 2", perMech)
+	}
+	if err := SimulatePeople(context.Background(), rand.New(rand.NewPCG(1, 1)), mechs, []int{2, 1}, data, people, nil, nil, nil); err == nil {
+		t.Error("3 people assigned for 4: no error")
+	}
+	type rep struct {
+		user, j int
+		r       Report
+	}
+	draw := func(f func(emit func(int, int, Report) error) error) []rep {
+		var out []rep
+		if err := f(func(u, j int, r Report) error { out = append(out, rep{u, j, r}); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	own := []int{4, 2, 9, 0, 1, 3, 8, 5, 6, 7} // a person each, numbered in any order
+	a := draw(func(emit func(int, int, Report) error) error {
+		return SimulatePeople(context.Background(), rand.New(rand.NewPCG(2, 2)), mechs, []int{5, 5}, data, own, nil, emit, nil)
+	})
+	b := draw(func(emit func(int, int, Report) error) error {
+		return SimulateData(context.Background(), rand.New(rand.NewPCG(2, 2)), mechs, []int{5, 5}, data, nil, emit, nil)
+	})
+	if !slices.Equal(a, b) {
+		t.Errorf("one datum a person: %v\nSimulateData: %v", a, b)
 	}
 }

@@ -67,7 +67,11 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *out != "" {
 		b.Add(*out, func(w io.Writer) error { return writeMatrix(w, c) }, *studyName)
 	}
-	return commit(ctx, &b, stdout, stderr, func(w io.Writer) { printAudit(w, spec, m, au) })
+	_, most := s.Contributions()
+	return commit(ctx, &b, stdout, stderr, func(w io.Writer) {
+		printAudit(w, spec, m, au)
+		printReading(w, au, most)
+	})
 }
 
 // maxMatrixEntries bounds the matrix channel -o writes: 10⁸ entries, a
@@ -114,6 +118,16 @@ func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.A
 		}
 		fmt.Fprintf(w, "expected quality loss: %s %s mean over inputs, %s %s worst input\n",
 			num(a.QualityMean), a.GeoUnit, num(a.QualityWorst), a.GeoUnit)
+	}
+}
+
+// printReading says in plain words what one report reveals and, when
+// the study's people send up to most reports each, what all of one
+// person's reveal together (sequential composition).
+func printReading(w io.Writer, au core.Audit, most int) {
+	fmt.Fprintf(w, "per report: %s\n", app.PlainReading(au))
+	if most > 1 {
+		fmt.Fprintf(w, "per person: %s\n", app.PersonReading(au, most))
 	}
 }
 

@@ -59,7 +59,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	users := app.Users{Data: s.Data, Truth: truth, N: *n}
 	if useData {
-		users.N = 0
+		users.N, users.People = 0, s.People
 	}
 	var counts []int
 	run := func(emit func(user, j int, r core.Report) error) error {
@@ -79,7 +79,14 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		source = "of the study's data"
 	}
 	return commit(ctx, &b, stdout, stderr, func(w io.Writer) {
-		fmt.Fprintf(w, "simulated %d users %s (seed %d):", *n, source, *seed)
+		people, most := users.Persons()
+		if most > 1 {
+			// People send several reports, each through her one mechanism.
+			fmt.Fprintf(w, "simulated %d reports of %d users (at most %d reports from one user, all through her one mechanism) %s (seed %d); users per mechanism:",
+				*n, people, most, source, *seed)
+		} else {
+			fmt.Fprintf(w, "simulated %d users %s (seed %d):", *n, source, *seed)
+		}
 		for i, spec := range s.Mechanisms {
 			fmt.Fprintf(w, " %s %d", spec.ID, counts[i])
 		}

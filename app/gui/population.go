@@ -455,54 +455,7 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (stri
 	if !math.IsNaN(au.QualityMean) {
 		parts = append(parts, fmt.Sprintf("expected loss %.3g %s (worst %.3g)", au.QualityMean, au.GeoUnit, au.QualityWorst))
 	}
-	return plainReading(au) + "\n" + strings.Join(parts, " · "), nil
-}
-
-// plainReading says in words what an adversary who sees one report can
-// tell, for a privacy officer: how much the odds between two true values
-// can change (e^ε), near (within one km or step) and anywhere.
-func plainReading(au core.Audit) string {
-	what := "any two values"
-	if au.Protected {
-		what = "any two sensitive values"
-	}
-	near := "" // said only when it is tighter than the bound anywhere
-	if !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoInd, 1) && au.GeoIndUpper < au.LDP {
-		near = fmt.Sprintf("the odds between two places within 1 %s change at most %s", au.GeoUnit, times(au.GeoIndUpper))
-	}
-	var s string
-	switch {
-	case math.IsInf(au.LDP, 1) && near == "":
-		s = fmt.Sprintf("Some reports tell %s apart for certain.", what)
-	case math.IsInf(au.LDP, 1):
-		s = fmt.Sprintf("Seeing a report, %s, but some reports tell %s apart for certain.", near, what)
-	case near == "":
-		s = fmt.Sprintf("Seeing a report, the odds between %s change at most %s.", what, times(au.LDP))
-	default:
-		s = fmt.Sprintf("Seeing a report, %s, and between %s at most %s.", near, what, times(au.LDP))
-	}
-	if au.Protected {
-		s += " A non-sensitive value may be reported as it is."
-	}
-	return s
-}
-
-// times writes the odds factor e^eps for people: ×1.88, ×4,625,
-// ×3.71 million, ×2.4 billion, and past a trillion ×10^16 (the power of
-// ten below it).
-func times(eps float64) string {
-	f := math.Exp(eps)
-	switch {
-	case f < 10:
-		return fmt.Sprintf("×%.3g", f)
-	case f < 1e6:
-		return "×" + app.Thousands(int(math.Round(f)))
-	case f < 1e9:
-		return fmt.Sprintf("×%.3g million", f/1e6)
-	case f < 1e12:
-		return fmt.Sprintf("×%.3g billion", f/1e9)
-	}
-	return fmt.Sprintf("×10^%d", int(eps/math.Ln10))
+	return app.PlainReading(au) + "\n" + strings.Join(parts, " · "), nil
 }
 
 // geoText describes an audit's ε-geo-indistinguishability.

@@ -293,30 +293,6 @@ func TestAddKeepsShares(t *testing.T) {
 	assert.Nil(t, s.Mechanisms[3].Share)
 }
 
-// TestPlainReading checks the privacy officer's reading of an audit.
-func TestPlainReading(t *testing.T) {
-	for _, tc := range []struct {
-		au   core.Audit
-		want string
-	}{
-		{core.Audit{LDP: 1.1, GeoInd: math.NaN()}, "Seeing a report, the odds between any two values change at most ×3."},
-		{core.Audit{LDP: 8.44, GeoInd: 0.632, GeoIndUpper: 0.632, GeoUnit: "km"},
-			"Seeing a report, the odds between two places within 1 km change at most ×1.88, and between any two values at most ×4,629."},
-		{core.Audit{LDP: 30, GeoInd: math.NaN()}, "Seeing a report, the odds between any two values change at most ×10^13."},
-		{core.Audit{LDP: 15.631, GeoInd: math.NaN()}, "Seeing a report, the odds between any two values change at most ×6.14 million."},
-		{core.Audit{LDP: 23.891, GeoInd: math.NaN()}, "Seeing a report, the odds between any two values change at most ×23.8 billion."},
-		{core.Audit{LDP: math.Inf(1), GeoInd: math.NaN()}, "Some reports tell any two values apart for certain."},
-		{core.Audit{LDP: math.Inf(1), GeoInd: 2, GeoIndUpper: 2, GeoUnit: "step"},
-			"Seeing a report, the odds between two places within 1 step change at most ×7.39, but some reports tell any two values apart for certain."},
-		// k-RR on a map: its bound anywhere is the tighter one.
-		{core.Audit{LDP: 1, GeoInd: 2, GeoIndUpper: 2, GeoUnit: "km"}, "Seeing a report, the odds between any two values change at most ×2.72."},
-		{core.Audit{LDP: 1, GeoInd: math.NaN(), Protected: true},
-			"Seeing a report, the odds between any two sensitive values change at most ×2.72. A non-sensitive value may be reported as it is."},
-	} {
-		assert.Equal(t, tc.want, plainReading(tc.au))
-	}
-}
-
 // TestWheelOverEntries scrolls a long population list with the mouse
 // wheel over an entry field: the list scrolls.
 func TestWheelOverEntries(t *testing.T) {

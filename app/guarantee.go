@@ -1,0 +1,90 @@
+package app
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/privmap/privmap/core"
+)
+
+// PlainReading says in words what an adversary who sees one report can
+// tell, for a privacy officer: how much the odds between two true values
+// can change (e^ε), near (within one km or step) and anywhere.
+func PlainReading(au core.Audit) string {
+	what := "any two values"
+	if au.Protected {
+		what = "any two sensitive values"
+	}
+	near := "" // said only when it is tighter than the bound anywhere
+	if !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoInd, 1) && au.GeoIndUpper < au.LDP {
+		near = fmt.Sprintf("the odds between two places within 1 %s change at most %s", au.GeoUnit, Odds(au.GeoIndUpper))
+	}
+	var s string
+	switch {
+	case math.IsInf(au.LDP, 1) && near == "":
+		s = fmt.Sprintf("Some reports tell %s apart for certain.", what)
+	case math.IsInf(au.LDP, 1):
+		s = fmt.Sprintf("Seeing a report, %s, but some reports tell %s apart for certain.", near, what)
+	case near == "":
+		s = fmt.Sprintf("Seeing a report, the odds between %s change at most %s.", what, Odds(au.LDP))
+	default:
+		s = fmt.Sprintf("Seeing a report, %s, and between %s at most %s.", near, what, Odds(au.LDP))
+	}
+	if au.Protected {
+		s += " A non-sensitive value may be reported as it is."
+	}
+	return s
+}
+
+// Odds writes the odds factor e^eps for people: ×1.88, ×4,625,
+// ×3.71 million, ×2.4 billion, and past a trillion ×10^16 (the power of
+// ten below it).
+func Odds(eps float64) string {
+	f := math.Exp(eps)
+	switch {
+	case f < 10:
+		return fmt.Sprintf("×%.3g", f)
+	case f < 1e6:
+		return "×" + Thousands(int(math.Round(f)))
+	case f < 1e9:
+		return fmt.Sprintf("×%.3g million", f/1e6)
+	case f < 1e12:
+		return fmt.Sprintf("×%.3g billion", f/1e9)
+	}
+	return fmt.Sprintf("×10^%d", int(eps/math.Ln10))
+}
+
+// PersonReading says what an adversary who sees every report of one
+// person can tell when she sends up to k: by basic sequential
+// composition the ε of her reports add up (ε-LDP k·ε, and
+// ε-geo-indistinguishability k·ε per km or step), so the odds between
+// any two of her values change at most e^{kε}. It returns "" for k ≤ 1,
+// where PlainReading says it all.
+func PersonReading(au core.Audit, k int) string {
+	if k <= 1 {
+		return ""
+	}
+	kf := float64(k)
+	what := "any two of her values"
+	if au.Protected {
+		what = "any two of her sensitive values"
+	}
+	if math.IsInf(au.LDP, 1) {
+		return fmt.Sprintf("A person who sends up to %s reports: some of them tell %s apart for certain.", Thousands(k), what)
+	}
+	s := fmt.Sprintf("A person who sends up to %s reports is protected by ε = %s × %s = %s for all of them together (sequential composition): the odds between %s change at most %s",
+		Thousands(k), Thousands(k), levelText(au.LDP), levelText(kf*au.LDP), what, Odds(kf*au.LDP))
+	if !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoIndUpper, 1) && au.GeoIndUpper < au.LDP {
+		s += fmt.Sprintf(", between two places within 1 %s at most %s (ε = %s per %s)", au.GeoUnit, Odds(kf*au.GeoIndUpper), levelText(kf*au.GeoIndUpper), au.GeoUnit)
+	}
+	return s + "."
+}
+
+// levelText writes a privacy level to three decimals, thousands
+// separated.
+func levelText(eps float64) string {
+	if eps >= 1000 {
+		return Thousands(int(math.Round(eps)))
+	}
+	return fmt.Sprintf("%.3f", eps)
+}

@@ -1,0 +1,78 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/privmap/privmap/core"
+)
+
+// TestPlainReading checks the privacy officer's reading of an audit.
+func TestPlainReading(t *testing.T) {
+	for _, tc := range []struct {
+		au   core.Audit
+		want string
+	}{
+		{core.Audit{LDP: 1.1, GeoInd: math.NaN()}, "Seeing a report, the odds between any two values change at most ×3."},
+		{core.Audit{LDP: 8.44, GeoInd: 0.632, GeoIndUpper: 0.632, GeoUnit: "km"},
+			"Seeing a report, the odds between two places within 1 km change at most ×1.88, and between any two values at most ×4,629."},
+		{core.Audit{LDP: 30, GeoInd: math.NaN()}, "Seeing a report, the odds between any two values change at most ×10^13."},
+		{core.Audit{LDP: 15.631, GeoInd: math.NaN()}, "Seeing a report, the odds between any two values change at most ×6.14 million."},
+		{core.Audit{LDP: 23.891, GeoInd: math.NaN()}, "Seeing a report, the odds between any two values change at most ×23.8 billion."},
+		{core.Audit{LDP: math.Inf(1), GeoInd: math.NaN()}, "Some reports tell any two values apart for certain."},
+		{core.Audit{LDP: math.Inf(1), GeoInd: 2, GeoIndUpper: 2, GeoUnit: "step"},
+			"Seeing a report, the odds between two places within 1 step change at most ×7.39, but some reports tell any two values apart for certain."},
+		// k-RR on a map: its bound anywhere is the tighter one.
+		{core.Audit{LDP: 1, GeoInd: 2, GeoIndUpper: 2, GeoUnit: "km"}, "Seeing a report, the odds between any two values change at most ×2.72."},
+		{core.Audit{LDP: 1, GeoInd: math.NaN(), Protected: true},
+			"Seeing a report, the odds between any two sensitive values change at most ×2.72. A non-sensitive value may be reported as it is."},
+	} {
+		if got := PlainReading(tc.au); got != tc.want {
+			t.Errorf("%+v:\n got %q\nwant %q", tc.au, got, tc.want)
+		}
+	}
+}
+
+// TestPersonReading composes the audit of real mechanisms over a
+// person's reports and checks the sentence's numbers against the audit:
+// k-RR at ε = 3.05 audits at ε-LDP 3.05, so 1,794 reports give 5,472;
+// a planar mechanism at 0.632 per km on FW's grid audits at 0.632 per km,
+// so 20 reports give 12.640 per km, odds ×e^12.64.
+func TestPersonReading(t *testing.T) {
+	grid := core.Alphabet{Kind: core.KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
+	audit := func(spec core.MechanismSpec) core.Audit {
+		m, err := core.NewMechanism(spec, grid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		au, err := core.AuditMechanism(context.Background(), m, grid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return au
+	}
+	krr := audit(core.MechanismSpec{ID: "k", Kind: core.KindKRR, Epsilon: 3.05})
+	want := fmt.Sprintf("A person who sends up to 1,794 reports is protected by ε = 1,794 × %.3f = %s for all of them together (sequential composition): the odds between any two of her values change at most %s.",
+		krr.LDP, Thousands(int(math.Round(1794*krr.LDP))), Odds(1794*krr.LDP))
+	if got := PersonReading(krr, 1794); got != want || !strings.Contains(got, "= 5,472 for all") {
+		t.Errorf("k-RR, 1,794 reports:\n got %q\nwant %q", got, want)
+	}
+	if got := PersonReading(krr, 1); got != "" {
+		t.Errorf("one report: %q; PlainReading says it all", got)
+	}
+	planar := audit(core.MechanismSpec{ID: "p", Kind: core.KindPlanar, Epsilon: 0.632})
+	got := PersonReading(planar, 20)
+	if near := fmt.Sprintf("between two places within 1 km at most %s (ε = %.3f per km)", Odds(20*planar.GeoIndUpper), 20*planar.GeoIndUpper); !strings.Contains(got, near) {
+		t.Errorf("planar, 20 reports: %q lacks %q", got, near)
+	}
+	if math.Abs(20*planar.GeoIndUpper-12.64) > 0.02 {
+		t.Errorf("planar at 0.632 per km audits at %v per km", planar.GeoIndUpper)
+	}
+	const certain = "A person who sends up to 3 reports: some of them tell any two of her values apart for certain."
+	if got := PersonReading(core.Audit{LDP: math.Inf(1), GeoInd: math.NaN()}, 3); got != certain {
+		t.Errorf("got %q, want %q", got, certain)
+	}
+}
