@@ -59,7 +59,7 @@ func TestDefaultDataLoads(t *testing.T) {
 	assert.Equal(t, "synthetic San Francisco check-ins (embedded)", d.fields["File"].Text)
 	assert.Equal(t, "13,779 check-ins · 2,000 users", d.fields["Records"].Text)
 	assert.Equal(t, "snap format · 13,779 lines · 0 skipped", d.fields["Read"].Text)
-	assert.Equal(t, "2,000 (first per user) · 0 outside box", d.fields["Data"].Text)
+	assert.Equal(t, "2,000 (first per user) · 0 outside box · at most 1 of one person", d.fields["Data"].Text)
 	assert.True(t, strings.HasPrefix(d.fields["Cells"].Text, "24 × 16 = 384 · "), d.fields["Cells"].Text)
 	assert.Equal(t, "0.5002 × 0.4995 km", d.fields["Cell size"].Text)
 	m := d.heat.Map
@@ -84,7 +84,7 @@ func TestStalePreferences(t *testing.T) {
 	d := u.data
 	assert.Equal(t, scaleSqrt, d.scale.Selected)
 	assert.Equal(t, perUserAll, d.perUser.Selected)
-	assert.Equal(t, "13,779 (all per user) · 0 outside box", d.fields["Data"].Text)
+	assert.Equal(t, "13,779 (all per user) · 0 outside box · at most 51 of one person", d.fields["Data"].Text)
 }
 
 func TestHeatmapHover(t *testing.T) {
@@ -207,7 +207,7 @@ func TestRegrid(t *testing.T) {
 
 	d.perUser.SetSelected(perUserAll)
 	settle(t)
-	assert.Equal(t, "13,779 (all per user) · 0 outside box", d.fields["Data"].Text)
+	assert.Equal(t, "13,779 (all per user) · 0 outside box · at most 51 of one person", d.fields["Data"].Text)
 
 	// A bad cell size is refused with a dialog; the grid stays.
 	before := d.ws.data
@@ -247,8 +247,8 @@ func TestDroppedFileFitsBox(t *testing.T) {
 	d.regrid(false) // gridding again from the entries keeps the exact box
 	settle(t)
 	assert.Equal(t, 40.741388197, d.ws.data.grid.Grid.Bound.Max[1])
-	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
-	assert.Equal(t, "3 (first per user) · 0 outside box", d.fields["Data"].Text)
+	assert.Equal(t, "3 (first per user) · 0 outside box · at most 1 of one person", d.fields["Data"].Text)
+	assert.Equal(t, "3 (first per user) · 0 outside box · at most 1 of one person", d.fields["Data"].Text)
 }
 
 // TestFitBox checks that "Fit box to data" grids over the box of the
@@ -266,5 +266,21 @@ func TestFitBox(t *testing.T) {
 	assert.Equal(t, degreesText(want.Max[1]), d.north.Text)
 	assert.Equal(t, degreesText(want.Min[0]), d.west.Text)
 	assert.Equal(t, "Gridded synthetic San Francisco check-ins (embedded) over the data's own box.", d.status.Text)
-	assert.Equal(t, "2,000 (first per user) · 0 outside box", d.fields["Data"].Text)
+	assert.Equal(t, "2,000 (first per user) · 0 outside box · at most 1 of one person", d.fields["Data"].Text)
+}
+
+// TestPerUserBound applies a study's source that gridded at most 3
+// check-ins per person: the Data screen offers that bound, grids with
+// it, and the busiest person (51 check-ins) keeps 3.
+func TestPerUserBound(t *testing.T) {
+	_, d := newTestUI(t)
+	require.NoError(t, d.applySource(&app.Source{PerUser: "3"}))
+	assert.Equal(t, "at most 3 check-ins per user", d.perUser.Selected)
+	d.regrid(false)
+	settle(t)
+	require.NotNil(t, d.ws.data.grid)
+	assert.Equal(t, 3, d.ws.data.grid.Limit)
+	assert.Equal(t, 3, d.ws.data.grid.MaxPerPerson)
+	assert.Contains(t, d.fields["Data"].Text, "(at most 3 per user)")
+	assert.Error(t, d.applySource(&app.Source{PerUser: "0"}))
 }

@@ -52,6 +52,8 @@ type datasetKind interface {
 	// studySource records, for a study file, where the data came from
 	// (path) and how they were binned.
 	studySource(path string) *app.Source
+	// persons returns the people in the data and the most data of one.
+	persons() (people, most int)
 }
 
 // kind returns what ds is: its checkins or its tabulated table.
@@ -73,6 +75,12 @@ func (ds *dataset) studySource() *app.Source               { return ds.kind().st
 func (ds *dataset) users() ([]int, []float64, map[string][]int) {
 	return ds.kind().users()
 }
+func (ds *dataset) persons() (int, int) { return ds.kind().persons() }
+
+func (c *checkins) persons() (int, int) { return c.grid.Users, c.grid.MaxPerPerson }
+
+// persons: each census record is one person.
+func (t *tabulated) persons() (int, int) { return len(t.table.Data), min(1, len(t.table.Data)) }
 
 func (c *checkins) studyAlphabet() core.Alphabet { return c.grid.Grid.Alphabet() }
 

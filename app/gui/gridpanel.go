@@ -87,10 +87,27 @@ func (g *gridPanel) gridOptions(fit bool) (geo.GridOptions, error) {
 	}
 	// Each datum's home cell, which a PUM of the population protects.
 	opt.CellKm, opt.Home = cell, true
-	if g.perUser.Selected == perUserAll {
+	switch sel := g.perUser.Selected; {
+	case sel == perUserAll:
 		opt.PerUser = geo.All
+	case strings.HasPrefix(sel, perUserAtMost):
+		// A bound a study asked for: at most K check-ins per person.
+		opt.PerUser, opt.MaxPerUser = geo.All, atMost(sel)
 	}
 	return opt, nil
+}
+
+// perUserAtMost begins the choice of a per-person bound K.
+const perUserAtMost = "at most "
+
+// perUserBound returns the choice of at most k check-ins per person.
+func perUserBound(k int) string { return fmt.Sprintf("%s%d check-ins per user", perUserAtMost, k) }
+
+// atMost reads K back from perUserBound's choice.
+func atMost(sel string) int {
+	var k int
+	fmt.Sscanf(sel, perUserAtMost+"%d", &k)
+	return k
 }
 
 func (g *gridPanel) setBoxEntries(b orb.Bound) {
@@ -187,7 +204,11 @@ func (g *gridPanel) summarise(ds *dataset) {
 	set("File", ds.src.name)
 	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", res.Format, app.Thousands(res.Lines), app.Thousands(res.Skipped)))
 	set("Records", fmt.Sprintf("%s check-ins · %s users", app.Thousands(gd.Records), app.Thousands(gd.Users)))
-	set("Data", fmt.Sprintf("%s (%v per user) · %s outside box", app.Thousands(gd.Data), gd.Rule, app.Thousands(gd.Outside)))
+	rule := gd.RuleText()
+	if gd.Limit > 0 {
+		rule = "at most " + rule
+	}
+	set("Data", fmt.Sprintf("%s (%s per user) · %s outside box · at most %s of one person", app.Thousands(gd.Data), rule, app.Thousands(gd.Outside), app.Thousands(gd.MaxPerPerson)))
 	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", gr.Cols, gr.Rows, app.Thousands(gr.Len()), app.Thousands(gd.NonEmpty())))
 	set("Cell size", fmt.Sprintf("%.4f × %.4f km", gr.CellWidthKm(), gr.CellHeightKm()))
 }

@@ -376,7 +376,7 @@ func (r *mechRow) changed() {
 	r.audit.SetText("auditing…")
 	ctx, cancel := context.WithCancel(r.p.ctx)
 	r.cancel = cancel
-	gen, a := r.gen, r.p.alphabet
+	gen, a, most := r.gen, r.p.alphabet, r.p.reportsPerPerson()
 	jobs.Go(func() {
 		defer cancel()
 		held := func(on bool) {
@@ -391,7 +391,7 @@ func (r *mechRow) changed() {
 			})
 		}
 		text, err := r.p.slots.run(ctx, held, func() (string, error) {
-			return guarded(func() (string, error) { return auditText(ctx, m, a) })
+			return guarded(func() (string, error) { return auditText(ctx, m, a, most) })
 		})
 		jobs.DoAndWait(func() {
 			if gen != r.gen {
@@ -426,7 +426,7 @@ func (r *mechRow) stop() {
 }
 
 // auditText builds m and describes what its channel guarantees.
-func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (string, error) {
+func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet, most int) (string, error) {
 	mech, err := core.NewMechanismWith(ctx, m, a, nil)
 	if err != nil {
 		return "", err
@@ -455,7 +455,12 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet) (stri
 	if !math.IsNaN(au.QualityMean) {
 		parts = append(parts, fmt.Sprintf("expected loss %.3g %s (worst %.3g)", au.QualityMean, au.GeoUnit, au.QualityWorst))
 	}
-	return app.PlainReading(au) + "\n" + strings.Join(parts, " · "), nil
+	text := app.PlainReading(au)
+	if most > 1 {
+		// The data keep several check-ins of a person: hers compose.
+		text += "\n" + app.PersonReading(au, most)
+	}
+	return text + "\n" + strings.Join(parts, " · "), nil
 }
 
 // geoText describes an audit's ε-geo-indistinguishability.
@@ -637,6 +642,16 @@ func (p *populationTab) dataShown(ds *dataset) {
 	case p.rows == nil || prev.Kind != a.Kind && !p.fits():
 		p.applyDefault()
 	}
+}
+
+// reportsPerPerson returns the most data one person has in the data
+// shown, the reports she sends (1 without data).
+func (p *populationTab) reportsPerPerson() int {
+	if p.ws.data == nil {
+		return 1
+	}
+	_, most := p.ws.data.persons()
+	return most
 }
 
 // save remembers a valid population for the next session.

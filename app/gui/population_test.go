@@ -237,7 +237,7 @@ func TestAuditTextExtremeEpsilon(t *testing.T) {
 		{core.MechanismSpec{ID: "r", Kind: core.KindRAPPOR, Epsilon: 300}, "ε-LDP 300.000"},
 		{core.MechanismSpec{ID: "p", Kind: core.KindPlanar, Epsilon: 400}, "ε-LDP ∞ (underflows at ε = 400) · ∞ per km geo-indistinguishable (underflows) · "},
 	} {
-		got, err := auditText(context.Background(), tc.spec, a)
+		got, err := auditText(context.Background(), tc.spec, a, 1)
 		require.NoError(t, err)
 		_, figures, _ := strings.Cut(got, "\n")
 		assert.True(t, strings.HasPrefix(figures, tc.want), "%s: %q, want it to start with %q", tc.spec.ID, got, tc.want)
@@ -325,4 +325,19 @@ func TestDefaultPopulationNamed(t *testing.T) {
 	_, u := newTestWindow(t)
 	require.NotEmpty(t, u.pop.rows)
 	assert.True(t, strings.HasPrefix(u.pop.preset.Selected, "FW Table 6"), u.pop.preset.Selected)
+}
+
+// TestAuditPerPerson keeps every check-in of the embedded data, whose
+// busiest person has 51: each row's audit then says, beside what one
+// report reveals, what her 51 reports reveal together — 51 × ε, from the
+// row's own audit.
+func TestAuditPerPerson(t *testing.T) {
+	_, u := newTestWindow(t)
+	u.data.perUser.SetSelected(perUserAll)
+	settle(t)
+	require.Equal(t, 51, u.pop.reportsPerPerson())
+	r := u.pop.rows[0]
+	require.Equal(t, "planar-geometric", r.kind.Selected)
+	assert.Contains(t, r.audit.Text, "A person who sends up to 51 reports is protected by ε = 51 × ", r.audit.Text)
+	assert.Contains(t, r.audit.Text, fmt.Sprintf("(ε = %.3f per km)", 51*0.19), "51 reports at 0.19 per km compose to 9.69 per km")
 }

@@ -484,6 +484,10 @@ func (r *runTab) input() (runRequest, error) {
 	}
 	req := runRequest{ds: ds, Request: app.Request{Study: s}}
 	req.Users.Data, req.Users.Truth, s.Personal = ds.users()
+	if ds.checkins != nil {
+		// Each person's check-ins go through her one mechanism.
+		req.Users.People = ds.grid.People
+	}
 	return req, nil
 }
 

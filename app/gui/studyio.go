@@ -2,6 +2,7 @@ package gui
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo"
 )
 
 // study returns the whole study as the window holds it: each screen
@@ -162,13 +164,18 @@ func (d *dataTab) applySource(src *app.Source) error {
 	if len(bb) != 0 && len(bb) != 4 {
 		return fmt.Errorf("source bbox has %d numbers, want south, west, north, east", len(bb))
 	}
+	rule, limit, err := geo.ParseContribution(cmp.Or(src.PerUser, "first"))
+	if err != nil {
+		return fmt.Errorf("source per_user %q: want first, all or a whole number K", src.PerUser)
+	}
 	perUser := perUserFirst
-	switch src.PerUser {
-	case "all":
+	switch {
+	case limit > 0:
+		// The window offers the bound the study was gridded with.
+		perUser = perUserBound(limit)
+		d.perUser.Options = []string{perUserFirst, perUserAll, perUser}
+	case rule == geo.All:
 		perUser = perUserAll
-	case "first", "":
-	default:
-		return fmt.Errorf("source per_user %q: want first or all", src.PerUser)
 	}
 	if len(bb) == 4 { // south, west, north, east
 		d.setBoxEntries(orb.Bound{Min: orb.Point{bb[1], bb[0]}, Max: orb.Point{bb[3], bb[2]}})
