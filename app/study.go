@@ -19,13 +19,14 @@ import (
 const (
 	memberSource = "source"
 	memberRun    = "run"
+	memberLedger = "ledger"
 )
 
 // ApplicationMembers are the top-level members that privmap's
 // application layer adds to a study (docs/ARCHITECTURE.md §7): the data
 // file it was made from and the window's run settings. A reader of study
 // files outside this package passes them to core.ReadStudy.
-var ApplicationMembers = []string{memberSource, memberRun}
+var ApplicationMembers = []string{memberSource, memberRun, memberLedger}
 
 // A Study is a study file as the application reads and writes it: core's
 // study, plus where its data came from and how the window ran it.
@@ -33,6 +34,7 @@ type Study struct {
 	*core.Study
 	Source *Source      // nil when the file records no source
 	Run    *RunSettings // nil when the file records no run
+	Ledger *Ledger      // nil when nothing was published nor a budget set
 }
 
 // Source records the data file of a study and how it was binned, so that
@@ -111,6 +113,15 @@ func ReadStudy(r io.Reader) (*Study, error) {
 			return nil, err
 		}
 	}
+	if raw, ok := cs.Extensions[memberLedger]; ok {
+		s.Ledger = new(Ledger)
+		if err := decodeMember(raw, memberLedger, s.Ledger); err != nil {
+			return nil, err
+		}
+		if err := s.Ledger.Validate(); err != nil {
+			return nil, fmt.Errorf("study: %w", err)
+		}
+	}
 	return s, nil
 }
 
@@ -141,11 +152,8 @@ func OpenStudy(name string) (*Study, error) {
 // WriteStudy writes s as core.WriteStudy does, with its source and run.
 func WriteStudy(w io.Writer, s *Study) error {
 	c := *s.Study
-	c.Extensions = make(map[string]json.RawMessage, 2)
-	for name, v := range map[string]any{memberSource: s.Source, memberRun: s.Run} {
-		if v == nil {
-			continue
-		}
+	c.Extensions = make(map[string]json.RawMessage, 3)
+	for name, v := range map[string]any{memberSource: s.Source, memberRun: s.Run, memberLedger: s.Ledger} {
 		raw, err := json.Marshal(v)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	crand "crypto/rand"
@@ -8,9 +9,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
@@ -40,6 +44,7 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	sens := fs.Int("sensitivity", 1, "sensitivity Δ of the counts, a whole number: λ = Δ/ε, α = e^(−ε/Δ) (default with -study: its per-person bound, else 1)")
 	studyName := fs.String("study", "", "the truth's study `file`: its people and per-person bound set Δ (privmap grid -study-out)")
 	clip := fs.Bool("clip", false, "with -study: keep at most Δ records of each person (a seeded draw) instead of refusing a person with more")
+	budget := fs.Float64("budget", 0, "with -study: the total ε publications of these data may spend, kept in the study's ledger; a -secure release beyond it is refused")
 	seed := fs.Uint64("seed", 1, "seed of a preview's noise")
 	secure := fs.Bool("secure", false, "a release for publication: exact integer noise from crypto/rand (geometric and pm-geometric only)")
 	out := fs.String("o", "", "released distribution `file` to write")
@@ -49,8 +54,8 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cmp.Or(required(fs, "truth", "mechanism", "o"), distinct(fs, []string{"o"}, "truth", "study")); err != nil {
 		return err
 	}
-	if *clip && *studyName == "" {
-		return usageError{msg: "-clip: bounds each person's records, which the study says: give -study too"}
+	if err := checkStudyFlags(fs, *studyName, *clip, *budget); err != nil {
+		return err
 	}
 	spec, err := releaseSpec(fs, *mech, *eps, *epsIn, *epsOut, *brk, *sens)
 	if err != nil {
@@ -60,26 +65,67 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	r := release{spec: spec, truthName: *truthName, studyName: *studyName, clip: *clip, seed: *seed, secure: *secure,
-		brk: *brk, contrib: app.Contribution{Sensitivity: *sens}}
+		brk: *brk, contrib: app.Contribution{Sensitivity: *sens}, out: *out}
+	if isSet(fs, "budget") {
+		r.budget = *budget
+	}
 	if isSet(fs, "sensitivity") {
 		r.delta = *sens
 	}
-	line, t, raw, err := r.draw(ctx)
+	line, content, err := r.draw(ctx)
 	if err != nil {
 		return err
 	}
 	var b app.Batch
-	b.Add(*out, func(w io.Writer) error { return core.WriteRelease(w, t, raw) }, *truthName)
+	b.Add(*out, func(w io.Writer) error { _, err := w.Write(content); return err }, *truthName)
+	if r.study != nil && (r.secure || r.budget > 0) {
+		// The ledger: a publication spent, or the budget set.
+		b.Add(*studyName, func(w io.Writer) error { return app.WriteStudy(w, r.study) }, *studyName)
+	}
 	if err := commit(ctx, &b, stdout, stderr, printLine(line)); err != nil {
 		return err
 	}
+	r.notes(stderr)
+	return nil
+}
+
+// checkStudyFlags refuses -clip and -budget without a study, and a
+// budget that is not a positive ε.
+func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float64) error {
+	if clip && studyName == "" {
+		return usageError{msg: "-clip: bounds each person's records, which the study says: give -study too"}
+	}
+	if isSet(fs, "budget") && (studyName == "" || !(budget > 0) || math.IsInf(budget, 0)) {
+		return usageError{msg: fmt.Sprintf("-budget %v: a positive ε kept in the study's ledger: give -study too", budget)}
+	}
+	return nil
+}
+
+// notes says on stderr what the release protects and spends: Δ read off
+// the data, a preview, the ledger's total.
+func (r *release) notes(stderr io.Writer) {
 	if c := r.contrib; c.Known && !c.Bound && c.Dropped == 0 && r.delta == 0 {
 		fmt.Fprintf(stderr, "privmap release: Δ = %s is the largest contribution read off the data, itself a number that depends on them; bound each person's data when gridding (-per-user K) before a release for publication\n", app.Thousands(c.Sensitivity))
 	}
-	if !*secure {
-		fmt.Fprintf(stderr, "privmap release: a preview, its noise drawn from seeded math/rand (seed %d); a release for publication takes -secure (geometric mechanisms)\n", *seed)
+	if !r.secure {
+		fmt.Fprintf(stderr, "privmap release: a preview, its noise drawn from seeded math/rand (seed %d), not published and not spent; a release for publication takes -secure (geometric mechanisms)\n", r.seed)
 	}
-	return nil
+	if r.study != nil {
+		fmt.Fprintln(stderr, "privmap release: "+ledgerWords(r.study.Ledger))
+	}
+}
+
+// ledgerWords says what publications of the study's data have spent.
+func ledgerWords(l *app.Ledger) string {
+	n := 0
+	if l != nil {
+		n = len(l.Entries)
+	}
+	s := fmt.Sprintf("publications of these data have spent ε = %.4g in all (%d published; under basic composition their ε add up for every person)", l.Spent(), n)
+	if l != nil && l.Budget > 0 {
+		s += fmt.Sprintf(", of a budget of %.4g", l.Budget)
+	}
+	return s
 }
 
 // checkSecure refuses a secure release with a seed or Laplace noise.
@@ -105,37 +151,53 @@ type release struct {
 	seed                 uint64
 	brk                  float64
 	contrib              app.Contribution
+	out                  string
+	budget               float64    // -budget when given, else 0
+	study                *app.Study // read with -study; its ledger is updated
 }
 
 // draw reads the truth (and the study), draws the noise and returns the
-// JSON line, the counts released with their columns, and the raw
-// released counts.
-func (r *release) draw(ctx context.Context) ([]byte, *core.CountTable, []float64, error) {
+// JSON line and the released file's content; a publication is recorded
+// in the study's ledger, after the budget is checked.
+func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	f, err := os.Open(r.truthName)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	t, err := core.ReadCountTable(f, 0)
 	f.Close()
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", r.truthName, err)
+		return nil, nil, fmt.Errorf("%s: %w", r.truthName, err)
 	}
 	if r.studyName != "" {
-		if r.contrib, err = studyCounts(r.studyName, r.truthName, t, r.delta, r.clip, r.seed, r.secure); err != nil {
-			return nil, nil, nil, err
+		if r.study, err = app.OpenStudy(r.studyName); err != nil {
+			return nil, nil, err
+		}
+		if r.contrib, err = studyCounts(r.study.Study, r.studyName, r.truthName, t, r.delta, r.clip, r.seed, r.secure); err != nil {
+			return nil, nil, err
 		}
 		r.spec.Sensitivity = r.contrib.Sensitivity
 		if err := r.spec.Validate(); err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", r.studyName, err)
+			return nil, nil, fmt.Errorf("%s: %w", r.studyName, err)
 		}
 	}
 	sum, err := r.spec.Summary()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
+	}
+	if err := r.spend(sum.WorstEps); err != nil {
+		return nil, nil, err
 	}
 	raw, err := app.ReleaseCounts(ctx, t.Counts, r.spec, r.seed, r.secure)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
+	}
+	var content bytes.Buffer
+	if err := core.WriteRelease(&content, t, raw); err != nil {
+		return nil, nil, err
+	}
+	if r.secure && r.study != nil {
+		r.study.Ledger.Record(time.Now(), r.spec.Mechanism, sum.WorstEps, r.spec.Sensitivity, filepath.Base(r.out), content.Bytes())
 	}
 	clipped, _ := core.ClipCounts(raw)
 	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, r.brk)
@@ -146,8 +208,33 @@ func (r *release) draw(ctx context.Context) ([]byte, *core.CountTable, []float64
 	if r.contrib.Known {
 		rl.MaxPerPerson = &r.contrib.Largest
 	}
+	if r.study != nil {
+		spent, budget := r.study.Ledger.Spent(), r.study.Ledger.Budget
+		rl.LedgerSpent, rl.LedgerBudget = &spent, &budget
+	}
 	line, err := json.Marshal(rl)
-	return line, t, raw, err
+	return line, content.Bytes(), err
+}
+
+// spend sets the ledger's budget if -budget was given, and refuses a
+// publication of eps beyond it.
+func (r *release) spend(eps float64) error {
+	if r.study == nil {
+		return nil
+	}
+	if r.study.Ledger == nil {
+		r.study.Ledger = &app.Ledger{}
+	}
+	if r.budget > 0 {
+		r.study.Ledger.Budget = r.budget
+	}
+	if !r.secure {
+		return nil // a preview spends nothing
+	}
+	if err := r.study.Ledger.Check(eps); err != nil {
+		return fmt.Errorf("%s: %w", r.studyName, err)
+	}
+	return nil
 }
 
 // releaseLine is release's JSON line: the fields docs/ARCHITECTURE.md §8
@@ -174,6 +261,11 @@ type releaseLine struct {
 	MaxPerPerson   *int   `json:"max_contributions_per_person,omitempty"`
 	RecordsDropped int    `json:"records_dropped"`
 	Neighbours     string `json:"neighbours"`
+	// LedgerSpent is the ε publications of the study's data have spent,
+	// this one included when it is published (-secure), and
+	// LedgerBudget the budget set (0 for none); both with -study only.
+	LedgerSpent  *float64 `json:"ledger_spent,omitempty"`
+	LedgerBudget *float64 `json:"ledger_budget,omitempty"`
 }
 
 // studyCounts replaces t's counts by those of the study's data, bounded
@@ -181,11 +273,7 @@ type releaseLine struct {
 // that the study's data are the truth's; the draw of the records kept,
 // when clipping, is seeded for a preview and from crypto/rand for a
 // secure release.
-func studyCounts(studyName, truthName string, t *core.CountTable, delta int, clip bool, seed uint64, secure bool) (app.Contribution, error) {
-	s, err := readStudy(studyName)
-	if err != nil {
-		return app.Contribution{}, err
-	}
+func studyCounts(s *core.Study, studyName, truthName string, t *core.CountTable, delta int, clip bool, seed uint64, secure bool) (app.Contribution, error) {
 	full, _, err := app.StudyCounts(s, len(s.Data), false, nil)
 	if err != nil {
 		return app.Contribution{}, fmt.Errorf("%s: %w", studyName, err)

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -11,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/core/central"
 )
@@ -275,5 +279,54 @@ func TestReleasePerPerson(t *testing.T) {
 	code, stdout, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-o", out)
 	if m := line(stdout); code != 0 || m["sensitivity"] != 2.0 || m["max_contributions_per_person"] != 2.0 {
 		t.Errorf("-per-user 2: exit %d, %s %s", code, stdout, errs)
+	}
+}
+
+// TestReleaseLedger publishes twice from one study with a budget of 1.5:
+// the first publication (ε = 1) is recorded in the study's ledger with
+// its file's SHA-256, a preview spends nothing, and the second
+// publication, which would spend 2 in all, is refused, leaving the study
+// and the earlier release byte-identical.
+func TestReleaseLedger(t *testing.T) {
+	dir := t.TempDir()
+	truth, study := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.json")
+	if code, _, errs := run("grid", "-in", "../../assets/default_checkins.snap.txt", "-o", truth, "-study-out", study); code != 0 {
+		t.Fatal(errs)
+	}
+	out := filepath.Join(dir, "r.csv")
+	code, stdout, errs := run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-secure", "-budget", "1.5", "-o", out)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var line struct {
+		Spent  float64 `json:"ledger_spent"`
+		Budget float64 `json:"ledger_budget"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &line); err != nil || math.Abs(line.Spent-1) > 1e-9 || line.Budget != 1.5 {
+		t.Errorf("%s: %v", stdout, err)
+	}
+	s, err := app.OpenStudy(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	published, _ := os.ReadFile(out)
+	sum := sha256.Sum256(published)
+	if l := s.Ledger; l == nil || len(l.Entries) != 1 || l.Budget != 1.5 || l.Entries[0].SHA256 != hex.EncodeToString(sum[:]) ||
+		l.Entries[0].Output != "r.csv" || l.Entries[0].Draw != "secure" || l.Entries[0].Sensitivity != 1 {
+		t.Fatalf("ledger after one publication: %+v", s.Ledger)
+	}
+	if code, _, errs := run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-o", filepath.Join(dir, "p.csv")); code != 0 ||
+		!strings.Contains(errs, "not published and not spent") || !strings.Contains(errs, "spent ε = 1 in all (1 published") {
+		t.Errorf("a preview: exit %d: %s", code, errs)
+	}
+	before, _ := os.ReadFile(study)
+	code, _, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-secure", "-o", out)
+	if code != 1 || !strings.Contains(errs, "would spend ε = 1 more on these people, 2 in all, beyond the budget of 1.5") {
+		t.Errorf("beyond the budget: exit %d: %s", code, errs)
+	}
+	after, _ := os.ReadFile(study)
+	again, _ := os.ReadFile(out)
+	if !bytes.Equal(before, after) || !bytes.Equal(published, again) {
+		t.Error("a refused publication changed the study or the release")
 	}
 }
