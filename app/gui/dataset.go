@@ -54,6 +54,10 @@ type datasetKind interface {
 	studySource(path string) *app.Source
 	// persons returns the people in the data and the most data of one.
 	persons() (people, most int)
+	// personStudy returns the data as a study's data: each datum's
+	// symbol, its person and the bound each person's data were selected
+	// under, for a release's sensitivity (app.StudyCounts).
+	personStudy() *core.Study
 }
 
 // kind returns what ds is: its checkins or its tabulated table.
@@ -75,7 +79,21 @@ func (ds *dataset) studySource() *app.Source               { return ds.kind().st
 func (ds *dataset) users() ([]int, []float64, map[string][]int) {
 	return ds.kind().users()
 }
-func (ds *dataset) persons() (int, int) { return ds.kind().persons() }
+func (ds *dataset) persons() (int, int)      { return ds.kind().persons() }
+func (ds *dataset) personStudy() *core.Study { return ds.kind().personStudy() }
+
+func (c *checkins) personStudy() *core.Study {
+	bound := c.grid.Limit
+	if c.grid.Rule == geo.First {
+		bound = 1
+	}
+	return &core.Study{Alphabet: c.grid.Grid.Alphabet(), Data: c.grid.Cells, People: c.grid.People, MaxPerPerson: bound}
+}
+
+// personStudy: each census record is one person.
+func (t *tabulated) personStudy() *core.Study {
+	return &core.Study{Alphabet: t.alphabet, Data: t.table.Data, MaxPerPerson: 1}
+}
 
 func (c *checkins) persons() (int, int) { return c.grid.Users, c.grid.MaxPerPerson }
 

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -70,6 +72,15 @@ type releaseTab struct {
 	last                          *releaseResult
 	// job draws a release; Release is its Run button.
 	job jobControls
+	// clip keeps at most Δ records of each person rather than refusing
+	// a person with more; people says whom the release protects.
+	clip   *widget.Check
+	people *widget.Label
+	// ledger counts the publications drawn from the data set shown (a
+	// study's, once opened); budget is the ε they may spend in all.
+	ledger *app.Ledger
+	budget *widget.Entry
+	spent  *widget.Label
 }
 
 // releaseResult is a release drawn from a data set's counts.
@@ -94,6 +105,7 @@ func newReleaseTab(ws *workspace) *releaseTab {
 			r.refresh()
 		}
 	})
+	ws.dataShown = append(ws.dataShown, r.dataShown)
 	p := a.Preferences()
 	var names []string
 	for _, m := range app.ReleaseMechanisms {
@@ -114,6 +126,15 @@ func newReleaseTab(ws *workspace) *releaseTab {
 	r.sens = number(prefRelSens, "1")
 	r.seed = number(prefRelSeed, "1")
 	r.secure = widget.NewCheck("exact noise from crypto/rand", func(bool) { r.changed() })
+	r.clip = widget.NewCheck("keep at most Δ records of each person", func(bool) { r.changed() })
+	r.people = widget.NewLabel("")
+	r.people.Wrapping = fyne.TextWrapWord
+	r.ledger = &app.Ledger{}
+	r.budget = widget.NewEntry()
+	r.budget.SetPlaceHolder("none")
+	r.budget.OnChanged = func(string) { r.changed() }
+	r.spent = widget.NewLabel("")
+	r.spent.Wrapping = fyne.TextWrapWord
 	r.summary = widget.NewLabel("")
 	r.summary.Wrapping = fyne.TextWrapWord
 	r.matching = widget.NewLabel("")
@@ -144,16 +165,19 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 	r.pmForm.Items[1].HintText = "scale Δ/ε beyond c"
 	common := widget.NewForm(
 		widget.NewFormItem("Sensitivity Δ", r.sens),
+		widget.NewFormItem("People", r.clip),
 		widget.NewFormItem("Seed", r.seed),
 		widget.NewFormItem("Publication", r.secure),
+		widget.NewFormItem("Budget ε", r.budget),
 	)
 	common.Items[0].HintText = "how much one person changes a count"
+	common.Items[4].HintText = "the ε all publications of these data may spend"
 	// What the noise gives shows beside its parameters as they are
 	// typed; the release's maps and errors beside the noise's PMF.
 	left := container.NewVBox(
 		widget.NewCard("", "Noise", container.NewVBox(
 			widget.NewForm(widget.NewFormItem("Mechanism", roomy(r.mech))), r.stdForm, r.pmForm, common)),
-		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.summary, r.matching)))
+		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.people, r.summary, r.matching, r.spent)))
 	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, layout.NewSpacer(), r.exportPNG, r.expCSV)
 	below := container.NewHSplit(
 		container.NewVScroll(widget.NewCard("", "Errors of the release", r.errs)),
@@ -234,6 +258,8 @@ func (r *releaseTab) changed() {
 		r.seed.Disable()
 	}
 	r.savePrefs(s)
+	r.people.SetText(r.peopleText(s))
+	r.spent.SetText(r.spentText())
 	if err != nil {
 		r.summary.SetText(err.Error())
 		r.matching.SetText("")
@@ -377,7 +403,17 @@ func (r *releaseTab) onRelease() {
 		return
 	}
 	secure := r.secure.Checked
-	counts := ds.countTable()
+	counts, err := r.personCounts(ds, s, seed)
+	if err != nil {
+		showError(r.win, err, "Nothing was released; change Δ or keep at most Δ records of each person.")
+		return
+	}
+	if secure {
+		if err := r.ledgerBudget().Check(summaryEps(s)); err != nil {
+			showError(r.win, err, "Nothing was released; raise the budget only if the officer allows it.")
+			return
+		}
+	}
 	r.job.start(r.ctx, func(ctx context.Context) func() {
 		res, err := guarded(func() (*releaseResult, error) {
 			sum, err := s.Summary()
@@ -404,6 +440,14 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 		return
 	}
 	r.last = res
+	if res.secure {
+		// A publication: its ε is spent on these people.
+		var csv bytes.Buffer
+		if err := core.WriteRelease(&csv, res.counts, res.raw); err == nil {
+			r.ledger.Record(time.Now(), res.spec.Mechanism, res.sum.WorstEps, res.spec.Sensitivity, "drawn in the window (Export CSV… writes it)", csv.Bytes())
+		}
+		r.changed()
+	}
 	r.setData(res.ds)
 	r.showMaps()
 	c := r.brkValue(res.spec)
@@ -517,6 +561,70 @@ func (r *releaseTab) writeCSV(name string) error {
 	return app.WriteFile(name, func(w io.Writer) error { return core.WriteRelease(w, res.counts, res.raw) }, res.ds.src.path)
 }
 
+// dataShown takes Δ from a new data set — the bound on each person's
+// data, or the most one of them contributes — and starts its ledger
+// afresh (a study opened brings its own, takeStudy).
+func (r *releaseTab) dataShown(ds *dataset) {
+	delta, _ := ds.personStudy().Sensitivity()
+	r.sens.SetText(strconv.Itoa(delta))
+	r.ledger = &app.Ledger{}
+	r.changed()
+}
+
+// personCounts returns the counts of ds to release at the spec's Δ: each
+// person's records beyond Δ refused, or clipped (seeded) when asked.
+func (r *releaseTab) personCounts(ds *dataset, s app.ReleaseSpec, seed int) (*core.CountTable, error) {
+	t := ds.countTable()
+	counts, _, err := app.StudyCounts(ds.personStudy(), s.Sensitivity, r.clip.Checked, app.NewRand(uint64(seed)))
+	if err != nil {
+		return nil, err
+	}
+	t.Counts = counts
+	return t, nil
+}
+
+// ledgerBudget sets the ledger's budget from its entry and returns the
+// ledger, or an error for a budget that is not a positive number.
+func (r *releaseTab) ledgerBudget() *app.Ledger {
+	v, err := strconv.ParseFloat(strings.TrimSpace(r.budget.Text), 64)
+	r.ledger.Budget = 0
+	if err == nil && v > 0 && !math.IsInf(v, 0) {
+		r.ledger.Budget = v
+	}
+	return r.ledger
+}
+
+// summaryEps returns the worst-case ε a release of s spends.
+func summaryEps(s app.ReleaseSpec) float64 {
+	sum, err := s.Summary()
+	if err != nil {
+		return math.Inf(1)
+	}
+	return sum.WorstEps
+}
+
+// putStudy keeps the ledger with the study.
+func (r *releaseTab) putStudy(s *app.Study) error {
+	r.ledgerBudget()
+	if r.ledger.Budget > 0 || len(r.ledger.Entries) > 0 {
+		s.Ledger = r.ledger
+	}
+	return nil
+}
+
+// takeStudy takes a study's ledger and budget.
+func (r *releaseTab) takeStudy(s *app.Study) {
+	r.ledger = &app.Ledger{}
+	r.budget.SetText("")
+	if s.Ledger != nil {
+		r.ledger = s.Ledger
+		if s.Ledger.Budget > 0 {
+			r.budget.SetText(strconv.FormatFloat(s.Ledger.Budget, 'g', -1, 64))
+		}
+	}
+	r.changed()
+}
+
 // onCancel stops a release being drawn.
 func (r *releaseTab) onCancel() { r.job.onCancel() }
 
@@ -528,3 +636,33 @@ func (r *releaseTab) tab() (string, fyne.Resource) { return "Release", theme.Upl
 
 // shown fits the maps now that the screen has its size.
 func (r *releaseTab) shown() { r.fitSplit() }
+
+// peopleText says whom a release at the spec's Δ protects, and whether a
+// person of the data set shown has more records than Δ.
+func (r *releaseTab) peopleText(s app.ReleaseSpec) string {
+	ds := r.ws.data
+	if ds == nil || s.Sensitivity < 1 {
+		return ""
+	}
+	people, most := ds.persons()
+	c := app.Contribution{Sensitivity: s.Sensitivity, Known: true, Largest: most}
+	text := fmt.Sprintf("%s people, at most %s records of one. Neighbours: %s.", app.Thousands(people), app.Thousands(most), c.Neighbours())
+	if most > s.Sensitivity {
+		if r.clip.Checked {
+			return text + fmt.Sprintf(" Each person keeps %d of her records (a seeded draw); the rest are dropped.", s.Sensitivity)
+		}
+		return text + fmt.Sprintf(" A person has %s records, more than Δ = %d: the release is refused unless each keeps at most Δ.", app.Thousands(most), s.Sensitivity)
+	}
+	return text
+}
+
+// spentText says what publications of the data set shown have spent.
+func (r *releaseTab) spentText() string {
+	l := r.ledgerBudget()
+	text := fmt.Sprintf("Publications of these data have spent ε = %s in all (%d published; their ε add up for every person). Previews spend nothing.",
+		roundText(l.Spent(), 4), len(l.Entries))
+	if l.Budget > 0 {
+		text += fmt.Sprintf(" Budget: ε = %s, %s left.", roundText(l.Budget, 4), roundText(math.Max(0, l.Budget-l.Spent()), 4))
+	}
+	return text
+}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
@@ -126,4 +127,64 @@ func TestReleaseEntries(t *testing.T) {
 	require.NotNil(t, r.last)
 	assert.True(t, r.last.secure)
 	assert.Contains(t, r.errs.Text, "crypto/rand, fit for publication")
+}
+
+// TestReleasePeople releases every check-in of the embedded data, whose
+// busiest person has 51: Δ comes from the data (51); at Δ = 1 the
+// release is refused, and with each person kept to Δ records it is
+// drawn; two publications at ε = 1 against a budget of 1.5 spend 1 and
+// refuse the second; the ledger is saved with the study and comes back
+// when it is opened.
+func TestReleasePeople(t *testing.T) {
+	w, u := newTestWindow(t)
+	r := u.rel
+	u.data.perUser.SetSelected(perUserAll)
+	settle(t)
+	assert.Equal(t, "51", r.sens.Text, "Δ from the data: the most records of one person")
+	u.ws.show(u.rel)
+	r.mech.SetSelected(releaseNames[app.Geometric])
+	r.eps.SetText("1")
+	r.sens.SetText("1")
+	assert.Contains(t, r.people.Text, "2,000 people, at most 51 records of one")
+	assert.Contains(t, r.people.Text, "more than Δ = 1: the release is refused")
+	r.onRelease()
+	settle(t)
+	top := w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "a release below a person's records is refused")
+	assert.Contains(t, overlayTexts(top), "1 is below the 51 records one person contributes")
+	top.Hide()
+	w.Canvas().Overlays().Remove(top)
+	assert.Nil(t, r.last)
+
+	r.clip.SetChecked(true)
+	r.secure.SetChecked(true)
+	r.budget.SetText("1.5")
+	r.onRelease()
+	settle(t)
+	require.NotNil(t, r.last)
+	assert.Equal(t, 2000.0, floats.Sum(r.last.counts.Counts), "one record of each of 2,000 people")
+	require.Len(t, r.ledger.Entries, 1)
+	assert.InDelta(t, 1, r.ledger.Spent(), 1e-9)
+	assert.Contains(t, r.spent.Text, "spent ε = 1 in all (1 published")
+	r.onRelease()
+	settle(t)
+	top = w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "a publication beyond the budget is refused")
+	assert.Contains(t, overlayTexts(top), "beyond the budget of 1.5")
+	top.Hide()
+	w.Canvas().Overlays().Remove(top)
+	assert.Len(t, r.ledger.Entries, 1)
+
+	s, err := u.study()
+	require.NoError(t, err)
+	require.NotNil(t, s.Ledger)
+	var buf strings.Builder
+	require.NoError(t, app.WriteStudy(&buf, s))
+	r.takeStudy(&app.Study{})
+	assert.Empty(t, r.ledger.Entries)
+	back, err := app.ReadStudy(strings.NewReader(buf.String()))
+	require.NoError(t, err)
+	r.takeStudy(back)
+	assert.Len(t, r.ledger.Entries, 1)
+	assert.Equal(t, "1.5", r.budget.Text)
 }
