@@ -646,7 +646,7 @@ func (r *releaseTab) peopleText(s app.ReleaseSpec) string {
 	}
 	people, most := ds.persons()
 	c := app.Contribution{Sensitivity: s.Sensitivity, Known: true, Largest: most}
-	text := fmt.Sprintf("%s people, at most %s records of one. Neighbours: %s.", app.Thousands(people), app.Thousands(most), c.Neighbours())
+	text := fmt.Sprintf("%s people, at most %s of one. Neighbours: %s.", app.Thousands(people), plural(most, "record", "records"), c.Neighbours())
 	if most > s.Sensitivity {
 		if r.clip.Checked {
 			return text + fmt.Sprintf(" Each person keeps %d of her records (a seeded draw); the rest are dropped.", s.Sensitivity)
