@@ -313,7 +313,8 @@ func renderNotes(s *core.Study, o renderOpts, pxPerPt float64) []string {
 		// Header type is about 5.5 points a character.
 		lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechs, int(float64(o.w)/pxPerPt/5.5))...)
 	}
-	return append(lines, "Colour scale: "+o.scale.String())
+	// The true map is the data themselves: the header says so.
+	return append(lines, "Colour scale: "+o.scale.String(), "Raw data: the true map shows people's data themselves, not a private release")
 }
 
 // runNote is the header line of a study's recorded run (the window

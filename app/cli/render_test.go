@@ -91,8 +91,9 @@ func TestRender(t *testing.T) {
 	if code, _, errs := run("render", "-truth", truth, "-estimate", est, "-study", study, "-basemap", mb, "-o", svg); code != 0 {
 		t.Fatal(errs)
 	}
-	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), "© test tiles") {
-		t.Errorf("SVG without <svg> or the credit (%d bytes)", len(b))
+	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), "© test tiles") ||
+		!strings.Contains(string(b), "Raw data: the true map shows people&#39;s data themselves") && !strings.Contains(string(b), "Raw data: the true map shows people's data themselves") {
+		t.Errorf("SVG without <svg>, the credit or the raw-data caption (%d bytes)", len(b))
 	}
 	// A study the window saved records its run: the header names it.
 	raw, err := os.ReadFile(study)

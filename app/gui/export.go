@@ -254,7 +254,12 @@ func showPNGExport(win fyne.Window, a fyne.App, name string, views []string, fig
 		items = append(items, &widget.FormItem{Text: "Picture", Widget: view, HintText: viewsHelp})
 	}
 	items = append(items, widget.NewFormItem("Width (px)", width), widget.NewFormItem("Height (px)", height))
+	raw := widget.NewCheck(rawConsent, nil)
+	items = append(items, &widget.FormItem{Text: "Raw data", Widget: raw, HintText: "pictures with the true map (true, side by side, difference) show people's data themselves"})
 	showPathForm(win, "Export PNG", "Export", path, entry, items, func(name string) error {
+		if showsTruth(view.Selected) && !raw.Checked {
+			return errRawData
+		}
 		w, _ := strconv.Atoi(strings.TrimSpace(width.Text))
 		h, _ := strconv.Atoi(strings.TrimSpace(height.Text))
 		p.SetInt(prefPNGWidth, w)
@@ -263,9 +268,27 @@ func showPNGExport(win fyne.Window, a fyne.App, name string, views []string, fig
 			p.SetString(prefPNGView, view.Selected)
 		}
 		rememberFolder(a, name)
-		return writeFigure(name, figure(view.Selected), w, h, source)
+		f := figure(view.Selected)
+		if showsTruth(view.Selected) {
+			f.Notes = append(f.Notes, rawDataNote)
+		}
+		return writeFigure(name, f, w, h, source)
 	})
 }
+
+// A picture with the true map is raw data: the export asks the user to
+// say she knows, and the figure's header says it.
+const (
+	rawConsent  = "I know this picture shows raw data, not a private release"
+	rawDataNote = "Raw data: the true map shows people's data themselves, not a private release"
+)
+
+// errRawData refuses to export raw data unasked.
+var errRawData = errors.New("the picture shows the true map, which is raw data: tick Raw data to export it")
+
+// showsTruth reports whether a picture shows the true map, or a
+// difference from which it can be read.
+func showsTruth(view string) bool { return view != viewEst }
 
 // sizeEntry is an entry of a pixel size.
 func sizeEntry(v int) *widget.Entry {

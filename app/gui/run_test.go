@@ -423,6 +423,8 @@ func submitExport(t *testing.T, w fyne.Window, name string) [2]int {
 	t.Helper()
 	e, ok := w.Canvas().Focused().(*widget.Entry)
 	require.True(t, ok, "the file name is focused")
+	// A picture with the true map is raw data: the user says she knows.
+	tickRawData(w.Canvas().Overlays().Top())
 	e.SetText(name)
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	f, err := os.Open(name)
@@ -462,6 +464,30 @@ func overlayTexts(o fyne.CanvasObject) string {
 		walk(o)
 	}
 	return b.String()
+}
+
+// tickRawData ticks the export form's Raw data check in o.
+func tickRawData(o fyne.CanvasObject) {
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch v := o.(type) {
+		case *widget.Check:
+			if v.Text == rawConsent {
+				v.SetChecked(true)
+			}
+		case *fyne.Container:
+			for _, c := range v.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(v).Objects() {
+				walk(c)
+			}
+		}
+	}
+	if o != nil {
+		walk(o)
+	}
 }
 
 // TestStepsText checks how the Compare screen words an estimator's steps.
@@ -582,4 +608,20 @@ func TestCompareSplit(t *testing.T) {
 	} else if off == 0.4 {
 		assert.GreaterOrEqual(t, c.mapRow.Size().Height, need-1, "room to spare for wide maps")
 	}
+}
+
+// TestRawDataExport refuses to export the Data screen's true map until
+// the user ticks Raw data, and the picture then says it is raw data.
+func TestRawDataExport(t *testing.T) {
+	w, u := newTestWindow(t)
+	u.ws.show(u.data)
+	u.onExportPNG()
+	form := w.Canvas().Overlays().Top()
+	e := w.Canvas().Focused().(*widget.Entry)
+	name := filepath.Join(t.TempDir(), "true.png")
+	e.SetText(name)
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	assert.NoFileExists(t, name)
+	assert.Contains(t, overlayTexts(w.Canvas().Overlays().Top()), "tick Raw data to export it")
+	assert.NotSame(t, form, w.Canvas().Overlays().Top())
 }
