@@ -26,6 +26,23 @@ type Contribution struct {
 	Bound   bool
 	// Dropped counts the records clipping dropped, each person's beyond Δ.
 	Dropped int
+	// SmallCells counts the cells whose true count comes from one or two
+	// people (records, when the data do not say who gave which): their
+	// released counts are mostly noise, and a reader may take them for
+	// people.
+	SmallCells int
+}
+
+// SmallCells counts the cells with one or two records, each taken for a
+// person.
+func SmallCells(counts []float64) int {
+	n := 0
+	for _, c := range counts {
+		if c >= 1 && c <= 2 {
+			n++
+		}
+	}
+	return n
 }
 
 // Neighbours says in words whom Δ protects.
@@ -88,5 +105,31 @@ func StudyCounts(s *core.Study, delta int, clip bool, rng *rand.Rand) ([]float64
 	for _, i := range keep {
 		counts[s.Data[i]]++
 	}
+	c.SmallCells = smallCells(s, keep, counts)
 	return counts, c, nil
+}
+
+// smallCells counts the cells whose kept data come from one or two
+// people (a cell's set of people stops growing at three).
+func smallCells(s *core.Study, keep []int, counts []float64) int {
+	if s.People == nil {
+		return SmallCells(counts)
+	}
+	people := make(map[int]map[int]bool)
+	for _, i := range keep {
+		x := s.Data[i]
+		if people[x] == nil {
+			people[x] = map[int]bool{}
+		}
+		if len(people[x]) <= 2 {
+			people[x][s.People[i]] = true
+		}
+	}
+	n := 0
+	for _, p := range people {
+		if len(p) >= 1 && len(p) <= 2 {
+			n++
+		}
+	}
+	return n
 }

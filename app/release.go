@@ -281,3 +281,21 @@ func releaseSecure(ctx context.Context, counts []float64, s ReleaseSpec, out []f
 	}
 	return nil
 }
+
+// Suppress sets to 0 the released counts at most t (t > 0), raw as they
+// are drawn, and returns how many it set: post-processing of the noisy
+// counts, which costs no privacy, for a publication that must not show
+// tiny counts.
+func Suppress(raw []float64, t float64) int {
+	if t <= 0 {
+		return 0
+	}
+	n := 0
+	for i, v := range raw {
+		if v <= t && v != 0 {
+			raw[i] = 0
+			n++
+		}
+	}
+	return n
+}

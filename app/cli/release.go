@@ -44,6 +44,7 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	sens := fs.Int("sensitivity", 1, "sensitivity Δ of the counts, a whole number: λ = Δ/ε, α = e^(−ε/Δ) (default with -study: its per-person bound, else 1)")
 	studyName := fs.String("study", "", "the truth's study `file`: its people and per-person bound set Δ (privmap grid -study-out)")
 	clip := fs.Bool("clip", false, "with -study: keep at most Δ records of each person (a seeded draw) instead of refusing a person with more")
+	suppress := fs.Float64("suppress", 0, "set released counts of at most `T` to 0: post-processing of the noisy counts, which costs no privacy (default 0: off)")
 	budget := fs.Float64("budget", 0, "with -study: the total ε publications of these data may spend, kept in the study's ledger; a -secure release beyond it is refused")
 	seed := fs.Uint64("seed", 1, "seed of a preview's noise")
 	secure := fs.Bool("secure", false, "a release for publication: exact integer noise from crypto/rand (geometric and pm-geometric only)")
@@ -69,6 +70,10 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if isSet(fs, "budget") {
 		r.budget = *budget
 	}
+	if !(*suppress >= 0) || math.IsInf(*suppress, 0) {
+		return usageError{msg: fmt.Sprintf("-suppress %v: want a count ≥ 0", *suppress)}
+	}
+	r.suppress = *suppress
 	if isSet(fs, "sensitivity") {
 		r.delta = *sens
 	}
@@ -106,6 +111,12 @@ func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float
 func (r *release) notes(stderr io.Writer) {
 	if c := r.contrib; c.Known && !c.Bound && c.Dropped == 0 && r.delta == 0 {
 		fmt.Fprintf(stderr, "privmap release: Δ = %s is the largest contribution read off the data, itself a number that depends on them; bound each person's data when gridding (-per-user K) before a release for publication\n", app.Thousands(c.Sensitivity))
+	}
+	if n := r.contrib.SmallCells; n > 0 {
+		fmt.Fprintf(stderr, "privmap release: %s cells hold only one or two people: their released counts are mostly noise, and a reader may take them for people; say so, or set small counts to 0 (-suppress T)\n", app.Thousands(n))
+	}
+	if r.suppress > 0 {
+		fmt.Fprintf(stderr, "privmap release: %s released counts of at most %g set to 0: post-processing of the noisy counts, which costs no privacy\n", app.Thousands(r.suppressed), r.suppress)
 	}
 	if !r.secure {
 		fmt.Fprintf(stderr, "privmap release: a preview, its noise drawn from seeded math/rand (seed %d), not published and not spent; a release for publication takes -secure (geometric mechanisms)\n", r.seed)
@@ -153,6 +164,8 @@ type release struct {
 	contrib              app.Contribution
 	out                  string
 	budget               float64    // -budget when given, else 0
+	suppress             float64    // -suppress
+	suppressed           int        // cells suppressed
 	study                *app.Study // read with -study; its ledger is updated
 }
 
@@ -169,17 +182,8 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", r.truthName, err)
 	}
-	if r.studyName != "" {
-		if r.study, err = app.OpenStudy(r.studyName); err != nil {
-			return nil, nil, err
-		}
-		if r.contrib, err = studyCounts(r.study.Study, r.studyName, r.truthName, t, r.delta, r.clip, r.seed, r.secure); err != nil {
-			return nil, nil, err
-		}
-		r.spec.Sensitivity = r.contrib.Sensitivity
-		if err := r.spec.Validate(); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", r.studyName, err)
-		}
+	if err := r.readStudy(t); err != nil {
+		return nil, nil, err
 	}
 	sum, err := r.spec.Summary()
 	if err != nil {
@@ -192,6 +196,7 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	r.suppressed = app.Suppress(raw, r.suppress)
 	var content bytes.Buffer
 	if err := core.WriteRelease(&content, t, raw); err != nil {
 		return nil, nil, err
@@ -204,7 +209,8 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	rl := releaseLine{Mechanism: r.spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
 		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
 		BudgetPM: sum.BudgetPM, Secure: r.secure, Cells: len(raw), Sensitivity: r.contrib.Sensitivity,
-		RecordsDropped: r.contrib.Dropped, Neighbours: r.contrib.Neighbours()}
+		RecordsDropped: r.contrib.Dropped, Neighbours: r.contrib.Neighbours(),
+		SmallCells: r.contrib.SmallCells, Suppressed: r.suppressed}
 	if r.contrib.Known {
 		rl.MaxPerPerson = &r.contrib.Largest
 	}
@@ -214,6 +220,28 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	}
 	line, err := json.Marshal(rl)
 	return line, content.Bytes(), err
+}
+
+// readStudy reads the study, if any, and replaces the truth's counts by
+// its data's, bounded per person at Δ; without one, each record is taken
+// for a person.
+func (r *release) readStudy(t *core.CountTable) error {
+	if r.studyName == "" {
+		r.contrib.SmallCells = app.SmallCells(t.Counts)
+		return nil
+	}
+	var err error
+	if r.study, err = app.OpenStudy(r.studyName); err != nil {
+		return err
+	}
+	if r.contrib, err = studyCounts(r.study.Study, r.studyName, r.truthName, t, r.delta, r.clip, r.seed, r.secure); err != nil {
+		return err
+	}
+	r.spec.Sensitivity = r.contrib.Sensitivity
+	if err := r.spec.Validate(); err != nil {
+		return fmt.Errorf("%s: %w", r.studyName, err)
+	}
+	return nil
 }
 
 // spend sets the ledger's budget if -budget was given, and refuses a
@@ -266,6 +294,10 @@ type releaseLine struct {
 	// LedgerBudget the budget set (0 for none); both with -study only.
 	LedgerSpent  *float64 `json:"ledger_spent,omitempty"`
 	LedgerBudget *float64 `json:"ledger_budget,omitempty"`
+	// SmallCells counts the cells whose true count comes from one or
+	// two people, Suppressed the released counts -suppress set to 0.
+	SmallCells int `json:"small_cells"`
+	Suppressed int `json:"suppressed"`
 }
 
 // studyCounts replaces t's counts by those of the study's data, bounded
