@@ -3,8 +3,10 @@ package app
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
 )
 
 // PlainReading says in words what an adversary who sees one report can
@@ -87,4 +89,35 @@ func levelText(eps float64) string {
 		return Thousands(int(math.Round(eps)))
 	}
 	return fmt.Sprintf("%.3f", eps)
+}
+
+// MetricsReading says in words what an estimate's errors mean for the
+// map (docs/ARCHITECTURE.md §5): TV as the share of people who would
+// have to move, EMD as how far, JSD between its bounds, the squared
+// error as what it sums.
+func MetricsReading(m emd.Metrics) string {
+	var parts []string
+	parts = append(parts, fmt.Sprintf("TV %.3g: %s of the people would have to move to another %s to turn the estimate into the truth.",
+		m.TV, percent(m.TV), "cell or category"))
+	if !math.IsNaN(m.EMD) {
+		parts = append(parts, fmt.Sprintf("EMD %.3g %s: moving the estimate onto the truth carries each person %.3g %s on average.", m.EMD, m.EMDUnit, m.EMD, m.EMDUnit))
+	}
+	parts = append(parts, fmt.Sprintf("JSD %.3g nats: 0 for the same map, ln 2 ≈ 0.693 for maps with nothing in common.", m.JSD),
+		fmt.Sprintf("Squared error %.3g: the squared differences of the cells' probabilities, summed.", m.MSE))
+	return strings.Join(parts, " ")
+}
+
+// percent writes a share as a percentage to three figures.
+func percent(v float64) string { return fmt.Sprintf("%.3g%%", 100*v) }
+
+// ReleaseReading says in words what a central release's noise
+// guarantees one person: the worst case, and PM's general privacy budget
+// as the average loss.
+func ReleaseReading(sum ReleaseSummary, sensitivity int) string {
+	who := "one person"
+	if sensitivity > 1 {
+		who = fmt.Sprintf("one person (up to %s records)", Thousands(sensitivity))
+	}
+	return fmt.Sprintf("Whether %s is in the data changes the odds of any released map at most %s (worst-case ε %.4g), and %s on average over the noise (ε_g %.4g, PM's general privacy budget).",
+		who, Odds(sum.WorstEps), sum.WorstEps, Odds(sum.Budget), sum.Budget)
 }

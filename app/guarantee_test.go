@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
 )
 
 // TestPlainReading checks the privacy officer's reading of an audit.
@@ -74,5 +75,39 @@ func TestPersonReading(t *testing.T) {
 	const certain = "A person who sends up to 3 reports: some of them tell any two of her values apart for certain."
 	if got := PersonReading(core.Audit{LDP: math.Inf(1), GeoInd: math.NaN()}, 3); got != certain {
 		t.Errorf("got %q, want %q", got, certain)
+	}
+}
+
+// TestMetricsReading words the errors of an estimate from their numbers:
+// TV 0.12 is 12% of the people, the EMD in its unit, the JSD between 0
+// and ln 2.
+func TestMetricsReading(t *testing.T) {
+	got := MetricsReading(emd.Metrics{TV: 0.12, EMD: 0.438, EMDUnit: "km", JSD: 0.0232, MSE: 0.004825})
+	for _, want := range []string{"TV 0.12: 12% of the people would have to move to another cell or category",
+		"EMD 0.438 km: moving the estimate onto the truth carries each person 0.438 km on average.",
+		"JSD 0.0232 nats: 0 for the same map, ln 2 ≈ 0.693", "Squared error 0.00483: the squared differences"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(MetricsReading(emd.Metrics{TV: 0.5, EMD: math.NaN(), JSD: 0.1, MSE: 0.1}), "EMD") {
+		t.Error("an EMD without a distance is worded")
+	}
+}
+
+// TestReleaseReading words PM Table I's geometric mixture (ε 0.25 within
+// 6, 2.5 beyond) from its summary: the worst case ×e^2.5 ≈ ×12, on
+// average ×e^0.3409 = ×1.41.
+func TestReleaseReading(t *testing.T) {
+	sum, err := ReleaseSpec{Mechanism: PMGeometric, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1}.Summary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Whether one person is in the data changes the odds of any released map at most ×12 (worst-case ε 2.5), and ×1.41 on average over the noise (ε_g 0.3409, PM's general privacy budget)."
+	if got := ReleaseReading(sum, 1); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got := ReleaseReading(sum, 20); !strings.Contains(got, "one person (up to 20 records)") {
+		t.Errorf("Δ = 20: %q", got)
 	}
 }

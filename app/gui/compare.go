@@ -36,8 +36,10 @@ type compareTab struct {
 	win fyne.Window
 	res *runResult
 
-	pick      *widget.Select
-	metrics   map[string]*widget.Label
+	pick    *widget.Select
+	metrics map[string]*widget.Label
+	// reading says what the errors mean for the map, in words.
+	reading   *widget.Label
 	ranking   *fyne.Container
 	exportPNG *widget.Button
 	exportCSV *widget.Button
@@ -68,6 +70,9 @@ func newCompareTab(ws *workspace) *compareTab {
 		c.metrics[r] = widget.NewLabel("—")
 	}
 	c.ranking = container.NewVBox()
+	c.reading = widget.NewLabel("")
+	c.reading.Wrapping = fyne.TextWrapWord
+	c.reading.Importance = widget.LowImportance
 	c.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: c.onExportPNG}
 	c.exportCSV = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: c.onExportCSV}
 	c.empty = widget.NewLabel("Nothing to compare yet: choose the population and estimators, then Run (Ctrl+R).")
@@ -88,7 +93,7 @@ func (c *compareTab) buildUI() fyne.CanvasObject {
 		pairs.Add(c.metrics[r])
 	}
 	steps := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Steps", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), nil, c.metrics["Steps"])
-	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", container.NewVBox(pairs, steps)))
+	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", container.NewVBox(pairs, steps, c.reading)))
 	rank := widget.NewCard("", "Estimators ranked", c.ranking)
 	bottom := container.NewBorder(nil, nil, side, nil, container.NewScroll(rank))
 	c.content = container.NewBorder(bar, nil, nil, nil, c.layout(nil, bottom))
@@ -160,6 +165,7 @@ func (c *compareTab) refresh() {
 	set("Squared error", fmt.Sprintf("%.4g", m.Metrics.MSE))
 	set("JSD", fmt.Sprintf("%.4g nats", m.Metrics.JSD))
 	set("TV", fmt.Sprintf("%.4g", m.Metrics.TV))
+	c.reading.SetText(app.MetricsReading(m.Metrics))
 	ll := fmt.Sprintf("%.10g", m.Estimate.LogLik)
 	if math.IsNaN(m.Estimate.LogLik) {
 		ll = "— (PUM reports depend on each user's cells)"

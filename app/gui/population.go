@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,9 +46,11 @@ type populationTab struct {
 	scroll   *container.Scroll // holds list
 	preset   *widget.Select
 	problems *widget.Label
-	slots    *auditSlots // audits may run a few at a time
-	content  fyne.CanvasObject
-	ws       *workspace
+	// levelHead names the level column with its units on the alphabet.
+	levelHead *widget.Label
+	slots     *auditSlots // audits may run a few at a time
+	content   fyne.CanvasObject
+	ws        *workspace
 }
 
 // mechRow is one mechanism of the population.
@@ -79,6 +82,7 @@ func newPopulationTab(ws *workspace) *populationTab {
 	}
 	p.preset = widget.NewSelect(titles, nil)
 	p.preset.PlaceHolder = "Preset population…"
+	p.levelHead = bold(levelNames(p.alphabet))
 	p.problems = widget.NewLabel("")
 	p.problems.Wrapping = fyne.TextWrapWord
 	p.problems.Importance = widget.DangerImportance
@@ -90,7 +94,7 @@ func (p *populationTab) buildUI() fyne.CanvasObject {
 	add := &widget.Button{Text: "Add mechanism", Icon: theme.ContentAddIcon(), OnTapped: p.onAdd}
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(apply, add), p.preset)
 	head := container.NewBorder(nil, nil, fixedWidth(widget.NewLabelWithStyle("kind", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), 170), fixedWidth(widget.NewLabel(""), 40),
-		container.NewGridWithColumns(4, bold("id"), bold("ε (Shokri: Q)"), bold("share"), bold("sensitive symbols")))
+		container.NewGridWithColumns(4, bold("id"), p.levelHead, bold("share"), bold("sensitive symbols")))
 	p.scroll = container.NewVScroll(nil)
 	// The wheel scrolls the list even over its entries, whose own
 	// scrollers would otherwise take it.
@@ -126,6 +130,22 @@ func (p *populationTab) onAdd() {
 	p.addRow(m)
 }
 
+// levelNames names the level column: the privacy parameters of the
+// kinds that fit alphabet a, with their units ("ε · ε per km · Q (km)"
+// on a grid).
+func levelNames(a core.Alphabet) string {
+	var names []string
+	for _, k := range core.Kinds() {
+		if k.Alphabets != nil && !slices.Contains(k.Alphabets, a.Kind) {
+			continue
+		}
+		if n := k.LevelName(a); n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, " · ")
+}
+
 func bold(s string) *widget.Label {
 	return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 }
@@ -139,6 +159,7 @@ func fixedWidth(o fyne.CanvasObject, w float32) fyne.CanvasObject {
 // audits every row again.
 func (p *populationTab) setAlphabet(a core.Alphabet) {
 	p.alphabet = a
+	p.levelHead.SetText(levelNames(a))
 	for _, r := range p.rows {
 		r.changed()
 	}

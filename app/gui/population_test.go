@@ -341,3 +341,14 @@ func TestAuditPerPerson(t *testing.T) {
 	assert.Contains(t, r.audit.Text, "A person who sends up to 51 reports is protected by ε = 51 × ", r.audit.Text)
 	assert.Contains(t, r.audit.Text, fmt.Sprintf("(ε = %.3f per km)", 51*0.19), "51 reports at 0.19 per km compose to 9.69 per km")
 }
+
+// TestLevelHead names the level column with its units: per km on a map,
+// per step on a line, ε alone on categories.
+func TestLevelHead(t *testing.T) {
+	_, u := newTestWindow(t)
+	assert.Equal(t, "ε · ε per km · Q (km)", u.pop.levelHead.Text)
+	u.pop.setAlphabet(core.Alphabet{Kind: core.KindLinear, Size: 10})
+	assert.Equal(t, "ε · ε per step · Q (step)", u.pop.levelHead.Text)
+	u.pop.setAlphabet(core.Alphabet{Kind: core.KindCategorical, Size: 10})
+	assert.Equal(t, "ε", u.pop.levelHead.Text)
+}

@@ -272,7 +272,7 @@ func (r *releaseTab) changed() {
 		r.pmf.set(nil)
 		return
 	}
-	r.summary.SetText(summaryText(sum))
+	r.summary.SetText(summaryText(sum) + "\n" + app.ReleaseReading(sum, s.Sensitivity))
 	std, ok := s, false
 	if s.Mixture() {
 		if m, err := s.Matching(); err == nil {

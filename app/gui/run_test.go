@@ -63,6 +63,7 @@ func TestRunAndCompare(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, gibu.Metrics)
 	assert.Equal(t, fmt.Sprintf("%.4g km", want.EMD), u.cmp.metrics["EMD"].Text)
+	assert.Contains(t, u.cmp.reading.Text, fmt.Sprintf("TV %.3g: %.3g%% of the people would have to move", want.TV, 100*want.TV))
 	assert.Equal(t, stepsText(&gibu), u.cmp.metrics["Steps"].Text)
 	assert.True(t, strings.HasPrefix(stepsText(&gibu), fmt.Sprintf("%d · log-likelihood certified ", gibu.Estimate.Iterations)),
 		u.cmp.metrics["Steps"].Text)
