@@ -29,9 +29,10 @@ var DefaultSize = fyne.NewSize(1200, 760)
 
 // Preference keys.
 const (
-	prefCellKm  = "grid.cellKm"
-	prefPerUser = "grid.perUser"
-	prefScale   = "map.scale"
+	prefCellKm       = "grid.cellKm"
+	prefPerUser      = "grid.perUser"
+	prefPerUserBound = "grid.perUserBound"
+	prefScale        = "map.scale"
 
 	prefCensusAttrs   = "census.attrs"
 	prefCensusMissing = "census.missing"

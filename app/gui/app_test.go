@@ -275,7 +275,9 @@ func TestFitBox(t *testing.T) {
 func TestPerUserBound(t *testing.T) {
 	_, d := newTestUI(t)
 	require.NoError(t, d.applySource(&app.Source{PerUser: "3"}))
-	assert.Equal(t, "at most 3 check-ins per user", d.perUser.Selected)
+	assert.Equal(t, perUserBounded, d.perUser.Selected)
+	assert.Equal(t, "3", d.bound.Text)
+	assert.False(t, d.bound.Disabled())
 	d.regrid(false)
 	settle(t)
 	require.NotNil(t, d.ws.data.grid)
@@ -283,4 +285,24 @@ func TestPerUserBound(t *testing.T) {
 	assert.Equal(t, 3, d.ws.data.grid.MaxPerPerson)
 	assert.Contains(t, d.fields["Data"].Text, "(at most 3 per user)")
 	assert.Error(t, d.applySource(&app.Source{PerUser: "0"}))
+}
+
+// TestPerUserChoice chooses at most K check-ins per person on the Data
+// screen: K is typed beside the choice, enabled only for it, and a K
+// that is not a whole number is refused with the grid kept.
+func TestPerUserChoice(t *testing.T) {
+	w, d := newTestUI(t)
+	assert.True(t, d.bound.Disabled())
+	d.bound.SetText("5")
+	d.perUser.SetSelected(perUserBounded)
+	settle(t)
+	assert.False(t, d.bound.Disabled())
+	assert.Equal(t, 5, d.ws.data.grid.Limit)
+	assert.Equal(t, 5, d.ws.data.grid.MaxPerPerson)
+	before := d.ws.data
+	d.bound.SetText("0")
+	test.Tap(d.apply)
+	settle(t)
+	assert.Same(t, before, d.ws.data)
+	assert.Contains(t, overlayTexts(w.Canvas().Overlays().Top()), "must be a whole number from 1 to 1,000,000")
 }

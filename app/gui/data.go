@@ -25,8 +25,11 @@ import (
 const (
 	perUserFirst = "first check-in per user"
 	perUserAll   = "every check-in"
-	scaleLinear  = "linear"
-	scaleSqrt    = "square root"
+	// perUserBounded keeps at most K check-ins of each person, K typed
+	// beside it.
+	perUserBounded = "at most K check-ins per user"
+	scaleLinear    = "linear"
+	scaleSqrt      = "square root"
 )
 
 // dataTab loads a check-in file, grids it and shows its true heat map.

@@ -25,9 +25,12 @@ import (
 // Data screen's view of check-ins (a dataView), as censusPanel is of a
 // census table.
 type gridPanel struct {
-	d                  *dataTab
-	gridCard           *widget.Card
-	perUser            *widget.Select
+	d        *dataTab
+	gridCard *widget.Card
+	perUser  *widget.Select
+	// bound is K, at most K check-ins of each person, when perUser
+	// chooses a bound.
+	bound              *widget.Entry
 	south, west, north *widget.Entry
 	east, cell         *widget.Entry
 	// boxShown keeps the exact box behind the rounded entries.
@@ -40,8 +43,14 @@ func newGridPanel(d *dataTab) *gridPanel {
 	p := d.app.Preferences()
 	g.fit = &widget.Button{Text: "Fit box to data", Icon: theme.ZoomFitIcon(), OnTapped: g.onFit}
 	g.apply = &widget.Button{Text: "Grid", Icon: theme.ViewRefreshIcon(), OnTapped: g.onApply}
-	g.perUser = widget.NewSelect([]string{perUserFirst, perUserAll}, g.onPerUser)
+	g.bound = widget.NewEntry()
+	g.bound.SetPlaceHolder("K")
+	g.bound.SetText(p.StringWithFallback(prefPerUserBound, "10"))
+	g.bound.Validator = func(s string) error { _, err := boundValue(s); return err }
+	g.bound.OnSubmitted = g.onSubmit
+	g.perUser = widget.NewSelect([]string{perUserFirst, perUserAll, perUserBounded}, g.onPerUser)
 	g.perUser.SetSelected(choice(p.String(prefPerUser), g.perUser.Options, perUserFirst))
+	g.showBound()
 	g.south, g.west = numberEntry(g.onSubmit), numberEntry(g.onSubmit)
 	g.north, g.east = numberEntry(g.onSubmit), numberEntry(g.onSubmit)
 	g.cell = numberEntry(g.onSubmit)
@@ -53,7 +62,7 @@ func newGridPanel(d *dataTab) *gridPanel {
 // build makes the card, with the basemap's controls in its form.
 func (g *gridPanel) build(b *basemapPanel) {
 	grid := container.New(layout.NewFormLayout(),
-		widget.NewLabel("Data"), g.perUser,
+		widget.NewLabel("Data"), container.NewBorder(nil, nil, nil, fixedWidth(g.bound, 64), g.perUser),
 		// The box in two rows, so that the Summary fits below at the
 		// window's default size.
 		widget.NewLabel("North, South"), container.NewGridWithColumns(2, g.north, g.south),
@@ -68,7 +77,25 @@ func (g *gridPanel) build(b *basemapPanel) {
 func (g *gridPanel) onFit()           { g.regrid(true) }
 func (g *gridPanel) onApply()         { g.regrid(false) }
 func (g *gridPanel) onSubmit(string)  { g.regrid(false) }
-func (g *gridPanel) onPerUser(string) { g.regrid(false) }
+func (g *gridPanel) onPerUser(string) { g.showBound(); g.regrid(false) }
+
+// showBound enables K only for a bound on each person's check-ins.
+func (g *gridPanel) showBound() {
+	if g.perUser.Selected == perUserBounded {
+		g.bound.Enable()
+	} else {
+		g.bound.Disable()
+	}
+}
+
+// boundValue reads K: a whole number from 1 to geo.MaxPerUserLimit.
+func boundValue(s string) (int, error) {
+	k, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || k < 1 || k > geo.MaxPerUserLimit {
+		return 0, fmt.Errorf("at most K check-ins per person: K %q must be a whole number from 1 to %s", s, app.Thousands(geo.MaxPerUserLimit))
+	}
+	return k, nil
+}
 
 // gridOptions reads the box, cell and per-user controls. With fit, the
 // box entries are not read and the zero Bound asks for the data's own box.
@@ -87,27 +114,19 @@ func (g *gridPanel) gridOptions(fit bool) (geo.GridOptions, error) {
 	}
 	// Each datum's home cell, which a PUM of the population protects.
 	opt.CellKm, opt.Home = cell, true
-	switch sel := g.perUser.Selected; {
-	case sel == perUserAll:
+	switch g.perUser.Selected {
+	case perUserAll:
 		opt.PerUser = geo.All
-	case strings.HasPrefix(sel, perUserAtMost):
-		// A bound a study asked for: at most K check-ins per person.
-		opt.PerUser, opt.MaxPerUser = geo.All, atMost(sel)
+	case perUserBounded:
+		k, err := boundValue(g.bound.Text)
+		if err != nil {
+			return opt, err
+		}
+		if k > 1 { // K = 1 is the first check-in
+			opt.PerUser, opt.MaxPerUser = geo.All, k
+		}
 	}
 	return opt, nil
-}
-
-// perUserAtMost begins the choice of a per-person bound K.
-const perUserAtMost = "at most "
-
-// perUserBound returns the choice of at most k check-ins per person.
-func perUserBound(k int) string { return fmt.Sprintf("%s%d check-ins per user", perUserAtMost, k) }
-
-// atMost reads K back from perUserBound's choice.
-func atMost(sel string) int {
-	var k int
-	fmt.Sscanf(sel, perUserAtMost+"%d", &k)
-	return k
 }
 
 func (g *gridPanel) setBoxEntries(b orb.Bound) {
@@ -155,6 +174,7 @@ func (g *gridPanel) regrid(fit bool) {
 	p := g.d.app.Preferences()
 	p.SetFloat(prefCellKm, opt.CellKm)
 	p.SetString(prefPerUser, g.perUser.Selected)
+	p.SetString(prefPerUserBound, strings.TrimSpace(g.bound.Text))
 	old := g.d.ws.data
 	g.d.start("Gridding "+old.src.name+"…", func(ctx context.Context, report func(float64)) (*dataset, error) {
 		ds, err := gridSource(ctx, old.src, old.skipBad, opt, report)

@@ -93,6 +93,8 @@ type releaseResult struct {
 	released []float64 // clipped at 0
 	seed     uint64
 	secure   bool
+	// small counts the cells of one or two people.
+	small int
 }
 
 func newReleaseTab(ws *workspace) *releaseTab {
@@ -403,7 +405,7 @@ func (r *releaseTab) onRelease() {
 		return
 	}
 	secure := r.secure.Checked
-	counts, err := r.personCounts(ds, s, seed)
+	counts, small, err := r.personCounts(ds, s, seed)
 	if err != nil {
 		showError(r.win, err, "Nothing was released; change Δ or keep at most Δ records of each person.")
 		return
@@ -425,7 +427,7 @@ func (r *releaseTab) onRelease() {
 				return nil, err
 			}
 			clipped, _ := core.ClipCounts(raw)
-			return &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure}, nil
+			return &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure, small: small}, nil
 		})
 		return func() { r.finish(res, err) }
 	})
@@ -452,9 +454,13 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	r.showMaps()
 	c := r.brkValue(res.spec)
 	mae, mre, within := core.ReleaseErrors(res.counts.Counts, res.released, c)
-	how := fmt.Sprintf("A preview: seeded noise (seed %d), not for publication.", res.seed)
+	how := fmt.Sprintf("A preview: seeded noise (seed %d), not for publication and not spent.", res.seed)
 	if res.secure {
-		how = "Exact integer noise from crypto/rand, fit for publication."
+		how = "Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people."
+	}
+	if res.small > 0 {
+		how += fmt.Sprintf("\n%s hold only one or two people: their released counts are mostly noise, and a reader may take them for people.",
+			plural(res.small, "cell", "cells"))
 	}
 	r.errs.SetText(fmt.Sprintf("Mean absolute error %s\nMean relative error beyond %s: %s\nWithin %s of the truth: %s%% of the %s cells\n%s",
 		roundText(mae, 4), roundText(c, 4), roundText(mre, 4), roundText(c, 4), roundText(100*within, 4),
@@ -522,6 +528,7 @@ func (r *releaseTab) notes() []string {
 		mech += fmt.Sprintf(" · preview, seed %d", res.seed)
 	}
 	return []string{dataNote(res.ds), mech, strings.ReplaceAll(summaryText(res.sum), "\n", " · "),
+		app.ReleaseReading(res.sum, s.Sensitivity),
 		"Colour scale: " + r.colourScale().String() + " · " + basemapNote(r.maps[0].Map)}
 }
 
@@ -573,14 +580,14 @@ func (r *releaseTab) dataShown(ds *dataset) {
 
 // personCounts returns the counts of ds to release at the spec's Δ: each
 // person's records beyond Δ refused, or clipped (seeded) when asked.
-func (r *releaseTab) personCounts(ds *dataset, s app.ReleaseSpec, seed int) (*core.CountTable, error) {
+func (r *releaseTab) personCounts(ds *dataset, s app.ReleaseSpec, seed int) (*core.CountTable, int, error) {
 	t := ds.countTable()
-	counts, _, err := app.StudyCounts(ds.personStudy(), s.Sensitivity, r.clip.Checked, app.NewRand(uint64(seed)))
+	counts, c, err := app.StudyCounts(ds.personStudy(), s.Sensitivity, r.clip.Checked, app.NewRand(uint64(seed)))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	t.Counts = counts
-	return t, nil
+	return t, c.SmallCells, nil
 }
 
 // ledgerBudget sets the ledger's budget from its entry and returns the

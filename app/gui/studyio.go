@@ -171,9 +171,8 @@ func (d *dataTab) applySource(src *app.Source) error {
 	perUser := perUserFirst
 	switch {
 	case limit > 0:
-		// The window offers the bound the study was gridded with.
-		perUser = perUserBound(limit)
-		d.perUser.Options = []string{perUserFirst, perUserAll, perUser}
+		perUser = perUserBounded
+		d.bound.SetText(strconv.Itoa(limit))
 	case rule == geo.All:
 		perUser = perUserAll
 	}
@@ -187,6 +186,7 @@ func (d *dataTab) applySource(src *app.Source) error {
 	d.perUser.OnChanged = nil
 	d.perUser.SetSelected(perUser)
 	d.perUser.OnChanged = d.onPerUser
+	d.showBound()
 	if src.Attrs != "" {
 		d.census.attrs.SetText(src.Attrs)
 	}
