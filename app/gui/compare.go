@@ -72,7 +72,6 @@ func newCompareTab(ws *workspace) *compareTab {
 	c.ranking = container.NewVBox()
 	c.reading = widget.NewLabel("")
 	c.reading.Wrapping = fyne.TextWrapWord
-	c.reading.Importance = widget.LowImportance
 	c.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: c.onExportPNG}
 	c.exportCSV = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: c.onExportCSV}
 	c.empty = widget.NewLabel("Nothing to compare yet: choose the population and estimators, then Run (Ctrl+R).")

@@ -23,11 +23,11 @@ import (
 
 // Per-user choices as shown.
 const (
-	perUserFirst = "first check-in per user"
+	perUserFirst = "first per person"
 	perUserAll   = "every check-in"
 	// perUserBounded keeps at most K check-ins of each person, K typed
 	// beside it.
-	perUserBounded = "at most K check-ins per user"
+	perUserBounded = "at most K per person"
 	scaleLinear    = "linear"
 	scaleSqrt      = "square root"
 )
