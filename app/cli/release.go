@@ -109,6 +109,9 @@ func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float
 // notes says on stderr what the release protects and spends: Δ read off
 // the data, a preview, the ledger's total.
 func (r *release) notes(stderr io.Writer) {
+	if sum, err := r.spec.Summary(); err == nil {
+		fmt.Fprintln(stderr, "privmap release: "+app.ReleaseReading(sum, r.spec.Sensitivity))
+	}
 	if c := r.contrib; c.Known && !c.Bound && c.Dropped == 0 && r.delta == 0 {
 		fmt.Fprintf(stderr, "privmap release: Δ = %s is the largest contribution read off the data, itself a number that depends on them; bound each person's data when gridding (-per-user K) before a release for publication\n", app.Thousands(c.Sensitivity))
 	}

@@ -224,7 +224,7 @@ func (d *dataTab) censusSummary(ds *dataset) {
 	set("File", ds.src.name)
 	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", t.Format, app.Thousands(t.Lines), app.Thousands(t.Skipped)))
 	set("Records", app.Thousands(t.Records)+" records")
-	data := app.Thousands(len(t.Data)) + " people"
+	data := app.Thousands(len(t.Data)) + " people (a record each)"
 	if t.Dropped > 0 {
 		data += fmt.Sprintf(" · %s dropped for a missing value", app.Thousands(t.Dropped))
 	}

@@ -22,7 +22,7 @@ func TestCensusFile(t *testing.T) {
 	settle(t)
 	require.True(t, d.ws.data.isCensus())
 	assert.Equal(t, "adult format · 14 lines · 0 skipped", d.fields["Read"].Text)
-	assert.Equal(t, "13 people", d.fields["Data"].Text)
+	assert.Equal(t, "13 people (a record each)", d.fields["Data"].Text)
 	assert.Equal(t, "120 categories · 12 non-empty", d.fields["Cells"].Text)
 	assert.Equal(t, "age 6 × sex 2 × income 2 × marital 5", d.fields["Cell size"].Text)
 	assert.Equal(t, "Categories", d.summary.Items[4].Text)
