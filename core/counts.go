@@ -19,6 +19,10 @@ type CountTable struct {
 	// the cells the file lists.
 	Extra  []string
 	Values map[int][]string
+	// Notes, written by WriteRelease as "# " lines before the header,
+	// say what was done to the counts before the noise (records dropped
+	// to bound each person's); privmap's readers skip them.
+	Notes []string
 }
 
 // maxCount bounds a count: whole numbers are exact in float64 up to 2⁵³.
@@ -130,6 +134,11 @@ func WriteRelease(w io.Writer, t *CountTable, raw []float64) error {
 		panic("core: release length mismatch")
 	}
 	clipped, p := ClipCounts(raw)
+	for _, n := range t.Notes {
+		if _, err := fmt.Fprintf(w, "# %s\n", strings.ReplaceAll(n, "\n", " ")); err != nil {
+			return err
+		}
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(append([]string{"cell", "probability", "count", "raw_count"}, t.Extra...)); err != nil {
 		return err

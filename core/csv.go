@@ -14,6 +14,9 @@ import (
 // Errors are prefixed "core: what: ", and row's errors carry the line.
 func readRecords(r io.Reader, what string, head func([]string) error, row func([]string) error) error {
 	cr := csv.NewReader(&boundedLines{r: r, line: 1})
+	// Lines that begin with # are notes (a release's records dropped),
+	// not records.
+	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	hdr, err := cr.Read()

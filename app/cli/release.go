@@ -200,6 +200,7 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 		return nil, nil, err
 	}
 	r.suppressed = app.Suppress(raw, r.suppress)
+	t.Notes = app.ReleaseNotes(r.contrib, r.suppressed, r.suppress)
 	var content bytes.Buffer
 	if err := core.WriteRelease(&content, t, raw); err != nil {
 		return nil, nil, err

@@ -272,6 +272,12 @@ func TestReleasePerPerson(t *testing.T) {
 		m["neighbours"] != "add or remove one person with her one record" {
 		t.Errorf("clipped: %s", stdout)
 	}
+	if b, _ := os.ReadFile(out); !strings.HasPrefix(string(b), "# records_dropped: 4 (each person kept at most 1 record, a seeded draw") {
+		t.Errorf("the clipped release does not begin with its records dropped: %.80q", b)
+	}
+	if _, err := core.ReadCountTable(bytes.NewReader(mustRead(t, out)), 0); err != nil {
+		t.Errorf("privmap cannot read its own clipped release: %v", err)
+	}
 	if code, _, errs := run("release", "-truth", truth, "-mechanism", "geometric", "-eps", "1", "-clip", "-o", out); code != 2 || !strings.Contains(errs, "give -study too") {
 		t.Errorf("-clip without a study: exit %d: %s", code, errs)
 	}
@@ -329,4 +335,13 @@ func TestReleaseLedger(t *testing.T) {
 	if !bytes.Equal(before, after) || !bytes.Equal(published, again) {
 		t.Error("a refused publication changed the study or the release")
 	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

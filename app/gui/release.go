@@ -81,6 +81,8 @@ type releaseTab struct {
 	ledger *app.Ledger
 	budget *widget.Entry
 	spent  *widget.Label
+	// suppress is T: released counts of at most T are set to 0.
+	suppress *widget.Entry
 }
 
 // releaseResult is a release drawn from a data set's counts.
@@ -93,8 +95,10 @@ type releaseResult struct {
 	released []float64 // clipped at 0
 	seed     uint64
 	secure   bool
-	// small counts the cells of one or two people.
-	small int
+	// small counts the cells of one or two people, suppressed the
+	// released counts of at most threshold set to 0.
+	small, suppressed int
+	threshold         float64
 }
 
 func newReleaseTab(ws *workspace) *releaseTab {
@@ -135,6 +139,8 @@ func newReleaseTab(ws *workspace) *releaseTab {
 	r.budget = widget.NewEntry()
 	r.budget.SetPlaceHolder("none")
 	r.budget.OnChanged = func(string) { r.changed() }
+	r.suppress = widget.NewEntry()
+	r.suppress.SetPlaceHolder("0: off")
 	r.spent = widget.NewLabel("")
 	r.spent.Wrapping = fyne.TextWrapWord
 	r.summary = widget.NewLabel("")
@@ -171,9 +177,11 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 		widget.NewFormItem("Seed", r.seed),
 		widget.NewFormItem("Publication", r.secure),
 		widget.NewFormItem("Budget ε", r.budget),
+		widget.NewFormItem("Suppress ≤", r.suppress),
 	)
 	common.Items[0].HintText = "how much one person changes a count"
 	common.Items[4].HintText = "the ε all publications of these data may spend"
+	common.Items[5].HintText = "released counts set to 0: post-processing, no privacy cost"
 	// What the noise gives shows beside its parameters as they are
 	// typed; the release's maps and errors beside the noise's PMF.
 	left := container.NewVBox(
@@ -416,6 +424,11 @@ func (r *releaseTab) onRelease() {
 			return
 		}
 	}
+	threshold, err := optNumber("Suppress ≤", r.suppress)
+	if err != nil {
+		showError(r.win, err, "Correct it on the Release screen and release again.")
+		return
+	}
 	r.job.start(r.ctx, func(ctx context.Context) func() {
 		res, err := guarded(func() (*releaseResult, error) {
 			sum, err := s.Summary()
@@ -426,8 +439,13 @@ func (r *releaseTab) onRelease() {
 			if err != nil {
 				return nil, err
 			}
+			n := app.Suppress(raw, threshold)
+			if n > 0 {
+				counts.Notes = append(counts.Notes, app.ReleaseNotes(app.Contribution{}, n, threshold)...)
+			}
 			clipped, _ := core.ClipCounts(raw)
-			return &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure, small: small}, nil
+			return &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure,
+				small: small, suppressed: n, threshold: threshold}, nil
 		})
 		return func() { r.finish(res, err) }
 	})
@@ -457,6 +475,10 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	how := fmt.Sprintf("A preview: seeded noise (seed %d), not for publication and not spent.", res.seed)
 	if res.secure {
 		how = "Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people."
+	}
+	if res.suppressed > 0 {
+		how += fmt.Sprintf("\n%s of at most %s set to 0: post-processing of the noisy counts, which costs no privacy.",
+			plural(res.suppressed, "released count", "released counts"), roundText(res.threshold, 6))
 	}
 	if res.small > 0 {
 		how += fmt.Sprintf("\n%s hold only one or two people: their released counts are mostly noise, and a reader may take them for people.",
@@ -587,6 +609,7 @@ func (r *releaseTab) personCounts(ds *dataset, s app.ReleaseSpec, seed int) (*co
 		return nil, 0, err
 	}
 	t.Counts = counts
+	t.Notes = app.ReleaseNotes(c, 0, 0)
 	return t, c.SmallCells, nil
 }
 

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"fmt"
 	"image/color"
 	"os"
 	"path/filepath"
@@ -192,4 +193,30 @@ func TestReleasePeople(t *testing.T) {
 	r.takeStudy(back)
 	assert.Len(t, r.ledger.Entries, 1)
 	assert.Equal(t, "1.5", r.budget.Text)
+}
+
+// TestReleaseSuppress suppresses released counts of at most 3: no
+// released count of the file is between 0 and 3, the errors say how many
+// were set to 0 and that it is post-processing, and the CSV begins with
+// the same note.
+func TestReleaseSuppress(t *testing.T) {
+	_, u := newTestWindow(t)
+	r := u.rel
+	u.ws.show(u.rel)
+	r.mech.SetSelected(releaseNames[app.Geometric])
+	r.eps.SetText("0.5")
+	r.suppress.SetText("3")
+	r.onRelease()
+	settle(t)
+	require.NotNil(t, r.last)
+	require.Positive(t, r.last.suppressed)
+	for _, v := range r.last.raw {
+		assert.False(t, v > 0 && v <= 3, "a released count of %v", v)
+	}
+	assert.Contains(t, r.errs.Text, plural(r.last.suppressed, "released count", "released counts")+" of at most 3 set to 0: post-processing")
+	name := filepath.Join(t.TempDir(), "r.csv")
+	require.NoError(t, r.writeCSV(name))
+	b, err := os.ReadFile(name)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), fmt.Sprintf("# suppressed: %d released counts of at most 3 set to 0", r.last.suppressed)), "%.80q", b)
 }
