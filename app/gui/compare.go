@@ -34,6 +34,7 @@ type compareTab struct {
 	*triptych
 	app fyne.App
 	win fyne.Window
+	ws  *workspace
 	res *runResult
 
 	pick    *widget.Select
@@ -51,7 +52,7 @@ type compareTab struct {
 var metricRows = []string{"EMD", "Squared error", "JSD", "TV", "Log-likelihood", "Steps", "Time"}
 
 func newCompareTab(ws *workspace) *compareTab {
-	c := &compareTab{triptych: newTriptych(ws, prefCompareSc), app: ws.app, win: ws.win, metrics: map[string]*widget.Label{}}
+	c := &compareTab{triptych: newTriptych(ws, prefCompareSc), app: ws.app, win: ws.win, ws: ws, metrics: map[string]*widget.Label{}}
 	c.redraw, c.describe = c.refresh, c.hoverText
 	// A basemap that arrives, or a new opacity, redraws the maps.
 	ws.tiles.onReady = append(ws.tiles.onReady, func() {
@@ -277,6 +278,7 @@ func (c *compareTab) notes(m *methodResult) []string {
 	data := dataNote(ds)
 	lines := []string{data + fmt.Sprintf(" · %s users, seed %d", app.Thousands(c.res.N()), req.Seed)}
 	lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechanismMix(req.Study, c.res.Counts), 150)...)
+	lines = append(lines, c.ws.guarantees()...)
 	est := fmt.Sprintf("Estimator: %s", methodTitle(m.Method))
 	if info, _ := m.Method.Info(); info.Alpha {
 		est += " (α = " + roundText(m.Estimate.Alpha, 6) + ")"

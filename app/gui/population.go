@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 )
 
@@ -70,11 +71,13 @@ type mechRow struct {
 	tags []string
 	// The level and share as shown, with their exact values.
 	levelShown, shareShown shownNumber
+	// au is the row's last audit, nil while none has finished.
+	au *core.Audit
 }
 
 func newPopulationTab(ws *workspace) *populationTab {
 	p := &populationTab{ctx: ws.ctx, list: container.NewVBox(), slots: ws.audits, ws: ws}
-	ws.population = p.study
+	ws.population, ws.guarantees = p.study, p.guarantees
 	ws.dataShown = append(ws.dataShown, p.dataShown)
 	titles := make([]string, 0, len(core.Presets()))
 	for _, pr := range core.Presets() {
@@ -398,6 +401,8 @@ func (r *mechRow) changed() {
 	ctx, cancel := context.WithCancel(r.p.ctx)
 	r.cancel = cancel
 	gen, a, most := r.gen, r.p.alphabet, r.p.reportsPerPerson()
+	r.au = nil
+	var au core.Audit
 	jobs.Go(func() {
 		defer cancel()
 		held := func(on bool) {
@@ -412,13 +417,16 @@ func (r *mechRow) changed() {
 			})
 		}
 		text, err := r.p.slots.run(ctx, held, func() (string, error) {
-			return guarded(func() (string, error) { return auditText(ctx, m, a, most) })
+			return guarded(func() (string, error) { return auditText(ctx, m, a, most, &au) })
 		})
 		jobs.DoAndWait(func() {
 			if gen != r.gen {
 				return
 			}
 			r.audit.Importance = widget.MediumImportance // legible, unlike "auditing…"
+			if err == nil {
+				r.au = &au
+			}
 			if errors.Is(err, context.Canceled) {
 				r.audit.Importance = widget.LowImportance
 				text = "audit cancelled; change the row to audit it again"
@@ -447,7 +455,7 @@ func (r *mechRow) stop() {
 }
 
 // auditText builds m and describes what its channel guarantees.
-func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet, most int) (string, error) {
+func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet, most int, out *core.Audit) (string, error) {
 	mech, err := core.NewMechanismWith(ctx, m, a, nil)
 	if err != nil {
 		return "", err
@@ -456,6 +464,7 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet, most 
 	if err != nil {
 		return "", err
 	}
+	*out = au
 	var parts []string
 	ldp := "ε-LDP " + formatLevel(au.LDP)
 	if au.Underflow {
@@ -673,6 +682,42 @@ func (p *populationTab) reportsPerPerson() int {
 	}
 	_, most := p.ws.data.persons()
 	return most
+}
+
+// guarantees says, for a figure's header, how much one report of each
+// mechanism audited can change the odds between two values (near, when
+// tighter, and anywhere), and for all of one person's reports when she
+// sends several.
+func (p *populationTab) guarantees() []string {
+	most := p.reportsPerPerson()
+	var items []string
+	for _, r := range p.rows {
+		if r.au == nil {
+			continue
+		}
+		items = append(items, strings.TrimSpace(r.id.Text)+" "+oddsItem(*r.au, 1))
+		if most > 1 {
+			items[len(items)-1] += fmt.Sprintf(" (%s for %s)", oddsItem(*r.au, most), plural(most, "report", "reports"))
+		}
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	return mapplot.WrapJoin("Odds one report can change, by mechanism (more is less private): ", items, 150)
+}
+
+// oddsItem writes the odds factor of k reports: near (within 1 km or
+// step) when tighter, and anywhere.
+func oddsItem(au core.Audit, k int) string {
+	kf := float64(k)
+	s := app.Odds(kf * au.LDP)
+	if math.IsInf(au.LDP, 1) {
+		s = "∞"
+	}
+	if !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoIndUpper, 1) && au.GeoIndUpper < au.LDP {
+		s = fmt.Sprintf("%s within 1 %s, %s anywhere", app.Odds(kf*au.GeoIndUpper), au.GeoUnit, s)
+	}
+	return s
 }
 
 // save remembers a valid population for the next session.

@@ -550,7 +550,7 @@ func (r *releaseTab) notes() []string {
 		mech += fmt.Sprintf(" · preview, seed %d", res.seed)
 	}
 	return []string{dataNote(res.ds), mech, strings.ReplaceAll(summaryText(res.sum), "\n", " · "),
-		app.ReleaseReading(res.sum, s.Sensitivity),
+		app.ReleaseReading(res.sum, s.Sensitivity), r.spentText(),
 		"Colour scale: " + r.colourScale().String() + " · " + basemapNote(r.maps[0].Map)}
 }
 

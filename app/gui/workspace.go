@@ -32,6 +32,9 @@ type workspace struct {
 	// data's alphabet, or why it is not one; the Population screen sets
 	// it.
 	population func() (*core.Study, error)
+	// guarantees says in words what each mechanism's reports reveal,
+	// for a figure's header; the Population screen sets it.
+	guarantees func() []string
 
 	dataShown         []func(*dataset)
 	populationChanged []func(*core.Study, error)
@@ -52,6 +55,7 @@ type workspace struct {
 func newWorkspace(ctx context.Context, a fyne.App, w fyne.Window) *workspace {
 	return &workspace{ctx: ctx, app: a, win: w, tiles: newTiles(a), audits: newAuditSlots(),
 		population: func() (*core.Study, error) { return nil, errNoPopulation },
+		guarantees: func() []string { return nil },
 		show:       func(screen) {}, current: func() screen { return nil }}
 }
 
