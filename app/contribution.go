@@ -48,12 +48,12 @@ func SmallCells(counts []float64) int {
 // Neighbours says in words whom Δ protects.
 func (c Contribution) Neighbours() string {
 	if !c.Known {
-		return fmt.Sprintf("add or remove one record, changing a count by at most %d (the data do not say who contributed which records: this protects records, not people)", c.Sensitivity)
+		return "add or remove one record, changing a count by at most " + Thousands(c.Sensitivity) + " (the data do not say who contributed which records: this protects records, not people)"
 	}
 	if c.Sensitivity == 1 {
 		return "add or remove one person with her one record"
 	}
-	return fmt.Sprintf("add or remove one person with all her records, at most %d", c.Sensitivity)
+	return "add or remove one person with all her records, at most " + Thousands(c.Sensitivity)
 }
 
 // A ContributionError refuses a release whose sensitivity is below the

@@ -72,14 +72,14 @@ func PersonReading(au core.Audit, k int) string {
 		what = "any two of her sensitive values"
 	}
 	if math.IsInf(au.LDP, 1) {
-		return fmt.Sprintf("A person who sends up to %s reports: some of them tell %s apart for certain.", Thousands(k), what)
+		return fmt.Sprintf("All %s reports of one person together: some of them tell %s apart for certain.", Thousands(k), what)
 	}
-	s := fmt.Sprintf("A person who sends up to %s reports is protected by ε = %s × %s = %s for all of them together (sequential composition): the odds between %s change at most %s",
-		Thousands(k), Thousands(k), levelText(au.LDP), levelText(kf*au.LDP), what, Odds(kf*au.LDP))
+	sum := fmt.Sprintf("(ε = %s × %s = %s, sequential composition)", Thousands(k), levelText(au.LDP), levelText(kf*au.LDP))
 	if !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoIndUpper, 1) && au.GeoIndUpper < au.LDP {
-		s += fmt.Sprintf(", between two places within 1 %s at most %s (ε = %s per %s)", au.GeoUnit, Odds(kf*au.GeoIndUpper), levelText(kf*au.GeoIndUpper), au.GeoUnit)
+		return fmt.Sprintf("All %s reports of one person together: the odds between two places within 1 %s change at most %s, between %s %s %s.",
+			Thousands(k), au.GeoUnit, Odds(kf*au.GeoIndUpper), what, Odds(kf*au.LDP), sum)
 	}
-	return s + "."
+	return fmt.Sprintf("All %s reports of one person together: the odds between %s change at most %s %s.", Thousands(k), what, Odds(kf*au.LDP), sum)
 }
 
 // levelText writes a privacy level to three decimals, thousands

@@ -41,7 +41,7 @@ func TestPlainReading(t *testing.T) {
 // person's reports and checks the sentence's numbers against the audit:
 // k-RR at ε = 3.05 audits at ε-LDP 3.05, so 1,794 reports give 5,472;
 // a planar mechanism at 0.632 per km on FW's grid audits at 0.632 per km,
-// so 20 reports give 12.640 per km, odds ×e^12.64.
+// so 20 reports give 12.64 per km, odds ×e^12.64 within 1 km.
 func TestPersonReading(t *testing.T) {
 	grid := core.Alphabet{Kind: core.KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
 	audit := func(spec core.MechanismSpec) core.Audit {
@@ -56,9 +56,9 @@ func TestPersonReading(t *testing.T) {
 		return au
 	}
 	krr := audit(core.MechanismSpec{ID: "k", Kind: core.KindKRR, Epsilon: 3.05})
-	want := fmt.Sprintf("A person who sends up to 1,794 reports is protected by ε = 1,794 × %.3f = %s for all of them together (sequential composition): the odds between any two of her values change at most %s.",
-		krr.LDP, Thousands(int(math.Round(1794*krr.LDP))), Odds(1794*krr.LDP))
-	if got := PersonReading(krr, 1794); got != want || !strings.Contains(got, "= 5,472 for all") {
+	want := fmt.Sprintf("All 1,794 reports of one person together: the odds between any two of her values change at most %s (ε = 1,794 × %.3f = %s, sequential composition).",
+		Odds(1794*krr.LDP), krr.LDP, Thousands(int(math.Round(1794*krr.LDP))))
+	if got := PersonReading(krr, 1794); got != want || !strings.Contains(got, "= 5,472, sequential") {
 		t.Errorf("k-RR, 1,794 reports:\n got %q\nwant %q", got, want)
 	}
 	if got := PersonReading(krr, 1); got != "" {
@@ -66,13 +66,13 @@ func TestPersonReading(t *testing.T) {
 	}
 	planar := audit(core.MechanismSpec{ID: "p", Kind: core.KindPlanar, Epsilon: 0.632})
 	got := PersonReading(planar, 20)
-	if near := fmt.Sprintf("between two places within 1 km at most %s (ε = %.3f per km)", Odds(20*planar.GeoIndUpper), 20*planar.GeoIndUpper); !strings.Contains(got, near) {
+	if near := fmt.Sprintf("the odds between two places within 1 km change at most %s, between any two of her values %s", Odds(20*planar.GeoIndUpper), Odds(20*planar.LDP)); !strings.Contains(got, near) {
 		t.Errorf("planar, 20 reports: %q lacks %q", got, near)
 	}
 	if math.Abs(20*planar.GeoIndUpper-12.64) > 0.02 {
 		t.Errorf("planar at 0.632 per km audits at %v per km", planar.GeoIndUpper)
 	}
-	const certain = "A person who sends up to 3 reports: some of them tell any two of her values apart for certain."
+	const certain = "All 3 reports of one person together: some of them tell any two of her values apart for certain."
 	if got := PersonReading(core.Audit{LDP: math.Inf(1), GeoInd: math.NaN()}, 3); got != certain {
 		t.Errorf("got %q, want %q", got, certain)
 	}

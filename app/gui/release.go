@@ -181,7 +181,7 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 	)
 	common.Items[0].HintText = "how much one person changes a count"
 	common.Items[4].HintText = "the ε all publications of these data may spend"
-	common.Items[5].HintText = "released counts set to 0: post-processing, no privacy cost"
+	common.Items[5].HintText = "set to 0 after the noise: no privacy cost"
 	// What the noise gives shows beside its parameters as they are
 	// typed; the release's maps and errors beside the noise's PMF.
 	left := container.NewVBox(
