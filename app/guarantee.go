@@ -111,12 +111,16 @@ func MetricsReading(m emd.Metrics) string {
 func percent(v float64) string { return fmt.Sprintf("%.3g%%", 100*v) }
 
 // ReleaseReading says in words what a central release's noise
-// guarantees one person: the worst case, and PM's general privacy budget
-// as the average loss.
-func ReleaseReading(sum ReleaseSummary, sensitivity int) string {
+// guarantees whom c protects — one person, or one record when the data
+// do not say who contributed which: the worst case, and PM's general
+// privacy budget as the average loss.
+func ReleaseReading(sum ReleaseSummary, c Contribution) string {
 	who := "one person"
-	if sensitivity > 1 {
-		who = fmt.Sprintf("one person (up to %s records)", Thousands(sensitivity))
+	switch {
+	case !c.Known:
+		who = "one record"
+	case c.Sensitivity > 1:
+		who = fmt.Sprintf("one person (up to %s records)", Thousands(c.Sensitivity))
 	}
 	return fmt.Sprintf("Whether %s is in the data changes the odds of any released map at most %s (worst-case ε %.4g), and %s on average over the noise (ε_g %.4g, PM's general privacy budget).",
 		who, Odds(sum.WorstEps), sum.WorstEps, Odds(sum.Budget), sum.Budget)

@@ -104,10 +104,13 @@ func TestReleaseReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "Whether one person is in the data changes the odds of any released map at most ×12 (worst-case ε 2.5), and ×1.41 on average over the noise (ε_g 0.3409, PM's general privacy budget)."
-	if got := ReleaseReading(sum, 1); got != want {
+	if got := ReleaseReading(sum, Contribution{Sensitivity: 1, Known: true}); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	if got := ReleaseReading(sum, 20); !strings.Contains(got, "one person (up to 20 records)") {
+	if got := ReleaseReading(sum, Contribution{Sensitivity: 20, Known: true}); !strings.Contains(got, "one person (up to 20 records)") {
 		t.Errorf("Δ = 20: %q", got)
+	}
+	if got := ReleaseReading(sum, Contribution{Sensitivity: 1}); !strings.HasPrefix(got, "Whether one record is in the data") {
+		t.Errorf("without people: %q", got)
 	}
 }

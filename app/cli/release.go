@@ -110,13 +110,17 @@ func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float
 // the data, a preview, the ledger's total.
 func (r *release) notes(stderr io.Writer) {
 	if sum, err := r.spec.Summary(); err == nil {
-		fmt.Fprintln(stderr, "privmap release: "+app.ReleaseReading(sum, r.spec.Sensitivity))
+		fmt.Fprintln(stderr, "privmap release: "+app.ReleaseReading(sum, app.Contribution{Sensitivity: r.spec.Sensitivity, Known: r.contrib.Known}))
 	}
 	if c := r.contrib; c.Known && !c.Bound && c.Dropped == 0 && r.delta == 0 {
 		fmt.Fprintf(stderr, "privmap release: Δ = %s is the largest contribution read off the data, itself a number that depends on them; bound each person's data when gridding (-per-user K) before a release for publication\n", app.Thousands(c.Sensitivity))
 	}
 	if n := r.contrib.SmallCells; n > 0 {
-		fmt.Fprintf(stderr, "privmap release: %s cells hold only one or two people: their released counts are mostly noise, and a reader may take them for people; say so, or set small counts to 0 (-suppress T)\n", app.Thousands(n))
+		who := "people"
+		if !r.contrib.Known {
+			who = "records (the data do not say whose)"
+		}
+		fmt.Fprintf(stderr, "privmap release: %s cells hold only one or two %s: their released counts are mostly noise, and a reader may take them for people; say so, or set small counts to 0 (-suppress T)\n", app.Thousands(n), who)
 	}
 	if r.suppress > 0 {
 		fmt.Fprintf(stderr, "privmap release: %s released counts of at most %g set to 0: post-processing of the noisy counts, which costs no privacy\n", app.Thousands(r.suppressed), r.suppress)

@@ -282,7 +282,7 @@ func (r *releaseTab) changed() {
 		r.pmf.set(nil)
 		return
 	}
-	r.summary.SetText(summaryText(sum) + "\n" + app.ReleaseReading(sum, s.Sensitivity))
+	r.summary.SetText(summaryText(sum) + "\n" + app.ReleaseReading(sum, app.Contribution{Sensitivity: s.Sensitivity, Known: true}))
 	std, ok := s, false
 	if s.Mixture() {
 		if m, err := s.Matching(); err == nil {
@@ -550,7 +550,7 @@ func (r *releaseTab) notes() []string {
 		mech += fmt.Sprintf(" · preview, seed %d", res.seed)
 	}
 	return []string{dataNote(res.ds), mech, strings.ReplaceAll(summaryText(res.sum), "\n", " · "),
-		app.ReleaseReading(res.sum, s.Sensitivity), r.spentText(),
+		app.ReleaseReading(res.sum, app.Contribution{Sensitivity: s.Sensitivity, Known: true}), r.spentText(),
 		"Colour scale: " + r.colourScale().String() + " · " + basemapNote(r.maps[0].Map)}
 }
 

@@ -35,7 +35,7 @@ func TestReleaseScreen(t *testing.T) {
 	spec := app.ReleaseSpec{Mechanism: app.PMGeometric, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1}
 	sum, err := spec.Summary()
 	require.NoError(t, err)
-	assert.Equal(t, summaryText(sum)+"\n"+app.ReleaseReading(sum, 1), r.summary.Text)
+	assert.Equal(t, summaryText(sum)+"\n"+app.ReleaseReading(sum, app.Contribution{Sensitivity: 1, Known: true}), r.summary.Text)
 	assert.Contains(t, r.summary.Text, "general privacy budget 0.3409 (PM Table I's reading: 0.5449)")
 	assert.Contains(t, r.matching.Text, "The geometric mechanism with the same budget has ε = 0.3409")
 	assert.True(t, r.pmForm.Visible())
