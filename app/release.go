@@ -299,3 +299,45 @@ func Suppress(raw []float64, t float64) int {
 	}
 	return n
 }
+
+// A ReleaseInterval bounds a release's error at a level: each released
+// count lies within ±Each of its true count with probability Level, and
+// all of the Cells counts at once within ±All with probability Level.
+// Both are exact for the independent integer noises of a release
+// (PM §III): P(|noise| ≤ t) from the noise's CDF, and, the cells' noises
+// being independent, P(max |noise| ≤ t) = P(|noise| ≤ t)^Cells. A count
+// published clipped at 0 is no farther from its (non-negative) true
+// count than the raw one, so the bounds hold for published counts too.
+type ReleaseInterval struct {
+	Level     float64
+	Cells     int
+	Each, All int
+}
+
+// Interval returns the spec's error bounds over cells counts
+// at level, 0 < level < 1.
+func (s ReleaseSpec) Interval(cells int, level float64) (ReleaseInterval, error) {
+	if !(level > 0 && level < 1) {
+		return ReleaseInterval{}, fmt.Errorf("interval level %v: want a probability strictly between 0 and 1, such as 0.95", level)
+	}
+	if cells < 1 {
+		return ReleaseInterval{}, fmt.Errorf("interval over %d cells: want at least 1", cells)
+	}
+	n, err := s.Noise()
+	if err != nil {
+		return ReleaseInterval{}, err
+	}
+	// P(|noise| ≤ t)^cells ≥ level ⇔ P(|noise| ≤ t) ≥ level^(1/cells),
+	// its (cells)th root.
+	each := math.Exp(math.Log(level) / float64(cells))
+	return ReleaseInterval{Level: level, Cells: cells, Each: Span(n, level), All: Span(n, each)}, nil
+}
+
+// Sentence says the bounds in words, as DP Creator does: "With
+// probability 95%, every released count is within ±17 of its true count;
+// each one alone is within ±6."
+func (iv ReleaseInterval) Sentence() string {
+	p := strconv.FormatFloat(100*iv.Level, 'f', -1, 64)
+	return fmt.Sprintf("With probability %s%%, every one of the %s released counts is within ±%s of its true count; each one alone is within ±%s.",
+		p, Thousands(iv.Cells), Thousands(iv.All), Thousands(iv.Each))
+}

@@ -23,6 +23,11 @@ type CountTable struct {
 	// say what was done to the counts before the noise (records dropped
 	// to bound each person's); privmap's readers skip them.
 	Notes []string
+	// Bounds, when set, gives the interval of cell x's true count, alone
+	// (lo, hi) and for every cell at once (bandLo, bandHi), from its raw
+	// released count: WriteRelease adds the columns lo,hi,band_lo,band_hi
+	// after the others, which readers that do not know them ignore.
+	Bounds func(x int, raw float64) (lo, hi, bandLo, bandHi float64)
 }
 
 // maxCount bounds a count: whole numbers are exact in float64 up to 2⁵³.
@@ -140,7 +145,11 @@ func WriteRelease(w io.Writer, t *CountTable, raw []float64) error {
 		}
 	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write(append([]string{"cell", "probability", "count", "raw_count"}, t.Extra...)); err != nil {
+	head := append([]string{"cell", "probability", "count", "raw_count"}, t.Extra...)
+	if t.Bounds != nil {
+		head = append(head, "lo", "hi", "band_lo", "band_hi")
+	}
+	if err := cw.Write(head); err != nil {
 		return err
 	}
 	for x := range raw {
@@ -150,7 +159,14 @@ func WriteRelease(w io.Writer, t *CountTable, raw []float64) error {
 		if vals == nil {
 			vals = make([]string, len(t.Extra))
 		}
-		if err := cw.Write(append(rec, vals...)); err != nil {
+		rec = append(rec, vals...)
+		if t.Bounds != nil {
+			lo, hi, blo, bhi := t.Bounds(x, raw[x])
+			for _, v := range []float64{lo, hi, blo, bhi} {
+				rec = append(rec, strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
+		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}

@@ -44,6 +44,7 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	sens := fs.Int("sensitivity", 1, "sensitivity Δ of the counts, a whole number: λ = Δ/ε, α = e^(−ε/Δ) (default with -study: its per-person bound, else 1)")
 	studyName := fs.String("study", "", "the truth's study `file`: its people and per-person bound set Δ (privmap grid -study-out)")
 	clip := fs.Bool("clip", false, "with -study: keep at most Δ records of each person (a seeded draw) instead of refusing a person with more")
+	ci := fs.Float64("ci", 0, "add the interval of each true count at this `level` (such as 0.95), alone and for every cell at once: columns lo,hi,band_lo,band_hi")
 	suppress := fs.Float64("suppress", 0, "set released counts of at most `T` to 0: post-processing of the noisy counts, which costs no privacy (default 0: off)")
 	budget := fs.Float64("budget", 0, "with -study: the total ε publications of these data may spend, kept in the study's ledger; a -secure release beyond it is refused")
 	seed := fs.Uint64("seed", 1, "seed of a preview's noise")
@@ -67,13 +68,9 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	r := release{spec: spec, truthName: *truthName, studyName: *studyName, clip: *clip, seed: *seed, secure: *secure,
 		brk: *brk, contrib: app.Contribution{Sensitivity: *sens}, out: *out}
-	if isSet(fs, "budget") {
-		r.budget = *budget
+	if err := r.options(fs, *budget, *suppress, *ci); err != nil {
+		return err
 	}
-	if !(*suppress >= 0) || math.IsInf(*suppress, 0) {
-		return usageError{msg: fmt.Sprintf("-suppress %v: want a count ≥ 0", *suppress)}
-	}
-	r.suppress = *suppress
 	if isSet(fs, "sensitivity") {
 		r.delta = *sens
 	}
@@ -94,6 +91,23 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// options takes -budget, -suppress and -ci, refusing a suppression
+// below 0 and a level outside (0, 1).
+func (r *release) options(fs *flag.FlagSet, budget, suppress, ci float64) error {
+	if isSet(fs, "budget") {
+		r.budget = budget
+	}
+	if !(suppress >= 0) || math.IsInf(suppress, 0) {
+		return usageError{msg: fmt.Sprintf("-suppress %v: want a count ≥ 0", suppress)}
+	}
+	r.suppress = suppress
+	if isSet(fs, "ci") && !(ci > 0 && ci < 1) {
+		return usageError{msg: fmt.Sprintf("-ci %v: want a level strictly between 0 and 1, such as 0.95", ci)}
+	}
+	r.ci = ci
+	return nil
+}
+
 // checkStudyFlags refuses -clip and -budget without a study, and a
 // budget that is not a positive ε.
 func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float64) error {
@@ -111,6 +125,9 @@ func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float
 func (r *release) notes(stderr io.Writer) {
 	if sum, err := r.spec.Summary(); err == nil {
 		fmt.Fprintln(stderr, "privmap release: "+app.ReleaseReading(sum, app.Contribution{Sensitivity: r.spec.Sensitivity, Known: r.contrib.Known}))
+	}
+	if r.interval != nil {
+		fmt.Fprintln(stderr, "privmap release: "+r.interval.Sentence())
 	}
 	if c := r.contrib; c.Known && !c.Bound && c.Dropped == 0 && r.delta == 0 {
 		fmt.Fprintf(stderr, "privmap release: Δ = %s is the largest contribution read off the data, itself a number that depends on them; bound each person's data when gridding (-per-user K) before a release for publication\n", app.Thousands(c.Sensitivity))
@@ -170,9 +187,11 @@ type release struct {
 	brk                  float64
 	contrib              app.Contribution
 	out                  string
-	budget               float64    // -budget when given, else 0
-	suppress             float64    // -suppress
-	suppressed           int        // cells suppressed
+	budget               float64 // -budget when given, else 0
+	suppress             float64 // -suppress
+	suppressed           int     // cells suppressed
+	ci                   float64 // -ci, 0 for none
+	interval             *app.ReleaseInterval
 	study                *app.Study // read with -study; its ledger is updated
 }
 
@@ -203,6 +222,9 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := r.bounds(t, raw); err != nil {
+		return nil, nil, err
+	}
 	r.suppressed = app.Suppress(raw, r.suppress)
 	t.Notes = app.ReleaseNotes(r.contrib, r.suppressed, r.suppress)
 	var content bytes.Buffer
@@ -219,6 +241,9 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 		BudgetPM: sum.BudgetPM, Secure: r.secure, Cells: len(raw), Sensitivity: r.contrib.Sensitivity,
 		RecordsDropped: r.contrib.Dropped, Neighbours: r.contrib.Neighbours(),
 		SmallCells: r.contrib.SmallCells, Suppressed: r.suppressed}
+	if iv := r.interval; iv != nil {
+		rl.CILevel, rl.CIEach, rl.CIAll = &iv.Level, &iv.Each, &iv.All
+	}
 	if r.contrib.Known {
 		rl.MaxPerPerson = &r.contrib.Largest
 	}
@@ -306,6 +331,38 @@ type releaseLine struct {
 	// two people, Suppressed the released counts -suppress set to 0.
 	SmallCells int `json:"small_cells"`
 	Suppressed int `json:"suppressed"`
+	// With -ci: the level, and the half-widths of the interval of each
+	// true count alone and of every one at once.
+	CILevel *float64 `json:"ci_level,omitempty"`
+	CIEach  *int     `json:"ci_each,omitempty"`
+	CIAll   *int     `json:"ci_all,omitempty"`
+}
+
+// bounds sets, with -ci, the intervals the released file's columns give:
+// a true count lies within ±Each of its raw released count alone, and
+// within ±All for every cell at once; a count suppressed to 0 (released
+// at most T) within T more; true counts are ≥ 0.
+func (r *release) bounds(t *core.CountTable, raw []float64) error {
+	if r.ci == 0 {
+		return nil
+	}
+	iv, err := r.spec.Interval(len(raw), r.ci)
+	if err != nil {
+		return err
+	}
+	r.interval = &iv
+	suppressed := make([]bool, len(raw))
+	for i, v := range raw {
+		suppressed[i] = r.suppress > 0 && v <= r.suppress && v != 0
+	}
+	t.Bounds = func(x int, released float64) (float64, float64, float64, float64) {
+		each, all := float64(iv.Each), float64(iv.All)
+		if suppressed[x] {
+			return 0, r.suppress + each, 0, r.suppress + all
+		}
+		return math.Max(released-each, 0), released + each, math.Max(released-all, 0), released + all
+	}
+	return nil
 }
 
 // studyCounts replaces t's counts by those of the study's data, bounded

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -344,4 +345,54 @@ func mustRead(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestReleaseCI releases the default data with -ci 0.95: the JSON line
+// carries the level and the half-widths the spec's interval gives, every
+// row's columns lo,hi (band_lo,band_hi) are its raw count ∓ ci_each
+// (ci_all), clipped at 0, and the sentence is on stderr.
+func TestReleaseCI(t *testing.T) {
+	dir, truth := releaseTruth(t)
+	out := filepath.Join(dir, "r.csv")
+	code, stdout, errs := run("release", "-truth", truth, "-mechanism", "geometric", "-eps", "0.5", "-ci", "0.95", "-o", out)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var line struct {
+		Level float64 `json:"ci_level"`
+		Each  int     `json:"ci_each"`
+		All2  int     `json:"ci_all"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &line); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(mustRead(t, out))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := len(recs) - 1
+	iv, err := app.ReleaseSpec{Mechanism: app.Geometric, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 1}.Interval(cells, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line.Level != 0.95 || line.Each != iv.Each || line.All2 != iv.All || iv.Each != 6 {
+		t.Errorf("JSON %s; interval %+v (geometric ε = 0.5: ±6 alone)", stdout, iv)
+	}
+	if want := fmt.Sprintf("every one of the %d released counts is within ±%d of its true count; each one alone is within ±6", cells, iv.All); !strings.Contains(errs, want) {
+		t.Errorf("stderr: %s", errs)
+	}
+	head := recs[0]
+	if n := len(head); n < 4 || !slices.Equal(head[n-4:], []string{"lo", "hi", "band_lo", "band_hi"}) {
+		t.Fatalf("header %v", head)
+	}
+	for _, r := range recs[1:] {
+		raw, _ := strconv.ParseFloat(r[3], 64)
+		e, a := float64(iv.Each), float64(iv.All)
+		want := []float64{math.Max(raw-e, 0), raw + e, math.Max(raw-a, 0), raw + a}
+		for i, w := range want {
+			if got, _ := strconv.ParseFloat(r[len(r)-4+i], 64); got != w {
+				t.Fatalf("row %v: %s = %v, want %v", r, head[len(head)-4+i], got, w)
+			}
+		}
+	}
 }

@@ -476,6 +476,9 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	if res.secure {
 		how = "Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people."
 	}
+	if iv, err := res.spec.Interval(len(res.raw), 0.95); err == nil {
+		how += "\n" + iv.Sentence()
+	}
 	if res.suppressed > 0 {
 		how += fmt.Sprintf("\n%s of at most %s set to 0: post-processing of the noisy counts, which costs no privacy.",
 			plural(res.suppressed, "released count", "released counts"), roundText(res.threshold, 6))
