@@ -444,50 +444,48 @@ func submitExport(t *testing.T, w fyne.Window, name string) [2]int {
 // overlayTexts returns the text of every label and button in o.
 func overlayTexts(o fyne.CanvasObject) string {
 	var b strings.Builder
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	walkObjects(o, func(o fyne.CanvasObject) bool {
 		switch v := o.(type) {
 		case *widget.Label:
 			b.WriteString(v.Text + "\n")
+			return false
 		case *widget.Button:
 			b.WriteString(v.Text + "\n")
-		case *fyne.Container:
-			for _, c := range v.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(v).Objects() {
-				walk(c)
-			}
+			return false
 		}
-	}
-	if o != nil {
-		walk(o)
-	}
+		return true
+	})
 	return b.String()
 }
 
 // tickRawData ticks the export form's Raw data check in o.
 func tickRawData(o fyne.CanvasObject) {
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		switch v := o.(type) {
-		case *widget.Check:
+	walkObjects(o, func(o fyne.CanvasObject) bool {
+		if v, ok := o.(*widget.Check); ok {
 			if v.Text == rawConsent {
 				v.SetChecked(true)
 			}
-		case *fyne.Container:
-			for _, c := range v.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(v).Objects() {
-				walk(c)
-			}
+			return false
 		}
+		return true
+	})
+}
+
+// walkObjects calls visit on o (when not nil) and, while visit returns
+// true, on what it holds: a container's objects, a widget's renderer's.
+func walkObjects(o fyne.CanvasObject, visit func(fyne.CanvasObject) bool) {
+	if o == nil || !visit(o) {
+		return
 	}
-	if o != nil {
-		walk(o)
+	switch v := o.(type) {
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			walkObjects(c, visit)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(v).Objects() {
+			walkObjects(c, visit)
+		}
 	}
 }
 
