@@ -3,7 +3,6 @@ package core
 import (
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // Method names an estimator as privmap estimate's -method does.
@@ -130,11 +129,7 @@ func (m Method) Certified() bool {
 }
 
 // MethodNames lists Methods joined by sep, the last two by last.
-func MethodNames(sep, last string) string {
-	names := joinKinds(Methods, sep)
-	i := strings.LastIndex(names, sep)
-	return names[:i] + last + names[i+len(sep):]
-}
+func MethodNames(sep, last string) string { return joinLast(Methods, sep, last) }
 
 // unknownMethod says that m names no estimator.
 func unknownMethod(m Method) error {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // MechanismKind names the kind of a mechanism in a study file.
@@ -112,11 +111,11 @@ func (k MechanismKind) TakesSensitive() bool {
 
 // kindNames lists the kinds' names joined by ", ", the last two by " or ".
 func kindNames() string {
-	names := make([]string, len(kindRegistry))
+	names := make([]MechanismKind, len(kindRegistry))
 	for i, k := range kindRegistry {
-		names[i] = string(k.Name)
+		names[i] = k.Name
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return joinLast(names, ", ", " or ")
 }
 
 // Level returns the value of the kind's privacy parameter in m: its ε,

@@ -308,3 +308,13 @@ func joinKinds[K ~string](kinds []K, sep string) string {
 	}
 	return strings.Join(s, sep)
 }
+
+// joinLast joins names with sep, the last two with last: "a, b or c".
+func joinLast[K ~string](names []K, sep, last string) string {
+	s := joinKinds(names, sep)
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s
+	}
+	return s[:i] + last + s[i+len(sep):]
+}
