@@ -18,7 +18,7 @@ func PlainReading(au core.Audit) string {
 		what = "any two sensitive values"
 	}
 	near := "" // said only when it is tighter than the bound anywhere
-	if !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoInd, 1) && au.GeoIndUpper < au.LDP {
+	if NearIsTighter(au) {
 		near = fmt.Sprintf("the odds between two places within 1 %s change at most %s", au.GeoUnit, Odds(au.GeoIndUpper))
 	}
 	var s string
@@ -56,6 +56,14 @@ func Odds(eps float64) string {
 	return fmt.Sprintf("×10^%d", int(eps/math.Ln10))
 }
 
+// NearIsTighter reports whether an audit's geo-indistinguishability
+// bounds the odds between two near places (within one km or step) more
+// tightly than its ε-LDP bounds them anywhere: only then is the near
+// bound worth saying.
+func NearIsTighter(au core.Audit) bool {
+	return !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoIndUpper, 1) && au.GeoIndUpper < au.LDP
+}
+
 // PersonReading says what an adversary who sees every report of one
 // person can tell when she sends up to k: by basic sequential
 // composition the ε of her reports add up (ε-LDP k·ε, and
@@ -75,7 +83,7 @@ func PersonReading(au core.Audit, k int) string {
 		return fmt.Sprintf("All %s reports of one person together: some of them tell %s apart for certain.", Thousands(k), what)
 	}
 	sum := fmt.Sprintf("(ε = %s × %s = %s, sequential composition)", Thousands(k), levelText(au.LDP), levelText(kf*au.LDP))
-	if !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoIndUpper, 1) && au.GeoIndUpper < au.LDP {
+	if NearIsTighter(au) {
 		return fmt.Sprintf("All %s reports of one person together: the odds between two places within 1 %s change at most %s, between %s %s %s.",
 			Thousands(k), au.GeoUnit, Odds(kf*au.GeoIndUpper), what, Odds(kf*au.LDP), sum)
 	}

@@ -714,7 +714,7 @@ func oddsItem(au core.Audit, k int) string {
 	if math.IsInf(au.LDP, 1) {
 		s = "∞"
 	}
-	if !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoIndUpper, 1) && au.GeoIndUpper < au.LDP {
+	if app.NearIsTighter(au) {
 		s = fmt.Sprintf("%s within 1 %s, %s anywhere", app.Odds(kf*au.GeoIndUpper), au.GeoUnit, s)
 	}
 	return s
