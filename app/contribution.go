@@ -109,6 +109,16 @@ func StudyCounts(s *core.Study, delta int, clip bool, rng *rand.Rand) ([]float64
 	return counts, c, nil
 }
 
+// DataCounts returns how many of s's data each symbol holds: the truth's
+// counts that privmap grid wrote beside the study.
+func DataCounts(s *core.Study) []float64 {
+	counts := make([]float64, s.Alphabet.Len())
+	for _, x := range s.Data {
+		counts[x]++
+	}
+	return counts
+}
+
 // smallCells counts the cells whose kept data come from one or two
 // people (a cell's set of people stops growing at three).
 func smallCells(s *core.Study, keep []int, counts []float64) int {

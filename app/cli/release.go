@@ -371,11 +371,10 @@ func (r *release) bounds(t *core.CountTable, raw []float64) error {
 // when clipping, is seeded for a preview and from crypto/rand for a
 // secure release.
 func studyCounts(s *core.Study, studyName, truthName string, t *core.CountTable, delta int, clip bool, seed uint64, secure bool) (app.Contribution, error) {
-	full, _, err := app.StudyCounts(s, len(s.Data), false, nil)
-	if err != nil {
-		return app.Contribution{}, fmt.Errorf("%s: %w", studyName, err)
+	if len(s.Data) == 0 {
+		return app.Contribution{}, fmt.Errorf("%s: %w", studyName, app.ErrNoData)
 	}
-	if !slices.Equal(full, t.Counts) {
+	if !slices.Equal(app.DataCounts(s), t.Counts) {
 		return app.Contribution{}, fmt.Errorf("%s: its data are not the counts of %s: give the truth and the study privmap grid wrote together", studyName, truthName)
 	}
 	rng := app.NewRand(seed)
