@@ -18,7 +18,7 @@ var layers = map[string][]string{
 	"internal/linalg":                   {"gonum.org/v1/gonum/"},
 	"core":                              {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/central":                      {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
-	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00"},
+	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00", mod + "internal/linalg\x00"},
 	"geo":                               {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
 	"geo/census":                        {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
 	"assets":                            {},

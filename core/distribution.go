@@ -218,6 +218,16 @@ func distRow(rec []string, cellCol, probCol, k int) (int, float64, error) {
 // Every probability must be a finite number ≥ 0: a raw inversion
 // estimate (PostNone) with negative entries is refused, not written.
 func WriteDistribution(w io.Writer, p []float64, a Alphabet) error {
+	return WriteEstimate(w, p, a, nil)
+}
+
+// WriteEstimate is WriteDistribution with, when iv is not nil, each
+// cell's interval and the simultaneous band appended as the columns
+// lo,hi,band_lo,band_hi (readers of distributions ignore them).
+func WriteEstimate(w io.Writer, p []float64, a Alphabet, iv *Intervals) error {
+	if iv != nil && (len(iv.Lo) != len(p) || len(iv.BandLo) != len(p)) {
+		panic("core: slice length mismatch")
+	}
 	for x, v := range p {
 		if !(v >= 0) || math.IsInf(v, 1) {
 			return fmt.Errorf("core: the probability of cell %d is %v; a distribution file holds finite probabilities ≥ 0 (a raw estimate, post-processing none, can be negative: post-process it with proj or norm)", x, v)
@@ -233,6 +243,9 @@ func WriteDistribution(w io.Writer, p []float64, a Alphabet) error {
 		head = append(head, "row", "col")
 	case len(a.Labels) == len(p):
 		head = append(head, "label")
+	}
+	if iv != nil {
+		head = append(head, "lo", "hi", "band_lo", "band_hi")
 	}
 	if err := cw.Write(head); err != nil {
 		return err
@@ -250,6 +263,11 @@ func WriteDistribution(w io.Writer, p []float64, a Alphabet) error {
 			}
 		case len(a.Labels) == len(p):
 			rec = append(rec, a.Labels[i])
+		}
+		if iv != nil {
+			for _, b := range []float64{iv.Lo[i], iv.Hi[i], iv.BandLo[i], iv.BandHi[i]} {
+				rec = append(rec, strconv.FormatFloat(b, 'g', -1, 64))
+			}
 		}
 		if err := cw.Write(rec); err != nil {
 			return err

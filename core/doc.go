@@ -57,6 +57,9 @@
 //	corrected EM                              cem.go
 //	ULDP empirical estimators                 uldp.go
 //	post-processing onto the simplex          post.go
+//	intervals: the parametric bootstrap,      bootstrap.go,
+//	  percentile intervals and the band,      interval.go,
+//	  the observed Fisher information         fisher.go
 //	memory checks before large work           memory*.go
 //
 // Its leaves live in packages of their own: core/emd holds the metrics

@@ -26,6 +26,13 @@ type EstimateOptions struct {
 // probability 0, NaN for uldp on a PUM's reports, whose probability
 // depends on each user's personal cells and not on θ alone.
 func Reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism, g *Groups, opt EstimateOptions) (*Estimate, error) {
+	return reconstruct(ctx, method, s, mechs, g, opt, true)
+}
+
+// reconstruct is Reconstruct, which computes the log-likelihood of an
+// estimator that does not give it only when logLik (a bootstrap
+// replicate needs none).
+func reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism, g *Groups, opt EstimateOptions, logLik bool) (*Estimate, error) {
 	if g.N() == 0 {
 		return nil, fmt.Errorf("core: no reports")
 	}
@@ -51,7 +58,7 @@ func Reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism
 		return nil, err
 	}
 	switch {
-	case info.ownLogLik: // their EM computed it
+	case info.ownLogLik, !logLik: // their EM computed it, or it is not wanted
 	case pum >= 0:
 		// A PUM user's report depends on their own personal cells, not on
 		// θ alone: the likelihood of θ is not defined.

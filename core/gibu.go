@@ -220,6 +220,12 @@ const columnBudget = 1 << 22
 // except for the users of a mechanism with a matrix-free operator whose
 // columns would exceed budget entries.
 func newModel(mechs []Mechanism, g *Groups, s *Study, budget int) (emModel, error) {
+	return newModelWith(mechs, g, s, budget, nil)
+}
+
+// newModelWith is newModel whose likelihood columns come from lik, or
+// from the mechanisms when lik is nil.
+func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likelihoods) (emModel, error) {
 	perMech := make([]int, len(mechs))
 	for _, gr := range g.List {
 		perMech[gr.Mech]++
@@ -243,7 +249,7 @@ func newModel(mechs []Mechanism, g *Groups, s *Study, budget int) (emModel, erro
 		perMech[j] = -1
 	}
 	if len(ops) == 0 {
-		return newColumns(mechs, g, s)
+		return newColumnsWith(mechs, g, s, lik)
 	}
 	for _, gr := range g.List {
 		if perMech[gr.Mech] >= 0 {
@@ -252,7 +258,7 @@ func newModel(mechs []Mechanism, g *Groups, s *Study, budget int) (emModel, erro
 	}
 	mix := &mixture{k: mechs[0].Inputs()}
 	if len(rest) > 0 {
-		c, err := newColumns(mechs, &Groups{List: rest, Users: g.Users}, s)
+		c, err := newColumnsWith(mechs, &Groups{List: rest, Users: g.Users}, s, lik)
 		if err != nil {
 			return nil, err
 		}
@@ -511,6 +517,21 @@ func (c *columns) curve(v, acc []float64) {
 }
 
 func newColumns(mechs []Mechanism, g *Groups, s *Study) (*columns, error) {
+	return newColumnsWith(mechs, g, s, nil)
+}
+
+// likelihoods gives the likelihood column of a report of mechanism j
+// as Mechanism.Likelihood does: a bootstrap's replicates share the
+// columns of their reports (bootstrap.go). The column is read, never
+// written.
+type likelihoods func(j int, r Report) (col []float64, scale float64)
+
+// newColumnsWith is newColumns whose columns come from lik, or from the
+// mechanisms when lik is nil.
+func newColumnsWith(mechs []Mechanism, g *Groups, s *Study, lik likelihoods) (*columns, error) {
+	if lik == nil {
+		lik = func(j int, r Report) ([]float64, float64) { return mechs[j].Likelihood(nil, r) }
+	}
 	if len(g.List) == 0 {
 		return nil, errors.New("core: no reports")
 	}
@@ -524,7 +545,7 @@ func newColumns(mechs []Mechanism, g *Groups, s *Study) (*columns, error) {
 		if m.Inputs() != k {
 			return nil, fmt.Errorf("core: mechanism %s has %d inputs, others %d", mechName(s, gr.Mech), m.Inputs(), k)
 		}
-		col, scale := m.Likelihood(nil, gr.Report)
+		col, scale := lik(gr.Mech, gr.Report)
 		if slices.Max(col) <= 0 || math.IsInf(scale, -1) {
 			return nil, fmt.Errorf("core: mechanism %s: report %s is impossible under every input", mechName(s, gr.Mech), clip(gr.Report.String(), 40))
 		}

@@ -91,6 +91,16 @@ type faceHessian struct {
 	pos   []int     // each symbol's row in h, −1 off F₀
 	h     *mat.SymDense
 	x     *mat.Dense // the rows of facer.face at θ₀, for extend
+	// borrowed: h was formed for other reports (a bootstrap's estimate,
+	// borrowedHessian); the steps on F₀ are then solved with it as it
+	// is, each a chord step (Kelley 1995, §5.4.1), its factorisation kept
+	// in last for as long as the face and the damping stay.
+	borrowed bool
+	last     struct {
+		free []int
+		damp float64
+		pr   *choleskyProjector
+	}
 }
 
 // lagSteps bounds the conjugate-gradient iterations of a Newton step
@@ -129,6 +139,10 @@ func (c *faceHessian) build(ctx context.Context, m curvedModel, theta []float64,
 	fm.at(theta)
 	x := mat.NewDense(f, rows, nil)
 	fm.face(free, x)
+	if c.borrowed {
+		// Its slices are shared by every replicate that borrowed it.
+		*c = faceHessian{}
+	}
 	c.theta = append(c.theta[:0], theta...)
 	c.pos = slices.Grow(c.pos[:0], len(theta))[:len(theta)]
 	for x := range c.pos {
@@ -154,7 +168,7 @@ func (c *faceHessian) build(ctx context.Context, m curvedModel, theta []float64,
 // Hessian at θ₀ serves where the face gained a few symbols as where it
 // lost some. ctx cancels between blocks of the products.
 func (c *faceHessian) extend(ctx context.Context, m curvedModel, free []int) (bool, error) {
-	if c.h == nil {
+	if c.h == nil || c.x == nil {
 		return false, nil
 	}
 	var add []int
@@ -207,9 +221,31 @@ func (c *faceHessian) extend(ctx context.Context, m curvedModel, free []int) (bo
 	return true, nil
 }
 
-// at reports whether the kept Hessian was formed at θ.
+// at reports whether the kept Hessian was formed at θ, or is borrowed
+// and serves at every point.
 func (c *faceHessian) at(theta []float64) bool {
-	return c.h != nil && slices.Equal(c.theta, theta)
+	return c.h != nil && !c.borrowed && slices.Equal(c.theta, theta)
+}
+
+// factorAt returns factor's projector for the face free at θ with the
+// damping damp (faceRidge). A borrowed Hessian's ridge is taken at θ₀
+// and its factorisation kept while free and damp stay the same: the
+// replicate's steps then cost a gradient and two triangular solves.
+func (c *faceHessian) factorAt(theta []float64, free []int, damp float64) (*choleskyProjector, []float64, bool) {
+	if !c.borrowed {
+		ridge := faceRidge(theta, free, damp)
+		pr, ok := c.factor(free, ridge)
+		return pr, ridge, ok
+	}
+	ridge := faceRidge(c.theta, free, damp)
+	if c.last.pr != nil && c.last.damp == damp && slices.Equal(c.last.free, free) {
+		return c.last.pr, ridge, true
+	}
+	pr, ok := c.factor(free, ridge)
+	if ok {
+		c.last.free, c.last.damp, c.last.pr = slices.Clone(free), damp, pr
+	}
+	return pr, ridge, ok
 }
 
 // factor returns the Cholesky factorisation of the kept Hessian's

@@ -64,10 +64,18 @@ type curvedModel interface {
 // each step. It returns θ (updated in place), L(θ), the gap and iter plus
 // the steps.
 func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, iter, maxIter int, progress func(int, float64, float64), inner func(int, float64)) (ll, gap float64, iters int, err error) {
+	return polishFrom(ctx, m, theta, tol, iter, maxIter, progress, inner, faceHessian{})
+}
+
+// polishFrom is polish with a Hessian kept from elsewhere: a bootstrap
+// replicate's steps are preconditioned by the one formed at the estimate
+// (foreignHessian).
+func polishFrom(ctx context.Context, m curvedModel, theta []float64, tol float64, iter, maxIter int, progress func(int, float64, float64), inner func(int, float64),
+	face faceHessian) (ll, gap float64, iters int, err error) {
 	k := m.dims()
 	grad, next, trial := make([]float64, k), make([]float64, k), make([]float64, k)
 	bound := make([]bool, k)
-	st := &newtonState{cgParams: cgParams{damp: minDamp, tol: tol, limit: cgFirst}}
+	st := &newtonState{cgParams: cgParams{damp: minDamp, tol: tol, limit: cgFirst}, face: face}
 	ll, gap = m.gradient(theta, grad)
 	for range newtonSteps {
 		if gap <= tol || iter >= maxIter {
@@ -186,8 +194,8 @@ func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, 
 			return nil, err
 		}
 	}
-	ridge := faceRidge(theta, free, p.damp)
-	if pr, ok := cache.factor(free, ridge); ok {
+	pr, ridge, ok := cache.factorAt(theta, free, p.damp)
+	if ok {
 		if cache.at(theta) {
 			return pr.solve(grad), nil
 		}
@@ -204,7 +212,7 @@ func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, 
 		return nil, err
 	}
 	if built {
-		if pr, ok := cache.factor(free, ridge); ok {
+		if pr, ok := cache.factor(free, faceRidge(theta, free, p.damp)); ok {
 			return pr.solve(grad), nil
 		}
 	}

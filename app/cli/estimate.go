@@ -16,12 +16,16 @@ import (
 // runEstimate is
 //
 //	privmap estimate -study S -reports R -method M [-post proj|norm|none]
-//	                 [-alpha A] [-tol D] [-gap-tol G] [-max-iter N] -o estimate.csv
+//	                 [-alpha A] [-tol D] [-gap-tol G] [-max-iter N]
+//	                 [-ci L [-ci-method bootstrap|fisher] [-boot B] [-seed S]] -o estimate.csv
 //
 // It reconstructs the distribution of the users' data from their reports
 // and writes it as a distribution CSV, printing one JSON line with the
 // method, log-likelihood, iterations, convergence and time (and α for
-// cem) on stdout.
+// cem) on stdout. With -ci it adds each cell's interval and the
+// simultaneous band at level L (app.Intervals) as the columns
+// lo,hi,band_lo,band_hi, and the level, method, replicates and the
+// bounds on the error figures to the JSON line.
 func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("estimate")
 	studyName := fs.String("study", "", "study JSON `file`")
@@ -30,16 +34,28 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	post := fs.String("post", string(core.PostProj), "post-processing of inv and rap estimates: proj, norm or none")
 	alpha := fs.Float64("alpha", 0, "cem: fixed weight α of the correction (default: chosen by simulation)")
 	printed := fs.Bool("printed-hessian", false, "cem: use ∇²s as CEM eq. (24) prints it, without the factor 2")
-	seed := fs.Uint64("seed", 1, "cem: seed of the simulation that chooses α")
+	seed := fs.Uint64("seed", 1, "seed of cem's simulation that chooses α and of -ci's bootstrap")
 	tol := fs.Float64("tol", 0, "EM: stop when the log-likelihood changes by less than `δ` (default 1e-14, relative)")
 	gapTol := fs.Float64("gap-tol", 0, fmt.Sprintf("EM: converged when the certified log-likelihood gap to the MLE is at most `δ` nats per report (default %g)", core.DefaultGapTol))
 	maxIter := fs.Int("max-iter", 0, "EM: at most `N` steps, EM and Newton (default 100000)")
 	signif := fs.Float64("significance", 0, "uldp: keep estimates above the Bonferroni threshold at this level (e.g. 0.05)")
 	var backgrounds backgroundFlag
 	fs.Var(&backgrounds, "background", "uldp with pum: `TAG=FILE`, the distribution of the tag's cells (repeatable)")
+	ciLevel := fs.Float64("ci", 0, "add each cell's interval and a band for all cells at once at this `level` (such as 0.95): columns lo,hi,band_lo,band_hi")
+	ciMethod := fs.String("ci-method", string(core.IntervalBootstrap), "-ci: bootstrap (a parametric bootstrap, every method) or fisher (gibu's observed information, an estimate with no cell at 0)")
+	boot := fs.Int("boot", core.DefaultReplicates, "-ci bootstrap: the number of `replicates`")
 	out := fs.String("o", "", "estimate CSV to write")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	ci := app.CI{Level: *ciLevel, Method: core.IntervalMethod(*ciMethod), Replicates: *boot, Seed: *seed}
+	if !isSet(fs, "ci") && (isSet(fs, "ci-method") || isSet(fs, "boot")) {
+		return usageError{msg: "-ci-method and -boot need -ci LEVEL"}
+	}
+	if isSet(fs, "ci") {
+		if err := ci.Check(); err != nil {
+			return usageError{msg: "-ci: " + err.Error()}
+		}
 	}
 	if err := required(fs, "study", "reports", "o"); err != nil {
 		return err
@@ -83,13 +99,46 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return fmt.Errorf("%s: %w", *method, err)
 	}
 	secs := time.Since(start).Seconds()
-	line, err := resultLine(core.Method(*method), est, secs, *gapTol)
+	var iv *app.EstimateIntervals
+	if ci.Level > 0 {
+		if iv, err = estimateIntervals(ctx, core.Method(*method), s, mechs, g, est, opt, ci, stderr); err != nil {
+			return fmt.Errorf("%s: -ci: %w", *method, err)
+		}
+		secs = time.Since(start).Seconds()
+	}
+	line, err := resultLine(core.Method(*method), est, secs, *gapTol, iv)
 	if err != nil {
 		return err
 	}
 	var b app.Batch
-	b.Add(*out, func(w io.Writer) error { return core.WriteDistribution(w, est.Theta, s.Alphabet) }, *reportsName, *studyName)
-	return commit(ctx, &b, stdout, stderr, printLine(line))
+	var civ *core.Intervals
+	if iv != nil {
+		civ = iv.Intervals
+	}
+	b.Add(*out, func(w io.Writer) error { return core.WriteEstimate(w, est.Theta, s.Alphabet, civ) }, *reportsName, *studyName)
+	return commit(ctx, &b, stdout, stderr, func(w io.Writer) {
+		printLine(line)(w)
+		if iv != nil {
+			fmt.Fprintf(stderr, "privmap: %s\n", app.IntervalSentence(iv, s.Alphabet))
+		}
+	})
+}
+
+// estimateIntervals computes the intervals of est as ci says, printing
+// progress on stderr every five seconds and what the intervals assume.
+func estimateIntervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
+	opt core.EstimateOptions, ci app.CI, stderr io.Writer) (*app.EstimateIntervals, error) {
+	start, last := time.Now(), time.Now()
+	if note := app.IntervalCaveat(s, g); note != "" {
+		fmt.Fprintf(stderr, "privmap: %s\n", note)
+	}
+	opt.EM.Progress, opt.EM.Inner = nil, nil
+	return app.Intervals(ctx, method, s, mechs, g, est, opt, ci, func(f float64) {
+		if time.Since(last) > 5*time.Second {
+			last = time.Now()
+			fmt.Fprintf(stderr, "privmap: %s: intervals %.0f%%, %s\n", method, 100*f, time.Since(start).Round(time.Second))
+		}
+	})
 }
 
 // estimateInputs reads what privmap estimate works on: the study, its
@@ -114,7 +163,7 @@ func estimateInputs(ctx context.Context, studyName, reportsName string, backgrou
 
 // resultLine returns the JSON line of an estimate: for the iterative
 // maximum-likelihood methods with the certified gap and its tolerance.
-func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64) ([]byte, error) {
+func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64, iv *app.EstimateIntervals) ([]byte, error) {
 	res := struct {
 		Method     core.Method `json:"method"`
 		LogLik     *float64    `json:"loglik"`
@@ -124,7 +173,8 @@ func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64) ([
 		Alpha      *float64    `json:"alpha,omitempty"`
 		Gap        *float64    `json:"gap,omitempty"`
 		GapTol     *float64    `json:"gap_tol,omitempty"`
-	}{Method: method, Iterations: est.Iterations, Converged: est.Converged, Seconds: math.Round(secs*1000) / 1000}
+		*ciFields
+	}{Method: method, Iterations: est.Iterations, Converged: est.Converged, Seconds: math.Round(secs*1000) / 1000, ciFields: newCIFields(iv)}
 	if !math.IsInf(est.LogLik, 0) && !math.IsNaN(est.LogLik) {
 		res.LogLik = &est.LogLik // null when the estimate rules some report out
 	}
@@ -135,6 +185,36 @@ func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64) ([
 		res.Gap, res.GapTol = &est.Gap, &gapTol
 	}
 	return json.Marshal(res)
+}
+
+// ciFields are the JSON line's members of -ci: the level, method and
+// replicates, the band's critical value, and the bounds at the level on
+// the estimate's TV, largest cell error and EMD to the truth (null where
+// the method gives none).
+type ciFields struct {
+	Level      float64             `json:"ci_level"`
+	Method     core.IntervalMethod `json:"ci_method"`
+	Replicates int                 `json:"ci_replicates"`
+	Critical   float64             `json:"ci_critical"`
+	TV         *float64            `json:"ci_tv"`
+	MaxError   *float64            `json:"ci_max_error"`
+	EMD        *float64            `json:"ci_emd"`
+	EMDUnit    string              `json:"ci_emd_unit,omitempty"`
+	EMDNote    string              `json:"ci_emd_note,omitempty"`
+}
+
+func newCIFields(iv *app.EstimateIntervals) *ciFields {
+	if iv == nil {
+		return nil
+	}
+	finite := func(v float64) *float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	return &ciFields{Level: iv.Level, Method: iv.Method, Replicates: iv.Replicates, Critical: iv.Critical,
+		TV: finite(iv.TV), MaxError: finite(iv.MaxError), EMD: finite(iv.EMD), EMDUnit: iv.EMDUnit, EMDNote: iv.EMDNote}
 }
 
 // backgroundFlag collects -background TAG=FILE flags.

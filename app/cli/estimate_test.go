@@ -178,3 +178,71 @@ func TestOutputsDistinct(t *testing.T) {
 		t.Error("grid wrote an output")
 	}
 }
+
+// TestEstimateCI runs estimate -ci: the JSON line's ci_ members, the
+// columns lo,hi,band_lo,band_hi (each a probability, the band about the
+// estimate), the same file from the same seed, a file that metrics still
+// reads, and the refusals.
+func TestEstimateCI(t *testing.T) {
+	dir, study, truth := studyWith(t, `{"id": "g1", "kind": "planar-geometric", "epsilon": 1.159, "share": 0.5},
+	{"id": "k1", "kind": "krr", "epsilon": 5, "share": 0.5}`)
+	reports := filepath.Join(dir, "r.csv")
+	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-aggregate", "-o", reports); code != 0 {
+		t.Fatal(errs)
+	}
+	out, again := filepath.Join(dir, "ci.csv"), filepath.Join(dir, "ci2.csv")
+	args := []string{"estimate", "-study", study, "-reports", reports, "-ci", "0.9", "-boot", "40", "-seed", "3"}
+	code, stdout, errs := run(append(args, "-o", out)...)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var res struct {
+		Level      float64  `json:"ci_level"`
+		Method     string   `json:"ci_method"`
+		Replicates int      `json:"ci_replicates"`
+		Critical   float64  `json:"ci_critical"`
+		TV         *float64 `json:"ci_tv"`
+		MaxError   *float64 `json:"ci_max_error"`
+		EMD        *float64 `json:"ci_emd"`
+		Unit       string   `json:"ci_emd_unit"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Level != 0.9 || res.Method != "bootstrap" || res.Replicates != 40 ||
+		!(res.Critical > 1.6) || res.TV == nil || !(*res.TV > 0 && *res.TV < 1) || res.MaxError == nil || res.EMD == nil || !(*res.EMD > 0) || res.Unit != "km" {
+		t.Fatalf("JSON line %q (%v)", stdout, err)
+	}
+	if !strings.Contains(errs, "With 90% confidence (a parametric bootstrap of 40 replicates, approximate), each of the 384 cells") {
+		t.Errorf("stderr %q lacks the sentence", errs)
+	}
+	recs := readCSV(t, out)
+	if got := strings.Join(recs[0], ","); got != "cell,probability,row,col,lat,lon,lo,hi,band_lo,band_hi" {
+		t.Fatalf("header %s", got)
+	}
+	for _, r := range recs[1:] {
+		var v [5]float64
+		for i, f := range append([]string{r[1]}, r[6:]...) {
+			v[i], _ = strconv.ParseFloat(f, 64)
+		}
+		p, lo, hi, blo, bhi := v[0], v[1], v[2], v[3], v[4]
+		if !(0 <= lo && lo <= hi && hi <= 1 && 0 <= blo && blo <= p && p <= bhi && bhi <= 1) {
+			t.Fatalf("cell %s: p %v, interval %v–%v, band %v–%v", r[0], p, lo, hi, blo, bhi)
+		}
+	}
+	if code, _, errs := run(append(args, "-o", again)...); code != 0 || string(mustRead(t, out)) != string(mustRead(t, again)) {
+		t.Errorf("the same seed gave another file (%s)", errs)
+	}
+	if code, _, errs := run("metrics", "-truth", truth, "-estimate", out, "-study", study); code != 0 {
+		t.Errorf("metrics on an estimate with intervals: %s", errs)
+	}
+	// Fisher: 500 users on 384 cells put the MLE on the boundary.
+	fisher := filepath.Join(dir, "fisher.csv")
+	code, _, errs = run("estimate", "-study", study, "-reports", reports, "-ci", "0.95", "-ci-method", "fisher", "-o", fisher)
+	if _, err := os.Stat(fisher); code != 1 || !strings.Contains(errs, "inside the simplex") || err == nil {
+		t.Errorf("fisher on the boundary: status %d, %q, file written: %v", code, errs, err == nil)
+	}
+	for _, bad := range [][]string{{"-boot", "40"}, {"-ci", "1"}, {"-ci", "0.99", "-boot", "40"}, {"-ci", "0.9", "-ci-method", "jackknife"}} {
+		code, _, errs := run(append([]string{"estimate", "-study", study, "-reports", reports, "-o", fisher}, bad...)...)
+		if code != 2 {
+			t.Errorf("%v: status %d (%s), want 2", bad, code, errs)
+		}
+	}
+}

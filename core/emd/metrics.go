@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/internal/linalg"
 )
 
 // Metrics compare an estimate with the truth (docs/ARCHITECTURE.md §5).
@@ -54,6 +56,53 @@ func Compare(ctx context.Context, truth, estimate []float64, a core.Alphabet) (M
 		}
 	}
 	return m, nil
+}
+
+// EMDs returns the EMD from p to each of qs on a, as Compare measures
+// it (a linear alphabet's CDF distance in steps, a grid's exact
+// transport in km), on every core, with its unit. progress, when not
+// nil, is called with the distances done, one call at a time. A
+// categorical alphabet has no ground distance (an error), and a
+// transport too large to compute is its *core.TooLargeError.
+func EMDs(ctx context.Context, a core.Alphabet, p []float64, qs [][]float64, progress func(done int)) ([]float64, string, error) {
+	var one func(q []float64) (float64, error)
+	unit := "km"
+	switch a.Kind {
+	case core.KindLinear:
+		one, unit = func(q []float64) (float64, error) { return EMDLinear(p, q), nil }, "step"
+	case core.KindGrid:
+		if a.Len() != len(p) {
+			return nil, "", fmt.Errorf("core: metrics: the grid has %d cells, the distributions %d", a.Len(), len(p))
+		}
+		one = func(q []float64) (float64, error) {
+			return Transport(ctx, p, q, func(i, j int) float64 { v, _, _ := a.Distance(i, j); return v })
+		}
+	default:
+		return nil, "", fmt.Errorf("core: metrics: a %s alphabet has no ground distance for the EMD", a.Kind)
+	}
+	d := make([]float64, len(qs))
+	errs := make([]error, len(qs))
+	var mu sync.Mutex
+	done := 0
+	linalg.Each(len(qs), func(i int) {
+		if errs[i] = ctx.Err(); errs[i] != nil {
+			return
+		}
+		if len(qs[i]) != len(p) {
+			panic("core: slice length mismatch")
+		}
+		d[i], errs[i] = one(qs[i])
+		if progress != nil {
+			mu.Lock()
+			done++
+			progress(done)
+			mu.Unlock()
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
+	}
+	return d, unit, errors.Join(errs...)
 }
 
 // SquaredError returns Σ (p − q)².

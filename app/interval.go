@@ -1,0 +1,182 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
+)
+
+// CI says how an estimate's intervals are computed: privmap estimate's
+// -ci, -ci-method, -boot and -seed, the window's Intervals choice.
+type CI struct {
+	// Level is the probability the intervals cover the truth with, in
+	// (0, 1); 0 means no intervals.
+	Level float64
+	// Method is core.IntervalBootstrap (default) or core.IntervalFisher.
+	Method core.IntervalMethod
+	// Replicates is the bootstrap's B (default core.DefaultReplicates).
+	Replicates int
+	// Seed seeds the bootstrap's draws.
+	Seed uint64
+}
+
+// withDefaults returns ci with its defaults filled in.
+func (ci CI) withDefaults() CI {
+	if ci.Method == "" {
+		ci.Method = core.IntervalBootstrap
+	}
+	if ci.Replicates == 0 {
+		ci.Replicates = core.DefaultReplicates
+	}
+	return ci
+}
+
+// Check checks the options.
+func (ci CI) Check() error {
+	ci = ci.withDefaults()
+	if !(ci.Level > 0 && ci.Level < 1) {
+		return fmt.Errorf("interval level %v: want a probability strictly between 0 and 1, such as 0.95", ci.Level)
+	}
+	switch ci.Method {
+	case core.IntervalBootstrap:
+		if ci.Replicates < 20 || ci.Replicates > core.MaxReplicates {
+			return fmt.Errorf("%d bootstrap replicates: want 20 to %d (200 is the default)", ci.Replicates, core.MaxReplicates)
+		}
+		// The level's tails must rest on replicates: B(1−L)/2 ≥ 1.
+		if float64(ci.Replicates)*(1-ci.Level)/2 < 1 {
+			return fmt.Errorf("%d bootstrap replicates cannot show a %g%% interval: its tails need at least %d", ci.Replicates, 100*ci.Level,
+				int(math.Ceil(2/(1-ci.Level))))
+		}
+	case core.IntervalFisher:
+	default:
+		return fmt.Errorf("interval method %q: want bootstrap or fisher", ci.Method)
+	}
+	return nil
+}
+
+// EstimateIntervals are an estimate's intervals with the bound on its
+// EMD to the truth, which core cannot compute (core/emd measures it).
+type EstimateIntervals struct {
+	*core.Intervals
+	// EMD bounds the EMD between the estimate and the truth at the
+	// level, in EMDUnit (km, step); NaN when not computed, EMDNote
+	// saying why.
+	EMD              float64
+	EMDUnit, EMDNote string
+}
+
+// maxEMDCells bounds the grids whose replicates' EMDs are measured:
+// an exact transport a replicate, 43 ms on 384 cells, seconds beyond
+// a few thousand.
+const maxEMDCells = 4096
+
+// Intervals returns the intervals of est, the estimate of method on the
+// reports g, as ci says. progress, when not nil, gets the fraction done.
+func Intervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
+	opt core.EstimateOptions, ci CI, progress func(float64)) (*EstimateIntervals, error) {
+	ci = ci.withDefaults()
+	if err := ci.Check(); err != nil {
+		return nil, err
+	}
+	out := &EstimateIntervals{EMD: math.NaN()}
+	if ci.Method == core.IntervalFisher {
+		if method != core.MethodGIBU && method != core.MethodEM {
+			return nil, fmt.Errorf("fisher intervals are the MLE's, gibu's: %s's estimate needs the bootstrap", method)
+		}
+		iv, err := core.Fisher(ctx, mechs, g, s, est.Theta, ci.Level)
+		out.Intervals, out.EMDNote = iv, "the Fisher method bounds no error figure"
+		return out, err
+	}
+	b := ci.Replicates
+	// Replicates are nine tenths of the work, their EMDs the rest.
+	reps, err := core.Bootstrap(ctx, method, s, mechs, g, est, opt, b, ci.Seed, func(done int) {
+		if progress != nil {
+			progress(0.9 * float64(done) / float64(b))
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	iv, err := core.BootstrapIntervals(est.Theta, reps, ci.Level)
+	if err != nil {
+		return nil, err
+	}
+	out.Intervals = iv
+	out.EMD, out.EMDUnit, out.EMDNote, err = emdBound(ctx, s.Alphabet, est.Theta, reps, ci.Level, func(f float64) {
+		if progress != nil {
+			progress(0.9 + 0.1*f)
+		}
+	})
+	return out, err
+}
+
+// emdBound returns the level-quantile of the replicates' EMDs to θ̂ with
+// its unit, or NaN and the reason it was not measured.
+func emdBound(ctx context.Context, a core.Alphabet, theta []float64, reps [][]float64, level float64, progress func(float64)) (float64, string, string, error) {
+	switch {
+	case a.Kind == core.KindCategorical:
+		return math.NaN(), "", "a categorical alphabet has no ground distance", nil
+	case a.Kind == core.KindGrid && len(theta) > maxEMDCells:
+		return math.NaN(), "", fmt.Sprintf("the EMD bound is measured on grids of at most %s cells (an exact transport a replicate); this one has %s",
+			Thousands(maxEMDCells), Thousands(len(theta))), nil
+	}
+	d, unit, err := emd.EMDs(ctx, a, theta, reps, func(done int) { progress(float64(done) / float64(len(reps))) })
+	var large *core.TooLargeError
+	switch {
+	case errors.As(err, &large):
+		return math.NaN(), "", "a replicate's exact transport was too large: " + large.Error(), nil
+	case err != nil:
+		return 0, "", "", err
+	}
+	slices.Sort(d)
+	return core.Quantile(d, level), unit, "", nil
+}
+
+// IntervalSentence says what the intervals claim in words: the level,
+// how they were made, what each interval and the band cover on the
+// alphabet a, and the bounds on the error figures — each marked
+// approximate, as a bootstrap's and a normal approximation's are.
+func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
+	what := "cells"
+	if a.Kind != core.KindGrid {
+		what = "categories"
+	}
+	how := fmt.Sprintf("a parametric bootstrap of %s replicates", Thousands(iv.Replicates))
+	if iv.Method == core.IntervalFisher {
+		how = "the observed Fisher information, a normal approximation"
+	}
+	parts := []string{fmt.Sprintf("With %s confidence (%s, approximate), each of the %s %s lies in its own interval (columns lo–hi), and all of them at once lie in their band (band_lo–band_hi, ±%.3g standard errors).",
+		percent(iv.Level), how, Thousands(len(iv.Lo)), what, iv.Critical)}
+	if !math.IsNaN(iv.TV) {
+		parts = append(parts, fmt.Sprintf("Against the unknown truth: TV at most %.3g (at most %s of the people in the wrong place), no %s off by more than %.3g",
+			iv.TV, percent(iv.TV), strings.TrimSuffix(what, "s"), iv.MaxError))
+		if !math.IsNaN(iv.EMD) {
+			parts[len(parts)-1] += fmt.Sprintf(", EMD at most %.3g %s", iv.EMD, iv.EMDUnit)
+		}
+		parts[len(parts)-1] += "."
+	}
+	return strings.Join(parts, " ")
+}
+
+// IntervalCaveat returns what the intervals of the reports g of study s
+// cannot account for, or "": the bootstrap draws every report
+// independently, as if each came from a different person; when the
+// study's people sent several, a person's reports are alike and the
+// intervals are too narrow.
+func IntervalCaveat(s *core.Study, g *core.Groups) string {
+	if s.People == nil || len(s.Data) != g.N() {
+		return ""
+	}
+	people, most := s.Contributions()
+	if most <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("the %s reports come from %s people, up to %s from one: the intervals treat every report as a different person's, so where one person's reports are alike they are too narrow (grid with -per-user first for one report a person)",
+		Thousands(g.N()), Thousands(people), Thousands(most))
+}
