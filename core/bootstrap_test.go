@@ -50,9 +50,9 @@ func TestBootstrapReplicatesCertified(t *testing.T) {
 		t.Fatal(err)
 	}
 	tol := math.Max(DefaultGapTol, 1e-3/float64(g.N()))
-	cum := cumulative(est.Theta)
+	dr := newDrawer(mechs, g.Users, est.Theta)
 	for i, r := range reps {
-		gb, err := drawGroups(context.Background(), rand.New(rand.NewPCG(seed, replicateStream+uint64(i))), mechs, g.Users, est.Theta, cum)
+		gb, err := dr.draw(context.Background(), rand.New(rand.NewPCG(seed, replicateStream+uint64(i))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,11 +107,11 @@ func TestBootstrapOtherMethods(t *testing.T) {
 	}
 }
 
-// TestDrawGroupsLaw holds the replicates' draw of a channel's report
+// TestDrawerLaw holds the drawer's draw of a channel's report
 // counts from its output law θA to that law, by a chi-square test of
 // 200,000 reports of k-RR and of a planar channel (the fast path) and of
 // RAPPOR (each user sanitised): a false failure has probability 10⁻⁶.
-func TestDrawGroupsLaw(t *testing.T) {
+func TestDrawerLaw(t *testing.T) {
 	krr, _ := NewKRR(5, 1)
 	planar, _ := NewPlanarGeometric(3, 2, 1, 1)
 	rappor, _ := NewRAPPOR(3, 2)
@@ -126,7 +126,7 @@ func TestDrawGroupsLaw(t *testing.T) {
 		{"rappor", rappor, []float64{0.6, 0.4, 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := drawGroups(context.Background(), rand.New(rand.NewPCG(1, 2)), []Mechanism{tc.m}, []int{n}, tc.theta, cumulative(tc.theta))
+			g, err := newDrawer([]Mechanism{tc.m}, []int{n}, tc.theta).draw(context.Background(), rand.New(rand.NewPCG(1, 2)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -54,9 +54,13 @@ func gradientWith(add func(theta, acc []float64) float64, theta, grad []float64)
 // −Inf when θ gives some report probability 0.
 func (c *columns) add(theta, acc []float64) float64 {
 	ll := 0.0
+	c.seen = append(c.seen[:0], theta...)
+	c.seenDots = c.seenDots[:0]
 	for i, g := range c.col {
 		m := floats.Dot(theta, g)
+		c.seenDots = append(c.seenDots, m)
 		if m <= 0 {
+			c.seenDots = c.seenDots[:0]
 			return math.Inf(-1)
 		}
 		ll += c.count[i] * (linalg.Log(m) + c.scale[i])
@@ -493,9 +497,18 @@ type columns struct {
 	count []float64
 	n     float64
 	dots  []float64 // θ·g of each group at the point of curve
+	// seen and seenDots are the last point add was called at and its
+	// θ·g: Newton's method fixes the point of curve where its line
+	// search last evaluated, and at takes them instead of forming them
+	// again (7% of a bootstrap's time).
+	seen, seenDots []float64
 }
 
 func (c *columns) at(theta []float64) {
+	if len(c.seenDots) == len(c.col) && slices.Equal(c.seen, theta) {
+		c.dots = append(c.dots[:0], c.seenDots...)
+		return
+	}
 	c.dots = slices.Grow(c.dots[:0], len(c.col))
 	for _, g := range c.col {
 		c.dots = append(c.dots, floats.Dot(theta, g))

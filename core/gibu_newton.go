@@ -98,11 +98,14 @@ func polishFrom(ctx context.Context, m curvedModel, theta []float64, tol float64
 		if err != nil {
 			return ll, gap, iter, err
 		}
-		if !ok || !st.adapt(t) {
+		if !ok || !st.adapt(t.t) {
 			break
 		}
-		if t > 0 {
-			ll, gap = m.gradient(theta, grad)
+		if t.t > 0 {
+			// The line search's last evaluation was at the new θ: its
+			// gradient is in next.
+			ll, gap = t.ll, t.gap
+			copy(grad, next)
 			if progress != nil {
 				progress(iter, ll, gap)
 			}
@@ -135,24 +138,28 @@ type cgParams struct {
 // zero while their gradient pushes them out are bound (rebind) and the
 // step is solved again on the smaller face; when that one improves
 // nothing, the first is taken as it was.
-func (st *newtonState) step(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, trial, next []float64, ll, gap float64) (float64, bool, error) {
+func (st *newtonState) step(ctx context.Context, m curvedModel, theta, grad []float64, bound []bool, trial, next []float64, ll, gap float64) (taken, bool, error) {
 	d, err := newtonDirection(ctx, m, theta, grad, bound, st.cgParams, &st.face)
 	if err != nil || d == nil {
-		return 0, false, err
+		return taken{}, false, err
 	}
 	if smaller := slices.Clone(bound); st.cut && rebind(theta, grad, d, smaller) {
 		d2, err := newtonDirection(ctx, m, theta, grad, smaller, st.cgParams, &st.face)
 		if err != nil {
-			return 0, false, err
+			return taken{}, false, err
 		}
 		if d2 != nil {
-			if t := projectedStep(m, theta, d2, smaller, trial, next, ll, gap); t > 0 {
+			if t := projectedStep(m, theta, d2, smaller, trial, next, ll, gap); t.t > 0 {
 				return t, true, nil
 			}
 		}
 	}
 	return projectedStep(m, theta, d, bound, trial, next, ll, gap), true, nil
 }
+
+// taken is a step taken by projectedStep: its length t (0: none) and
+// the log-likelihood and gap at the point it reached.
+type taken struct{ t, ll, gap float64 }
 
 // adapt updates the state after a step of length t (0: no step) and
 // reports whether polish should go on.
@@ -233,9 +240,10 @@ func newtonDirection(ctx context.Context, m curvedModel, theta, grad []float64, 
 // the bound ones, are set to 0, and the step length t halves from 1
 // until L does not fall. Near the MLE, L is flat to within its rounding:
 // there a step is judged by the gap it leaves. It returns t, or 0 when
-// no step of 30 halvings improved θ, which is then unchanged; trial and
-// next are scratch.
-func projectedStep(m emModel, theta, d []float64, bound []bool, trial, next []float64, ll, gap float64) float64 {
+// no step of 30 halvings improved θ, which is then unchanged, with the
+// log-likelihood and gap of the new θ, whose gradient it leaves in next;
+// trial is scratch.
+func projectedStep(m curvedModel, theta, d []float64, bound []bool, trial, next []float64, ll, gap float64) taken {
 	t := 1.0
 	for range 30 {
 		for x := range trial {
@@ -245,14 +253,14 @@ func projectedStep(m emModel, theta, d []float64, bound []bool, trial, next []fl
 			}
 		}
 		floats.Scale(1/floats.Sum(trial), trial)
-		lt, gt := m.step(trial, next)
+		lt, gt := m.gradient(trial, next)
 		if lt > ll || lt >= ll-likelihoodUlps*math.Abs(ll) && gt < gap {
 			copy(theta, trial)
-			return t
+			return taken{t: t, ll: lt, gap: gt}
 		}
 		t /= 2
 	}
-	return 0
+	return taken{}
 }
 
 // gradient sets grad = ∇L(θ) and returns L(θ) and the gap.
