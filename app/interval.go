@@ -49,9 +49,9 @@ func (ci CI) Check() error {
 			return fmt.Errorf("%d bootstrap replicates: want 20 to %d (200 is the default)", ci.Replicates, core.MaxReplicates)
 		}
 		// The level's tails must rest on replicates: B(1−L)/2 ≥ 1.
-		if float64(ci.Replicates)*(1-ci.Level)/2 < 1 {
-			return fmt.Errorf("%d bootstrap replicates cannot show a %g%% interval: its tails need at least %d", ci.Replicates, 100*ci.Level,
-				int(math.Ceil(2/(1-ci.Level))))
+		// (Within rounding: 20 × (1 − 0.9)/2 is 0.9999999999999998.)
+		if need := math.Ceil(2/(1-ci.Level) - 1e-9); float64(ci.Replicates) < need {
+			return fmt.Errorf("%d bootstrap replicates cannot show a %g%% interval: its tails need at least %d", ci.Replicates, 100*ci.Level, int(need))
 		}
 	case core.IntervalFisher:
 	default:
@@ -143,9 +143,12 @@ func emdBound(ctx context.Context, a core.Alphabet, theta []float64, reps [][]fl
 // alphabet a, and the bounds on the error figures — each marked
 // approximate, as a bootstrap's and a normal approximation's are.
 func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
-	what := "cells"
-	if a.Kind != core.KindGrid {
-		what = "categories"
+	one, what := "category", "categories"
+	switch a.Kind {
+	case core.KindGrid:
+		one, what = "cell", "cells"
+	case core.KindLinear:
+		one, what = "value", "values"
 	}
 	how := fmt.Sprintf("a parametric bootstrap of %s replicates", Thousands(iv.Replicates))
 	if iv.Method == core.IntervalFisher {
@@ -155,7 +158,7 @@ func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
 		percent(iv.Level), how, Thousands(len(iv.Lo)), what, iv.Critical)}
 	if !math.IsNaN(iv.TV) {
 		parts = append(parts, fmt.Sprintf("Against the unknown truth: TV at most %.3g (at most %s of the people in the wrong place), no %s off by more than %.3g",
-			iv.TV, percent(iv.TV), strings.TrimSuffix(what, "s"), iv.MaxError))
+			iv.TV, percent(iv.TV), one, iv.MaxError))
 		if !math.IsNaN(iv.EMD) {
 			parts[len(parts)-1] += fmt.Sprintf(", EMD at most %.3g %s", iv.EMD, iv.EMDUnit)
 		}

@@ -126,6 +126,10 @@ type Result struct {
 	Request
 	Counts  []int // users per mechanism
 	Results []MethodResult
+	// Mechs and Groups are the mechanisms built and the reports grouped,
+	// from which intervals are computed after the run (Intervals).
+	Mechs  []core.Mechanism
+	Groups *core.Groups
 }
 
 // N returns the number of users sanitised.
@@ -218,7 +222,7 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 		return nil, err
 	}
 	g := core.GroupReports(len(mechs), mech, reps)
-	res := &Result{Request: req, Counts: counts}
+	res := &Result{Request: req, Counts: counts, Mechs: mechs, Groups: g}
 	for i, method := range req.Methods {
 		done := (base + 1 + float64(i)) / steps
 		progress(title(method), done, "")

@@ -333,6 +333,41 @@ func (s ReleaseSpec) Interval(cells int, level float64) (ReleaseInterval, error)
 	return ReleaseInterval{Level: level, Cells: cells, Each: Span(n, level), All: Span(n, each)}, nil
 }
 
+// ReleaseBounds are each true count's interval (Lo, Hi) and the band
+// holding every one at once (BandLo, BandHi), from a release's raw counts.
+type ReleaseBounds struct {
+	Lo, Hi, BandLo, BandHi []float64
+}
+
+// Bounds returns the intervals of the true counts given the raw
+// released counts (before clipping and suppression): a true count lies
+// within ±Each of its raw count alone and within ±All for every cell at
+// once; a count suppressed to 0 (suppressed[x], released at most t)
+// within t more of 0; true counts are ≥ 0. suppressed may be nil.
+func (iv ReleaseInterval) Bounds(raw []float64, suppressed []bool, t float64) ReleaseBounds {
+	k := len(raw)
+	b := ReleaseBounds{Lo: make([]float64, k), Hi: make([]float64, k), BandLo: make([]float64, k), BandHi: make([]float64, k)}
+	each, all := float64(iv.Each), float64(iv.All)
+	for x, v := range raw {
+		if suppressed != nil && suppressed[x] {
+			b.Hi[x], b.BandHi[x] = t+each, t+all
+			continue
+		}
+		b.Lo[x], b.Hi[x] = math.Max(v-each, 0), v+each
+		b.BandLo[x], b.BandHi[x] = math.Max(v-all, 0), v+all
+	}
+	return b
+}
+
+// Suppressible returns which raw counts Suppress(raw, t) sets to 0.
+func Suppressible(raw []float64, t float64) []bool {
+	out := make([]bool, len(raw))
+	for x, v := range raw {
+		out[x] = t > 0 && v <= t && v != 0
+	}
+	return out
+}
+
 // Sentence says the bounds in words, as DP Creator does: "With
 // probability 95%, every released count is within ±17 of its true count;
 // each one alone is within ±6."

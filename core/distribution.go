@@ -37,6 +37,63 @@ func ReadDistributionOn(r io.Reader, a Alphabet) ([]float64, error) {
 	})
 }
 
+// ReadEstimateOn is ReadDistributionOn that also reads the intervals an
+// estimate written with them carries (WriteEstimate: the columns
+// lo,hi,band_lo,band_hi), or returns nil intervals when the file has none
+// of those columns. A file with some but not all of them, or a bound that
+// is not a probability, is an error naming the line. The intervals'
+// level and method are not in the file: Level is 0.
+func ReadEstimateOn(r io.Reader, a Alphabet) ([]float64, *Intervals, error) {
+	var place func(c int, rec []string) error
+	var cols [4]int
+	var iv *Intervals
+	k := a.Len()
+	p, err := readDistribution(r, k, func(hdr []string) {
+		place = placeCheck(hdr, a)
+		cols = [4]int{-1, -1, -1, -1}
+		for i, h := range hdr {
+			for j, name := range intervalColumns {
+				if columnName(h) == name {
+					cols[j] = i
+				}
+			}
+		}
+		if cols != [4]int{-1, -1, -1, -1} {
+			iv = &Intervals{Lo: make([]float64, k), Hi: make([]float64, k), BandLo: make([]float64, k), BandHi: make([]float64, k)}
+		}
+	}, func(c int, rec []string) error {
+		if place != nil {
+			if err := place(c, rec); err != nil {
+				return err
+			}
+		}
+		if iv == nil {
+			return nil
+		}
+		for j, dst := range [4][]float64{iv.Lo, iv.Hi, iv.BandLo, iv.BandHi} {
+			if cols[j] < 0 {
+				return fmt.Errorf("the file has some of the columns %s but not %s", strings.Join(intervalColumns[:], ","), intervalColumns[j])
+			}
+			if cols[j] >= len(rec) {
+				return fmt.Errorf("no %s field", intervalColumns[j])
+			}
+			v, err := ParseDecimal(rec[cols[j]])
+			if err != nil || !(v >= 0 && v <= 1) {
+				return fmt.Errorf("%s %q is not a probability", intervalColumns[j], rec[cols[j]])
+			}
+			dst[c] = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, iv, nil
+}
+
+// intervalColumns name the columns of an estimate's intervals.
+var intervalColumns = [4]string{"lo", "hi", "band_lo", "band_hi"}
+
 // placeCheck returns the check of a row's placing columns against a
 // for the header hdr, or nil when it has none.
 func placeCheck(hdr []string, a Alphabet) func(c int, rec []string) error {
@@ -234,36 +291,16 @@ func WriteEstimate(w io.Writer, p []float64, a Alphabet, iv *Intervals) error {
 		}
 	}
 	cw := csv.NewWriter(w)
-	head := []string{"cell", "probability"}
-	geoCols := a.Kind == KindGrid && a.North > a.South && a.East > a.West
-	switch {
-	case geoCols:
-		head = append(head, "row", "col", "lat", "lon")
-	case a.Kind == KindGrid:
-		head = append(head, "row", "col")
-	case len(a.Labels) == len(p):
-		head = append(head, "label")
-	}
+	places := cellPlaces(a, len(p))
+	head := append([]string{"cell", "probability"}, places.head...)
 	if iv != nil {
-		head = append(head, "lo", "hi", "band_lo", "band_hi")
+		head = append(head, intervalColumns[:]...)
 	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}
 	for i, v := range p {
-		rec := []string{strconv.Itoa(i), strconv.FormatFloat(v, 'g', -1, 64)}
-		switch {
-		case a.Kind == KindGrid:
-			r, c := i/a.Cols, i%a.Cols
-			rec = append(rec, strconv.Itoa(r), strconv.Itoa(c))
-			if geoCols {
-				lat := a.South + (float64(r)+0.5)*(a.North-a.South)/float64(a.Rows)
-				lon := a.West + (float64(c)+0.5)*(a.East-a.West)/float64(a.Cols)
-				rec = append(rec, strconv.FormatFloat(lat, 'f', 6, 64), strconv.FormatFloat(lon, 'f', 6, 64))
-			}
-		case len(a.Labels) == len(p):
-			rec = append(rec, a.Labels[i])
-		}
+		rec := places.fields([]string{strconv.Itoa(i), strconv.FormatFloat(v, 'g', -1, 64)}, i)
 		if iv != nil {
 			for _, b := range []float64{iv.Lo[i], iv.Hi[i], iv.BandLo[i], iv.BandHi[i]} {
 				rec = append(rec, strconv.FormatFloat(b, 'g', -1, 64))
@@ -275,4 +312,45 @@ func WriteEstimate(w io.Writer, p []float64, a Alphabet, iv *Intervals) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// placeColumns are the columns that place a distribution's cells for
+// people: row,col,lat,lon on a grid with a box, row,col on one without,
+// label on a labelled alphabet of k symbols.
+type placeColumns struct {
+	a      Alphabet
+	head   []string
+	geo    bool
+	labels bool
+}
+
+func cellPlaces(a Alphabet, k int) placeColumns {
+	c := placeColumns{a: a, geo: a.Kind == KindGrid && a.North > a.South && a.East > a.West}
+	switch {
+	case c.geo:
+		c.head = []string{"row", "col", "lat", "lon"}
+	case a.Kind == KindGrid:
+		c.head = []string{"row", "col"}
+	case len(a.Labels) == k:
+		c.head, c.labels = []string{"label"}, true
+	}
+	return c
+}
+
+// fields appends cell i's placing fields to rec.
+func (c placeColumns) fields(rec []string, i int) []string {
+	a := c.a
+	switch {
+	case a.Kind == KindGrid:
+		r, col := i/a.Cols, i%a.Cols
+		rec = append(rec, strconv.Itoa(r), strconv.Itoa(col))
+		if c.geo {
+			lat := a.South + (float64(r)+0.5)*(a.North-a.South)/float64(a.Rows)
+			lon := a.West + (float64(col)+0.5)*(a.East-a.West)/float64(a.Cols)
+			rec = append(rec, strconv.FormatFloat(lat, 'f', 6, 64), strconv.FormatFloat(lon, 'f', 6, 64))
+		}
+	case c.labels:
+		rec = append(rec, a.Labels[i])
+	}
+	return rec
 }

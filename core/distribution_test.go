@@ -91,3 +91,38 @@ func TestReadDistributionOn(t *testing.T) {
 		t.Errorf("own labels: %v", err)
 	}
 }
+
+// TestEstimateIntervalsRoundTrip writes an estimate with its intervals
+// and reads them back; a file without the columns reads with none, and
+// a bound that is not a probability, or a missing column, is an error.
+func TestEstimateIntervalsRoundTrip(t *testing.T) {
+	a := Alphabet{Kind: KindGrid, Cols: 2, Rows: 1, CellKm: 1, South: 10, North: 11, West: 20, East: 22}
+	p := []float64{0.25, 0.75}
+	iv := &Intervals{Lo: []float64{0.1, 0.6}, Hi: []float64{0.4, 0.9}, BandLo: []float64{0, 0.5}, BandHi: []float64{0.5, 1}}
+	var b strings.Builder
+	if err := WriteEstimate(&b, p, a, iv); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "cell,probability,row,col,lat,lon,lo,hi,band_lo,band_hi\n0,0.25,0,0,") {
+		t.Fatalf("file %q", b.String())
+	}
+	got, giv, err := ReadEstimateOn(strings.NewReader(b.String()), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, p) || giv == nil || !slices.Equal(giv.Lo, iv.Lo) || !slices.Equal(giv.Hi, iv.Hi) ||
+		!slices.Equal(giv.BandLo, iv.BandLo) || !slices.Equal(giv.BandHi, iv.BandHi) {
+		t.Errorf("read back %v, %+v", got, giv)
+	}
+	if _, none, err := ReadEstimateOn(strings.NewReader("cell,probability\n0,0.25\n1,0.75\n"), a); err != nil || none != nil {
+		t.Errorf("without intervals: %+v, %v", none, err)
+	}
+	for _, bad := range []string{
+		"cell,probability,lo,hi\n0,0.25,0,0.5\n1,0.75,0.5,1\n",
+		"cell,probability,lo,hi,band_lo,band_hi\n0,0.25,0,1.5,0,1\n1,0.75,0.5,1,0,1\n",
+	} {
+		if _, _, err := ReadEstimateOn(strings.NewReader(bad), a); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -156,7 +156,7 @@ func (c *faceHessian) build(ctx context.Context, m curvedModel, theta []float64,
 	}
 	h, err := gram(ctx, x)
 	if err != nil {
-		c.h = nil
+		c.h, c.x = nil, nil
 		return false, err
 	}
 	c.h, c.x = h, x
@@ -171,15 +171,10 @@ func (c *faceHessian) build(ctx context.Context, m curvedModel, theta []float64,
 // Hessian at θ₀ serves where the face gained a few symbols as where it
 // lost some. ctx cancels between blocks of the products.
 func (c *faceHessian) extend(ctx context.Context, m curvedModel, free []int) (bool, error) {
-	if c.h == nil || c.x == nil {
+	if c.x == nil { // none kept, or borrowed without its rows
 		return false, nil
 	}
-	var add []int
-	for _, x := range free {
-		if c.pos[x] < 0 {
-			add = append(add, x)
-		}
-	}
+	add := c.outside(free)
 	if len(add) == 0 {
 		return true, nil
 	}
@@ -222,6 +217,17 @@ func (c *faceHessian) extend(ctx context.Context, m curvedModel, free []int) (bo
 	}
 	c.h, c.x = h, x
 	return true, nil
+}
+
+// outside returns the symbols of free off the kept face.
+func (c *faceHessian) outside(free []int) []int {
+	var add []int
+	for _, x := range free {
+		if c.pos[x] < 0 {
+			add = append(add, x)
+		}
+	}
+	return add
 }
 
 // at reports whether the kept Hessian was formed at θ, or is borrowed

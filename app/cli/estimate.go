@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -41,26 +43,13 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	signif := fs.Float64("significance", 0, "uldp: keep estimates above the Bonferroni threshold at this level (e.g. 0.05)")
 	var backgrounds backgroundFlag
 	fs.Var(&backgrounds, "background", "uldp with pum: `TAG=FILE`, the distribution of the tag's cells (repeatable)")
-	ciLevel := fs.Float64("ci", 0, "add each cell's interval and a band for all cells at once at this `level` (such as 0.95): columns lo,hi,band_lo,band_hi")
-	ciMethod := fs.String("ci-method", string(core.IntervalBootstrap), "-ci: bootstrap (a parametric bootstrap, every method) or fisher (gibu's observed information, an estimate with no cell at 0)")
-	boot := fs.Int("boot", core.DefaultReplicates, "-ci bootstrap: the number of `replicates`")
+	cif := ciFlagsOf(fs)
 	out := fs.String("o", "", "estimate CSV to write")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	ci := app.CI{Level: *ciLevel, Method: core.IntervalMethod(*ciMethod), Replicates: *boot, Seed: *seed}
-	if !isSet(fs, "ci") && (isSet(fs, "ci-method") || isSet(fs, "boot")) {
-		return usageError{msg: "-ci-method and -boot need -ci LEVEL"}
-	}
-	if isSet(fs, "ci") {
-		if err := ci.Check(); err != nil {
-			return usageError{msg: "-ci: " + err.Error()}
-		}
-	}
-	if err := required(fs, "study", "reports", "o"); err != nil {
-		return err
-	}
-	if err := distinct(fs, []string{"o"}, "study", "reports"); err != nil {
+	ci, err := cif.ci(fs, *seed)
+	if err = cmp.Or(err, required(fs, "study", "reports", "o"), distinct(fs, []string{"o"}, "study", "reports")); err != nil {
 		return err
 	}
 	if *tol < 0 || *gapTol < 0 || *maxIter < 0 || *alpha < 0 || *signif < 0 || *signif >= 1 {
@@ -98,30 +87,54 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		// The reports were read: what failed is the method, not the file.
 		return fmt.Errorf("%s: %w", *method, err)
 	}
-	secs := time.Since(start).Seconds()
-	var iv *app.EstimateIntervals
-	if ci.Level > 0 {
-		if iv, err = estimateIntervals(ctx, core.Method(*method), s, mechs, g, est, opt, ci, stderr); err != nil {
-			return fmt.Errorf("%s: -ci: %w", *method, err)
-		}
-		secs = time.Since(start).Seconds()
-	}
-	line, err := resultLine(core.Method(*method), est, secs, *gapTol, iv)
+	iv, line, err := withIntervals(ctx, core.Method(*method), s, mechs, g, est, opt, ci, start, *gapTol, stderr)
 	if err != nil {
 		return err
 	}
 	var b app.Batch
-	var civ *core.Intervals
-	if iv != nil {
-		civ = iv.Intervals
-	}
-	b.Add(*out, func(w io.Writer) error { return core.WriteEstimate(w, est.Theta, s.Alphabet, civ) }, *reportsName, *studyName)
+	b.Add(*out, func(w io.Writer) error { return core.WriteEstimate(w, est.Theta, s.Alphabet, iv.core()) }, *reportsName, *studyName)
 	return commit(ctx, &b, stdout, stderr, func(w io.Writer) {
 		printLine(line)(w)
-		if iv != nil {
-			fmt.Fprintf(stderr, "privmap: %s\n", app.IntervalSentence(iv, s.Alphabet))
-		}
+		iv.say(stderr, s.Alphabet)
 	})
+}
+
+// withIntervals computes est's intervals when ci asks for them, and the
+// JSON line of the estimate begun at start.
+func withIntervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
+	opt core.EstimateOptions, ci app.CI, start time.Time, gapTol float64, stderr io.Writer) (*estimateCI, []byte, error) {
+	var iv *estimateCI
+	if ci.Level > 0 {
+		e, err := estimateIntervals(ctx, method, s, mechs, g, est, opt, ci, stderr)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: -ci: %w", method, err)
+		}
+		iv = &estimateCI{e}
+	}
+	var e *app.EstimateIntervals
+	if iv != nil {
+		e = iv.EstimateIntervals
+	}
+	line, err := resultLine(method, est, time.Since(start).Seconds(), gapTol, e)
+	return iv, line, err
+}
+
+// estimateCI are an estimate's intervals, or none when nil.
+type estimateCI struct{ *app.EstimateIntervals }
+
+// say prints on w what the intervals claim, if any.
+func (e *estimateCI) say(w io.Writer, a core.Alphabet) {
+	if e != nil {
+		fmt.Fprintf(w, "privmap: %s\n", app.IntervalSentence(e.EstimateIntervals, a))
+	}
+}
+
+// core returns the intervals to write, nil for none.
+func (e *estimateCI) core() *core.Intervals {
+	if e == nil {
+		return nil
+	}
+	return e.Intervals
 }
 
 // estimateIntervals computes the intervals of est as ci says, printing
@@ -185,6 +198,37 @@ func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64, iv
 		res.Gap, res.GapTol = &est.Gap, &gapTol
 	}
 	return json.Marshal(res)
+}
+
+// ciFlags are estimate's -ci, -ci-method and -boot.
+type ciFlags struct {
+	level  *float64
+	method *string
+	boot   *int
+}
+
+func ciFlagsOf(fs *flag.FlagSet) ciFlags {
+	return ciFlags{
+		level:  fs.Float64("ci", 0, "add each cell's interval and a band for all cells at once at this `level` (such as 0.95): columns lo,hi,band_lo,band_hi"),
+		method: fs.String("ci-method", string(core.IntervalBootstrap), "-ci: bootstrap (a parametric bootstrap, every method) or fisher (gibu's observed information, an estimate with no cell at 0)"),
+		boot:   fs.Int("boot", core.DefaultReplicates, "-ci bootstrap: the number of `replicates`"),
+	}
+}
+
+// ci returns the intervals asked for (Level 0 for none), seeded with
+// seed, refusing options without -ci and values out of range.
+func (f ciFlags) ci(fs *flag.FlagSet, seed uint64) (app.CI, error) {
+	ci := app.CI{Level: *f.level, Method: core.IntervalMethod(*f.method), Replicates: *f.boot, Seed: seed}
+	if !isSet(fs, "ci") {
+		if isSet(fs, "ci-method") || isSet(fs, "boot") {
+			return ci, usageError{msg: "-ci-method and -boot need -ci LEVEL"}
+		}
+		return ci, nil
+	}
+	if err := ci.Check(); err != nil {
+		return ci, usageError{msg: "-ci: " + err.Error()}
+	}
+	return ci, nil
 }
 
 // ciFields are the JSON line's members of -ci: the level, method and

@@ -351,16 +351,9 @@ func (r *release) bounds(t *core.CountTable, raw []float64) error {
 		return err
 	}
 	r.interval = &iv
-	suppressed := make([]bool, len(raw))
-	for i, v := range raw {
-		suppressed[i] = r.suppress > 0 && v <= r.suppress && v != 0
-	}
-	t.Bounds = func(x int, released float64) (float64, float64, float64, float64) {
-		each, all := float64(iv.Each), float64(iv.All)
-		if suppressed[x] {
-			return 0, r.suppress + each, 0, r.suppress + all
-		}
-		return math.Max(released-each, 0), released + each, math.Max(released-all, 0), released + all
+	b := iv.Bounds(raw, app.Suppressible(raw, r.suppress), r.suppress)
+	t.Bounds = func(x int, _ float64) (float64, float64, float64, float64) {
+		return b.Lo[x], b.Hi[x], b.BandLo[x], b.BandHi[x]
 	}
 	return nil
 }

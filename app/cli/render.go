@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -130,7 +131,7 @@ func renderFigure(s *core.Study, studyName, truthName, estName string, opt rende
 	}
 	f.Maps = []*mapplot.Map{tm}
 	if estName != "" {
-		est, err := readTruth(estName, &a)
+		est, iv, err := readEstimate(estName, a)
 		if err != nil {
 			return nil, err
 		}
@@ -141,9 +142,57 @@ func renderFigure(s *core.Study, studyName, truthName, estName string, opt rende
 		three := mapplot.Comparison(f.Maps[0], em)
 		f.Maps = three[:]
 		f.Title = fmt.Sprintf("privmap: %s | %s | difference", filepath.Base(truthName), filepath.Base(estName))
+		if iv != nil {
+			um, err := uncertaintyMap(a, iv, figureMap)
+			if err != nil {
+				return nil, err
+			}
+			f.Maps = append(f.Maps, um)
+			f.Title += " | uncertainty"
+		}
 	}
 	f.Notes = renderNotes(s, opt, f.TypeScale(opt.w, opt.h))
 	return f, nil
+}
+
+// readEstimate reads an estimate on a, with its intervals when the file
+// carries them (estimate -ci).
+func readEstimate(name string, a core.Alphabet) ([]float64, *core.Intervals, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	p, iv, err := core.ReadEstimateOn(f, a)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p, iv, nil
+}
+
+// uncertaintyMap is the map of an estimate's uncertainty, on a colour
+// scale of its own: on a grid each cell's interval half-width; on a
+// table, which sums the categories of the attributes it does not show,
+// the sum of their band half-widths (all categories within their bands
+// at once, their sum is within that sum).
+func uncertaintyMap(a core.Alphabet, iv *core.Intervals, figureMap func([]float64, string) (*mapplot.Map, error)) (*mapplot.Map, error) {
+	v := make([]float64, len(iv.Lo))
+	title := "Uncertainty: interval half-width"
+	for x := range v {
+		v[x] = (iv.Hi[x] - iv.Lo[x]) / 2
+	}
+	if a.Kind != core.KindGrid {
+		title = "Uncertainty: band half-width, all at once"
+		for x := range v {
+			v[x] = (iv.BandHi[x] - iv.BandLo[x]) / 2
+		}
+	}
+	m, err := figureMap(v, title)
+	if err != nil {
+		return nil, err
+	}
+	m.Label = "± probability"
+	return m, nil
 }
 
 // addOverlays reads the GeoJSON files and draws their outlines on every

@@ -227,3 +227,26 @@ func TestRenderTables(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderUncertainty renders an estimate written with -ci: the figure
+// gains the uncertainty map, fourth, titled so; its SVG says so.
+func TestRenderUncertainty(t *testing.T) {
+	dir, truth, _, study := renderFixture(t)
+	reports, est := filepath.Join(dir, "r.csv"), filepath.Join(dir, "ci.csv")
+	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-n", "2000", "-aggregate", "-o", reports); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := run("estimate", "-study", study, "-reports", reports, "-ci", "0.9", "-boot", "20", "-o", est); code != 0 {
+		t.Fatal(errs)
+	}
+	svg := filepath.Join(dir, "u.svg")
+	if code, _, errs := run("render", "-truth", truth, "-estimate", est, "-study", study, "-o", svg); code != 0 {
+		t.Fatal(errs)
+	}
+	b, _ := os.ReadFile(svg)
+	for _, want := range []string{"| uncertainty", "Uncertainty: interval half-width", "± probability"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+}

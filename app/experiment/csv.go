@@ -133,7 +133,7 @@ func checkValue(m Metric, v float64) error {
 	switch m {
 	case Entropy:
 		lo = math.Inf(-1)
-	case PWithin, TV:
+	case PWithin, TV, CoverCell, CoverBand, CoverTV, MissZero, Width:
 		hi = 1
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < lo || v > hi {

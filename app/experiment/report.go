@@ -114,7 +114,8 @@ var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(2)}, {vg.Points(1), vg.
 // metricNames name the metrics on the figures' y-axes.
 var metricNames = map[Metric]string{EMD: "EMD", MSE: "squared error", JSD: "JS divergence", TV: "total variation",
 	AbsMean: "E|noise|", Variance: "variance", Entropy: "entropy", BudgetPM: "general privacy budget (PM)",
-	PWithin: "P(|error| ≤ bound)", MRE: "mean relative error", Loss: "privacy loss"}
+	PWithin: "P(|error| ≤ bound)", MRE: "mean relative error", Loss: "privacy loss",
+	CoverCell: "cells covered", CoverBand: "band covers all", CoverTV: "TV bound holds", Width: "mean interval width", MissZero: "misses at an estimate of 0"}
 
 // axisLabel is metric m's y-axis label with the panel's unit.
 func axisLabel(p Panel, m Metric) string {

@@ -43,6 +43,9 @@ func openTestWindow(t *testing.T, a fyne.App, file ...string) (fyne.Window, *ui)
 	if a.Preferences().String(prefBasemap) == "" {
 		a.Preferences().SetString(prefBasemap, basemapNone) // tests never reach the internet
 	}
+	// A bootstrap after every run would multiply the tests' time;
+	// TestIntervals ticks the choice.
+	a.Preferences().SetBool(prefRunIntervals, false)
 	w := a.NewWindow("privmap")
 	u := newUI(a, w, file...)
 	settle(t) // the data load and are audited before the window lays out

@@ -39,6 +39,8 @@ type compareTab struct {
 
 	pick    *widget.Select
 	metrics map[string]*widget.Label
+	// iv computes and keeps the estimates' intervals.
+	iv *intervalPanel
 	// reading says what the errors mean for the map, in words.
 	reading   *widget.Label
 	ranking   *fyne.Container
@@ -67,6 +69,7 @@ func newCompareTab(ws *workspace) *compareTab {
 		ws.show(c)
 	})
 	c.pick = widget.NewSelect(nil, func(string) { c.refresh() })
+	c.iv = newIntervalPanel(c.onIntervals, func() { c.refresh() })
 	for _, r := range metricRows {
 		c.metrics[r] = widget.NewLabel("—")
 	}
@@ -81,7 +84,7 @@ func newCompareTab(ws *workspace) *compareTab {
 
 func (c *compareTab) buildUI() fyne.CanvasObject {
 	bar := container.NewHBox(widget.NewLabel("Estimator"), roomy(c.pick), widget.NewLabel("Colour"), roomy(c.scale),
-		c.censusView, layout.NewSpacer(), c.exportPNG, c.exportCSV)
+		c.censusView, c.iv.ui(), layout.NewSpacer(), c.exportPNG, c.exportCSV)
 	// The errors two to a line and the steps below, so that the maps keep
 	// most of the height.
 	pairs := container.New(columnsLayout{cols: 4})
@@ -124,7 +127,12 @@ func (c *compareTab) show(res *runResult) {
 	c.fillRanking()
 	c.empty.Hide()
 	c.content.Show()
+	c.iv.reset()
 	c.refresh()
+	if res.intervals {
+		// The estimates are on the screen; their intervals follow.
+		c.onIntervals()
+	}
 }
 
 // current returns the estimate shown, or nil.
@@ -153,19 +161,26 @@ func (c *compareTab) refresh() {
 		c.clear()
 		return
 	}
-	c.show3(c.figureMaps(m))
+	ms := c.figureMaps(m)
+	c.show3(ms, c.fourthMap(m, ms[1]))
 	set := func(k, v string) { c.metrics[k].SetText(v) }
+	iv := c.iv.of(m.Method)
+	emdBound, tvBound, level := math.NaN(), math.NaN(), intervalLevel
+	if iv != nil {
+		emdBound, tvBound, level = iv.EMD, iv.TV, iv.Level
+	}
 	if m.Metrics.EMDNote != "" {
 		set("EMD", "— (too large to compute exactly)")
 	} else if math.IsNaN(m.Metrics.EMD) {
 		set("EMD", "— (no distance)")
 	} else {
-		set("EMD", fmt.Sprintf("%.4g %s", m.Metrics.EMD, m.Metrics.EMDUnit))
+		set("EMD", fmt.Sprintf("%.4g %s", m.Metrics.EMD, m.Metrics.EMDUnit)+bound(emdBound, m.Metrics.EMDUnit, level))
 	}
 	set("Squared error", fmt.Sprintf("%.4g", m.Metrics.MSE))
 	set("JSD", fmt.Sprintf("%.4g nats", m.Metrics.JSD))
-	set("TV", fmt.Sprintf("%.4g", m.Metrics.TV))
-	c.reading.SetText(app.MetricsReading(m.Metrics))
+	set("TV", fmt.Sprintf("%.4g", m.Metrics.TV)+bound(tvBound, "", level))
+	c.iv.status.SetText(c.iv.describe(m, c.res.Study.Alphabet, app.IntervalCaveat(c.res.Study, c.res.Groups)))
+	c.readings()
 	ll := fmt.Sprintf("%.10g", m.Estimate.LogLik)
 	if math.IsNaN(m.Estimate.LogLik) {
 		ll = "— (PUM reports depend on each user's cells)"
@@ -179,6 +194,14 @@ func (c *compareTab) refresh() {
 	set("Time", t)
 }
 
+// readings says under the errors what they mean for the map, and what
+// the estimate's intervals say or how they are coming.
+func (c *compareTab) readings() {
+	if m := c.current(); m != nil {
+		c.reading.SetText(app.MetricsReading(m.Metrics) + "\n" + c.iv.status.Text)
+	}
+}
+
 // hoverText describes the cell under the mouse: its place, true and
 // estimated probability.
 func (c *compareTab) hoverText(cell int) string {
@@ -187,8 +210,8 @@ func (c *compareTab) hoverText(cell int) string {
 		return "Hover over a cell to see its true and estimated probability."
 	}
 	mp := [3]*mapplot.Map{c.maps[0].Map, c.maps[1].Map, c.maps[2].Map}
-	return fmt.Sprintf("%s · true %.4g · %s %.4g · difference %+.4g", c.place(cell),
-		mp[0].Values[cell], methodTitle(m.Method), mp[1].Values[cell], mp[2].Values[cell])
+	return fmt.Sprintf("%s · true %.4g · %s %.4g%s · difference %+.4g", c.place(cell),
+		mp[0].Values[cell], methodTitle(m.Method), mp[1].Values[cell], c.intervalText(m, cell), mp[2].Values[cell])
 }
 
 // rankHead heads the ranking table.

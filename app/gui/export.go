@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -39,14 +40,16 @@ const (
 	viewTrue  = "true"
 	viewEst   = "estimate"
 	viewDiff  = "difference"
+	viewUnc   = "uncertainty"
 	viewsHelp = "the side-by-side figure or one of its maps"
 )
 
 var exportViews = []string{viewSide, viewTrue, viewEst, viewDiff}
 
 // viewMaps returns the maps of a triptych that the picture view holds:
-// one of them, or all three side by side.
-func viewMaps(ms [3]*mapplot.Map, view string) []*mapplot.Map {
+// one of them, or all side by side — the three and, when there are
+// intervals, the uncertainty map extra (nil without).
+func viewMaps(ms [3]*mapplot.Map, extra *mapplot.Map, view string) []*mapplot.Map {
 	switch view {
 	case viewTrue:
 		return ms[:1]
@@ -54,6 +57,11 @@ func viewMaps(ms [3]*mapplot.Map, view string) []*mapplot.Map {
 		return ms[1:2]
 	case viewDiff:
 		return ms[2:]
+	case viewUnc:
+		return []*mapplot.Map{extra}
+	}
+	if extra != nil {
+		return append(ms[:], extra)
 	}
 	return ms[:]
 }
@@ -237,7 +245,11 @@ func (c *compareTab) onExportPNG() {
 		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its maps can then be exported.", c.win)
 		return
 	}
-	showPNGExport(c.win, c.app, exportPath(c.app, c.res.ds.src, "-"+string(m.Method)+".png"), exportViews, func(view string) *mapplot.Figure { return c.figure(m, view) }, c.res.ds.src.path)
+	views := exportViews
+	if c.iv.of(m.Method) != nil {
+		views = append(slices.Clone(views), viewUnc)
+	}
+	showPNGExport(c.win, c.app, exportPath(c.app, c.res.ds.src, "-"+string(m.Method)+".png"), views, func(view string) *mapplot.Figure { return c.figure(m, view) }, c.res.ds.src.path)
 }
 
 // showPNGExport asks for a file, the picture (when views offers more
@@ -312,10 +324,15 @@ func pixelSize(s string) (int, error) {
 
 // figure returns the picture view of the estimate m, with its heading.
 func (c *compareTab) figure(m *methodResult, view string) *mapplot.Figure {
-	f := &mapplot.Figure{Notes: c.notes(m), Maps: viewMaps(c.figureMaps(m), view)}
+	ms := c.figureMaps(m)
+	extra := c.fourthMap(m, ms[1])
+	f := &mapplot.Figure{Notes: c.notes(m), Maps: viewMaps(ms, extra, view)}
 	f.Title = fmt.Sprintf("%s: %s", c.res.ds.src.name, view)
 	if view == viewSide {
 		f.Title = fmt.Sprintf("%s: true | %s estimate | difference", c.res.ds.src.name, methodTitle(m.Method))
+		if extra != nil {
+			f.Title += " | uncertainty"
+		}
 	}
 	return f
 }
@@ -371,8 +388,13 @@ func (c *compareTab) onExportCSV() {
 	})
 }
 
-// writeCSV writes the estimate m as a distribution CSV.
+// writeCSV writes the estimate m as a distribution CSV, with its
+// intervals' columns lo,hi,band_lo,band_hi when it has them.
 func (c *compareTab) writeCSV(name string, m *methodResult) error {
 	a := c.res.Study.Alphabet
-	return app.WriteFile(name, func(w io.Writer) error { return core.WriteDistribution(w, m.Estimate.Theta, a) }, c.res.ds.src.path)
+	var iv *core.Intervals
+	if e := c.iv.of(m.Method); e != nil {
+		iv = e.Intervals
+	}
+	return app.WriteFile(name, func(w io.Writer) error { return core.WriteEstimate(w, m.Estimate.Theta, a, iv) }, c.res.ds.src.path)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -66,6 +67,9 @@ type releaseTab struct {
 	summary                       *widget.Label
 	matching                      *widget.Label
 	errs                          *widget.Label
+	// surely shows, on the uncertainty map, the cells whose band
+	// excludes 0.
+	surely                        *widget.Check
 	releaseBtn, exportPNG, expCSV *widget.Button
 	empty                         *widget.Label
 	pmf                           *figureView
@@ -99,6 +103,10 @@ type releaseResult struct {
 	// released counts of at most threshold set to 0.
 	small, suppressed int
 	threshold         float64
+	// bounds are the true counts' 95% intervals and band (nil when the
+	// noise has none).
+	bounds *app.ReleaseBounds
+	level  float64
 }
 
 func newReleaseTab(ws *workspace) *releaseTab {
@@ -148,6 +156,8 @@ func newReleaseTab(ws *workspace) *releaseTab {
 	r.matching = widget.NewLabel("")
 	r.matching.Wrapping = fyne.TextWrapWord
 	r.errs = widget.NewLabel("No release yet.")
+	r.surely = widget.NewCheck("Only cells surely not empty", func(bool) { r.refresh() })
+	r.surely.Disable()
 	r.pmf = newFigureView(fyne.NewSize(240, 160), nil)
 	r.errs.Wrapping = fyne.TextWrapWord
 	r.releaseBtn = &widget.Button{Text: "Release", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: r.onRelease}
@@ -188,7 +198,7 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 		widget.NewCard("", "Noise", container.NewVBox(
 			widget.NewForm(widget.NewFormItem("Mechanism", roomy(r.mech))), r.stdForm, r.pmForm, common)),
 		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.people, r.summary, r.matching, r.spent)))
-	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, layout.NewSpacer(), r.exportPNG, r.expCSV)
+	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, r.surely, layout.NewSpacer(), r.exportPNG, r.expCSV)
 	below := container.NewHSplit(
 		container.NewVScroll(widget.NewCard("", "Errors of the release", r.errs)),
 		widget.NewCard("", "Noise on one count", r.pmf))
@@ -439,13 +449,23 @@ func (r *releaseTab) onRelease() {
 			if err != nil {
 				return nil, err
 			}
+			sup := app.Suppressible(raw, threshold)
+			var bounds *app.ReleaseBounds
+			if iv, err := s.Interval(len(raw), intervalLevel); err == nil {
+				b := iv.Bounds(raw, sup, threshold)
+				bounds = &b
+				// The file carries them, as privmap release -ci 0.95 writes.
+				counts.Bounds = func(x int, _ float64) (float64, float64, float64, float64) {
+					return b.Lo[x], b.Hi[x], b.BandLo[x], b.BandHi[x]
+				}
+			}
 			n := app.Suppress(raw, threshold)
 			if n > 0 {
 				counts.Notes = append(counts.Notes, app.ReleaseNotes(app.Contribution{}, n, threshold)...)
 			}
 			clipped, _ := core.ClipCounts(raw)
 			return &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure,
-				small: small, suppressed: n, threshold: threshold}, nil
+				small: small, suppressed: n, threshold: threshold, bounds: bounds, level: intervalLevel}, nil
 		})
 		return func() { r.finish(res, err) }
 	})
@@ -476,7 +496,7 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	if res.secure {
 		how = "Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people."
 	}
-	if iv, err := res.spec.Interval(len(res.raw), 0.95); err == nil {
+	if iv, err := res.spec.Interval(len(res.raw), intervalLevel); err == nil {
 		how += "\n" + iv.Sentence()
 	}
 	if res.suppressed > 0 {
@@ -521,7 +541,57 @@ func (r *releaseTab) refresh() {
 		r.clear()
 		return
 	}
-	r.show3(r.figureMaps())
+	ms := r.figureMaps()
+	r.show3(ms, r.fourthMap(ms[1]))
+}
+
+// fourthMap returns the uncertainty map of the last release: each true
+// count's interval half-width, or, with the band toggle, the released
+// counts of the cells whose band excludes 0 and nothing elsewhere; nil
+// without intervals. On a census view that sums categories the
+// half-widths summed are the band's, which bound the sums at once.
+func (r *releaseTab) fourthMap(released *mapplot.Map) *mapplot.Map {
+	res := r.last
+	if res.bounds == nil {
+		r.surely.Disable()
+		return nil
+	}
+	r.surely.Enable()
+	b := res.bounds
+	pct := fmt.Sprintf("%.0f%%", 100*res.level)
+	v := make([]float64, len(b.Lo))
+	title, label := "Uncertainty: half-width of the "+pct+" interval", "± count"
+	switch {
+	case r.surely.Checked:
+		title, label = "Surely not empty (band above 0, "+pct+" at once)", "count"
+		for x := range v {
+			v[x] = math.NaN()
+			if b.BandLo[x] > 0 {
+				v[x] = res.released[x]
+			}
+		}
+	case r.ds.isCensus():
+		title = "Uncertainty: band half-width, " + pct + " at once"
+		for x := range v {
+			v[x] = (b.BandHi[x] - b.BandLo[x]) / 2
+		}
+	default:
+		for x := range v {
+			v[x] = (b.Hi[x] - b.Lo[x]) / 2
+		}
+	}
+	var out *mapplot.Map
+	if ds := r.ds; ds.isCensus() {
+		row, col := attrAxes(ds.alphabet, r.rows.Selected, r.cols.Selected)
+		out = censusMap(ds, v, row, col, r.colourScale(), title, label)
+	} else {
+		out = gridMap(ds.grid.Grid, v, r.colourScale(), title, label)
+	}
+	if r.surely.Checked {
+		out.Lo, out.Hi = released.Lo, released.Hi
+	}
+	r.tiles.under(out)
+	return out
 }
 
 // hoverText describes the cell under the mouse: its place, true and
@@ -531,9 +601,14 @@ func (r *releaseTab) hoverText(cell int) string {
 	if cell < 0 || res == nil || r.maps[0].Map == nil {
 		return "Hover over a cell to see its true and released count."
 	}
-	return fmt.Sprintf("%s · true %s · released %s (raw %s) · difference %+g", r.place(cell),
+	within := ""
+	if b := res.bounds; b != nil && !r.ds.isCensus() {
+		within = fmt.Sprintf(", the true count %s–%s at %.0f%%", strconv.FormatFloat(b.Lo[cell], 'f', -1, 64),
+			strconv.FormatFloat(b.Hi[cell], 'f', -1, 64), 100*res.level)
+	}
+	return fmt.Sprintf("%s · true %s · released %s (raw %s%s) · difference %+g", r.place(cell),
 		app.Thousands(int(res.counts.Counts[cell])), app.Thousands(int(res.released[cell])),
-		strconv.FormatFloat(res.raw[cell], 'f', -1, 64), res.released[cell]-res.counts.Counts[cell])
+		strconv.FormatFloat(res.raw[cell], 'f', -1, 64), within, res.released[cell]-res.counts.Counts[cell])
 }
 
 // notes describe a release for an exported figure's heading.
@@ -564,12 +639,21 @@ func (r *releaseTab) onExportPNG() {
 		dialog.ShowInformation("Nothing to export", "Release the data's counts first.", r.win)
 		return
 	}
-	showPNGExport(r.win, r.app, exportPath(r.app, res.ds.src, "-"+res.spec.Mechanism+".png"), exportViews, func(view string) *mapplot.Figure {
-		title := map[string]string{viewTrue: "true counts", viewEst: "released counts", viewDiff: "released − true"}[view]
+	views := exportViews
+	if res.bounds != nil {
+		views = append(slices.Clone(views), viewUnc)
+	}
+	showPNGExport(r.win, r.app, exportPath(r.app, res.ds.src, "-"+res.spec.Mechanism+".png"), views, func(view string) *mapplot.Figure {
+		ms := r.figureMaps()
+		extra := r.fourthMap(ms[1])
+		title := map[string]string{viewTrue: "true counts", viewEst: "released counts", viewDiff: "released − true", viewUnc: "uncertainty"}[view]
 		if title == "" {
 			title = "true | released counts | difference"
+			if extra != nil {
+				title += " | uncertainty"
+			}
 		}
-		return &mapplot.Figure{Notes: r.notes(), Title: res.ds.src.name + ": " + title, Maps: viewMaps(r.figureMaps(), view)}
+		return &mapplot.Figure{Notes: r.notes(), Title: res.ds.src.name + ": " + title, Maps: viewMaps(ms, extra, view)}
 	}, res.ds.src.path)
 }
 

@@ -3,6 +3,7 @@ package gui
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,13 +96,32 @@ func TestReleaseScreen(t *testing.T) {
 	b, err := os.ReadFile(name)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	assert.Equal(t, "cell,probability,count,raw_count,row,col,lat,lon", lines[0])
+	assert.Equal(t, "cell,probability,count,raw_count,row,col,lat,lon,lo,hi,band_lo,band_hi", lines[0])
 	assert.Len(t, lines, 385)
 
-	// Hover reads the counts of a cell on all three maps.
+	// Hover reads the counts of a cell on all three maps, and the true
+	// count's interval.
+	iv, err := spec.Interval(384, 0.95)
+	require.NoError(t, err)
+	bd := iv.Bounds(res.raw, nil, 0)
 	r.maps[2].hover(100)
 	assert.Contains(t, r.hover.Text, "cell 100 (row 4, col 4)")
 	assert.Contains(t, r.hover.Text, "true "+app.Thousands(truth[100]))
+	assert.Contains(t, r.hover.Text, fmt.Sprintf("the true count %g–%g at 95%%", bd.Lo[100], bd.Hi[100]))
+
+	// The uncertainty map beside the three: each count's half-width, ±Each
+	// but where the interval meets 0; the band toggle keeps the cells
+	// whose band is above 0.
+	require.NotNil(t, r.extra.Map)
+	for x := range truth {
+		require.Equal(t, (bd.Hi[x]-bd.Lo[x])/2, r.extra.Map.Values[x])
+		require.LessOrEqual(t, r.extra.Map.Values[x], float64(iv.Each))
+	}
+	r.surely.SetChecked(true)
+	for x := range truth {
+		require.Equal(t, bd.BandLo[x] > 0, !math.IsNaN(r.extra.Map.Values[x]), "cell %d", x)
+	}
+	r.surely.SetChecked(false)
 }
 
 // TestReleaseEntries checks the entries: Laplace cannot be drawn for

@@ -44,6 +44,9 @@ const (
 	prefRunSeed    = "run.seed"
 	prefRunSignif  = "run.significance"
 	prefRunPrinted = "run.printedHessian"
+	// prefRunIntervals: the Compare screen computes each estimate's
+	// intervals after a run.
+	prefRunIntervals = "run.intervals"
 )
 
 // Post-processing choices as shown.
@@ -73,6 +76,7 @@ type runTab struct {
 	alpha, users, seed *widget.Entry
 	signif             *widget.Entry
 	printed            *widget.Check
+	intervals          *widget.Check
 	post               *widget.Select
 	stage, detail      *widget.Label
 	summary            *widget.Label
@@ -101,6 +105,8 @@ func newRunTab(ws *workspace) *runTab {
 	r.signif = optionalNumber("keep every estimate", p.String(prefRunSignif))
 	r.printed = widget.NewCheck("∇²s as CEM eq. (24) prints it (without the 2)", func(bool) { r.checked() })
 	r.printed.Checked = p.Bool(prefRunPrinted)
+	r.intervals = widget.NewCheck("each estimate's, after the run (95%)", func(bool) { r.checked() })
+	r.intervals.Checked = p.BoolWithFallback(prefRunIntervals, true)
 	r.seed = optionalNumber("1", p.String(prefRunSeed))
 	posts := []string{"project onto the simplex", "clip and renormalise", "none"}
 	r.post = widget.NewSelect(posts, func(string) { r.savePrefs() })
@@ -161,8 +167,10 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 		widget.NewFormItem("CEM weight α", r.alpha),
 		widget.NewFormItem("CEM Hessian", r.printed),
 		widget.NewFormItem("ULDP significance", r.signif),
+		widget.NewFormItem("Intervals", r.intervals),
 	)
 	opts.Items[2].HintText = "of inversion and RAPPOR estimates"
+	opts.Items[6].HintText = "a bootstrap of 200 replicates, each an estimate: as long as 100 runs, cancellable"
 	opts.Items[5].HintText = "keep estimates above the Bonferroni threshold at this level, e.g. 0.05"
 	sim := widget.NewForm(
 		widget.NewFormItem("Users", r.users),
@@ -192,6 +200,7 @@ func (r *runTab) savePrefs() {
 	p.SetString(prefRunPost, r.post.Selected)
 	p.SetString(prefRunSignif, r.signif.Text)
 	p.SetBool(prefRunPrinted, r.printed.Checked)
+	p.SetBool(prefRunIntervals, r.intervals.Checked)
 }
 
 // checked saves a ticked option and gives the keyboard back to the
@@ -441,7 +450,7 @@ func (r *runTab) start(req runRequest) {
 		var res *runResult
 		out, err := guarded(func() (*app.Result, error) { return app.Run(ctx, req.Request, r.estimate, methodTitle, progress) })
 		if err == nil {
-			res = &runResult{Result: out, ds: req.ds}
+			res = &runResult{Result: out, ds: req.ds, intervals: req.intervals}
 		}
 		return func() { r.finish(res, err, time.Since(start)) }
 	})
@@ -482,7 +491,7 @@ func (r *runTab) input() (runRequest, error) {
 	if err != nil {
 		return runRequest{}, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen, then run", err)
 	}
-	req := runRequest{ds: ds, Request: app.Request{Study: s}}
+	req := runRequest{ds: ds, Request: app.Request{Study: s}, intervals: r.intervals.Checked}
 	req.Users.Data, req.Users.Truth, s.Personal = ds.users()
 	if ds.checkins != nil {
 		// Each person's check-ins go through her one mechanism.

@@ -10,12 +10,16 @@ import (
 type runRequest struct {
 	app.Request
 	ds *dataset
+	// intervals: the Compare screen computes the estimates' intervals
+	// once the run is shown.
+	intervals bool
 }
 
 // runResult is a finished run with its data set.
 type runResult struct {
 	*app.Result
-	ds *dataset
+	ds        *dataset
+	intervals bool
 }
 
 // methodResult is one estimator's outcome.

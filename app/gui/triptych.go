@@ -16,9 +16,10 @@ import (
 
 // triptych is what the Compare and Release screens show: three maps side
 // by side — the truth, an estimate or a release, and their difference —
-// the first two on one colour scale, zooming and panning together, a
-// read-out of the cell under the mouse, and for census data the
-// attributes viewed as rows and columns.
+// the first two on one colour scale, and, once there are intervals, a
+// fourth beside them (the uncertainty map), all zooming and panning
+// together, a read-out of the cell under the mouse, and for census data
+// the attributes viewed as rows and columns.
 type triptych struct {
 	app fyne.App
 	// tiles is the window's basemap, shared with the data screen.
@@ -29,6 +30,8 @@ type triptych struct {
 	scale, rows, cols *widget.Select
 	censusView        *fyne.Container
 	maps              [3]*Heatmap
+	// extra is the fourth map, in mapRow only while it has a map (show3).
+	extra *Heatmap
 	// mapRow holds the maps side by side (sideBySide), above what split
 	// puts below them.
 	mapRow *fyne.Container
@@ -57,24 +60,30 @@ func newTriptych(ws *workspace, scalePref string) *triptych {
 	}
 	t.rows = widget.NewSelect(nil, func(string) { t.redraw() })
 	t.cols = widget.NewSelect(nil, func(string) { t.redraw() })
-	for i := range t.maps {
-		h := NewHeatmap(nil)
+	t.extra = NewHeatmap(nil)
+	all := []*Heatmap{t.maps[0], t.maps[1], t.maps[2], t.extra}
+	for i := range all {
+		if i < len(t.maps) {
+			all[i] = NewHeatmap(nil)
+			t.maps[i] = all[i]
+		}
+		h := all[i]
 		h.OnHover = t.onHover
-		// The three maps zoom and pan together.
+		// The maps zoom and pan together.
 		h.OnView = func(v orb.Bound) {
-			for j, o := range t.maps {
+			for j, o := range all {
 				if j != i {
 					o.SetView(v)
 				}
 			}
 		}
-		t.maps[i] = h
 	}
 	t.hover = widget.NewLabel("")
 	t.hover.Truncation = fyne.TextTruncateEllipsis
 	t.censusView = container.NewHBox(widget.NewLabel("Rows"), roomy(t.rows), widget.NewLabel("Columns"), roomy(t.cols))
 	t.censusView.Hide()
 	t.mapRow = container.New(sideBySide{}, t.maps[0], t.maps[1], t.maps[2])
+	t.extra.Hide()
 	return t
 }
 
@@ -161,13 +170,26 @@ func (t *triptych) figureMaps(truth, other []float64, titles [2]string, label st
 }
 
 // show3 puts the maps on screen: side by side they share the first one's
-// latitudes, and the second's colour bar serves the first too.
-func (t *triptych) show3(ms [3]*mapplot.Map) {
+// latitudes, and the second's colour bar serves the first too. extra,
+// when not nil, is the fourth map, with a colour bar of its own.
+func (t *triptych) show3(ms [3]*mapplot.Map, extra *mapplot.Map) {
 	ms[0].NoColourBar = true
 	ms[1].NoLatLabels, ms[2].NoLatLabels = true, true
-	for i, h := range t.maps {
-		h.SetMap(ms[i])
+	for i, m := range ms {
+		t.maps[i].SetMap(m)
 	}
+	objs := []fyne.CanvasObject{t.maps[0], t.maps[1], t.maps[2]}
+	if extra != nil {
+		extra.NoLatLabels = true
+		t.extra.SetMap(extra)
+		t.extra.SetView(t.maps[0].view)
+		t.extra.Show()
+		objs = append(objs, t.extra)
+	} else {
+		t.extra.SetMap(nil)
+		t.extra.Hide()
+	}
+	t.mapRow.Objects = objs
 	t.mapRow.Refresh() // the maps' widths depend on their furniture
 	t.fitSplit()
 	t.onHover(-1)
@@ -178,6 +200,9 @@ func (t *triptych) clear() {
 	for _, h := range t.maps {
 		h.SetMap(nil)
 	}
+	t.extra.SetMap(nil)
+	t.extra.Hide()
+	t.mapRow.Objects = []fyne.CanvasObject{t.maps[0], t.maps[1], t.maps[2]}
 	t.hover.SetText("")
 }
 
@@ -200,10 +225,13 @@ func (t *triptych) fitSplit() {
 	}
 }
 
-// onHover marks the cell on all three maps and describes it.
+// onHover marks the cell on every map and describes it.
 func (t *triptych) onHover(cell int) {
 	for _, h := range t.maps {
 		h.Mark(cell)
+	}
+	if t.extra.Map != nil {
+		t.extra.Mark(cell)
 	}
 	if t.describe != nil {
 		t.hover.SetText(t.describe(cell))

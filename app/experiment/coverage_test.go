@@ -1,0 +1,65 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/core"
+)
+
+// TestCoverageMetrics checks the coverage metrics on intervals made by
+// hand: of three cells the first two are inside their intervals, the
+// third (estimated 0) is not; the band holds all three; the estimate's
+// TV to the truth, 0.1, is within the bound 0.2.
+func TestCoverageMetrics(t *testing.T) {
+	truth := []float64{0.5, 0.4, 0.1}
+	theta := []float64{0.6, 0.4, 0}
+	iv := &core.Intervals{Lo: []float64{0.4, 0.3, 0}, Hi: []float64{0.7, 0.5, 0.05},
+		BandLo: []float64{0.3, 0.2, 0}, BandHi: []float64{0.8, 0.6, 0.2}, TV: 0.2}
+	got := coverage(truth, theta, iv)
+	want := []float64{2.0 / 3, 1, 1, (0.3 + 0.2 + 0.05) / 3, 1}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Errorf("%s = %v, want %v", []Metric{CoverCell, CoverBand, CoverTV, Width, MissZero}[i], got[i], want[i])
+		}
+	}
+	iv.BandHi[2], iv.TV = 0.09, 0.09
+	if got := coverage(truth, theta, iv); got[1] != 0 || got[2] != 0 {
+		t.Errorf("band and TV bound missed: %v", got)
+	}
+}
+
+// TestCoverageMeasure runs one measurement of each kind of estimator
+// through measureCoverage on 2,000 users of two k-RR on six symbols:
+// every metric a finite number in its range.
+func TestCoverageMeasure(t *testing.T) {
+	a := core.Alphabet{Kind: core.KindCategorical, Size: 6}
+	s := &core.Study{Alphabet: a, Mechanisms: []core.MechanismSpec{{ID: "k1", Kind: core.KindKRR, Epsilon: 1}, {ID: "k2", Kind: core.KindKRR, Epsilon: 3}}}
+	mechs, err := app.BuildMechanisms(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := []float64{0.3, 0.25, 0.2, 0.15, 0.1, 0}
+	g, err := core.SimulateGroups(context.Background(), rand.New(rand.NewPCG(1, 1)), mechs, []int{1000, 1000}, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []Variant{gibu, coverInvM, coverCEM} {
+		vals, err := measureCoverage(context.Background(), v, s, mechs, g, truth, 7)
+		if err != nil {
+			t.Fatalf("%s: %v", v.Label, err)
+		}
+		for i, m := range []Metric{CoverCell, CoverBand, CoverTV, Width, MissZero} {
+			if err := checkValue(m, vals[i]); err != nil {
+				t.Errorf("%s: %v", v.Label, err)
+			}
+		}
+		if !slices.Contains([]float64{0, 1}, vals[1]) || vals[0] < 0.5 {
+			t.Errorf("%s: %v", v.Label, vals)
+		}
+	}
+}

@@ -1,0 +1,227 @@
+package gui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/core"
+)
+
+// intervalPanel is the Compare screen's intervals (app.Intervals): a job
+// that bootstraps the estimate shown after a run (the estimate itself is
+// on the screen at once), the intervals kept per estimator, what they
+// say, and whether the fourth map shows each cell's uncertainty or the
+// cells that are surely not empty.
+type intervalPanel struct {
+	job      jobControls
+	status   *widget.Label
+	surely   *widget.Check
+	byMethod map[core.Method]*app.EstimateIntervals
+	failed   map[core.Method]error
+	// running is the method whose intervals the job computes.
+	running core.Method
+}
+
+// intervalLevel is the level of the window's intervals, privmap
+// estimate -ci's usual 0.95.
+const intervalLevel = core.DefaultLevel
+
+func newIntervalPanel(run func(), changed func()) *intervalPanel {
+	p := &intervalPanel{job: newJobControls(run), status: widget.NewLabel(""),
+		byMethod: map[core.Method]*app.EstimateIntervals{}, failed: map[core.Method]error{}}
+	p.job.runBtn.Text, p.job.runBtn.Icon, p.job.runBtn.Importance = "Intervals", theme.SearchIcon(), widget.MediumImportance
+	p.job.bind()
+	p.status.Wrapping = fyne.TextWrapWord
+	p.surely = widget.NewCheck("Only cells surely not empty", func(bool) { changed() })
+	p.surely.Disable()
+	return p
+}
+
+// ui returns the panel's controls for the screen's bar: the job's, its
+// progress and the band toggle; the status joins the errors' reading.
+func (p *intervalPanel) ui() fyne.CanvasObject {
+	return container.NewHBox(p.job.runBtn, p.job.cancelBtn, container.NewGridWrap(fyne.NewSize(90, p.job.bar.MinSize().Height), p.job.bar), p.surely)
+}
+
+// reset forgets the intervals of an earlier run.
+func (p *intervalPanel) reset() {
+	p.job.onCancel()
+	p.byMethod, p.failed = map[core.Method]*app.EstimateIntervals{}, map[core.Method]error{}
+}
+
+// of returns the intervals of method, or nil.
+func (p *intervalPanel) of(method core.Method) *app.EstimateIntervals { return p.byMethod[method] }
+
+// onIntervals starts the job: the intervals of the estimate shown, then
+// of the run's other estimates in turn, each a parametric bootstrap of
+// 200 replicates through the run's population. Cancel stops them; an
+// estimator whose intervals fail says why in the status and the next
+// follows.
+func (c *compareTab) onIntervals() {
+	res := c.res
+	if res == nil || res.Groups == nil {
+		return
+	}
+	m := c.nextIntervals()
+	if m == nil {
+		return
+	}
+	p := c.iv
+	method, est := m.Method, m.Estimate
+	p.running = method
+	p.status.SetText(fmt.Sprintf("Computing the intervals of %s: a parametric bootstrap of %d replicates, each an estimate (%s took %s)…",
+		methodTitle(method), core.DefaultReplicates, methodTitle(method), m.Elapsed.Round(time.Millisecond)))
+	if cur := c.current(); cur == nil || cur.Method == method {
+		c.readings()
+	}
+	progress := p.job.progress()
+	p.job.start(c.ws.ctx, func(ctx context.Context) func() {
+		iv, err := app.Intervals(ctx, method, res.Study, res.Mechs, res.Groups, est, res.Options,
+			app.CI{Level: intervalLevel, Seed: res.Seed}, progress)
+		return func() {
+			if c.res != res {
+				if c.res.intervals {
+					c.onIntervals() // a run came meanwhile: its intervals
+				}
+				return
+			}
+			switch {
+			case errors.Is(err, context.Canceled):
+				p.job.bar.SetValue(0)
+				p.status.SetText("Intervals cancelled: the estimates stand without them.")
+				c.readings()
+				return
+			case err != nil:
+				p.failed[method] = err
+			default:
+				p.byMethod[method] = iv
+			}
+			c.refresh()
+			c.onIntervals()
+		}
+	})
+}
+
+// nextIntervals returns the estimate whose intervals come next: the one
+// shown, else the first of the run without intervals, or nil.
+func (c *compareTab) nextIntervals() *methodResult {
+	p := c.iv
+	todo := func(m methodResult) bool { return p.byMethod[m.Method] == nil && p.failed[m.Method] == nil }
+	if m := c.current(); m != nil && todo(*m) {
+		return m
+	}
+	for _, m := range c.res.Succeeded() {
+		if todo(m) {
+			return &m
+		}
+	}
+	return nil
+}
+
+// describe says what the intervals of the estimate shown claim, or how
+// to get them.
+func (p *intervalPanel) describe(m *methodResult, a core.Alphabet, caveat string) string {
+	iv := p.of(m.Method)
+	switch {
+	case p.failed[m.Method] != nil:
+		return fmt.Sprintf("No intervals for %s: %v", methodTitle(m.Method), p.failed[m.Method])
+	case iv != nil:
+		s := app.IntervalSentence(iv, a)
+		if caveat != "" {
+			s += " Note: " + caveat + "."
+		}
+		return s
+	case p.job.running && p.running == m.Method:
+		return p.status.Text
+	case p.job.running:
+		return fmt.Sprintf("Computing the intervals of %s; those of %s follow.", methodTitle(p.running), methodTitle(m.Method))
+	}
+	return fmt.Sprintf("No intervals for %s: Intervals computes them (a bootstrap of %d replicates, each an estimate).", methodTitle(m.Method), core.DefaultReplicates)
+}
+
+// fourthMap returns the map beside the three for the estimate m, or nil
+// without intervals: each cell's uncertainty (the half-width of its
+// interval), or, with the band toggle, the estimate on the cells whose
+// simultaneous band excludes 0 and nothing elsewhere. On a census table
+// whose view sums categories, a cell's uncertainty is the sum of the
+// categories' band half-widths: every category within its band (the
+// band's probability), their sum is within that sum.
+func (c *compareTab) fourthMap(m *methodResult, est *mapplot.Map) *mapplot.Map {
+	iv := c.iv.of(m.Method)
+	if iv == nil {
+		c.iv.surely.Disable()
+		return nil
+	}
+	c.iv.surely.Enable()
+	k := len(iv.Lo)
+	v := make([]float64, k)
+	pct := fmt.Sprintf("%.0f%%", 100*iv.Level)
+	title, label := "Uncertainty: half-width of the "+pct+" interval", "± probability"
+	switch {
+	case c.iv.surely.Checked:
+		title, label = "Surely not empty (band above 0, "+pct+" at once)", "probability"
+		for x := range v {
+			v[x] = math.NaN()
+			if iv.BandLo[x] > 0 {
+				v[x] = m.Estimate.Theta[x]
+			}
+		}
+	case c.ds.isCensus():
+		title = "Uncertainty: band half-width, " + pct + " at once"
+		for x := range v {
+			v[x] = (iv.BandHi[x] - iv.BandLo[x]) / 2
+		}
+	default:
+		for x := range v {
+			v[x] = (iv.Hi[x] - iv.Lo[x]) / 2
+		}
+	}
+	var out *mapplot.Map
+	if ds := c.ds; ds.isCensus() {
+		row, col := attrAxes(ds.alphabet, c.rows.Selected, c.cols.Selected)
+		out = censusMap(ds, v, row, col, c.colourScale(), title, label)
+	} else {
+		out = gridMap(ds.grid.Grid, v, c.colourScale(), title, label)
+	}
+	if c.iv.surely.Checked {
+		out.Lo, out.Hi = est.Lo, est.Hi // the estimate's own colours
+	}
+	c.tiles.under(out)
+	return out
+}
+
+// intervalText returns " (lo–hi)" for cell of the estimate shown, when
+// it has intervals on a grid (a census view may sum categories, whose
+// intervals do not add).
+func (c *compareTab) intervalText(m *methodResult, cell int) string {
+	iv := c.iv.of(m.Method)
+	if iv == nil || c.ds.isCensus() || cell >= len(iv.Lo) {
+		return ""
+	}
+	return fmt.Sprintf(" (%.4g–%.4g)", iv.Lo[cell], iv.Hi[cell])
+}
+
+// bound formats the bootstrap's bound on an error figure: " · at most
+// 0.31 (95%)", or "" when there is none.
+func bound(v float64, unit string, level float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	if unit != "" {
+		unit = " " + unit
+	}
+	return fmt.Sprintf(" · at most %.3g%s (%.0f%%, bootstrap)", v, unit, 100*level)
+}
+
+// onCancel stops the intervals' job (Ctrl+., Escape).
+func (c *compareTab) onCancel() { c.iv.job.onCancel() }

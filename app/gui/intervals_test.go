@@ -1,0 +1,84 @@
+package gui
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/privmap/privmap/core"
+)
+
+// TestIntervals runs GIBU with the Run screen's Intervals ticked: the
+// Compare screen shows the estimate at once and its intervals when the
+// bootstrap ends — the uncertainty map beside the three (each cell's
+// half-width), the hover's "(lo–hi)", the error figures' bounds, the
+// sentence — the band toggle shows only the cells whose band excludes
+// 0, and the CSV export carries the columns.
+func TestIntervals(t *testing.T) {
+	_, u := newTestWindow(t)
+	settle(t)
+	u.run.intervals.SetChecked(true)
+	u.run.checks[core.MethodGIBU].SetChecked(true)
+	u.run.onRun()
+	settle(t)
+	m := u.cmp.current()
+	require.NotNil(t, m)
+	iv := u.cmp.iv.of(m.Method)
+	require.NotNil(t, iv, u.cmp.iv.status.Text)
+	assert.Equal(t, core.DefaultReplicates, iv.Replicates)
+	assert.Contains(t, u.cmp.iv.status.Text, "With 95% confidence (a parametric bootstrap of 200 replicates, approximate), each of the 384 cells")
+
+	unc := u.cmp.extra
+	require.NotNil(t, unc.Map)
+	assert.True(t, unc.Visible())
+	assert.Len(t, u.cmp.mapRow.Objects, 4)
+	for x := range iv.Lo {
+		require.InDelta(t, (iv.Hi[x]-iv.Lo[x])/2, unc.Map.Values[x], 1e-15)
+	}
+	assert.Contains(t, unc.Map.Title, "half-width of the 95% interval")
+	assert.Contains(t, u.cmp.metrics["TV"].Text, " · at most ")
+	assert.Contains(t, u.cmp.metrics["EMD"].Text, " km (95%, bootstrap)")
+
+	u.cmp.maps[1].hover(100)
+	assert.Contains(t, u.cmp.hover.Text, "GIBU")
+	assert.Contains(t, u.cmp.hover.Text, " (")
+
+	// The band toggle: the estimate on the cells whose band excludes 0,
+	// nothing elsewhere. With 2,000 users no cell's band does; one made
+	// to shows alone.
+	u.cmp.iv.surely.SetChecked(true)
+	for x, v := range u.cmp.extra.Map.Values {
+		require.Equal(t, iv.BandLo[x] > 0, !math.IsNaN(v), "cell %d", x)
+	}
+	iv.BandLo[5], iv.BandLo[7] = 1e-4, 2e-4
+	u.cmp.refresh()
+	for x, v := range u.cmp.extra.Map.Values {
+		if iv.BandLo[x] > 0 {
+			require.Equal(t, m.Estimate.Theta[x], v, "cell %d", x)
+		} else {
+			require.True(t, math.IsNaN(v), "cell %d: band from 0, value %v", x, v)
+		}
+	}
+	assert.Contains(t, u.cmp.extra.Map.Title, "Surely not empty")
+	u.cmp.iv.surely.SetChecked(false)
+
+	name := filepath.Join(t.TempDir(), "est.csv")
+	require.NoError(t, u.cmp.writeCSV(name, m))
+	b, err := os.ReadFile(name)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), "cell,probability,row,col,lat,lon,lo,hi,band_lo,band_hi\n"))
+	back, biv, err := core.ReadEstimateOn(bytes.NewReader(b), u.cmp.res.Study.Alphabet)
+	require.NoError(t, err)
+	assert.Equal(t, m.Estimate.Theta, back)
+	assert.Equal(t, iv.Lo, biv.Lo)
+
+	png := filepath.Join(t.TempDir(), "u.png")
+	require.NoError(t, u.cmp.writePNG(png, m, viewUnc, 600, 400))
+	require.NoError(t, u.cmp.writePNG(png, m, viewSide, 1600, 500))
+}

@@ -1,0 +1,96 @@
+package app
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/privmap/privmap/core"
+)
+
+// TestCICheck checks the interval options: the level, the method, and
+// the replicates that the level's tails need, 2/(1 − L), within rounding
+// (20 × (1 − 0.9)/2 is 0.9999999999999998, not below 1).
+func TestCICheck(t *testing.T) {
+	for _, tc := range []struct {
+		ci   CI
+		want string // "" for none
+	}{
+		{CI{Level: 0.95}, ""},
+		{CI{Level: 0.9, Replicates: 20}, ""},
+		{CI{Level: 0.95, Replicates: 40}, ""},
+		{CI{Level: 0.95, Replicates: 39}, "its tails need at least 40"},
+		{CI{Level: 0.99, Replicates: 40}, "its tails need at least 200"},
+		{CI{Level: 0.95, Replicates: 10}, "want 20 to"},
+		{CI{Level: 1}, "strictly between 0 and 1"},
+		{CI{Level: math.NaN()}, "strictly between 0 and 1"},
+		{CI{Level: 0.95, Method: "jackknife"}, `interval method "jackknife"`},
+		{CI{Level: 0.95, Method: core.IntervalFisher, Replicates: 1}, ""},
+	} {
+		err := tc.ci.Check()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc.ci, err, tc.want)
+		}
+	}
+}
+
+// TestIntervalsLinear computes the intervals of GIBU on a line of 12
+// symbols through app.Intervals: the EMD bound in steps is the
+// quantile of the replicates' EMDs, which the sentence and the error
+// figures carry; the Fisher method of another method is refused.
+func TestIntervalsLinear(t *testing.T) {
+	a := core.Alphabet{Kind: core.KindLinear, Size: 12}
+	s := &core.Study{Alphabet: a, Mechanisms: []core.MechanismSpec{{ID: "g", Kind: core.KindGeo, Epsilon: 1}}}
+	mechs, err := BuildMechanisms(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := []float64{0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.15, 0.1, 0.08, 0.04, 0.02, 0.01}
+	g, err := core.SimulateGroups(context.Background(), rand.New(rand.NewPCG(1, 1)), mechs, []int{3000}, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	est, err := core.Reconstruct(context.Background(), core.MethodGIBU, s, mechs, g, core.EstimateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fractions []float64
+	iv, err := Intervals(context.Background(), core.MethodGIBU, s, mechs, g, est, core.EstimateOptions{}, CI{Level: 0.9, Replicates: 50, Seed: 2},
+		func(f float64) { fractions = append(fractions, f) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iv.EMDUnit != "step" || !(iv.EMD > 0 && iv.EMD < 11) || iv.Replicates != 50 {
+		t.Errorf("EMD bound %v %s over %d replicates", iv.EMD, iv.EMDUnit, iv.Replicates)
+	}
+	if n := len(fractions); n == 0 || fractions[n-1] != 1 {
+		t.Errorf("progress %v, want it to end at 1", fractions)
+	}
+	sentence := IntervalSentence(iv, a)
+	for _, want := range []string{"With 90% confidence (a parametric bootstrap of 50 replicates, approximate), each of the 12 values",
+		"TV at most", "EMD at most", " step."} {
+		if !strings.Contains(sentence, want) {
+			t.Errorf("sentence %q lacks %q", sentence, want)
+		}
+	}
+	if _, err := Intervals(context.Background(), core.MethodINVM, s, mechs, g, est, core.EstimateOptions{}, CI{Level: 0.9, Method: core.IntervalFisher}, nil); err == nil ||
+		!strings.Contains(err.Error(), "needs the bootstrap") {
+		t.Errorf("fisher for inv-m: %v", err)
+	}
+}
+
+// TestIntervalCaveat: reports of people who sent several are said to
+// make the intervals too narrow; one report a person, nothing.
+func TestIntervalCaveat(t *testing.T) {
+	s := &core.Study{Data: []int{0, 1, 1, 2}, People: []int{0, 0, 1, 2}}
+	g := &core.Groups{Users: []int{4}}
+	if got := IntervalCaveat(s, g); !strings.Contains(got, "the 4 reports come from 3 people, up to 2 from one") {
+		t.Errorf("caveat %q", got)
+	}
+	s.People = []int{0, 1, 2, 3}
+	if got := IntervalCaveat(s, g); got != "" {
+		t.Errorf("one a person: %q", got)
+	}
+}
