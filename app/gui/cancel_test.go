@@ -18,9 +18,10 @@ import (
 // cancelWithin is how soon a cancelled job must have stopped (issue 14).
 const cancelWithin = 500 * time.Millisecond
 
-// TestCancelEachJob starts each kind of long job for real — loading a
-// file, the audits of Shokri's mechanisms, building one (its linear
-// program), an estimator, the exact EMD — cancels it as the user does
+// TestCancelEachJob starts each kind of long job for real — an
+// estimate's intervals (its bootstrap), loading a file, the audits of
+// Shokri's mechanisms, building one (its linear program), an estimator,
+// the exact EMD — cancels it as the user does
 // (Ctrl+. or Esc run ui.onCancel) and checks that it stopped within
 // cancelWithin and that the window still shows the results it showed
 // before. Each job is one that runs for seconds or minutes uncancelled,
@@ -51,6 +52,15 @@ func TestCancelEachJob(t *testing.T) {
 		assert.Less(t, took, cancelWithin, "%s stopped %v after Cancel", job, took)
 		assert.Same(t, before, u.cmp.res, "%s: the last results stay", job)
 	}
+
+	t.Run("intervals", func(t *testing.T) {
+		u.cmp.onIntervals()
+		settleUntil(t, "replicates under way", func() bool { return u.cmp.iv.job.bar.Value > 0 })
+		cancel("the intervals")
+		assert.Nil(t, u.cmp.iv.of(core.MethodGIBU), "no intervals from a cancelled bootstrap")
+		assert.Contains(t, u.cmp.reading.Text, "Intervals cancelled: the estimates stand without them.")
+		assert.NotNil(t, u.cmp.current(), "the estimate stays")
+	})
 
 	t.Run("load", func(t *testing.T) {
 		data := u.ws.data

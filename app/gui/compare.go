@@ -84,7 +84,7 @@ func newCompareTab(ws *workspace) *compareTab {
 
 func (c *compareTab) buildUI() fyne.CanvasObject {
 	bar := container.NewHBox(widget.NewLabel("Estimator"), roomy(c.pick), widget.NewLabel("Colour"), roomy(c.scale),
-		c.censusView, c.iv.ui(), layout.NewSpacer(), c.exportPNG, c.exportCSV)
+		c.censusView, layout.NewSpacer(), c.exportPNG, c.exportCSV)
 	// The errors two to a line and the steps below, so that the maps keep
 	// most of the height.
 	pairs := container.New(columnsLayout{cols: 4})
@@ -96,9 +96,9 @@ func (c *compareTab) buildUI() fyne.CanvasObject {
 		pairs.Add(c.metrics[r])
 	}
 	steps := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Steps", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), nil, c.metrics["Steps"])
-	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", container.NewVBox(pairs, steps, c.reading)))
+	side := container.NewVBox(widget.NewCard("", "Errors of the estimate", container.NewVBox(pairs, steps, c.iv.ui(), c.reading)))
 	rank := widget.NewCard("", "Estimators ranked", c.ranking)
-	bottom := container.NewBorder(nil, nil, side, nil, container.NewScroll(rank))
+	bottom := container.NewBorder(nil, nil, container.NewVScroll(side), nil, container.NewScroll(rank))
 	c.content = container.NewBorder(bar, nil, nil, nil, c.layout(nil, bottom))
 	c.content.Hide()
 	return container.NewStack(container.NewCenter(c.empty), c.content)

@@ -47,10 +47,22 @@ func newIntervalPanel(run func(), changed func()) *intervalPanel {
 	return p
 }
 
-// ui returns the panel's controls for the screen's bar: the job's, its
-// progress and the band toggle; the status joins the errors' reading.
+// ui returns the panel's controls, a row under the errors: the job's,
+// its progress and the band toggle; the status joins the errors'
+// reading.
 func (p *intervalPanel) ui() fyne.CanvasObject {
-	return container.NewHBox(p.job.runBtn, p.job.cancelBtn, container.NewGridWrap(fyne.NewSize(90, p.job.bar.MinSize().Height), p.job.bar), p.surely)
+	// The bar shows only while the job runs: idle, it would read as a
+	// job stuck or done.
+	bar := container.NewGridWrap(fyne.NewSize(90, p.job.bar.MinSize().Height), p.job.bar)
+	bar.Hide()
+	p.job.onRunning = func(on bool) {
+		if on {
+			bar.Show()
+		} else {
+			bar.Hide()
+		}
+	}
+	return container.NewHBox(p.job.runBtn, p.job.cancelBtn, bar, p.surely)
 }
 
 // reset forgets the intervals of an earlier run.
@@ -74,6 +86,9 @@ func (c *compareTab) onIntervals() {
 	}
 	m := c.nextIntervals()
 	if m == nil {
+		if len(c.iv.byMethod) > 0 {
+			c.win.SetTitle(fmt.Sprintf("privmap — %s compared, with intervals", plural(len(res.Succeeded()), "estimator", "estimators")))
+		}
 		return
 	}
 	p := c.iv
@@ -84,7 +99,23 @@ func (c *compareTab) onIntervals() {
 	if cur := c.current(); cur == nil || cur.Method == method {
 		c.readings()
 	}
-	progress := p.job.progress()
+	started, head := time.Now(), p.status.Text
+	var last time.Time
+	progress := func(f float64) {
+		jobs.Do(func() {
+			p.job.bar.SetValue(f)
+			// Once a second at most: the time left, from the pace so far.
+			if f <= 0 || f >= 1 || time.Since(last) < time.Second || c.res != res {
+				return
+			}
+			last = time.Now()
+			left := time.Duration(float64(time.Since(started)) * (1 - f) / f).Round(time.Second)
+			p.status.SetText(fmt.Sprintf("%s %.0f %%, about %s left.", head, 100*f, left))
+			if cur := c.current(); cur != nil && cur.Method == method {
+				c.readings()
+			}
+		})
+	}
 	p.job.start(c.ws.ctx, func(ctx context.Context) func() {
 		iv, err := app.Intervals(ctx, method, res.Study, res.Mechs, res.Groups, est, res.Options,
 			app.CI{Level: intervalLevel, Seed: res.Seed}, progress)
@@ -136,7 +167,7 @@ func (p *intervalPanel) describe(m *methodResult, a core.Alphabet, caveat string
 	case p.failed[m.Method] != nil:
 		return fmt.Sprintf("No intervals for %s: %v", methodTitle(m.Method), p.failed[m.Method])
 	case iv != nil:
-		s := app.IntervalSentence(iv, a)
+		s := app.IntervalSentence(iv, a) + fmt.Sprintf(" Only cells surely not empty shows the cells whose band lies above 0: with %.0f%% confidence every one of them holds people.", 100*iv.Level)
 		if caveat != "" {
 			s += " Note: " + caveat + "."
 		}
@@ -166,10 +197,10 @@ func (c *compareTab) fourthMap(m *methodResult, est *mapplot.Map) *mapplot.Map {
 	k := len(iv.Lo)
 	v := make([]float64, k)
 	pct := fmt.Sprintf("%.0f%%", 100*iv.Level)
-	title, label := "Uncertainty: half-width of the "+pct+" interval", "± probability"
+	title, label := "± "+pct+" interval", "± probability"
 	switch {
 	case c.iv.surely.Checked:
-		title, label = "Surely not empty (band above 0, "+pct+" at once)", "probability"
+		title, label = "Surely not empty ("+pct+")", "probability"
 		for x := range v {
 			v[x] = math.NaN()
 			if iv.BandLo[x] > 0 {
@@ -177,7 +208,7 @@ func (c *compareTab) fourthMap(m *methodResult, est *mapplot.Map) *mapplot.Map {
 			}
 		}
 	case c.ds.isCensus():
-		title = "Uncertainty: band half-width, " + pct + " at once"
+		title, label = "± "+pct+" band", "± probability"
 		for x := range v {
 			v[x] = (iv.BandHi[x] - iv.BandLo[x]) / 2
 		}

@@ -41,7 +41,7 @@ func TestIntervals(t *testing.T) {
 	for x := range iv.Lo {
 		require.InDelta(t, (iv.Hi[x]-iv.Lo[x])/2, unc.Map.Values[x], 1e-15)
 	}
-	assert.Contains(t, unc.Map.Title, "half-width of the 95% interval")
+	assert.Equal(t, "± 95% interval", unc.Map.Title)
 	assert.Contains(t, u.cmp.metrics["TV"].Text, " · at most ")
 	assert.Contains(t, u.cmp.metrics["EMD"].Text, " km (95%, bootstrap)")
 

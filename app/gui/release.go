@@ -35,6 +35,8 @@ const (
 	prefRelSens  = "release.sensitivity"
 	prefRelSeed  = "release.seed"
 	prefRelScale = "release.scale"
+	// prefRelMap: the uncertainty map shows beside the three.
+	prefRelMap = "release.uncertaintyMap"
 )
 
 // releaseNames name the mechanisms as the screen shows them.
@@ -67,9 +69,10 @@ type releaseTab struct {
 	summary                       *widget.Label
 	matching                      *widget.Label
 	errs                          *widget.Label
-	// surely shows, on the uncertainty map, the cells whose band
-	// excludes 0.
-	surely                        *widget.Check
+	// uncertain shows the uncertainty map beside the three (the maps are
+	// small four to a row beside the noise's form), surely shows on it
+	// the cells whose band excludes 0.
+	uncertain, surely             *widget.Check
 	releaseBtn, exportPNG, expCSV *widget.Button
 	empty                         *widget.Label
 	pmf                           *figureView
@@ -156,6 +159,11 @@ func newReleaseTab(ws *workspace) *releaseTab {
 	r.matching = widget.NewLabel("")
 	r.matching.Wrapping = fyne.TextWrapWord
 	r.errs = widget.NewLabel("No release yet.")
+	r.uncertain = widget.NewCheck("Uncertainty map", func(on bool) {
+		a.Preferences().SetBool(prefRelMap, on)
+		r.refresh()
+	})
+	r.uncertain.Checked = a.Preferences().Bool(prefRelMap)
 	r.surely = widget.NewCheck("Only cells surely not empty", func(bool) { r.refresh() })
 	r.surely.Disable()
 	r.pmf = newFigureView(fyne.NewSize(240, 160), nil)
@@ -198,9 +206,9 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 		widget.NewCard("", "Noise", container.NewVBox(
 			widget.NewForm(widget.NewFormItem("Mechanism", roomy(r.mech))), r.stdForm, r.pmForm, common)),
 		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.people, r.summary, r.matching, r.spent)))
-	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, r.surely, layout.NewSpacer(), r.exportPNG, r.expCSV)
+	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, layout.NewSpacer(), r.exportPNG, r.expCSV)
 	below := container.NewHSplit(
-		container.NewVScroll(widget.NewCard("", "Errors of the release", r.errs)),
+		container.NewVScroll(widget.NewCard("", "Errors of the release", container.NewVBox(r.uncertain, r.surely, r.errs))),
 		widget.NewCard("", "Noise on one count", r.pmf))
 	below.Offset = 0.4
 	split := container.NewHSplit(container.NewVScroll(left), container.NewBorder(bar, nil, nil, nil, r.layout(container.NewCenter(r.empty), below)))
@@ -497,7 +505,7 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 		how = "Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people."
 	}
 	if iv, err := res.spec.Interval(len(res.raw), intervalLevel); err == nil {
-		how += "\n" + iv.Sentence()
+		how += "\n" + iv.Sentence() + " The uncertainty map gives each true count's interval; Only cells surely not empty keeps the cells whose band lies above 0."
 	}
 	if res.suppressed > 0 {
 		how += fmt.Sprintf("\n%s of at most %s set to 0: post-processing of the noisy counts, which costs no privacy.",
@@ -542,7 +550,12 @@ func (r *releaseTab) refresh() {
 		return
 	}
 	ms := r.figureMaps()
-	r.show3(ms, r.fourthMap(ms[1]))
+	extra := r.fourthMap(ms[1])
+	if extra != nil {
+		// Four maps share the row: titles that fit them.
+		ms[0].Title, ms[1].Title, ms[2].Title = "True", "Released", "Difference"
+	}
+	r.show3(ms, extra)
 }
 
 // fourthMap returns the uncertainty map of the last release: each true
@@ -552,7 +565,7 @@ func (r *releaseTab) refresh() {
 // half-widths summed are the band's, which bound the sums at once.
 func (r *releaseTab) fourthMap(released *mapplot.Map) *mapplot.Map {
 	res := r.last
-	if res.bounds == nil {
+	if res.bounds == nil || !r.uncertain.Checked {
 		r.surely.Disable()
 		return nil
 	}
@@ -560,10 +573,10 @@ func (r *releaseTab) fourthMap(released *mapplot.Map) *mapplot.Map {
 	b := res.bounds
 	pct := fmt.Sprintf("%.0f%%", 100*res.level)
 	v := make([]float64, len(b.Lo))
-	title, label := "Uncertainty: half-width of the "+pct+" interval", "± count"
+	title, label := "± "+pct+" interval", "± count"
 	switch {
 	case r.surely.Checked:
-		title, label = "Surely not empty (band above 0, "+pct+" at once)", "count"
+		title, label = "Surely not empty ("+pct+")", "count"
 		for x := range v {
 			v[x] = math.NaN()
 			if b.BandLo[x] > 0 {
@@ -571,7 +584,7 @@ func (r *releaseTab) fourthMap(released *mapplot.Map) *mapplot.Map {
 			}
 		}
 	case r.ds.isCensus():
-		title = "Uncertainty: band half-width, " + pct + " at once"
+		title, label = "± "+pct+" band", "± count"
 		for x := range v {
 			v[x] = (b.BandHi[x] - b.BandLo[x]) / 2
 		}

@@ -112,6 +112,8 @@ func TestReleaseScreen(t *testing.T) {
 	// The uncertainty map beside the three: each count's half-width, ±Each
 	// but where the interval meets 0; the band toggle keeps the cells
 	// whose band is above 0.
+	assert.Nil(t, r.extra.Map, "three maps until the uncertainty map is asked for")
+	r.uncertain.SetChecked(true)
 	require.NotNil(t, r.extra.Map)
 	for x := range truth {
 		require.Equal(t, (bd.Hi[x]-bd.Lo[x])/2, r.extra.Map.Values[x])
