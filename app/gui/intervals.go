@@ -181,12 +181,7 @@ func (p *intervalPanel) describe(m *methodResult, a core.Alphabet, caveat string
 }
 
 // fourthMap returns the map beside the three for the estimate m, or nil
-// without intervals: each cell's uncertainty (the half-width of its
-// interval), or, with the band toggle, the estimate on the cells whose
-// simultaneous band excludes 0 and nothing elsewhere. On a census table
-// whose view sums categories, a cell's uncertainty is the sum of the
-// categories' band half-widths: every category within its band (the
-// band's probability), their sum is within that sum.
+// without intervals (triptych.boundsMap).
 func (c *compareTab) fourthMap(m *methodResult, est *mapplot.Map) *mapplot.Map {
 	iv := c.iv.of(m.Method)
 	if iv == nil {
@@ -194,41 +189,8 @@ func (c *compareTab) fourthMap(m *methodResult, est *mapplot.Map) *mapplot.Map {
 		return nil
 	}
 	c.iv.surely.Enable()
-	k := len(iv.Lo)
-	v := make([]float64, k)
-	pct := fmt.Sprintf("%.0f%%", 100*iv.Level)
-	title, label := "± "+pct+" interval", "± probability"
-	switch {
-	case c.iv.surely.Checked:
-		title, label = "Surely not empty ("+pct+")", "probability"
-		for x := range v {
-			v[x] = math.NaN()
-			if iv.BandLo[x] > 0 {
-				v[x] = m.Estimate.Theta[x]
-			}
-		}
-	case c.ds.isCensus():
-		title, label = "± "+pct+" band", "± probability"
-		for x := range v {
-			v[x] = (iv.BandHi[x] - iv.BandLo[x]) / 2
-		}
-	default:
-		for x := range v {
-			v[x] = (iv.Hi[x] - iv.Lo[x]) / 2
-		}
-	}
-	var out *mapplot.Map
-	if ds := c.ds; ds.isCensus() {
-		row, col := attrAxes(ds.alphabet, c.rows.Selected, c.cols.Selected)
-		out = censusMap(ds, v, row, col, c.colourScale(), title, label)
-	} else {
-		out = gridMap(ds.grid.Grid, v, c.colourScale(), title, label)
-	}
-	if c.iv.surely.Checked {
-		out.Lo, out.Hi = est.Lo, est.Hi // the estimate's own colours
-	}
-	c.tiles.under(out)
-	return out
+	b := bounds{iv.Lo, iv.Hi, iv.BandLo, iv.BandHi}
+	return c.boundsMap(b, iv.Level, m.Estimate.Theta, est, "probability", c.iv.surely.Checked)
 }
 
 // intervalText returns " (lo–hi)" for cell of the estimate shown, when

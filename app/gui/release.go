@@ -558,11 +558,8 @@ func (r *releaseTab) refresh() {
 	r.show3(ms, extra)
 }
 
-// fourthMap returns the uncertainty map of the last release: each true
-// count's interval half-width, or, with the band toggle, the released
-// counts of the cells whose band excludes 0 and nothing elsewhere; nil
-// without intervals. On a census view that sums categories the
-// half-widths summed are the band's, which bound the sums at once.
+// fourthMap returns the uncertainty map of the last release
+// (triptych.boundsMap), or nil without intervals or unasked.
 func (r *releaseTab) fourthMap(released *mapplot.Map) *mapplot.Map {
 	res := r.last
 	if res.bounds == nil || !r.uncertain.Checked {
@@ -571,40 +568,7 @@ func (r *releaseTab) fourthMap(released *mapplot.Map) *mapplot.Map {
 	}
 	r.surely.Enable()
 	b := res.bounds
-	pct := fmt.Sprintf("%.0f%%", 100*res.level)
-	v := make([]float64, len(b.Lo))
-	title, label := "± "+pct+" interval", "± count"
-	switch {
-	case r.surely.Checked:
-		title, label = "Surely not empty ("+pct+")", "count"
-		for x := range v {
-			v[x] = math.NaN()
-			if b.BandLo[x] > 0 {
-				v[x] = res.released[x]
-			}
-		}
-	case r.ds.isCensus():
-		title, label = "± "+pct+" band", "± count"
-		for x := range v {
-			v[x] = (b.BandHi[x] - b.BandLo[x]) / 2
-		}
-	default:
-		for x := range v {
-			v[x] = (b.Hi[x] - b.Lo[x]) / 2
-		}
-	}
-	var out *mapplot.Map
-	if ds := r.ds; ds.isCensus() {
-		row, col := attrAxes(ds.alphabet, r.rows.Selected, r.cols.Selected)
-		out = censusMap(ds, v, row, col, r.colourScale(), title, label)
-	} else {
-		out = gridMap(ds.grid.Grid, v, r.colourScale(), title, label)
-	}
-	if r.surely.Checked {
-		out.Lo, out.Hi = released.Lo, released.Hi
-	}
-	r.tiles.under(out)
-	return out
+	return r.boundsMap(bounds{b.Lo, b.Hi, b.BandLo, b.BandHi}, res.level, res.released, released, "count", r.surely.Checked)
 }
 
 // hoverText describes the cell under the mouse: its place, true and

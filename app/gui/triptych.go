@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -245,4 +246,53 @@ func (t *triptych) place(cell int) string {
 		return categoryPlace(t.maps[0].Map, cell)
 	}
 	return cellPlace(t.ds.grid.Grid, cell)
+}
+
+// bounds are each cell's interval and the band, as core.Intervals and
+// app.ReleaseBounds give them.
+type bounds struct{ lo, hi, bandLo, bandHi []float64 }
+
+// boundsMap returns the uncertainty map beside the three, at the level
+// of the bounds b, in the unit of the values shown (like's, whose colour
+// scale the toggled map keeps): each cell's interval half-width, or,
+// surely, the values shown on the cells whose band excludes 0 and
+// nothing elsewhere. On a census table whose view sums categories, a
+// cell's uncertainty is the sum of the categories' band half-widths:
+// every category within its band (the band's probability), their sum is
+// within that sum.
+func (t *triptych) boundsMap(b bounds, level float64, shown []float64, like *mapplot.Map, unit string, surely bool) *mapplot.Map {
+	v := make([]float64, len(b.lo))
+	pct := fmt.Sprintf("%.0f%%", 100*level)
+	title, label := "± "+pct+" interval", "± "+unit
+	switch {
+	case surely:
+		title, label = "Surely not empty ("+pct+")", unit
+		for x := range v {
+			v[x] = math.NaN()
+			if b.bandLo[x] > 0 {
+				v[x] = shown[x]
+			}
+		}
+	case t.ds.isCensus():
+		title = "± " + pct + " band"
+		for x := range v {
+			v[x] = (b.bandHi[x] - b.bandLo[x]) / 2
+		}
+	default:
+		for x := range v {
+			v[x] = (b.hi[x] - b.lo[x]) / 2
+		}
+	}
+	var out *mapplot.Map
+	if ds := t.ds; ds.isCensus() {
+		row, col := attrAxes(ds.alphabet, t.rows.Selected, t.cols.Selected)
+		out = censusMap(ds, v, row, col, t.colourScale(), title, label)
+	} else {
+		out = gridMap(ds.grid.Grid, v, t.colourScale(), title, label)
+	}
+	if surely {
+		out.Lo, out.Hi = like.Lo, like.Hi // the values' own colours
+	}
+	t.tiles.under(out)
+	return out
 }
