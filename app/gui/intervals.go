@@ -99,48 +99,65 @@ func (c *compareTab) onIntervals() {
 	if cur := c.current(); cur == nil || cur.Method == method {
 		c.readings()
 	}
+	progress := c.intervalProgress(res, method)
+	p.job.start(c.ws.ctx, func(ctx context.Context) func() {
+		iv, err := app.Intervals(ctx, method, res.Study, res.Mechs, res.Groups, est, res.Options,
+			app.CI{Level: intervalLevel, Seed: res.Seed}, progress)
+		return func() { c.intervalsDone(res, method, iv, err) }
+	})
+}
+
+// readingsOf updates the reading when method's estimate is shown.
+func (c *compareTab) readingsOf(method core.Method) {
+	if cur := c.current(); cur != nil && cur.Method == method {
+		c.readings()
+	}
+}
+
+// intervalProgress returns the job's progress callback: the bar, and
+// once a second at most the time left, from the pace so far.
+func (c *compareTab) intervalProgress(res *runResult, method core.Method) func(float64) {
+	p := c.iv
 	started, head := time.Now(), p.status.Text
 	var last time.Time
-	progress := func(f float64) {
+	return func(f float64) {
 		jobs.Do(func() {
 			p.job.bar.SetValue(f)
-			// Once a second at most: the time left, from the pace so far.
 			if f <= 0 || f >= 1 || time.Since(last) < time.Second || c.res != res {
 				return
 			}
 			last = time.Now()
 			left := time.Duration(float64(time.Since(started)) * (1 - f) / f).Round(time.Second)
 			p.status.SetText(fmt.Sprintf("%s %.0f %%, about %s left.", head, 100*f, left))
-			if cur := c.current(); cur != nil && cur.Method == method {
-				c.readings()
-			}
+			c.readingsOf(method)
 		})
 	}
-	p.job.start(c.ws.ctx, func(ctx context.Context) func() {
-		iv, err := app.Intervals(ctx, method, res.Study, res.Mechs, res.Groups, est, res.Options,
-			app.CI{Level: intervalLevel, Seed: res.Seed}, progress)
-		return func() {
-			if c.res != res {
-				if c.res.intervals {
-					c.onIntervals() // a run came meanwhile: its intervals
-				}
-				return
-			}
-			switch {
-			case errors.Is(err, context.Canceled):
-				p.job.bar.SetValue(0)
-				p.status.SetText("Intervals cancelled: the estimates stand without them.")
-				c.readings()
-				return
-			case err != nil:
-				p.failed[method] = err
-			default:
-				p.byMethod[method] = iv
-			}
-			c.refresh()
+}
+
+// intervalsDone keeps the intervals of method in the run res (or why
+// they failed) and starts the next estimate's; a cancelled job stops the
+// chain, and a run shown meanwhile starts its own.
+func (c *compareTab) intervalsDone(res *runResult, method core.Method, iv *app.EstimateIntervals, err error) {
+	p := c.iv
+	if c.res != res {
+		if c.res.intervals {
 			c.onIntervals()
 		}
-	})
+		return
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		p.job.bar.SetValue(0)
+		p.status.SetText("Intervals cancelled: the estimates stand without them.")
+		c.readings()
+		return
+	case err != nil:
+		p.failed[method] = err
+	default:
+		p.byMethod[method] = iv
+	}
+	c.refresh()
+	c.onIntervals()
 }
 
 // nextIntervals returns the estimate whose intervals come next: the one
