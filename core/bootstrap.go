@@ -349,13 +349,59 @@ type drawer struct {
 func newDrawer(mechs []Mechanism, users []int, theta []float64) *drawer {
 	d := &drawer{mechs: mechs, users: users, data: newAliasTable(theta), outputs: make([]*aliasTable, len(mechs))}
 	for j, m := range mechs {
-		if users[j] > 0 {
+		if users == nil || users[j] > 0 {
 			if q := outputLaw(m, theta); q != nil {
 				d.outputs[j] = newAliasTable(q)
 			}
 		}
 	}
 	return d
+}
+
+// A ReportDrawer draws the grouped reports of a population whose data
+// follow a distribution θ, each user's datum drawn from θ and sanitised
+// by her mechanism, as a parametric bootstrap's replicates are drawn
+// (Bootstrap): a symbol channel's report counts from the law of its
+// output, θA. It plans a deployment: the reports of any number of users
+// of each mechanism, from the truth.
+type ReportDrawer struct{ d *drawer }
+
+// NewReportDrawer returns the drawer of reports through mechs of data
+// that follow theta. It refuses a personalized mechanism (PUM), whose
+// reports depend on each user's personal cells as well.
+func NewReportDrawer(mechs []Mechanism, theta []float64) (*ReportDrawer, error) {
+	all := make([]int, len(mechs))
+	for j := range all {
+		all[j] = 1
+	}
+	if err := checkMechs(mechs, all, len(theta)); err != nil {
+		return nil, err
+	}
+	if j := personalizedUsed(mechs, all); j >= 0 {
+		return nil, fmt.Errorf("core: mechanism %d is personalized (pum): its reports depend on each user's personal cells, not on the distribution alone", j+1)
+	}
+	return &ReportDrawer{newDrawer(mechs, nil, theta)}, nil
+}
+
+// Draw draws the reports of users[j] users of each mechanism j with rng;
+// ctx cancels. users has one count a mechanism, each ≥ 0.
+func (r *ReportDrawer) Draw(ctx context.Context, rng *rand.Rand, users []int) (*Groups, error) {
+	if len(users) != len(r.d.mechs) {
+		return nil, fmt.Errorf("core: %d user counts for %d mechanisms", len(users), len(r.d.mechs))
+	}
+	n := 0
+	for _, u := range users {
+		if u < 0 {
+			return nil, fmt.Errorf("core: %d users of a mechanism", u)
+		}
+		n += u
+	}
+	if n > MaxUsers {
+		return nil, fmt.Errorf("core: %d users are more than the %d a simulation draws", n, MaxUsers)
+	}
+	d := *r.d
+	d.users = users
+	return d.draw(ctx, rng)
 }
 
 // draw draws one set of grouped reports with rng; ctx cancels.

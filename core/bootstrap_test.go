@@ -192,3 +192,40 @@ func TestBootstrapRefuses(t *testing.T) {
 		t.Errorf("cancelled: err %v, want context.Canceled", err)
 	}
 }
+
+// TestReportDrawer draws through the exported drawer: as many reports
+// of each mechanism as users asked, none of a mechanism with 0 users,
+// and refusals of a PUM, of counts that do not fit and of negative ones.
+func TestReportDrawer(t *testing.T) {
+	krr, _ := NewKRR(5, 1)
+	rappor, _ := NewRAPPOR(5, 2)
+	d, err := NewReportDrawer([]Mechanism{krr, rappor}, []float64{0.5, 0.2, 0.3, 0, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, users := range [][]int{{300, 200}, {0, 70}, {9, 0}} {
+		g, err := d.Draw(context.Background(), rand.New(rand.NewPCG(1, 2)), users)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]int, 2)
+		for _, gr := range g.List {
+			got[gr.Mech] += gr.Count
+		}
+		if got[0] != users[0] || got[1] != users[1] || g.Users[0] != users[0] || g.Users[1] != users[1] {
+			t.Errorf("users %v: drew %v (groups' users %v)", users, got, g.Users)
+		}
+	}
+	for _, users := range [][]int{{1}, {-1, 3}} {
+		if _, err := d.Draw(context.Background(), rand.New(rand.NewPCG(1, 2)), users); err == nil {
+			t.Errorf("users %v: no error", users)
+		}
+	}
+	pum, err := NewPUM(4, 1, []int{0}, []string{"home"}, KindURR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewReportDrawer([]Mechanism{pum}, []float64{.25, .25, .25, .25}); err == nil || !strings.Contains(err.Error(), "personal cells") {
+		t.Errorf("pum: err %v, want the personal cells refusal", err)
+	}
+}

@@ -34,6 +34,7 @@ var commands = map[string]command{
 	"metrics":    {"compare an estimate with the truth: emd, mse, jsd, tv", runMetrics},
 	"render":     {"draw the true and estimated maps, over a basemap, as PNG or SVG", runRender},
 	"experiment": {"reproduce a paper's figure: runs.csv, figures and a summary (-list names them)", runExperiment},
+	"plan":       {"how many users, or which ε, keep the estimate's (or a release's) error below a target", runPlan},
 	"release":    {"release a histogram's counts with central noise (Laplace, geometric, their piecewise mixtures)", runRelease},
 }
 

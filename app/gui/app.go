@@ -173,6 +173,7 @@ func (u *ui) commands() map[string][]command {
 		},
 		"Run": {
 			{label: "Run estimators", key: fyne.KeyR, action: u.onRun},
+			{label: "Plan users for an accuracy", key: fyne.KeyL, action: u.onPlan},
 			{label: "Cancel", key: fyne.KeyPeriod, action: u.onCancel},
 		},
 		"View": view,
@@ -239,6 +240,13 @@ func (u *ui) onRun() {
 	}
 	u.ws.show(u.run)
 	u.run.onRun()
+}
+
+// onPlan shows the Run screen and plans the users (or ε) its Plan asks
+// for.
+func (u *ui) onPlan() {
+	u.ws.show(u.run)
+	u.run.plan.onPlan()
 }
 
 // onCancel cancels whatever runs on every screen: a run, a release, an

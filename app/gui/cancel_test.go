@@ -21,7 +21,7 @@ const cancelWithin = 500 * time.Millisecond
 // TestCancelEachJob starts each kind of long job for real — an
 // estimate's intervals (its bootstrap), loading a file, the audits of
 // Shokri's mechanisms, building one (its linear program), an estimator,
-// the exact EMD — cancels it as the user does
+// a plan's simulated deployments, the exact EMD — cancels it as the user does
 // (Ctrl+. or Esc run ui.onCancel) and checks that it stopped within
 // cancelWithin and that the window still shows the results it showed
 // before. Each job is one that runs for seconds or minutes uncancelled,
@@ -110,6 +110,18 @@ func TestCancelEachJob(t *testing.T) {
 		u.run.onRun()
 		settleUntil(t, "EM steps", func() bool { return strings.Contains(u.run.detail.Text, "step ") })
 		cancel("GIBU")
+	})
+
+	t.Run("plan", func(t *testing.T) {
+		p := u.run.plan
+		p.target.SetText("0.05")
+		p.runs.SetText("2")
+		p.vary.SetSelected(planAxes[0])
+		p.onPlan()
+		require.True(t, p.job.running, "the plan started")
+		settleUntil(t, "the plan still running, its first deployments under way", func() bool { return p.job.running })
+		cancel("the plan")
+		assert.Equal(t, "Plan cancelled.", p.status.Text)
 	})
 
 	t.Run("EMD", func(t *testing.T) {

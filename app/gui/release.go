@@ -37,6 +37,8 @@ const (
 	prefRelScale = "release.scale"
 	// prefRelMap: the uncertainty map shows beside the three.
 	prefRelMap = "release.uncertaintyMap"
+	// prefRelWithin is the ± counts the Release screen's plan asks for.
+	prefRelWithin = "release.planWithin"
 )
 
 // releaseNames name the mechanisms as the screen shows them.
@@ -90,6 +92,10 @@ type releaseTab struct {
 	spent  *widget.Label
 	// suppress is T: released counts of at most T are set to 0.
 	suppress *widget.Entry
+	// within is the ± counts a plan keeps every count within, plan the
+	// ε it needs (app.PlanRelease, as typed).
+	within *widget.Entry
+	plan   *widget.Label
 }
 
 // releaseResult is a release drawn from a data set's counts.
@@ -152,6 +158,14 @@ func newReleaseTab(ws *workspace) *releaseTab {
 	r.budget.OnChanged = func(string) { r.changed() }
 	r.suppress = widget.NewEntry()
 	r.suppress.SetPlaceHolder("0: off")
+	r.within = widget.NewEntry()
+	r.within.SetText(p.StringWithFallback(prefRelWithin, "10"))
+	r.within.OnChanged = func(v string) {
+		a.Preferences().SetString(prefRelWithin, v)
+		r.plan.SetText(r.planText())
+	}
+	r.plan = widget.NewLabel("")
+	r.plan.Wrapping = fyne.TextWrapWord
 	r.spent = widget.NewLabel("")
 	r.spent.Wrapping = fyne.TextWrapWord
 	r.summary = widget.NewLabel("")
@@ -205,7 +219,9 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 	left := container.NewVBox(
 		widget.NewCard("", "Noise", container.NewVBox(
 			widget.NewForm(widget.NewFormItem("Mechanism", roomy(r.mech))), r.stdForm, r.pmForm, common)),
-		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.people, r.summary, r.matching, r.spent)))
+		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.people, r.summary, r.matching, r.spent)),
+		widget.NewCard("", "Plan: which ε for an accuracy?", container.NewVBox(
+			widget.NewForm(widget.NewFormItem("Every count within ±", r.within)), r.plan)))
 	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, layout.NewSpacer(), r.exportPNG, r.expCSV)
 	below := container.NewHSplit(
 		container.NewVScroll(widget.NewCard("", "Errors of the release", container.NewVBox(r.uncertain, r.surely, r.errs))),
@@ -286,6 +302,7 @@ func (r *releaseTab) changed() {
 		r.seed.Disable()
 	}
 	r.savePrefs(s)
+	r.plan.SetText(r.planText())
 	r.people.SetText(r.peopleText(s))
 	r.spent.SetText(r.spentText())
 	if err != nil {
@@ -759,4 +776,27 @@ func (r *releaseTab) spentText() string {
 		text += fmt.Sprintf(" Budget: ε = %s, %s left.", roundText(l.Budget, 4), roundText(math.Max(0, l.Budget-l.Spent()), 4))
 	}
 	return text
+}
+
+// planText answers the Release screen's plan as typed: the ε that keeps
+// every count of the data shown (and each alone) within ±T at 95%, for
+// the mechanism chosen, or why there is none.
+func (r *releaseTab) planText() string {
+	ds := r.ws.data
+	if ds == nil {
+		return "Load data to plan their release."
+	}
+	t, err := strconv.Atoi(strings.TrimSpace(r.within.Text))
+	if err != nil || t < 0 {
+		return fmt.Sprintf("±%q: want a whole number of counts, such as 10.", r.within.Text)
+	}
+	s, err := r.spec()
+	if err != nil {
+		return "Correct the noise above to plan it."
+	}
+	rp, err := app.PlanRelease(s, ds.studyAlphabet().Len(), intervalLevel, t)
+	if err != nil {
+		return err.Error()
+	}
+	return rp.Sentence()
 }

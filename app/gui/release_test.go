@@ -245,3 +245,21 @@ func TestReleaseSuppress(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(string(b), fmt.Sprintf("# suppressed: %d released counts of at most 3 set to 0", r.last.suppressed)), "%.80q", b)
 }
+
+// TestReleasePlan checks the Release screen's plan as typed: the ε that
+// keeps every one of the embedded data's 384 counts within ±10, and a
+// refusal of a target that is not a whole number.
+func TestReleasePlan(t *testing.T) {
+	_, u := newTestWindow(t)
+	settle(t)
+	r := u.rel
+	r.mech.SetSelected(releaseNames[app.Laplace])
+	r.sens.SetText("1")
+	r.within.SetText("10")
+	want, err := app.PlanRelease(app.ReleaseSpec{Mechanism: app.Laplace, EpsIn: 1, EpsOut: 1, Sensitivity: 1}, 384, 0.95, 10)
+	require.NoError(t, err)
+	assert.Equal(t, want.Sentence(), r.plan.Text)
+	assert.Contains(t, r.plan.Text, "For every one of the 384 released counts to lie within ±10 of its true count with probability 95%")
+	r.within.SetText("ten")
+	assert.Contains(t, r.plan.Text, "want a whole number")
+}

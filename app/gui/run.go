@@ -82,6 +82,8 @@ type runTab struct {
 	summary            *widget.Label
 	// why says which estimators do not apply to the population, and why.
 	why *widget.Label
+	// plan answers how many users, or which ε, an accuracy needs.
+	plan *planPanel
 
 	jobControls
 }
@@ -126,6 +128,7 @@ func newRunTab(ws *workspace) *runTab {
 	r.why.Wrapping = fyne.TextWrapWord
 	r.why.Hide()
 	r.summary.Wrapping = fyne.TextWrapWord
+	r.plan = newPlanPanel(r)
 	return r
 }
 
@@ -178,7 +181,8 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 	)
 	sim.Items[0].HintText = "blank: sanitise every datum; else draw this many from the truth"
 	left := container.NewVBox(widget.NewCard("", "Estimators", methods), widget.NewCard("", "Last run", r.summary))
-	right := container.NewVBox(widget.NewCard("", "Options", opts), widget.NewCard("", "Simulation", sim))
+	right := container.NewVBox(widget.NewCard("", "Options", opts), widget.NewCard("", "Simulation", sim),
+		widget.NewCard("", "Plan: how many users for an accuracy?", r.plan.ui()))
 	// Run, Cancel and the progress stay in view at the top; the stage
 	// and the estimator's step share a line.
 	top := container.NewVBox(

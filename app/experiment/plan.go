@@ -1,0 +1,28 @@
+package experiment
+
+import (
+	"fmt"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/mapplot"
+)
+
+// PlanCurve returns the figure of a plan (privmap plan, the Run screen's
+// Plan): its runs' errors and their quantile against users or ε, the
+// target and the answer.
+func PlanCurve(p *app.Plan) mapplot.PlanCurve {
+	c := mapplot.PlanCurve{XLabel: "users", Target: p.Target, Need: p.Need, Extrapolated: p.Extrapolated,
+		BoundLabel: fmt.Sprintf("the error at %g%% probability", 100*p.Level)}
+	if p.Axis == app.AxisEps {
+		c.XLabel = "ε, as a multiple of the population's"
+	}
+	c.YLabel = map[app.PlanMetric]string{app.PlanTV: "TV to the truth", app.PlanMax: "largest error of a cell",
+		app.PlanEMD: "EMD to the truth"}[p.Metric]
+	if p.Unit != "" {
+		c.YLabel += " (" + p.Unit + ")"
+	}
+	for _, pt := range p.Points {
+		c.X, c.Bound, c.Errors = append(c.X, pt.X), append(c.Bound, pt.Bound), append(c.Errors, pt.Errors)
+	}
+	return c
+}

@@ -1,0 +1,198 @@
+package gui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/experiment"
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/core"
+)
+
+// Preferences of the Run screen's plan.
+const (
+	prefPlanMetric = "plan.error"
+	prefPlanTarget = "plan.target"
+	prefPlanVary   = "plan.vary"
+	prefPlanRuns   = "plan.runs"
+)
+
+// The plan's errors and axes as the window names them.
+var (
+	planMetrics  = []string{"TV (share of people misplaced)", "largest error of a cell", "EMD (distance moved)"}
+	planMetricOf = map[string]app.PlanMetric{planMetrics[0]: app.PlanTV, planMetrics[1]: app.PlanMax, planMetrics[2]: app.PlanEMD}
+	planAxes     = []string{"users", "ε (every mechanism's, by one factor)"}
+	planAxisOf   = map[string]app.PlanAxis{planAxes[0]: app.AxisUsers, planAxes[1]: app.AxisEps}
+)
+
+// planPanel is the Run screen's Plan (app.MakePlan): how many users, or
+// which ε, keep the first ticked estimator's error below a target with
+// probability 95%, from simulated deployments on the loaded data and
+// population: a cancellable job, the answer in a sentence and the curve.
+type planPanel struct {
+	r            *runTab
+	job          jobControls
+	metric, vary *widget.Select
+	target, runs *widget.Entry
+	status       *widget.Label
+	figure       *figureView
+}
+
+func newPlanPanel(r *runTab) *planPanel {
+	p := &planPanel{r: r, status: widget.NewLabel("How many users, or which ε, does the map need? Set the error you accept and press Plan.")}
+	pr := r.app.Preferences()
+	p.job = newJobControls(p.onPlan)
+	p.job.runBtn.Text, p.job.runBtn.Icon, p.job.runBtn.Importance = "Plan", theme.SearchIcon(), widget.MediumImportance
+	p.job.bind()
+	p.metric = widget.NewSelect(planMetrics, nil)
+	p.metric.SetSelected(choice(pr.String(prefPlanMetric), planMetrics, planMetrics[0]))
+	p.vary = widget.NewSelect(planAxes, nil)
+	p.vary.SetSelected(choice(pr.String(prefPlanVary), planAxes, planAxes[0]))
+	p.target = widget.NewEntry()
+	p.target.SetPlaceHolder("such as 0.1")
+	p.target.SetText(pr.StringWithFallback(prefPlanTarget, "0.1"))
+	p.runs = optionalNumber(strconv.Itoa(app.DefaultPlanRuns), pr.String(prefPlanRuns))
+	for _, e := range []*widget.Entry{p.target, p.runs} {
+		e.OnChanged = func(string) { p.savePrefs() }
+		e.OnSubmitted = func(string) { p.onPlan() }
+	}
+	p.metric.OnChanged = func(string) { p.savePrefs() }
+	p.vary.OnChanged = func(string) { p.savePrefs() }
+	p.job.holds = []fyne.Disableable{p.metric, p.vary, p.target, p.runs}
+	p.status.Wrapping = fyne.TextWrapWord
+	p.figure = newFigureView(fyne.NewSize(300, 220), nil)
+	p.figure.Hide()
+	return p
+}
+
+// ui returns the panel: its form, Plan and Cancel with the progress,
+// the answer and the curve.
+func (p *planPanel) ui() fyne.CanvasObject {
+	form := widget.NewForm(
+		widget.NewFormItem("Error", p.metric),
+		widget.NewFormItem("At most", p.target),
+		widget.NewFormItem("Vary", p.vary),
+		widget.NewFormItem("Runs a point", p.runs),
+	)
+	form.Items[1].HintText = "with probability 95%: TV and a cell's error below 1, EMD in km or steps"
+	form.Items[3].HintText = "simulated deployments at each of 7 sizes, each an estimate"
+	buttons := container.NewBorder(nil, nil, container.NewHBox(p.job.runBtn, p.job.cancelBtn), nil, p.job.bar)
+	return container.NewVBox(form, buttons, p.status, p.figure)
+}
+
+// savePrefs remembers the plan's question.
+func (p *planPanel) savePrefs() {
+	pr := p.r.app.Preferences()
+	pr.SetString(prefPlanMetric, p.metric.Selected)
+	pr.SetString(prefPlanVary, p.vary.Selected)
+	pr.SetString(prefPlanTarget, p.target.Text)
+	pr.SetString(prefPlanRuns, p.runs.Text)
+}
+
+// request gathers the plan's question from the panel and the Run
+// screen: the loaded data's truth and population, the first estimator
+// ticked, the Simulation's users and seed.
+func (p *planPanel) request() (app.PlanRequest, error) {
+	in, err := p.r.input()
+	if err != nil {
+		return app.PlanRequest{}, err
+	}
+	set, err := p.r.settings()
+	if err != nil {
+		return app.PlanRequest{}, err
+	}
+	target, err := strconv.ParseFloat(strings.TrimSpace(p.target.Text), 64)
+	if err != nil {
+		return app.PlanRequest{}, fmt.Errorf("the error you accept, %q: want a number such as 0.1", p.target.Text)
+	}
+	runs, err := optWhole("Runs a point", p.runs)
+	if err != nil {
+		return app.PlanRequest{}, err
+	}
+	method := core.MethodGIBU
+	if len(set.Methods) > 0 {
+		method = set.Methods[0]
+	}
+	users := set.Users
+	if users == 0 {
+		users = len(in.Users.Data)
+	}
+	req := app.PlanRequest{Study: in.Study, Truth: in.Users.Truth, Method: method, Metric: planMetricOf[p.metric.Selected],
+		Target: target, Runs: runs, Axis: planAxisOf[p.vary.Selected], Users: users, Seed: set.Seed,
+		Options: core.EstimateOptions{EM: core.EMOptions{Tol: set.Tol, MaxIter: set.MaxIter}, Post: set.Post,
+			CEM: core.CEMOptions{Alpha: set.Alpha, Seed: set.Seed}}}
+	if req.Truth == nil {
+		return req, errors.New("the loaded data give no distribution to plan from")
+	}
+	return req, req.Check()
+}
+
+// onPlan starts the plan off the UI goroutine.
+func (p *planPanel) onPlan() {
+	if p.job.running {
+		return
+	}
+	req, err := p.request()
+	if err != nil {
+		showError(p.r.win, err, "Nothing was planned: correct the question or the population, then press Plan.")
+		return
+	}
+	p.status.SetText(fmt.Sprintf("Planning %s: simulated deployments of %s…", req.Metric, req.Method))
+	start := time.Now()
+	head := p.status.Text
+	var last time.Time
+	progress := func(f float64) {
+		jobs.Do(func() {
+			p.job.bar.SetValue(f)
+			if f <= 0 || f >= 1 || time.Since(last) < time.Second {
+				return
+			}
+			last = time.Now()
+			left := time.Duration(float64(time.Since(start)) * (1 - f) / f).Round(time.Second)
+			p.status.SetText(fmt.Sprintf("%s %.0f %%, about %s left.", head, 100*f, left))
+		})
+	}
+	release := p.r.ws.audits.hold()
+	p.job.start(p.r.ctx, func(ctx context.Context) func() {
+		defer release()
+		plan, err := guarded(func() (*app.Plan, error) {
+			mechs, err := app.BuildMechanisms(ctx, req.Study, nil)
+			if err != nil {
+				return nil, err
+			}
+			return app.MakePlan(ctx, req, mechs, progress)
+		})
+		return func() { p.done(plan, err, time.Since(start)) }
+	})
+}
+
+// done shows a plan, or why there is none.
+func (p *planPanel) done(plan *app.Plan, err error, took time.Duration) {
+	if p.job.stopped(p.r.win, p.status, err, "Plan cancelled.", "The plan failed.", "Check the population and the question, then plan again.") {
+		return
+	}
+	p.status.SetText(fmt.Sprintf("%s (%s.)", plan.Sentence(), took.Round(100*time.Millisecond)))
+	p.r.win.SetTitle("privmap — planned")
+	curve := experiment.PlanCurve(plan)
+	p.figure.set(func(st mapplot.Style) (imager, error) {
+		pl, err := mapplot.PlanPlot(st, curve)
+		return mapplot.StyledPlot{Plot: pl, Style: st}, err
+	})
+	p.figure.Show()
+}
+
+// onCancel cancels the Run screen's jobs: a run and a plan.
+func (r *runTab) onCancel() {
+	r.jobControls.onCancel()
+	r.plan.job.onCancel()
+}

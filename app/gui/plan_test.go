@@ -1,0 +1,56 @@
+package gui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/privmap/privmap/core"
+)
+
+// TestPlanPanel plans the users of the embedded data's population from
+// the Run screen: the sentence answers with a number of users, the curve
+// is drawn, and the panel remembers its question; a target out of range
+// is refused before any work, with the controls idle.
+func TestPlanPanel(t *testing.T) {
+	w, u := newTestWindow(t)
+	settle(t)
+	p := u.run.plan
+	u.run.checks[core.MethodGIBU].SetChecked(true)
+	p.target.SetText("0.3")
+	p.runs.SetText("3")
+	p.metric.SetSelected(planMetrics[0])
+	p.vary.SetSelected(planAxes[0])
+	p.onPlan()
+	settle(t)
+	assert.False(t, p.job.running)
+	assert.Contains(t, p.status.Text, "To keep the TV to the truth at most 0.3")
+	assert.Contains(t, p.status.Text, " users (")
+	assert.Contains(t, p.status.Text, "3 simulated deployments at each of 7 sizes from 200 users to 20,000 users")
+	assert.True(t, p.figure.Visible())
+	p.figure.Resize(fyne.NewSize(400, 260))
+	img := p.figure.draw(400, 260)
+	colours := map[[4]uint32]bool{}
+	for y := 0; y < 260; y += 5 {
+		for x := 0; x < 400; x += 5 {
+			r, g, b, a := img.At(x, y).RGBA()
+			colours[[4]uint32{r, g, b, a}] = true
+		}
+	}
+	assert.Greater(t, len(colours), 3, "the curve is drawn")
+	assert.Equal(t, "0.3", u.run.app.Preferences().String(prefPlanTarget))
+	assert.Equal(t, "3", u.run.app.Preferences().String(prefPlanRuns))
+
+	before := p.status.Text
+	p.target.SetText("1.5")
+	p.onPlan()
+	settle(t)
+	assert.False(t, p.job.running)
+	assert.Equal(t, before, p.status.Text, "a refused plan leaves the last answer")
+	require.NotNil(t, w.Canvas().Overlays().Top(), "the refusal is shown")
+	shown := overlayTexts(w.Canvas().Overlays().Top())
+	assert.True(t, strings.Contains(shown, "below 1"), shown)
+}

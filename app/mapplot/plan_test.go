@@ -1,0 +1,55 @@
+package mapplot
+
+import (
+	"image/color"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestPlanPlot checks the plan's figure: log axes spanning the runs'
+// errors, the target and the answer (extrapolated beyond the points
+// too), the bound in its colour on the paper, and bad curves refused.
+func TestPlanPlot(t *testing.T) {
+	c := PlanCurve{XLabel: "users", YLabel: "TV", BoundLabel: "95%", X: []float64{100, 1000, 10000},
+		Bound: []float64{0.4, 0.13, 0.04}, Errors: [][]float64{{0.3, 0.4}, {0.1, 0.13}, {0.03, 0.04}}, Target: 0.1, Need: 1500}
+	for _, st := range []Style{Print, {Paper: color.Black, Ink: color.White, TextSize: 14}} {
+		p, err := PlanPlot(st, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(p.X.Min < 100 && p.X.Max > 10000 && p.Y.Min < 0.03 && p.Y.Max > 0.4) {
+			t.Errorf("axes %v–%v × %v–%v do not hold the points", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
+		}
+		img := StyledPlot{Plot: p, Style: st}.Image(600, 400, 1)
+		blue := 0
+		for y := 0; y < 400; y++ {
+			for x := 0; x < 600; x++ {
+				r, g, b, _ := img.At(x, y).RGBA()
+				pr, pg, pb, _ := Palette[0].RGBA()
+				if r == pr && g == pg && b == pb {
+					blue++
+				}
+			}
+		}
+		if blue < 200 {
+			t.Errorf("%d pixels of the bound's colour, want a line of them", blue)
+		}
+	}
+	far := c
+	far.Need, far.Extrapolated = 40000, true
+	p, err := PlanPlot(Print, far)
+	if err != nil || !(p.X.Max > 40000) {
+		t.Errorf("extrapolated answer off the axis (max %v): %v", p.X.Max, err)
+	}
+	bad := c
+	bad.Bound = bad.Bound[:2]
+	if _, err := PlanPlot(Print, bad); err == nil || !strings.Contains(err.Error(), "3 points, 2 bounds") {
+		t.Errorf("mismatched curve: %v", err)
+	}
+	zero := c
+	zero.Bound, zero.Errors, zero.Target = []float64{0, 0, 0}, [][]float64{{0}, {0}, {0}}, math.SmallestNonzeroFloat64
+	if _, err := PlanPlot(Print, zero); err == nil {
+		t.Error("errors all 0: no refusal")
+	}
+}

@@ -1,0 +1,560 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
+)
+
+// PlanMetric names the error a plan bounds: the TV distance between the
+// estimate and the truth, their EMD (km on a grid, steps on a linear
+// alphabet) or the largest error of one cell's probability.
+type PlanMetric string
+
+// The errors a plan bounds.
+const (
+	PlanTV  PlanMetric = "tv"
+	PlanEMD PlanMetric = "emd"
+	PlanMax PlanMetric = "max"
+)
+
+// PlanAxis names what a plan varies: the number of users, or every
+// mechanism's ε by a common factor at a fixed number of users.
+type PlanAxis string
+
+// The axes of a plan.
+const (
+	AxisUsers PlanAxis = "users"
+	AxisEps   PlanAxis = "eps"
+)
+
+// Plan limits: the runs at one point and the points of one plan.
+const (
+	DefaultPlanRuns = 20
+	MaxPlanRuns     = 10000
+	DefaultPoints   = 7
+	MaxPlanPoints   = 64
+)
+
+// A PlanRequest asks how many users (AxisUsers), or which ε (AxisEps),
+// the population of Study's mechanisms in its shares needs so that
+// Method's estimate lies within Target of Truth, by Metric, with
+// probability Level.
+type PlanRequest struct {
+	Study   *core.Study
+	Truth   []float64
+	Method  core.Method
+	Options core.EstimateOptions
+	Metric  PlanMetric
+	Target  float64
+	Level   float64 // 0: 0.95
+	Runs    int     // simulated deployments a point; 0: DefaultPlanRuns
+	Axis    PlanAxis
+	// Points are the users (AxisUsers) or the factors of every
+	// mechanism's ε (AxisEps) simulated, increasing; nil: DefaultPoints
+	// log-spaced from a tenth to ten times Users (users), or from a
+	// half to four times the study's ε (eps).
+	Points []float64
+	// Users: AxisEps's users, and the middle of AxisUsers's default
+	// points.
+	Users int
+	Seed  uint64
+}
+
+// A PlanPoint is one simulated size or ε: the errors of Runs deployments,
+// sorted, and their Level-quantile, the error not exceeded with
+// probability Level.
+type PlanPoint struct {
+	X      float64
+	Errors []float64
+	Bound  float64
+}
+
+// A Plan is the curve of the error's Level-quantile against users or
+// ε, and where it meets Target.
+type Plan struct {
+	PlanRequest
+	Unit   string // the metric's unit: km, step or ""
+	Points []PlanPoint
+	// Need is the users (or ε factor) at which the curve meets Target,
+	// interpolated between the points that bracket it on log–log axes
+	// (where the error falls as a power of the users); beyond the points
+	// it is extrapolated from the last two (Extrapolated), and NaN when
+	// the curve does not fall there.
+	Need         float64
+	Extrapolated bool
+}
+
+// withDefaults fills in the request's defaults.
+func (r PlanRequest) withDefaults() PlanRequest {
+	if r.Level == 0 {
+		r.Level = 0.95
+	}
+	if r.Runs == 0 {
+		r.Runs = DefaultPlanRuns
+	}
+	if r.Axis == "" {
+		r.Axis = AxisUsers
+	}
+	if r.Metric == "" {
+		r.Metric = PlanTV
+	}
+	if r.Method == "" {
+		r.Method = core.MethodGIBU
+	}
+	if r.Users == 0 {
+		r.Users = len(r.Study.Data)
+		if r.Users == 0 {
+			r.Users = 10000
+		}
+	}
+	if r.Points == nil {
+		lo, hi := float64(r.Users)/10, float64(r.Users)*10
+		if r.Axis == AxisEps {
+			lo, hi = 0.5, 4
+		}
+		r.Points = LogSpaced(lo, hi, DefaultPoints)
+		if r.Axis == AxisUsers {
+			for i, v := range r.Points {
+				r.Points[i] = math.Max(math.Round(v), 1)
+			}
+		}
+	}
+	return r
+}
+
+// LogSpaced returns n points from lo to hi at equal ratios.
+func LogSpaced(lo, hi float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		if n == 1 {
+			out[i] = lo
+			continue
+		}
+		out[i] = lo * math.Pow(hi/lo, float64(i)/float64(n-1))
+	}
+	return out
+}
+
+// Check refuses a request out of range, before any work.
+func (r PlanRequest) Check() error {
+	r = r.withDefaults()
+	if err := r.checkQuestion(); err != nil {
+		return err
+	}
+	if err := r.checkPoints(); err != nil {
+		return err
+	}
+	if len(r.Truth) != r.Study.Alphabet.Len() {
+		return fmt.Errorf("the truth has %d symbols, the study's alphabet %d", len(r.Truth), r.Study.Alphabet.Len())
+	}
+	return nil
+}
+
+// checkQuestion checks the error, its target and level, and the runs.
+func (r PlanRequest) checkQuestion() error {
+	switch {
+	case r.Metric != PlanTV && r.Metric != PlanEMD && r.Metric != PlanMax:
+		return fmt.Errorf("error %q: want tv, emd or max", r.Metric)
+	case !(r.Target > 0) || math.IsInf(r.Target, 0):
+		return fmt.Errorf("target %v: want the largest error you accept, a number > 0", r.Target)
+	case (r.Metric == PlanTV || r.Metric == PlanMax) && r.Target >= 1:
+		return fmt.Errorf("target %v: a %s error is below 1", r.Target, r.Metric)
+	case !(r.Level > 0 && r.Level < 1):
+		return fmt.Errorf("level %v: want a probability strictly between 0 and 1, such as 0.95", r.Level)
+	case r.Runs < 2 || r.Runs > MaxPlanRuns:
+		return fmt.Errorf("%d runs a point: want 2 to %d", r.Runs, MaxPlanRuns)
+	case r.Metric == PlanEMD:
+		return r.checkEMD()
+	}
+	return nil
+}
+
+// checkEMD refuses an EMD the plan cannot measure.
+func (r PlanRequest) checkEMD() error {
+	switch {
+	case r.Study.Alphabet.Kind == core.KindCategorical:
+		return errors.New("a categorical alphabet has no ground distance for the EMD: plan its tv or max error")
+	case r.Study.Alphabet.Kind == core.KindGrid && len(r.Truth) > maxEMDCells:
+		return fmt.Errorf("the EMD is planned on grids of at most %s cells (an exact transport a run); this one has %s: plan its tv or max error",
+			Thousands(maxEMDCells), Thousands(len(r.Truth)))
+	}
+	return nil
+}
+
+// checkPoints checks the axis, its points and the users.
+func (r PlanRequest) checkPoints() error {
+	switch {
+	case r.Axis != AxisUsers && r.Axis != AxisEps:
+		return fmt.Errorf("axis %q: want users or eps", r.Axis)
+	case len(r.Points) < 2 || len(r.Points) > MaxPlanPoints:
+		return fmt.Errorf("%d points: want 2 to %d", len(r.Points), MaxPlanPoints)
+	case r.Users < 1 || r.Users > core.MaxUsers:
+		return fmt.Errorf("%d users: want 1 to %d", r.Users, core.MaxUsers)
+	}
+	limit := float64(core.MaxUsers)
+	if r.Axis == AxisEps {
+		limit = 1000
+	}
+	last := 0.0
+	for _, v := range r.Points {
+		if !(v > last) || v > limit {
+			return fmt.Errorf("point %v: want increasing %s from above 0 to %g", v, r.Axis, limit)
+		}
+		if r.Axis == AxisUsers && v != math.Trunc(v) {
+			return fmt.Errorf("point %v: users are whole", v)
+		}
+		last = v
+	}
+	if r.Axis == AxisEps {
+		return r.checkEpsKinds()
+	}
+	return nil
+}
+
+// checkEpsKinds refuses to vary the ε of a mechanism whose level is not
+// an ε.
+func (r PlanRequest) checkEpsKinds() error {
+	for _, m := range r.Study.Mechanisms {
+		if k, ok := m.Kind.Info(); !ok || k.Param != core.ParamEpsilon {
+			return fmt.Errorf("mechanism %s (%s) has no ε to vary: plan its users instead", m.ID, m.Kind)
+		}
+	}
+	return nil
+}
+
+// MakePlan simulates req.Runs deployments at each point of req: users
+// drawn from the truth, split among the mechanisms in the study's shares
+// (core.Assign), their reports drawn through their mechanisms
+// (core.ReportDrawer) and estimated by req.Method; each deployment's
+// error to the truth is measured, and the Level-quantile of the errors
+// at a point is the error the deployment stays within with probability
+// Level. mechs are the study's mechanisms (rebuilt on AxisEps at each
+// factor). Run i at point p draws from its own generator (PCG seeded
+// with Seed, stream p·MaxPlanRuns + i), so the plan does not depend on
+// how many runs go at once. progress, when not nil, gets the fraction
+// done; ctx cancels.
+func MakePlan(ctx context.Context, req PlanRequest, mechs []core.Mechanism, progress func(float64)) (*Plan, error) {
+	req = req.withDefaults()
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
+	shares, err := req.Study.Shares()
+	if err != nil {
+		return nil, err
+	}
+	plan := &Plan{PlanRequest: req, Need: math.NaN()}
+	total := float64(len(req.Points) * req.Runs)
+	for p, x := range req.Points {
+		users, ms := req.Users, mechs
+		if req.Axis == AxisUsers {
+			users = int(x)
+		} else if ms, err = BuildMechanisms(ctx, scaledStudy(req.Study, x), nil); err != nil {
+			return nil, fmt.Errorf("ε × %g: %w", x, err)
+		}
+		d, err := core.NewReportDrawer(ms, req.Truth)
+		if err != nil {
+			return nil, err
+		}
+		pt := PlanPoint{X: x, Errors: make([]float64, req.Runs)}
+		var mu sync.Mutex
+		done := p * req.Runs
+		err = eachRun(ctx, req.Runs, func(i int) error {
+			rng := rand.New(rand.NewPCG(req.Seed, uint64(p*MaxPlanRuns+i)))
+			e, unit, err := planRun(ctx, req, ms, d, rng, core.Assign(shares, users))
+			mu.Lock()
+			defer mu.Unlock()
+			pt.Errors[i], plan.Unit = e, unit
+			if done++; progress != nil && err == nil {
+				progress(float64(done) / total)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", planX(req.Axis, x), err)
+		}
+		slices.Sort(pt.Errors)
+		pt.Bound = core.Quantile(pt.Errors, req.Level)
+		plan.Points = append(plan.Points, pt)
+	}
+	plan.Need, plan.Extrapolated = meet(plan.Points, req.Target)
+	return plan, nil
+}
+
+// eachRun calls run(i) for i < n on every core, and returns the first
+// error; ctx cancels the runs not yet begun.
+func eachRun(ctx context.Context, n int, run func(i int) error) error {
+	next := make(chan int)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = run(i)
+			}
+		}()
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// planRun draws one deployment and returns its estimate's error.
+func planRun(ctx context.Context, req PlanRequest, mechs []core.Mechanism, d *core.ReportDrawer, rng *rand.Rand, users []int) (float64, string, error) {
+	g, err := d.Draw(ctx, rng, users)
+	if err != nil {
+		return 0, "", err
+	}
+	opt := req.Options
+	opt.EM.Progress, opt.EM.Inner = nil, nil
+	est, err := core.Reconstruct(ctx, req.Method, req.Study, mechs, g, opt)
+	if err != nil {
+		return 0, "", err
+	}
+	switch req.Metric {
+	case PlanTV:
+		return emd.TV(req.Truth, est.Theta), "", nil
+	case PlanMax:
+		worst := 0.0
+		for x, v := range est.Theta {
+			worst = math.Max(worst, math.Abs(v-req.Truth[x]))
+		}
+		return worst, "", nil
+	}
+	e, unit, err := emd.EMDs(ctx, req.Study.Alphabet, req.Truth, [][]float64{est.Theta}, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	return e[0], unit, nil
+}
+
+// scaledStudy returns s with every mechanism's ε multiplied by f.
+func scaledStudy(s *core.Study, f float64) *core.Study {
+	c := *s
+	c.Mechanisms = slices.Clone(s.Mechanisms)
+	for i := range c.Mechanisms {
+		c.Mechanisms[i].Epsilon *= f
+	}
+	return &c
+}
+
+// meet returns where the points' bounds meet target: interpolated on
+// log–log axes between the two points that bracket its last crossing,
+// else
+// extrapolated from the two nearest the side it lies beyond
+// (extrapolated true), NaN when those do not fall.
+func meet(pts []PlanPoint, target float64) (float64, bool) {
+	logAt := func(a, b PlanPoint) float64 {
+		la, lb := math.Log(math.Max(a.Bound, 1e-300)), math.Log(math.Max(b.Bound, 1e-300))
+		if !(la > lb) {
+			return math.NaN()
+		}
+		t := (la - math.Log(target)) / (la - lb)
+		return math.Exp(math.Log(a.X) + t*(math.Log(b.X)-math.Log(a.X)))
+	}
+	// The last crossing: from there on every point meets the target,
+	// where a noisy curve may have crossed and risen again before.
+	for i := len(pts) - 1; i > 0; i-- {
+		if pts[i-1].Bound > target && pts[i].Bound <= target {
+			return logAt(pts[i-1], pts[i]), false
+		}
+	}
+	n := len(pts)
+	if pts[n-1].Bound > target {
+		return logAt(pts[n-2], pts[n-1]), true
+	}
+	if pts[0].Bound <= target {
+		return logAt(pts[0], pts[1]), true
+	}
+	return math.NaN(), false // not monotone: no single crossing to report
+}
+
+// planX writes a point of the axis: users in thousands, or the factor.
+func planX(a PlanAxis, x float64) string {
+	if a == AxisUsers {
+		return Thousands(int(math.Round(x))) + " users"
+	}
+	return "ε × " + strconv.FormatFloat(x, 'g', 3, 64)
+}
+
+// metricText names the metric in words, with the target in its unit.
+func (p *Plan) metricText() string {
+	switch p.Metric {
+	case PlanMax:
+		return fmt.Sprintf("no cell's probability off by more than %.3g", p.Target)
+	case PlanEMD:
+		return fmt.Sprintf("the EMD to the truth at most %.3g %s", p.Target, p.Unit)
+	}
+	return fmt.Sprintf("the TV to the truth at most %.3g (%s of the people placed wrong)", p.Target, percent(p.Target))
+}
+
+// Sentence answers the plan's question in one sentence, saying how it
+// was found and whether the answer was interpolated or extrapolated.
+func (p *Plan) Sentence() string {
+	how := fmt.Sprintf("%s simulated deployments at each of %d %s from %s to %s", Thousands(p.Runs), len(p.Points),
+		map[PlanAxis]string{AxisUsers: "sizes", AxisEps: "privacy levels"}[p.Axis], planX(p.Axis, p.Points[0].X), planX(p.Axis, p.Points[len(p.Points)-1].X))
+	if p.Axis == AxisEps {
+		how += fmt.Sprintf(" with %s users", Thousands(p.Users))
+	}
+	if math.IsNaN(p.Need) {
+		return fmt.Sprintf("The %s estimate's error does not fall steadily over these points, so no answer is read from them: widen or move the points (%s).", methodName(p.Method), how)
+	}
+	verb, from := "needs", "interpolated between"
+	if p.Extrapolated {
+		verb, from = "would need", "extrapolated, as a power law, beyond"
+	}
+	return fmt.Sprintf("To keep %s with probability %s, the %s estimate %s %s (%s the %s quantiles of the errors of %s).",
+		p.metricText(), percent(p.Level), methodName(p.Method), verb, p.needText(), from, percent(p.Level), how)
+}
+
+// needText writes the answer: the users, or the factor with each
+// mechanism's ε and its unit.
+func (p *Plan) needText() string {
+	if p.Axis == AxisUsers {
+		// Two significant figures, rounded up: the quantiles of a few
+		// runs carry no more.
+		return "about " + Thousands(int(sig2Up(p.Need))) + " users"
+	}
+	var eps []string
+	for _, m := range p.Study.Mechanisms {
+		k, _ := m.Kind.Info()
+		unit := strings.TrimPrefix(k.LevelName(p.Study.Alphabet), "ε")
+		eps = append(eps, fmt.Sprintf("%s: ε %.3g%s", m.ID, m.Epsilon*sig2Up(p.Need), unit))
+	}
+	return fmt.Sprintf("every ε multiplied by about %.2g (%s)", sig2Up(p.Need), strings.Join(eps, ", "))
+}
+
+// sig2Up rounds v > 0 up to two significant figures.
+func sig2Up(v float64) float64 {
+	scale := math.Pow(10, math.Floor(math.Log10(v))-1)
+	return math.Ceil(v/scale-1e-9) * scale
+}
+
+// methodName is the method's title (GIBU, [IBU]_M, …), or its name.
+func methodName(m core.Method) string {
+	if e, ok := m.Info(); ok && e.Title != "" {
+		return e.Title
+	}
+	return string(m)
+}
+
+// A ReleasePlan is the privacy level a central release of Cells counts
+// needs for its counts to lie within ±Target of the true ones with
+// probability Level: each count alone (Each) and all of them at once
+// (All), the spec's ε within and beyond its break-point scaled together
+// (ReleaseSpec.Interval's closed forms, exact for independent noises).
+type ReleasePlan struct {
+	Spec      ReleaseSpec
+	Cells     int
+	Level     float64
+	Target    int
+	Each, All ReleaseSpec
+}
+
+// PlanRelease returns the smallest scaling of s's ε, to three
+// significant figures rounded up, whose bounds at level over cells
+// counts are at most target: the error bound falls as ε grows, so a
+// bisection on the factor's logarithm finds it.
+func PlanRelease(s ReleaseSpec, cells int, level float64, target int) (ReleasePlan, error) {
+	if _, err := s.Interval(cells, level); err != nil {
+		return ReleasePlan{}, err
+	}
+	if target < 0 || target > math.MaxInt32 {
+		return ReleasePlan{}, fmt.Errorf("target ±%d: want a whole number of counts from 0", target)
+	}
+	rp := ReleasePlan{Spec: s, Cells: cells, Level: level, Target: target}
+	var err error
+	if rp.Each, err = scaleToBound(s, target, func(iv ReleaseInterval) int { return iv.Each }, cells, level); err != nil {
+		return rp, err
+	}
+	rp.All, err = scaleToBound(s, target, func(iv ReleaseInterval) int { return iv.All }, cells, level)
+	return rp, err
+}
+
+// scaleToBound returns s with ε scaled by the smallest factor (to three
+// significant figures, up) at which bound(interval) ≤ target.
+func scaleToBound(s ReleaseSpec, target int, bound func(ReleaseInterval) int, cells int, level float64) (ReleaseSpec, error) {
+	check := func(c ReleaseSpec) (ReleaseSpec, bool) {
+		iv, err := c.Interval(cells, level)
+		return c, err == nil && bound(iv) <= target
+	}
+	at := func(f float64) (ReleaseSpec, bool) {
+		c := s
+		c.EpsIn, c.EpsOut = s.EpsIn*f, s.EpsOut*f
+		return check(c)
+	}
+	lo, hi := 1.0, 1.0
+	for _, ok := at(hi); !ok; _, ok = at(hi) {
+		if hi *= 2; hi > 1e12 {
+			return s, fmt.Errorf("no ε up to %.3g × the given one keeps the counts within ±%d at %s", 1e12, target, percent(level))
+		}
+	}
+	for _, ok := at(lo); ok; _, ok = at(lo) {
+		if lo /= 2; lo < 1e-12 {
+			c, _ := at(lo)
+			return c, nil
+		}
+	}
+	for hi/lo > 1+1e-10 {
+		mid := math.Sqrt(lo * hi)
+		if _, ok := at(mid); ok {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	// Each ε to three significant figures, rounded up: the bound is
+	// still within the target, and the ε printed is the one checked.
+	c, _ := at(hi)
+	if r, ok := check(ReleaseSpec{Mechanism: s.Mechanism, EpsIn: sig3Up(c.EpsIn), EpsOut: sig3Up(c.EpsOut), Break: s.Break, Sensitivity: s.Sensitivity}); ok {
+		return r, nil
+	}
+	return c, nil
+}
+
+// sig3Up rounds v > 0 up to three significant figures, as a decimal.
+func sig3Up(v float64) float64 {
+	e := math.Floor(math.Log10(v)) - 2
+	up := math.Ceil(v/math.Pow(10, e)-1e-9) * math.Pow(10, e)
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(up, 'g', 3, 64), 64)
+	return r
+}
+
+// Sentence says the plan in words, with ε's units.
+func (rp ReleasePlan) Sentence() string {
+	eps := func(s ReleaseSpec) string {
+		if s.Mixture() {
+			return fmt.Sprintf("ε %s within the break-point and %s beyond it", sig3(s.EpsIn), sig3(s.EpsOut))
+		}
+		return "ε " + sig3(s.EpsIn)
+	}
+	return fmt.Sprintf("For every one of the %s released counts to lie within ±%s of its true count with probability %s, the %s release needs %s (ε per person, whose data change a count by at most Δ = %d); for each count alone, %s.",
+		Thousands(rp.Cells), Thousands(rp.Target), percent(rp.Level), rp.Spec.Mechanism, eps(rp.All), rp.Spec.Sensitivity, eps(rp.Each))
+}
+
+// sig3 writes v to three significant figures (a planned ε is rounded
+// up to them already, sig3Up).
+func sig3(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
