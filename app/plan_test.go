@@ -285,3 +285,49 @@ func TestPlanRelease(t *testing.T) {
 		t.Error("0 cells: no error")
 	}
 }
+
+// TestPlanCost checks the plan's cost model: Runs estimates at each
+// point, growing with the users and the runs, with the EMD's transport
+// on a grid, the whole named in one part.
+func TestPlanCost(t *testing.T) {
+	a := core.Alphabet{Kind: core.KindGrid, Rows: 16, Cols: 24, South: 37.72, West: -122.51, CellKm: 0.5}
+	s := &core.Study{Alphabet: a, Mechanisms: []core.MechanismSpec{{ID: "g", Kind: core.KindPlanar, Epsilon: 1}}}
+	truth := make([]float64, a.Len())
+	for x := range truth {
+		truth[x] = 1 / float64(a.Len())
+	}
+	req := PlanRequest{Study: s, Truth: truth, Target: 0.1, Runs: 10, Points: []float64{1000, 10000}}
+	c := PlanCost(req)
+	more := req
+	more.Runs = 40
+	if !(PlanCost(more).Time > 3*c.Time) {
+		t.Errorf("40 runs %v, not well above 10 runs' %v", PlanCost(more).Time, c.Time)
+	}
+	emd := req
+	emd.Metric = PlanEMD
+	if !(PlanCost(emd).Time > c.Time) {
+		t.Errorf("with the EMD %v, not above %v", PlanCost(emd).Time, c.Time)
+	}
+	if len(c.Parts) != 1 || !strings.Contains(c.Parts[0], "20 estimates by GIBU, 10 at each of 2 sizes") {
+		t.Errorf("parts %q", c.Parts)
+	}
+}
+
+// BenchmarkPlanRelease measures a central release's plan over 40,000
+// cells: a bisection of about forty closed-form bounds a figure.
+func BenchmarkPlanRelease(b *testing.B) {
+	for _, s := range []ReleaseSpec{
+		{Mechanism: Geometric, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 1},
+		{Mechanism: Laplace, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 1},
+		{Mechanism: PMGeometric, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1},
+		{Mechanism: PMLaplace, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1},
+	} {
+		b.Run(s.Mechanism, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := PlanRelease(s, 40000, 0.95, 20); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -35,7 +35,7 @@ mkdir -p "$cfg/fyne/io.github.privmap"
 # The release's uncertainty map beside its three where there is room.
 relmap=false
 [ "$width" -ge 1600 ] && relmap=true
-echo '{"run.methods":"gibu,ibu-m,ibu-r,inv-m","experiment.name":"cem-fig8","experiment.runs":"20","release.uncertaintyMap":'$relmap'}' >"$cfg/fyne/io.github.privmap/preferences.json"
+echo '{"run.methods":"gibu,ibu-m,ibu-r,inv-m","experiment.name":"cem-fig8","experiment.runs":"20","release.uncertaintyMap":'$relmap',"plan.target":"0.2"}' >"$cfg/fyne/io.github.privmap/preferences.json"
 # A basemap made offline: synthetic tiles over the default data's box.
 go run "$dir/../app/basemap/basemaptest/mkmbtiles" -o "$cfg/sf.mbtiles"
 PRIVMAP_BASEMAP=$cfg/sf.mbtiles XDG_CONFIG_HOME=$cfg "$bin" >/dev/null 2>&1 &
@@ -57,11 +57,15 @@ key ctrl+3
 move 1100 700
 key ctrl+r
 timeout 120 xdotool search --sync --name 'compared$' >/dev/null
-key ctrl+3; shot run
 # The estimates' intervals follow the run: their uncertainty map.
 timeout 600 xdotool search --sync --name 'with intervals$' >/dev/null
 key ctrl+4
 move 640 260; shot compare
+# The Run screen's plan: how many users for a TV of at most 0.2.
+key ctrl+3
+key ctrl+l
+timeout 300 xdotool search --sync --name 'planned$' >/dev/null
+move 1100 700; shot run
 # The release screen: the default geometric mixture on the data.
 key ctrl+5
 key ctrl+r

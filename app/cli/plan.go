@@ -107,6 +107,9 @@ func planLocal(ctx context.Context, fs *flag.FlagSet, q planQuestion, stdout, st
 	if err := req.Check(); err != nil {
 		return usageError{msg: err.Error()}
 	}
+	if cost := app.PlanCost(req); cost.Long() {
+		fmt.Fprintf(stderr, "privmap: plan: this will take %s; fewer -runs or -points make it quicker, Ctrl+C stops it\n", cost)
+	}
 	mechs, err := buildAll(ctx, q.study, s, stderr)
 	if err != nil {
 		return err

@@ -90,6 +90,20 @@ func (c *jobControls) setRunning(on bool) {
 	}
 }
 
+// busyBar returns box, which holds the bar, shown only while the job
+// runs: idle, a bar reads as a job stuck or done. It takes onRunning.
+func (c *jobControls) busyBar(box *fyne.Container) *fyne.Container {
+	box.Hide()
+	c.onRunning = func(on bool) {
+		if on {
+			box.Show()
+		} else {
+			box.Hide()
+		}
+	}
+	return box
+}
+
 // widgets returns Run and the holds.
 func (c *jobControls) widgets() []fyne.Disableable {
 	if c.runBtn == nil {

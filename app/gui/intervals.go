@@ -51,17 +51,7 @@ func newIntervalPanel(run func(), changed func()) *intervalPanel {
 // its progress and the band toggle; the status joins the errors'
 // reading.
 func (p *intervalPanel) ui() fyne.CanvasObject {
-	// The bar shows only while the job runs: idle, it would read as a
-	// job stuck or done.
-	bar := container.NewGridWrap(fyne.NewSize(90, p.job.bar.MinSize().Height), p.job.bar)
-	bar.Hide()
-	p.job.onRunning = func(on bool) {
-		if on {
-			bar.Show()
-		} else {
-			bar.Hide()
-		}
-	}
+	bar := p.job.busyBar(container.NewGridWrap(fyne.NewSize(90, p.job.bar.MinSize().Height), p.job.bar))
 	return container.NewHBox(p.job.runBtn, p.job.cancelBtn, bar, p.surely)
 }
 

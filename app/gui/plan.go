@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -46,10 +47,12 @@ type planPanel struct {
 	target, runs *widget.Entry
 	status       *widget.Label
 	figure       *figureView
+	// cost is app.PlanCost, but for tests.
+	cost func(app.PlanRequest) app.Cost
 }
 
 func newPlanPanel(r *runTab) *planPanel {
-	p := &planPanel{r: r, status: widget.NewLabel("How many users, or which ε, does the map need? Set the error you accept and press Plan.")}
+	p := &planPanel{r: r, cost: app.PlanCost, status: widget.NewLabel("How many users, or which ε, does the map need? Set the error you accept and press Plan.")}
 	pr := r.app.Preferences()
 	p.job = newJobControls(p.onPlan)
 	p.job.runBtn.Text, p.job.runBtn.Icon, p.job.runBtn.Importance = "Plan", theme.SearchIcon(), widget.MediumImportance
@@ -86,7 +89,8 @@ func (p *planPanel) ui() fyne.CanvasObject {
 	)
 	form.Items[1].HintText = "with probability 95%: TV and a cell's error below 1, EMD in km or steps"
 	form.Items[3].HintText = "simulated deployments at each of 7 sizes, each an estimate"
-	buttons := container.NewBorder(nil, nil, container.NewHBox(p.job.runBtn, p.job.cancelBtn), nil, p.job.bar)
+	bar := p.job.busyBar(container.NewStack(p.job.bar))
+	buttons := container.NewBorder(nil, nil, container.NewHBox(p.job.runBtn, p.job.cancelBtn), nil, bar)
 	return container.NewVBox(form, buttons, p.status, p.figure)
 }
 
@@ -134,6 +138,7 @@ func (p *planPanel) request() (app.PlanRequest, error) {
 	if req.Truth == nil {
 		return req, errors.New("the loaded data give no distribution to plan from")
 	}
+	req = req.WithDefaults()
 	return req, req.Check()
 }
 
@@ -147,7 +152,29 @@ func (p *planPanel) onPlan() {
 		showError(p.r.win, err, "Nothing was planned: correct the question or the population, then press Plan.")
 		return
 	}
-	p.status.SetText(fmt.Sprintf("Planning %s: simulated deployments of %s…", req.Metric, req.Method))
+	if cost := p.cost(req); cost.Long() {
+		d := dialog.NewConfirm("A long plan", fmt.Sprintf("This plan will take %s.\n\nFewer runs a point, or fewer users (Simulation), make it quicker; Cancel stops it at any time.", cost),
+			func(ok bool) {
+				if ok {
+					p.start(req)
+				}
+			}, p.r.win)
+		d.SetConfirmText("Plan anyway")
+		d.SetDismissText("Cancel")
+		d.Show()
+		return
+	}
+	p.start(req)
+}
+
+// start runs the plan req off the UI goroutine.
+func (p *planPanel) start(req app.PlanRequest) {
+	if p.job.running {
+		return
+	}
+	p.r.showPlan()
+	p.status.SetText(fmt.Sprintf("Planning the %s: %s simulated deployments of %s at each of %d %s…", p.metric.Selected, app.Thousands(req.Runs),
+		methodTitle(req.Method), len(req.Points), map[app.PlanAxis]string{app.AxisUsers: "sizes", app.AxisEps: "privacy levels"}[req.Axis]))
 	start := time.Now()
 	head := p.status.Text
 	var last time.Time
@@ -189,6 +216,15 @@ func (p *planPanel) done(plan *app.Plan, err error, took time.Duration) {
 		return mapplot.StyledPlot{Plot: pl, Style: st}, err
 	})
 	p.figure.Show()
+	p.r.showPlan()
+}
+
+// showPlan scrolls the Run screen down to its Plan, the last card.
+func (r *runTab) showPlan() {
+	if r.scroll != nil {
+		r.scroll.Refresh()
+		r.scroll.ScrollToBottom()
+	}
 }
 
 // onCancel cancels the Run screen's jobs: a run and a plan.

@@ -3,11 +3,13 @@ package gui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
 )
 
@@ -53,4 +55,22 @@ func TestPlanPanel(t *testing.T) {
 	require.NotNil(t, w.Canvas().Overlays().Top(), "the refusal is shown")
 	shown := overlayTexts(w.Canvas().Overlays().Top())
 	assert.True(t, strings.Contains(shown, "below 1"), shown)
+}
+
+// TestPlanLongWarning checks that a plan the cost model calls long is
+// not started but explained first.
+func TestPlanLongWarning(t *testing.T) {
+	w, u := newTestWindow(t)
+	settle(t)
+	p := u.run.plan
+	p.cost = func(app.PlanRequest) app.Cost { return app.Cost{Time: time.Hour, Parts: []string{"many estimates"}} }
+	p.target.SetText("0.3")
+	p.onPlan()
+	settle(t)
+	assert.False(t, p.job.running, "a long plan waits for its confirmation")
+	require.NotNil(t, w.Canvas().Overlays().Top())
+	shown := overlayTexts(w.Canvas().Overlays().Top())
+	assert.Contains(t, shown, "This plan will take about 60 min: many estimates.")
+	assert.Contains(t, shown, "Cancel")
+	assert.Contains(t, shown, "Plan anyway")
 }

@@ -82,8 +82,10 @@ type runTab struct {
 	summary            *widget.Label
 	// why says which estimators do not apply to the population, and why.
 	why *widget.Label
-	// plan answers how many users, or which ε, an accuracy needs.
-	plan *planPanel
+	// plan answers how many users, or which ε, an accuracy needs; it
+	// is the last card of scroll, the screen's body.
+	plan   *planPanel
+	scroll *container.Scroll
 
 	jobControls
 }
@@ -189,7 +191,8 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 		container.NewBorder(nil, nil, container.NewHBox(r.runBtn, r.cancelBtn), nil, r.bar),
 		container.NewBorder(nil, nil, r.stage, nil, r.detail),
 	)
-	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(container.NewGridWithColumns(2, left, right)))
+	r.scroll = container.NewVScroll(container.NewGridWithColumns(2, left, right))
+	return container.NewBorder(top, nil, nil, nil, r.scroll)
 }
 
 // savePrefs remembers the options.

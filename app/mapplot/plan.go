@@ -3,6 +3,7 @@ package mapplot
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -36,8 +37,8 @@ func PlanPlot(st Style, c PlanCurve) (*plot.Plot, error) {
 	}
 	p := st.Plot()
 	p.X.Label.Text, p.Y.Label.Text = c.XLabel, c.YLabel
-	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
-	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks125{}
+	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks125{}
 	p.Legend.TextStyle.Font = font.From(plotFont, font.Length(st.size(10)))
 	p.Legend.TextStyle.Color = st.Ink
 	p.Legend.Top = true
@@ -131,4 +132,47 @@ func (c PlanCurve) addAnswer(p *plot.Plot, st Style, bound plotter.XYs) error {
 	p.Add(s)
 	p.Legend.Add("the answer", s)
 	return nil
+}
+
+// logTicks125 marks a logarithmic axis at 1, 2 and 5 times the powers
+// of ten, labelled when the axis spans at most three decades (gonum's
+// LogTicks labels the powers alone, which leave an axis of less than a
+// decade bare), else labelling the powers; whole numbers carry their
+// thousands separated (20,000 users).
+type logTicks125 struct{}
+
+// Ticks implements plot.Ticker.
+func (logTicks125) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0 && hi > lo) {
+		return nil
+	}
+	all := math.Log10(hi/lo) <= 3
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, e)
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || all {
+				t.Label = groupedLabel(v)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
+}
+
+// groupedLabel writes a tick's value as tickLabel does, a whole number
+// with its thousands separated.
+func groupedLabel(v float64) string {
+	s := tickLabel(v, 3)
+	if v < 1000 || strings.ContainsAny(s, ".e") {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

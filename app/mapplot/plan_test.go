@@ -53,3 +53,30 @@ func TestPlanPlot(t *testing.T) {
 		t.Error("errors all 0: no refusal")
 	}
 }
+
+// TestLogTicks125 checks the plan's ticks: 1, 2 and 5 a decade, all
+// labelled over three decades at most, the powers alone beyond, whole
+// numbers with their thousands separated.
+func TestLogTicks125(t *testing.T) {
+	labels := func(lo, hi float64) []string {
+		var out []string
+		for _, tk := range (logTicks125{}).Ticks(lo, hi) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	if got := strings.Join(labels(0.15, 0.9), " "); got != "0.2 0.5" {
+		t.Errorf("0.15–0.9: %q", got)
+	}
+	if got := strings.Join(labels(150, 25000), " "); got != "200 500 1,000 2,000 5,000 10,000 20,000" {
+		t.Errorf("150–25,000: %q", got)
+	}
+	if got := strings.Join(labels(1, 1e6), " "); got != "1 10 100 1,000 10,000 100,000 1,000,000" {
+		t.Errorf("1–10⁶: %q", got)
+	}
+	if n := len((logTicks125{}).Ticks(1, 1e6)); n != 19 {
+		t.Errorf("1–10⁶: %d ticks, want 19 (1, 2, 5 a decade and 10⁶)", n)
+	}
+}
