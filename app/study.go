@@ -90,6 +90,20 @@ type RunSettings struct {
 	// and -significance.
 	PrintedHessian bool    `json:"printed_hessian,omitempty"`
 	Significance   float64 `json:"significance,omitempty"`
+	// Intervals: each estimate's intervals follow the run (the window's
+	// Run › Intervals); nil for the window's default, on.
+	Intervals *bool `json:"intervals,omitempty"`
+	// Plan is the question of the window's Plan, nil for none asked.
+	Plan *PlanSettings `json:"plan,omitempty"`
+}
+
+// PlanSettings are a plan's question as a study keeps it: privmap
+// plan's -error, -target, -vary and -runs.
+type PlanSettings struct {
+	Error  PlanMetric `json:"error"`
+	Target float64    `json:"target"`
+	Vary   PlanAxis   `json:"vary"`
+	Runs   int        `json:"runs,omitempty"`
 }
 
 // ReadStudy reads and validates a study file with the application's

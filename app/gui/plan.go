@@ -94,6 +94,36 @@ func (p *planPanel) ui() fyne.CanvasObject {
 	return container.NewVBox(form, buttons, p.status, p.figure)
 }
 
+// settings returns the plan's question as a study keeps it, nil when
+// its target is not a number.
+func (p *planPanel) settings() *app.PlanSettings {
+	target, err := strconv.ParseFloat(strings.TrimSpace(p.target.Text), 64)
+	if err != nil {
+		return nil
+	}
+	runs, _ := optWhole("Runs a point", p.runs)
+	return &app.PlanSettings{Error: planMetricOf[p.metric.Selected], Target: target, Vary: planAxisOf[p.vary.Selected], Runs: runs}
+}
+
+// setSettings shows a study's plan question.
+func (p *planPanel) setSettings(s app.PlanSettings) {
+	for label, m := range planMetricOf {
+		if m == s.Error {
+			p.metric.SetSelected(label)
+		}
+	}
+	for label, a := range planAxisOf {
+		if a == s.Vary {
+			p.vary.SetSelected(label)
+		}
+	}
+	p.target.SetText(strconv.FormatFloat(s.Target, 'g', -1, 64))
+	p.runs.SetText("")
+	if s.Runs > 0 {
+		p.runs.SetText(strconv.Itoa(s.Runs))
+	}
+}
+
 // savePrefs remembers the plan's question.
 func (p *planPanel) savePrefs() {
 	pr := p.r.app.Preferences()

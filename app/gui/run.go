@@ -366,6 +366,12 @@ func (r *runTab) setSettings(s app.RunSettings) {
 			r.post.SetSelected(label)
 		}
 	}
+	if s.Intervals != nil {
+		r.intervals.SetChecked(*s.Intervals)
+	}
+	if s.Plan != nil {
+		r.plan.setSettings(*s.Plan)
+	}
 }
 
 // onRun starts a run off the UI goroutine.
@@ -528,6 +534,8 @@ func (r *runTab) updateEstimators(s *core.Study, err error) {
 // that do not parse are left out.
 func (r *runTab) putStudy(s *app.Study) error {
 	if set, err := r.settings(); err == nil {
+		on := r.intervals.Checked
+		set.Intervals, set.Plan = &on, r.plan.settings()
 		s.Run = &set
 	}
 	return nil

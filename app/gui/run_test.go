@@ -180,6 +180,17 @@ func TestRunOptionErrors(t *testing.T) {
 	require.NoError(t, err)
 	set.Methods = []core.Method{core.MethodGIBU, core.MethodCEM} // in screen order
 	assert.Equal(t, set, got)
+
+	// A study keeps the Intervals choice and the Plan's question too.
+	off := false
+	set.Intervals, set.Plan = &off, &app.PlanSettings{Error: app.PlanEMD, Target: 0.25, Vary: app.AxisEps, Runs: 30}
+	u.run.setSettings(set)
+	var st app.Study
+	require.NoError(t, u.run.putStudy(&st))
+	require.NotNil(t, st.Run)
+	assert.Equal(t, set.Intervals, st.Run.Intervals)
+	assert.Equal(t, set.Plan, st.Run.Plan)
+	assert.Equal(t, "0.25", u.run.plan.target.Text)
 }
 
 // TestRunBadPopulation checks that an invalid population stops a run
