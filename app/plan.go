@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -588,6 +590,21 @@ func (rp ReleasePlan) Sentence() string {
 // sig3 writes v to three significant figures (a planned ε is rounded
 // up to them already, sig3Up).
 func sig3(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+
+// WritePlanCSV writes every run's error of p with its point's bound:
+// columns x,run,error,bound (privmap plan -o).
+func WritePlanCSV(w io.Writer, p *Plan) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"x", "run", "error", "bound"})
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, pt := range p.Points {
+		for i, e := range pt.Errors {
+			_ = cw.Write([]string{g(pt.X), strconv.Itoa(i + 1), g(e), g(pt.Bound)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
 
 // PlanCost returns what MakePlan(req) is expected to cost by
 // EstimateCost's model: at each point, Runs deployments of its users

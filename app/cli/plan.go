@@ -3,7 +3,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -140,7 +139,7 @@ func planLocal(ctx context.Context, fs *flag.FlagSet, q planQuestion, stdout, st
 func planOutputs(q planQuestion, plan *app.Plan) *app.Batch {
 	var b app.Batch
 	if q.out != "" {
-		b.Add(q.out, func(w io.Writer) error { return writePlanCSV(w, plan) }, q.study, q.truth)
+		b.Add(q.out, func(w io.Writer) error { return app.WritePlanCSV(w, plan) }, q.study, q.truth)
 	}
 	if q.figure != "" {
 		b.Add(q.figure, func(w io.Writer) error {
@@ -206,20 +205,6 @@ func planLine(p *app.Plan, took time.Duration) ([]byte, error) {
 		res.Need = &need
 	}
 	return json.Marshal(res)
-}
-
-// writePlanCSV writes every run's error with its point's bound.
-func writePlanCSV(w io.Writer, p *app.Plan) error {
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"x", "run", "error", "bound"})
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	for _, pt := range p.Points {
-		for i, e := range pt.Errors {
-			_ = cw.Write([]string{g(pt.X), strconv.Itoa(i + 1), g(e), g(pt.Bound)})
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }
 
 // planRelease answers the central release's question in closed form.

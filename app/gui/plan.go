@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/png"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +49,9 @@ type planPanel struct {
 	target, runs *widget.Entry
 	status       *widget.Label
 	figure       *figureView
+	// last is the plan shown, which Export PNG… and Export CSV… write.
+	last                 *app.Plan
+	exportPNG, exportCSV *widget.Button
 	// cost is app.PlanCost, but for tests.
 	cost func(app.PlanRequest) app.Cost
 }
@@ -75,6 +80,10 @@ func newPlanPanel(r *runTab) *planPanel {
 	p.status.Wrapping = fyne.TextWrapWord
 	p.figure = newFigureView(fyne.NewSize(300, 220), nil)
 	p.figure.Hide()
+	p.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: p.onExportPNG}
+	p.exportCSV = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: p.onExportCSV}
+	p.exportPNG.Disable()
+	p.exportCSV.Disable()
 	return p
 }
 
@@ -90,7 +99,7 @@ func (p *planPanel) ui() fyne.CanvasObject {
 	form.Items[1].HintText = "with probability 95%: TV and a cell's error below 1, EMD in km or steps"
 	form.Items[3].HintText = "simulated deployments at each of 7 sizes, each an estimate"
 	bar := p.job.busyBar(container.NewStack(p.job.bar))
-	buttons := container.NewBorder(nil, nil, container.NewHBox(p.job.runBtn, p.job.cancelBtn), nil, bar)
+	buttons := container.NewBorder(nil, nil, container.NewHBox(p.job.runBtn, p.job.cancelBtn), container.NewHBox(p.exportPNG, p.exportCSV), bar)
 	return container.NewVBox(form, buttons, p.status, p.figure)
 }
 
@@ -238,6 +247,9 @@ func (p *planPanel) done(plan *app.Plan, err error, took time.Duration) {
 	if p.job.stopped(p.r.win, p.status, err, "Plan cancelled.", "The plan failed.", "Check the population and the question, then plan again.") {
 		return
 	}
+	p.last = plan
+	p.exportPNG.Enable()
+	p.exportCSV.Enable()
 	p.status.SetText(fmt.Sprintf("%s (%s.)", plan.Sentence(), took.Round(100*time.Millisecond)))
 	p.r.win.SetTitle("privmap — planned")
 	curve := experiment.PlanCurve(plan)
@@ -261,4 +273,62 @@ func (r *runTab) showPlan() {
 func (r *runTab) onCancel() {
 	r.jobControls.onCancel()
 	r.plan.job.onCancel()
+}
+
+// planPNGSize is the exported curve's size in pixels, at two pixels a
+// point: 700 × 450 points, a page's width.
+const planPNGW, planPNGH = 1400, 900
+
+// onExportPNG writes the plan's curve, black on white, headed by its
+// answer.
+func (p *planPanel) onExportPNG() {
+	if p.last == nil {
+		return
+	}
+	plan := p.last
+	entry, path := pathEntry(p.r.win, exportPath(p.r.app, p.r.ws.data.src, "-plan.png"), []string{".png"})
+	showPathForm(p.r.win, "Export the plan's curve as PNG", "Export", path, entry, nil, func(name string) error {
+		rememberFolder(p.r.app, name)
+		pl, err := mapplot.PlanPlot(mapplot.Print, experiment.PlanCurve(plan))
+		if err != nil {
+			return err
+		}
+		pl.Title.Text = wrapWords(plan.Sentence(), 110)
+		img := mapplot.StyledPlot{Plot: pl, Style: mapplot.Print}.Image(planPNGW, planPNGH, 2)
+		return app.WriteFile(name, func(w io.Writer) error { return png.Encode(w, img) }, p.r.ws.data.src.path)
+	})
+}
+
+// onExportCSV writes every run's error of the plan (privmap plan -o).
+func (p *planPanel) onExportCSV() {
+	if p.last == nil {
+		return
+	}
+	plan := p.last
+	entry, path := pathEntry(p.r.win, exportPath(p.r.app, p.r.ws.data.src, "-plan.csv"), []string{".csv"})
+	showPathForm(p.r.win, "Export the plan's runs as CSV", "Export", path, entry, nil, func(name string) error {
+		rememberFolder(p.r.app, name)
+		return app.WriteFile(name, func(w io.Writer) error { return app.WritePlanCSV(w, plan) }, p.r.ws.data.src.path)
+	})
+}
+
+// wrapWords breaks text into lines of at most width characters at its
+// spaces, for a plot's title, which does not wrap.
+func wrapWords(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(text) {
+		switch {
+		case i == 0:
+		case n+1+len([]rune(w)) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len([]rune(w))
+	}
+	return b.String()
 }

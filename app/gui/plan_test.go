@@ -1,11 +1,14 @@
 package gui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -73,4 +76,40 @@ func TestPlanLongWarning(t *testing.T) {
 	assert.Contains(t, shown, "This plan will take about 60 min: many estimates.")
 	assert.Contains(t, shown, "Cancel")
 	assert.Contains(t, shown, "Plan anyway")
+}
+
+// TestPlanExport plans, then exports the curve as PNG and the runs as
+// CSV through the panel's buttons, each confirmed.
+func TestPlanExport(t *testing.T) {
+	w, u := newTestWindow(t)
+	settle(t)
+	p := u.run.plan
+	assert.True(t, p.exportPNG.Disabled(), "nothing to export before a plan")
+	p.target.SetText("0.3")
+	p.runs.SetText("2")
+	p.onPlan()
+	settle(t)
+	require.NotNil(t, p.last)
+	assert.False(t, p.exportPNG.Disabled())
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		tap  func()
+		name string
+	}{{p.onExportPNG, "plan.png"}, {p.onExportCSV, "plan.csv"}} {
+		tc.tap()
+		name := filepath.Join(dir, tc.name)
+		e := w.Canvas().Focused().(*widget.Entry)
+		e.SetText(name)
+		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		settle(t)
+		st, err := os.Stat(name)
+		require.NoError(t, err, tc.name)
+		assert.Greater(t, st.Size(), int64(100))
+		assert.Contains(t, overlayTexts(w.Canvas().Overlays().Top()), "Wrote "+tc.name)
+		w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "plan.csv"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), "x,run,error,bound\n200,1,"), string(b[:40]))
+	assert.Equal(t, "a b\ncc", wrapWords("a b cc", 3))
 }

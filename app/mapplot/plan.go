@@ -38,7 +38,7 @@ func PlanPlot(st Style, c PlanCurve) (*plot.Plot, error) {
 	p := st.Plot()
 	p.X.Label.Text, p.Y.Label.Text = c.XLabel, c.YLabel
 	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks125{}
-	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks125{}
+	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, withTarget{c.Target}
 	p.Legend.TextStyle.Font = font.From(plotFont, font.Length(st.size(10)))
 	p.Legend.TextStyle.Color = st.Ink
 	p.Legend.Top = true
@@ -175,4 +175,22 @@ func groupedLabel(v float64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// withTarget is logTicks125 with the target's value labelled as well,
+// and the labels within 15% of it left off for room.
+type withTarget struct{ target float64 }
+
+// Ticks implements plot.Ticker.
+func (w withTarget) Ticks(lo, hi float64) []plot.Tick {
+	ticks := logTicks125{}.Ticks(lo, hi)
+	if !(w.target >= lo && w.target <= hi) {
+		return ticks
+	}
+	for i, t := range ticks {
+		if t.Label != "" && math.Abs(math.Log(t.Value/w.target)) < math.Log(1.15) {
+			ticks[i].Label = ""
+		}
+	}
+	return append(ticks, plot.Tick{Value: w.target, Label: groupedLabel(w.target)})
 }

@@ -80,3 +80,26 @@ func TestLogTicks125(t *testing.T) {
 		t.Errorf("1–10⁶: %d ticks, want 19 (1, 2, 5 a decade and 10⁶)", n)
 	}
 }
+
+// TestWithTarget labels the target among the ticks, and leaves off a
+// label crowding it.
+func TestWithTarget(t *testing.T) {
+	var got []string
+	for _, tk := range (withTarget{0.3}).Ticks(0.15, 0.9) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if strings.Join(got, " ") != "0.2 0.5 0.3" {
+		t.Errorf("labels %q", got)
+	}
+	got = got[:0]
+	for _, tk := range (withTarget{0.21}).Ticks(0.15, 0.9) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if strings.Join(got, " ") != "0.5 0.21" {
+		t.Errorf("labels %q", got)
+	}
+}
