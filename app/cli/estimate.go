@@ -142,8 +142,10 @@ func (e *estimateCI) core() *core.Intervals {
 func estimateIntervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
 	opt core.EstimateOptions, ci app.CI, stderr io.Writer) (*app.EstimateIntervals, error) {
 	start, last := time.Now(), time.Now()
-	if note := app.IntervalCaveat(s, g); note != "" {
-		fmt.Fprintf(stderr, "privmap: %s\n", note)
+	for _, note := range []string{app.CoverageNote(method, s), app.IntervalCaveat(s, g)} {
+		if note != "" {
+			fmt.Fprintf(stderr, "privmap: %s\n", note)
+		}
 	}
 	opt.EM.Progress, opt.EM.Inner = nil, nil
 	return app.Intervals(ctx, method, s, mechs, g, est, opt, ci, func(f float64) {

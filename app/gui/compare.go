@@ -179,7 +179,9 @@ func (c *compareTab) refresh() {
 	set("Squared error", fmt.Sprintf("%.4g", m.Metrics.MSE))
 	set("JSD", fmt.Sprintf("%.4g nats", m.Metrics.JSD))
 	set("TV", fmt.Sprintf("%.4g", m.Metrics.TV)+bound(tvBound, "", level))
-	c.iv.status.SetText(c.iv.describe(m, c.res.Study.Alphabet, app.IntervalCaveat(c.res.Study, c.res.Groups)))
+	caveats := slices.DeleteFunc([]string{app.CoverageNote(m.Method, c.res.Study), app.IntervalCaveat(c.res.Study, c.res.Groups)},
+		func(s string) bool { return s == "" })
+	c.iv.status.SetText(c.iv.describe(m, c.res.Study.Alphabet, strings.Join(caveats, "; ")))
 	c.readings()
 	ll := fmt.Sprintf("%.10g", m.Estimate.LogLik)
 	if math.IsNaN(m.Estimate.LogLik) {
