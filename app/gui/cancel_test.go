@@ -114,6 +114,8 @@ func TestCancelEachJob(t *testing.T) {
 
 	t.Run("plan", func(t *testing.T) {
 		p := u.run.plan
+		// A plan of minutes, started without the warning before it.
+		p.cost = func(app.PlanRequest) app.Cost { return app.Cost{} }
 		p.target.SetText("0.05")
 		p.runs.SetText("2")
 		p.vary.SetSelected(planAxes[0])
