@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/privmap/privmap/app"
@@ -61,5 +62,42 @@ func TestCoverageMeasure(t *testing.T) {
 		if !slices.Contains([]float64{0, 1}, vals[1]) || vals[0] < 0.5 {
 			t.Errorf("%s: %v", v.Label, vals)
 		}
+	}
+}
+
+// TestShareInterval checks the interval of a share of runs: Clopper and
+// Pearson's, 0 to 0.4593 for none of 6 and 0.2228 to 0.9567 for 4 of 6
+// (the exact binomial bounds), where Student's t ran past 1; a metric
+// that is not a share keeps Student's t.
+func TestShareInterval(t *testing.T) {
+	rows := func(metric Metric, vs ...float64) []Row {
+		var out []Row
+		for i, v := range vs {
+			out = append(out, Row{Panel: "a", Setting: "s", Users: 10, Method: "m", Run: i, Metric: string(metric), Value: v})
+		}
+		return out
+	}
+	panels := []Panel{{Name: "a", Settings: []Setting{{Name: "s", X: 10, N: 10}}}}
+	for _, tc := range []struct {
+		rows   []Row
+		lo, hi float64
+		share  bool
+	}{
+		{rows(CoverBand, 1, 1, 0, 1, 0, 1), 0.2228, 0.9567, true},
+		{rows(CoverTV, 0, 0, 0, 0, 0, 0), 0, 0.4593, true},
+		{rows(CoverTV, 1, 1, 1, 1, 1, 1), 0.5407, 1, true},
+		{rows(CoverCell, 0.9, 0.9, 0.9), 0.9, 0.9, false},
+	} {
+		pts := Points(panels, tc.rows)
+		if len(pts) != 1 {
+			t.Fatalf("%d points", len(pts))
+		}
+		p := pts[0]
+		if p.Share != tc.share || math.Abs(p.Lo-tc.lo) > 5e-5 || math.Abs(p.Hi-tc.hi) > 5e-5 {
+			t.Errorf("%s %v: [%v, %v] share %v, want [%v, %v] %v", p.Metric, p.Values, p.Lo, p.Hi, p.Share, tc.lo, tc.hi, tc.share)
+		}
+	}
+	if !strings.Contains(IntervalsOf(Points(panels, rows(CoverBand, 1, 0))), "Clopper and Pearson") {
+		t.Error("the summary does not say how a share's interval was made")
 	}
 }

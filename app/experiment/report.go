@@ -26,8 +26,8 @@ import (
 
 // A Point is one estimator's metric at one setting of a panel over the
 // runs: the mean and its 95% confidence interval, mean ± t·sd/√runs with
-// Student's t at runs − 1 degrees of freedom (NaN with one run), and the
-// runs' values by run.
+// Student's t at runs − 1 degrees of freedom (NaN with one run; for a
+// share of runs, Clopper and Pearson's), and the runs' values by run.
 type Point struct {
 	Panel, Setting string
 	Users          int
@@ -39,6 +39,31 @@ type Point struct {
 	// Values holds each run's value, by run.
 	Values []float64
 	Runs   []int
+	// Share: the metric is 0 or 1 a run (whether a band held, say:
+	// shareMetrics), so the mean is a share of runs and its interval is
+	// Clopper and Pearson's exact binomial one, within [0, 1] (Student's
+	// t would run past it).
+	Share bool
+}
+
+// shareMetrics are the metrics whose value a run is 0 or 1, so that
+// their mean is a share of runs.
+var shareMetrics = map[Metric]bool{CoverBand: true, CoverTV: true}
+
+// clopperPearson returns the exact 95% interval of a binomial
+// proportion observed as the share p of n trials (Clopper & Pearson
+// 1934): the 2.5% quantile of Beta(k, n−k+1) and the 97.5% quantile of
+// Beta(k+1, n−k), 0 and 1 at the ends, k = p·n.
+func clopperPearson(p float64, n int) (lo, hi float64) {
+	k := math.Round(p * float64(n))
+	lo, hi = 0, 1
+	if k > 0 {
+		lo = distuv.Beta{Alpha: k, Beta: float64(n) - k + 1}.Quantile(0.025)
+	}
+	if k < float64(n) {
+		hi = distuv.Beta{Alpha: k + 1, Beta: float64(n) - k}.Quantile(0.975)
+	}
+	return lo, hi
 }
 
 // Points summarises rows by panel, setting, estimator and metric, in the
@@ -84,6 +109,9 @@ func Points(panels []Panel, rows []Row) []Point {
 			mean = pt.Values[0]
 		}
 		pt.Mean, pt.Lo, pt.Hi = mean, mean-half, mean+half
+		if pt.Share = shareMetrics[pt.Metric] && len(pt.Values) > 1; pt.Share {
+			pt.Lo, pt.Hi = clopperPearson(mean, len(pt.Values))
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Panel != out[j].Panel {

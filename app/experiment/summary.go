@@ -36,7 +36,7 @@ func Summary(w io.Writer, e *Experiment, panels []Panel, points []Point, d *Data
 	if runs == 1 {
 		plural = ""
 	}
-	fmt.Fprintf(&b, "%d run%s at each setting, seed %d; means with 95%% intervals (Student's t over the runs).\n", runs, plural, seed)
+	fmt.Fprintf(&b, "%d run%s at each setting, seed %d; means with 95%% intervals (%s).\n", runs, plural, seed, IntervalsOf(points))
 	for _, t := range Tables(panels, points) {
 		t.writeMarkdown(&b)
 	}
@@ -229,4 +229,15 @@ func pairedTest(a, b Point) (r, p float64) {
 	t := mean / (sd / math.Sqrt(float64(len(d))))
 	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}
 	return r, 2 * st.CDF(-math.Abs(t))
+}
+
+// IntervalsOf says how the points' intervals were made: Student's t
+// over the runs, and Clopper and Pearson's for the shares of runs.
+func IntervalsOf(points []Point) string {
+	for _, p := range points {
+		if p.Share {
+			return "Student's t over the runs; for a share of runs, a run counting 0 or 1, Clopper and Pearson's exact binomial interval"
+		}
+	}
+	return "Student's t over the runs"
 }

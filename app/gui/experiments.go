@@ -382,7 +382,7 @@ func summaryView(res *expResult, points []experiment.Point) fyne.CanvasObject {
 	if !res.complete {
 		runs = fmt.Sprintf("%s of %s runs finished (cancelled)", app.Thousands(res.done), app.Thousands(res.total))
 	}
-	text(fmt.Sprintf("%s, seed %d; means with 95%% intervals (Student's t over the runs).", runs, res.opt.Seed), fyne.TextStyle{Italic: true})
+	text(fmt.Sprintf("%s, seed %d; means with 95%% intervals (%s).", runs, res.opt.Seed, experiment.IntervalsOf(points)), fyne.TextStyle{Italic: true})
 	for _, tb := range experiment.Tables(res.panels, points) {
 		text(tb.Title, fyne.TextStyle{Bold: true})
 		cells := container.New(columnsLayout{cols: len(tb.Head)})
