@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -15,7 +16,8 @@ func TestCoverageNote(t *testing.T) {
 	defer func() { measuredCoverage = saved }()
 	measuredCoverage = []MeasuredCoverage{
 		{Method: core.MethodIBUR, Population: "krr", Cell: 0.34, Band: 0.95, TV: 0.1, Runs: 20},
-		{Method: core.MethodGIBU, Population: "krr", Cell: 0.96, Band: 0.9, TV: 1, Runs: 20},
+		// 17 of 20 bands: P(K ≤ 17) = 7.5% at 0.95, no evidence.
+		{Method: core.MethodGIBU, Population: "krr", Cell: 0.96, Band: 0.85, TV: 1, Runs: 20},
 	}
 	grid := core.Alphabet{Kind: core.KindGrid, Rows: 2, Cols: 2, South: 37, West: -122, CellKm: 1}
 	krr := &core.Study{Alphabet: grid, Mechanisms: []core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}}}
@@ -40,5 +42,22 @@ func TestCoverageNote(t *testing.T) {
 	census := &core.Study{Alphabet: core.Alphabet{Kind: core.KindCategorical, Size: 4}}
 	if populationOf(census) != "census" || populationOf(planar) != "planar" || populationOf(krr) != "krr" {
 		t.Errorf("populations %q %q %q", populationOf(census), populationOf(planar), populationOf(krr))
+	}
+}
+
+// TestUnderRuns checks the binomial test of a share of runs against the
+// nominal 95%: with 6 runs, 4 held is evidence (P = 3.3%) and 5 is not
+// (P = 26.5%); with 20 runs, 16 is (P = 1.6%) and 17 is not (7.5%).
+func TestUnderRuns(t *testing.T) {
+	for _, tc := range []struct {
+		k, n int
+		p    float64
+	}{{4, 6, 0.0328}, {5, 6, 0.2649}, {16, 20, 0.0159}, {17, 20, 0.0755}} {
+		if got := binomialCDF(tc.k, tc.n, 0.95); math.Abs(got-tc.p) > 5e-4 {
+			t.Errorf("P(K ≤ %d | %d) = %.4f, want %.4f", tc.k, tc.n, got, tc.p)
+		}
+		if under := underRuns(float64(tc.k)/float64(tc.n), tc.n); under != (tc.p < 0.05) {
+			t.Errorf("%d of %d: under %v", tc.k, tc.n, under)
+		}
 	}
 }
