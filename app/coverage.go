@@ -27,17 +27,17 @@ type MeasuredCoverage struct {
 // on the embedded San Francisco grid, CEM's census population on the
 // embedded head of US Census 1990.
 var measuredCoverage = []MeasuredCoverage{
-	{Method: core.MethodGIBU, Population: "planar", Cell: 0.9874, Band: 1.0000, TV: 1.0000, Runs: 6},
-	{Method: core.MethodIBUM, Population: "planar", Cell: 0.9952, Band: 1.0000, TV: 0.6667, Runs: 6},
-	{Method: core.MethodINVM, Population: "planar", Cell: 0.9605, Band: 0.6667, TV: 0.6667, Runs: 6},
-	{Method: core.MethodIBUR, Population: "planar", Cell: 0.9744, Band: 1.0000, TV: 1.0000, Runs: 6},
-	{Method: core.MethodGIBU, Population: "krr", Cell: 0.9657, Band: 1.0000, TV: 1.0000, Runs: 6},
-	{Method: core.MethodIBUM, Population: "krr", Cell: 0.9661, Band: 0.8333, TV: 1.0000, Runs: 6},
-	{Method: core.MethodINVM, Population: "krr", Cell: 0.9596, Band: 0.8333, TV: 1.0000, Runs: 6},
-	{Method: core.MethodIBUR, Population: "krr", Cell: 0.3372, Band: 1.0000, TV: 0.0000, Runs: 6},
-	{Method: core.MethodEM, Population: "census", Cell: 0.9583, Band: 0.3333, TV: 1.0000, Runs: 6},
-	{Method: core.MethodCEM, Population: "census", Cell: 0.9446, Band: 0.3333, TV: 1.0000, Runs: 6},
-	{Method: core.MethodINVM, Population: "census", Cell: 0.9700, Band: 0.8333, TV: 1.0000, Runs: 6},
+	{Method: core.MethodGIBU, Population: "planar", Cell: 0.9852, Band: 1.0000, TV: 0.9000, Runs: 10},
+	{Method: core.MethodIBUM, Population: "planar", Cell: 0.9951, Band: 1.0000, TV: 0.7000, Runs: 10},
+	{Method: core.MethodINVM, Population: "planar", Cell: 0.9677, Band: 0.6000, TV: 0.7000, Runs: 10},
+	{Method: core.MethodIBUR, Population: "planar", Cell: 0.9711, Band: 1.0000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodGIBU, Population: "krr", Cell: 0.9646, Band: 1.0000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodIBUM, Population: "krr", Cell: 0.9643, Band: 0.9000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodINVM, Population: "krr", Cell: 0.9622, Band: 0.8000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodIBUR, Population: "krr", Cell: 0.3385, Band: 1.0000, TV: 0.0000, Runs: 10},
+	{Method: core.MethodEM, Population: "census", Cell: 0.9587, Band: 0.3000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodCEM, Population: "census", Cell: 0.9467, Band: 0.3000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodINVM, Population: "census", Cell: 0.9685, Band: 0.8000, TV: 1.0000, Runs: 10},
 }
 
 // underCell is the per-cell coverage below which a method is said to

@@ -61,3 +61,22 @@ func TestUnderRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageNoteMeasured reads the experiment's own table: [IBU]_R
+// under-covers on k-RR populations, EM's band on census tables, GIBU
+// holds on the planar population.
+func TestCoverageNoteMeasured(t *testing.T) {
+	grid := core.Alphabet{Kind: core.KindGrid, Rows: 2, Cols: 2, South: 37, West: -122, CellKm: 1}
+	krr := &core.Study{Alphabet: grid, Mechanisms: []core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}}}
+	planar := &core.Study{Alphabet: grid, Mechanisms: []core.MechanismSpec{{ID: "g", Kind: core.KindPlanar, Epsilon: 1}}}
+	census := &core.Study{Alphabet: core.Alphabet{Kind: core.KindCategorical, Size: 4}}
+	if n := CoverageNote(core.MethodIBUR, krr); !strings.Contains(n, "only 33.9% of the cells") {
+		t.Errorf("[IBU]_R on k-RR: %q", n)
+	}
+	if n := CoverageNote(core.MethodEM, census); !strings.Contains(n, "the band held every cell in 30% of the runs") {
+		t.Errorf("EM on a census table: %q", n)
+	}
+	if n := CoverageNote(core.MethodGIBU, planar); n != "" {
+		t.Errorf("GIBU on the planar population: %q", n)
+	}
+}
