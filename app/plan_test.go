@@ -316,12 +316,7 @@ func TestPlanCost(t *testing.T) {
 // BenchmarkPlanRelease measures a central release's plan over 40,000
 // cells: a bisection of about forty closed-form bounds a figure.
 func BenchmarkPlanRelease(b *testing.B) {
-	for _, s := range []ReleaseSpec{
-		{Mechanism: Geometric, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 1},
-		{Mechanism: Laplace, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 1},
-		{Mechanism: PMGeometric, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1},
-		{Mechanism: PMLaplace, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1},
-	} {
+	for _, s := range benchSpecs {
 		b.Run(s.Mechanism, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := PlanRelease(s, 40000, 0.95, 20); err != nil {
