@@ -209,10 +209,14 @@ func (r PlanRequest) checkPoints() error {
 	if r.Axis == AxisEps {
 		limit = 1000
 	}
+	want := fmt.Sprintf("want increasing numbers of users from 1 to %s", Thousands(core.MaxUsers))
+	if r.Axis == AxisEps {
+		want = fmt.Sprintf("want increasing factors of ε above 0, up to %g", limit)
+	}
 	last := 0.0
 	for _, v := range r.Points {
 		if !(v > last) || v > limit {
-			return fmt.Errorf("point %v: want increasing %s from above 0 to %g", v, r.Axis, limit)
+			return fmt.Errorf("point %v: %s", v, want)
 		}
 		if r.Axis == AxisUsers && v != math.Trunc(v) {
 			return fmt.Errorf("point %v: users are whole", v)
