@@ -114,7 +114,7 @@ func CoverageNote(method core.Method, s *core.Study) string {
 		}
 		what := map[string]string{"planar": "FW's planar population", "krr": "FW's k-RR population", "census": "CEM's census population"}[pop]
 		return fmt.Sprintf("%s's intervals under-cover on populations like this one: in privmap's coverage experiment (%s, %d runs) %s, where 95%% was claimed — read them as too narrow",
-			methodName(method), what, m.Runs, strings.Join(parts, ", "))
+			method.Title(), what, m.Runs, strings.Join(parts, ", "))
 	}
 	return ""
 }

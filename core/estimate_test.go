@@ -249,3 +249,13 @@ func TestCheckEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodTitle checks the names people read: the registry's titles,
+// and an unknown method as itself.
+func TestMethodTitle(t *testing.T) {
+	for m, want := range map[Method]string{MethodGIBU: "GIBU", MethodIBUM: "[IBU]_M", MethodCEM: "Corrected EM", "nope": "nope"} {
+		if got := m.Title(); got != want {
+			t.Errorf("%s: title %q, want %q", m, got, want)
+		}
+	}
+}

@@ -121,6 +121,15 @@ func lookup(m Method) *Estimator {
 	return registry[i]
 }
 
+// Title returns m's name as people read it (Estimator.Title: "GIBU",
+// "[IBU]_M"), or m itself when it has none.
+func (m Method) Title() string {
+	if e := lookup(m); e != nil && e.Title != "" {
+		return e.Title
+	}
+	return string(m)
+}
+
 // Certified reports whether the estimates of m carry a certified gap to
 // the MLE (Estimate.Gap): gibu, em, ibu, ibu-m, and ibu-r per mechanism.
 func (m Method) Certified() bool {

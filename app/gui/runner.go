@@ -26,10 +26,5 @@ type runResult struct {
 type methodResult = app.MethodResult
 
 // methodTitle returns the title of a method as the window shows it
-// (core.Estimator.Title), or its name when it has none.
-func methodTitle(m core.Method) string {
-	if e, ok := m.Info(); ok && e.Title != "" {
-		return e.Title
-	}
-	return string(m)
-}
+// (core.Method.Title), a function value for app.Run.
+func methodTitle(m core.Method) string { return m.Title() }
