@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"image/png"
 	"io"
 	"math"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/experiment"
-	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 )
 
@@ -142,13 +140,7 @@ func planOutputs(q planQuestion, plan *app.Plan) *app.Batch {
 		b.Add(q.out, func(w io.Writer) error { return app.WritePlanCSV(w, plan) }, q.study, q.truth)
 	}
 	if q.figure != "" {
-		b.Add(q.figure, func(w io.Writer) error {
-			p, err := mapplot.PlanPlot(mapplot.Print, experiment.PlanCurve(plan))
-			if err != nil {
-				return err
-			}
-			return png.Encode(w, mapplot.StyledPlot{Plot: p, Style: mapplot.Print}.Image(1400, 900, 2))
-		}, q.study, q.truth)
+		b.Add(q.figure, func(w io.Writer) error { return experiment.WritePlanPNG(w, plan, "") }, q.study, q.truth)
 	}
 	return &b
 }

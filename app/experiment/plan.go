@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"fmt"
+	"image/png"
+	"io"
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
@@ -25,4 +27,20 @@ func PlanCurve(p *app.Plan) mapplot.PlanCurve {
 		c.X, c.Bound, c.Errors = append(c.X, pt.X), append(c.Bound, pt.Bound), append(c.Errors, pt.Errors)
 	}
 	return c
+}
+
+// The plan's exported curve is 1400 × 900 pixels, two a point: 700 ×
+// 450 points, a page's width.
+const planPNGW, planPNGH, planPxPerPt = 1400, 900, 2
+
+// WritePlanPNG draws the plan's curve black on white (mapplot.Print),
+// headed by title unless it is "", and writes it as PNG: privmap plan
+// -figure and the Run screen's Export PNG….
+func WritePlanPNG(w io.Writer, p *app.Plan, title string) error {
+	pl, err := mapplot.PlanPlot(mapplot.Print, PlanCurve(p))
+	if err != nil {
+		return err
+	}
+	pl.Title.Text = title
+	return png.Encode(w, mapplot.StyledPlot{Plot: pl, Style: mapplot.Print}.Image(planPNGW, planPNGH, planPxPerPt))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
@@ -137,6 +138,31 @@ func (c *jobControls) start(parent context.Context, work func(ctx context.Contex
 // progress returns a callback that sets the bar from any goroutine.
 func (c *jobControls) progress() func(float64) {
 	return func(f float64) { jobs.Do(func() { c.bar.SetValue(f) }) }
+}
+
+// timeLeft returns a progress callback for the job, callable from any
+// goroutine: it sets the bar, and once a second at most writes on status
+// what status read when timeLeft was called, then the percentage done and
+// the time left at the pace so far. While shown, when not nil, reports
+// false the status is left alone; after, when not nil, runs after each
+// change of it.
+func (c *jobControls) timeLeft(status *widget.Label, shown func() bool, after func()) func(float64) {
+	started, head := time.Now(), status.Text
+	var last time.Time
+	return func(f float64) {
+		jobs.Do(func() {
+			c.bar.SetValue(f)
+			if f <= 0 || f >= 1 || time.Since(last) < time.Second || shown != nil && !shown() {
+				return
+			}
+			last = time.Now()
+			left := time.Duration(float64(time.Since(started)) * (1 - f) / f).Round(time.Second)
+			status.SetText(fmt.Sprintf("%s %.0f %%, about %s left.", head, 100*f, left))
+			if after != nil {
+				after()
+			}
+		})
+	}
 }
 
 // onCancel stops the job.

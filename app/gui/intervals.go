@@ -89,7 +89,7 @@ func (c *compareTab) onIntervals() {
 	if cur := c.current(); cur == nil || cur.Method == method {
 		c.readings()
 	}
-	progress := c.intervalProgress(res, method)
+	progress := p.job.timeLeft(p.status, func() bool { return c.res == res }, func() { c.readingsOf(method) })
 	p.job.start(c.ws.ctx, func(ctx context.Context) func() {
 		iv, err := app.Intervals(ctx, method, res.Study, res.Mechs, res.Groups, est, res.Options,
 			app.CI{Level: intervalLevel, Seed: res.Seed}, progress)
@@ -101,26 +101,6 @@ func (c *compareTab) onIntervals() {
 func (c *compareTab) readingsOf(method core.Method) {
 	if cur := c.current(); cur != nil && cur.Method == method {
 		c.readings()
-	}
-}
-
-// intervalProgress returns the job's progress callback: the bar, and
-// once a second at most the time left, from the pace so far.
-func (c *compareTab) intervalProgress(res *runResult, method core.Method) func(float64) {
-	p := c.iv
-	started, head := time.Now(), p.status.Text
-	var last time.Time
-	return func(f float64) {
-		jobs.Do(func() {
-			p.job.bar.SetValue(f)
-			if f <= 0 || f >= 1 || time.Since(last) < time.Second || c.res != res {
-				return
-			}
-			last = time.Now()
-			left := time.Duration(float64(time.Since(started)) * (1 - f) / f).Round(time.Second)
-			p.status.SetText(fmt.Sprintf("%s %.0f %%, about %s left.", head, 100*f, left))
-			c.readingsOf(method)
-		})
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image/png"
 	"io"
 	"strconv"
 	"strings"
@@ -106,7 +105,7 @@ func (p *planPanel) ui() fyne.CanvasObject {
 // settings returns the plan's question as a study keeps it, nil when
 // its target is not a number.
 func (p *planPanel) settings() *app.PlanSettings {
-	target, err := strconv.ParseFloat(strings.TrimSpace(p.target.Text), 64)
+	target, err := p.targetValue()
 	if err != nil {
 		return nil
 	}
@@ -133,6 +132,15 @@ func (p *planPanel) setSettings(s app.PlanSettings) {
 	}
 }
 
+// targetValue reads the error the plan accepts.
+func (p *planPanel) targetValue() (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(p.target.Text), 64)
+	if err != nil {
+		return 0, fmt.Errorf("the error you accept, %q: want a number such as 0.1", p.target.Text)
+	}
+	return v, nil
+}
+
 // savePrefs remembers the plan's question.
 func (p *planPanel) savePrefs() {
 	pr := p.r.app.Preferences()
@@ -154,9 +162,9 @@ func (p *planPanel) request() (app.PlanRequest, error) {
 	if err != nil {
 		return app.PlanRequest{}, err
 	}
-	target, err := strconv.ParseFloat(strings.TrimSpace(p.target.Text), 64)
+	target, err := p.targetValue()
 	if err != nil {
-		return app.PlanRequest{}, fmt.Errorf("the error you accept, %q: want a number such as 0.1", p.target.Text)
+		return app.PlanRequest{}, err
 	}
 	runs, err := optWhole("Runs a point", p.runs)
 	if err != nil {
@@ -213,21 +221,9 @@ func (p *planPanel) start(req app.PlanRequest) {
 	}
 	p.r.showPlan()
 	p.status.SetText(fmt.Sprintf("Planning the %s: %s simulated deployments of %s at each of %d %s…", p.metric.Selected, app.Thousands(req.Runs),
-		methodTitle(req.Method), len(req.Points), map[app.PlanAxis]string{app.AxisUsers: "sizes", app.AxisEps: "privacy levels"}[req.Axis]))
+		methodTitle(req.Method), len(req.Points), req.Axis.Noun()))
 	start := time.Now()
-	head := p.status.Text
-	var last time.Time
-	progress := func(f float64) {
-		jobs.Do(func() {
-			p.job.bar.SetValue(f)
-			if f <= 0 || f >= 1 || time.Since(last) < time.Second {
-				return
-			}
-			last = time.Now()
-			left := time.Duration(float64(time.Since(start)) * (1 - f) / f).Round(time.Second)
-			p.status.SetText(fmt.Sprintf("%s %.0f %%, about %s left.", head, 100*f, left))
-		})
-	}
+	progress := p.job.timeLeft(p.status, nil, nil)
 	release := p.r.ws.audits.hold()
 	p.job.start(p.r.ctx, func(ctx context.Context) func() {
 		defer release()
@@ -275,10 +271,6 @@ func (r *runTab) onCancel() {
 	r.plan.job.onCancel()
 }
 
-// planPNGSize is the exported curve's size in pixels, at two pixels a
-// point: 700 × 450 points, a page's width.
-const planPNGW, planPNGH = 1400, 900
-
 // onExportPNG writes the plan's curve, black on white, headed by its
 // answer.
 func (p *planPanel) onExportPNG() {
@@ -289,13 +281,9 @@ func (p *planPanel) onExportPNG() {
 	entry, path := pathEntry(p.r.win, exportPath(p.r.app, p.r.ws.data.src, "-plan.png"), []string{".png"})
 	showPathForm(p.r.win, "Export the plan's curve as PNG", "Export", path, entry, nil, func(name string) error {
 		rememberFolder(p.r.app, name)
-		pl, err := mapplot.PlanPlot(mapplot.Print, experiment.PlanCurve(plan))
-		if err != nil {
-			return err
-		}
-		pl.Title.Text = wrapWords(plan.Sentence(), 110)
-		img := mapplot.StyledPlot{Plot: pl, Style: mapplot.Print}.Image(planPNGW, planPNGH, 2)
-		return app.WriteFile(name, func(w io.Writer) error { return png.Encode(w, img) }, p.r.ws.data.src.path)
+		return app.WriteFile(name, func(w io.Writer) error {
+			return experiment.WritePlanPNG(w, plan, wrapWords(plan.Sentence(), 110))
+		}, p.r.ws.data.src.path)
 	})
 }
 
