@@ -22,11 +22,12 @@ FUZZ_PKGS ?= ./core ./geo ./geo/census ./app ./app/basemap ./app/cli
 FUZZTIME  ?= 10s
 
 # Debian packages: the C toolchain and X11/OpenGL headers that Fyne's cgo
-# driver builds against, and Xvfb, xdotool and ImageMagick for the GUI
-# smoke test and screenshots.
+# driver builds against, Xvfb, xdotool and ImageMagick for the GUI
+# smoke test and screenshots, and GDAL and Poppler, whose tools check
+# the GIS layers and the reports the tests write.
 APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev \
 	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
-	xvfb xauth libgl1-mesa-dri xdotool imagemagick
+	xvfb xauth libgl1-mesa-dri xdotool imagemagick gdal-bin poppler-utils
 
 .PHONY: all deps build release run test lint unit unit-race unit-headless smoke-test fuzz smoke screenshot bench package generate clean
 
