@@ -21,6 +21,7 @@ var layers = map[string][]string{
 	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00", mod + "internal/linalg\x00"},
 	"geo":                               {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
 	"geo/census":                        {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
+	"geo/layer":                         {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"assets":                            {},
 	"assets/gen":                        {mod + "geo"},
 	"app":                               append(coreAll, mod+"geo", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00"),

@@ -29,6 +29,7 @@ import (
 //	privmap render -truth T [-estimate E] -study S [-basemap FILE.mbtiles|URL-template]
 //	               [-opacity O] [-scale linear|sqrt|log] [-size WxH] [-overlay F.geojson …]
 //	               [-rows A] [-cols B|none] -o map.png|map.svg
+//	privmap render -study S [-truth T] [-estimate E] [-release R] -o map.geojson|map.gpkg|map.tif
 //
 // It draws the window's figure from files: the true map, and with an
 // estimate the estimate and the difference beside it, under a header
@@ -37,6 +38,9 @@ import (
 // tiles from an MBTiles file or an XYZ server (cached under the user's
 // cache folder). A census study is drawn as a table of two attributes,
 // a linear one as bars (mapplot.Table).
+//
+// To a .geojson, .gpkg or .tif file it writes the maps as a GIS layer
+// instead (renderLayer).
 func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("render")
 	truthName := fs.String("truth", "", "true distribution CSV `file`")
@@ -50,9 +54,13 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	cols := fs.String("cols", "", "census studies: the `attribute` across the table (default the second; \"none\" for bars of -rows alone)")
 	var overlays listFlag
 	fs.Var(&overlays, "overlay", "GeoJSON `file` of outlines (districts, coastline) drawn over the maps; repeatable")
-	out := fs.String("o", "", "picture to write: .png or .svg")
+	release := fs.String("release", "", "GIS layers: released counts `file` (privmap release -o) to add as columns")
+	out := fs.String("o", "", "picture to write, .png or .svg; or a GIS layer of the maps, .geojson, .gpkg (GeoPackage) or .tif (GeoTIFF)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if f := app.LayerFormatOf(*out); f != app.NoLayer || *release != "" {
+		return renderLayer(ctx, fs, f, *studyName, *truthName, *estName, *release, *out, stdout, stderr)
 	}
 	if err := cmp.Or(required(fs, "truth", "study", "o"), distinct(fs, []string{"o"}, "truth", "estimate", "study", "basemap")); err != nil {
 		return err
@@ -86,20 +94,31 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if as.Run != nil {
 		f.Notes = append(f.Notes, runNote(as.Run))
 	}
-	if src != nil {
-		credit, err := underlay(ctx, src, f.Maps, opt)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			fmt.Fprintf(stderr, "privmap render: basemap %s: %v; the maps are drawn without it\n", *base, err)
-			credit = "none (" + shortError(err) + ")"
-		}
-		f.Notes = append(f.Notes, "Basemap: "+credit)
+	if err := addBasemap(ctx, f, src, *base, opt, stderr); err != nil {
+		return err
 	}
 	var b app.Batch
 	b.Add(*out, func(w io.Writer) error { return writePicture(w, f, opt) }, *truthName, *estName, *studyName)
 	return commit(ctx, &b, stdout, stderr, func(io.Writer) {})
+}
+
+// addBasemap draws the basemap src, if not nil, under the maps of f and
+// credits it in the header; a basemap that cannot be reached is said on
+// stderr and the maps go without it. Only a cancelled ctx is an error.
+func addBasemap(ctx context.Context, f *mapplot.Figure, src basemap.Source, base string, opt renderOpts, stderr io.Writer) error {
+	if src == nil {
+		return nil
+	}
+	credit, err := underlay(ctx, src, f.Maps, opt)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fmt.Fprintf(stderr, "privmap render: basemap %s: %v; the maps are drawn without it\n", base, err)
+		credit = "none (" + shortError(err) + ")"
+	}
+	f.Notes = append(f.Notes, "Basemap: "+credit)
+	return nil
 }
 
 // renderFigure reads the truth and the estimate (if named) on the

@@ -166,6 +166,7 @@ func (u *ui) commands() map[string][]command {
 			{label: "Save study…", key: fyne.KeyS, action: u.onSaveStudy},
 			{label: "Export PNG…", key: fyne.KeyE, action: u.onExportPNG, separate: true},
 			{label: "Export CSV…", key: fyne.KeyE, shift: true, action: u.onExportCSV},
+			{label: "Export GIS layer…", key: fyne.KeyG, action: u.onExportLayer},
 		},
 		"Population": {
 			{label: "Choose a preset", key: fyne.KeyP, action: u.pop.onChoosePreset},
@@ -229,6 +230,16 @@ func (u *ui) onExportCSV() {
 		return
 	}
 	u.cmp.onExportCSV()
+}
+
+// onExportLayer exports the maps of the screen shown as a GIS layer,
+// else the estimate compared.
+func (u *ui) onExportLayer() {
+	if e, ok := u.ws.current().(layerExporter); ok {
+		e.onExportLayer()
+		return
+	}
+	u.cmp.onExportLayer()
 }
 
 // onRun starts the job of the screen shown, else shows the Run screen and

@@ -46,6 +46,8 @@ type compareTab struct {
 	ranking   *fyne.Container
 	exportPNG *widget.Button
 	exportCSV *widget.Button
+	// exportGIS writes the estimate as a GIS layer (layer.go).
+	exportGIS *widget.Button
 	empty     *widget.Label
 	content   *fyne.Container
 }
@@ -78,13 +80,14 @@ func newCompareTab(ws *workspace) *compareTab {
 	c.reading.Wrapping = fyne.TextWrapWord
 	c.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: c.onExportPNG}
 	c.exportCSV = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: c.onExportCSV}
+	c.exportGIS = &widget.Button{Text: "GIS layer…", Icon: theme.DocumentSaveIcon(), OnTapped: c.onExportLayer}
 	c.empty = widget.NewLabel("Nothing to compare yet: choose the population and estimators, then Run (Ctrl+R).")
 	return c
 }
 
 func (c *compareTab) buildUI() fyne.CanvasObject {
 	bar := container.NewHBox(widget.NewLabel("Estimator"), roomy(c.pick), widget.NewLabel("Colour"), roomy(c.scale),
-		c.censusView, layout.NewSpacer(), c.exportPNG, c.exportCSV)
+		c.censusView, layout.NewSpacer(), c.exportPNG, c.exportCSV, c.exportGIS)
 	// The errors two to a line and the steps below, so that the maps keep
 	// most of the height.
 	pairs := container.New(columnsLayout{cols: 4})

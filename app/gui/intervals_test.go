@@ -1,6 +1,8 @@
 package gui
 
 import (
+	"github.com/paulmach/orb/geojson"
+
 	"bytes"
 	"math"
 	"os"
@@ -77,6 +79,22 @@ func TestIntervals(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, m.Estimate.Theta, back)
 	assert.Equal(t, iv.Lo, biv.Lo)
+
+	// The GIS layer: a polygon a cell with the estimate, its intervals
+	// and, asked, the truth.
+	gj := filepath.Join(t.TempDir(), "est.geojson")
+	require.NoError(t, writeLayer(gj, u.cmp.res.Study.Alphabet, u.cmp.layerMaps(m, true), ""))
+	b, err = os.ReadFile(gj)
+	require.NoError(t, err)
+	fc, err := geojson.UnmarshalFeatureCollection(b)
+	require.NoError(t, err)
+	require.Len(t, fc.Features, len(m.Estimate.Theta))
+	for x, f := range fc.Features {
+		require.Equal(t, m.Estimate.Theta[x], f.Properties.MustFloat64("probability"), "cell %d", x)
+		require.Equal(t, iv.BandHi[x], f.Properties.MustFloat64("band_hi"), "cell %d", x)
+		require.Equal(t, u.cmp.res.Users.Truth[x], f.Properties.MustFloat64("true_probability"), "cell %d", x)
+	}
+	assert.ErrorIs(t, writeLayer(filepath.Join(t.TempDir(), "est.kml"), u.cmp.res.Study.Alphabet, u.cmp.layerMaps(m, false), ""), errLayerKind)
 
 	png := filepath.Join(t.TempDir(), "u.png")
 	require.NoError(t, u.cmp.writePNG(png, m, viewUnc, 600, 400))

@@ -76,6 +76,7 @@ type releaseTab struct {
 	// the cells whose band excludes 0.
 	uncertain, surely             *widget.Check
 	releaseBtn, exportPNG, expCSV *widget.Button
+	expGIS                        *widget.Button // the release as a GIS layer (layer.go)
 	empty                         *widget.Label
 	pmf                           *figureView
 	last                          *releaseResult
@@ -186,6 +187,7 @@ func newReleaseTab(ws *workspace) *releaseTab {
 	r.job = jobControls{runBtn: r.releaseBtn}
 	r.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: r.onExportPNG}
 	r.expCSV = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: r.onExportCSV}
+	r.expGIS = &widget.Button{Text: "GIS layer…", Icon: theme.DocumentSaveIcon(), OnTapped: r.onExportLayer}
 	r.empty = widget.NewLabel("Choose a mechanism and press Release to see the data's counts released.")
 	r.mech = widget.NewSelect(names, func(string) { r.changed() })
 	r.mech.SetSelected(choice(releaseNames[p.String(prefRelMech)], names, releaseNames[app.PMGeometric]))
@@ -222,7 +224,7 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 		widget.NewCard("", "Privacy and accuracy of the noise", container.NewVBox(r.people, r.summary, r.matching, r.spent)),
 		widget.NewCard("", "Plan: which ε for an accuracy?", container.NewVBox(
 			widget.NewForm(widget.NewFormItem("Every count within ±", r.within)), r.plan)))
-	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, layout.NewSpacer(), r.exportPNG, r.expCSV)
+	bar := container.NewHBox(r.releaseBtn, widget.NewLabel("Colour"), roomy(r.scale), r.censusView, layout.NewSpacer(), r.exportPNG, r.expCSV, r.expGIS)
 	below := container.NewHSplit(
 		container.NewVScroll(widget.NewCard("", "Errors of the release", container.NewVBox(r.uncertain, r.surely, r.errs))),
 		widget.NewCard("", "Noise on one count", r.pmf))

@@ -1,6 +1,8 @@
 package gui
 
 import (
+	"github.com/paulmach/orb/geojson"
+
 	"fmt"
 	"image/color"
 	"math"
@@ -98,6 +100,21 @@ func TestReleaseScreen(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	assert.Equal(t, "cell,probability,count,raw_count,row,col,lat,lon,lo,hi,band_lo,band_hi", lines[0])
 	assert.Len(t, lines, 385)
+	// The GIS layer holds the release's columns and, asked, the truth.
+	lm, err := r.layerMaps(true)
+	require.NoError(t, err)
+	gj := filepath.Join(t.TempDir(), "r.geojson")
+	require.NoError(t, writeLayer(gj, u.ws.data.personStudy().Alphabet, lm, ""))
+	b, err = os.ReadFile(gj)
+	require.NoError(t, err)
+	fc, err := geojson.UnmarshalFeatureCollection(b)
+	require.NoError(t, err)
+	require.Len(t, fc.Features, len(truth))
+	for x, f := range fc.Features {
+		require.Equal(t, res.released[x], f.Properties.MustFloat64("released"), "cell %d", x)
+		require.Equal(t, res.raw[x], f.Properties.MustFloat64("released_raw"), "cell %d", x)
+		require.Equal(t, float64(truth[x]), f.Properties.MustFloat64("count"), "cell %d", x)
+	}
 
 	// Hover reads the counts of a cell on all three maps, and the true
 	// count's interval.

@@ -58,37 +58,53 @@ var reserved = map[string]bool{"fid": true, "geom": true, "cell": true, "row": t
 // beyond MaxCells, a column of the wrong length, a value that is not
 // finite, a name that is not a plain identifier or is used twice.
 func (l *Layer) Check() error {
-	g := l.Grid
-	if g.Cols < 1 || g.Rows < 1 || float64(g.Cols)*float64(g.Rows) > MaxCells {
-		return fmt.Errorf("layer: a grid of %d×%d cells: want 1 to %d cells", g.Cols, g.Rows, MaxCells)
-	}
-	if !(g.South < g.North && g.West < g.East) || g.South < -90 || g.North > 90 || g.West < -180 || g.East > 180 {
-		return fmt.Errorf("layer: the box %g–%g N, %g–%g E is not a box in WGS 84", g.South, g.North, g.West, g.East)
+	if err := l.Grid.check(); err != nil {
+		return err
 	}
 	if !namePattern.MatchString(l.Name) {
 		return fmt.Errorf("layer: name %q: want a letter, then letters, digits or underscores", l.Name)
 	}
-	k := g.Cols * g.Rows
+	if len(l.Columns) == 0 {
+		return errors.New("layer: no columns of values")
+	}
 	seen := map[string]bool{}
 	for _, c := range l.Columns {
 		if !namePattern.MatchString(c.Name) || reserved[c.Name] || seen[c.Name] {
 			return fmt.Errorf("layer: column name %q: want a new identifier other than fid, geom, cell, row and col", c.Name)
 		}
 		seen[c.Name] = true
-		if len(c.Values) != k {
-			return fmt.Errorf("layer: column %s has %d values for %d cells", c.Name, len(c.Values), k)
-		}
-		for x, v := range c.Values {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("layer: column %s, cell %d: %v is not a finite number", c.Name, x, v)
-			}
-			if c.Integer && (v != math.Trunc(v) || math.Abs(v) > 1<<53) {
-				return fmt.Errorf("layer: column %s, cell %d: %v is not a whole number", c.Name, x, v)
-			}
+		if err := c.check(l.Grid.Len()); err != nil {
+			return err
 		}
 	}
-	if len(l.Columns) == 0 {
-		return errors.New("layer: no columns of values")
+	return nil
+}
+
+// check reports a grid without cells, with more than MaxCells, or
+// whose box is not one in WGS 84.
+func (g Grid) check() error {
+	if g.Cols < 1 || g.Rows < 1 || float64(g.Cols)*float64(g.Rows) > MaxCells {
+		return fmt.Errorf("layer: a grid of %d×%d cells: want 1 to %d cells", g.Cols, g.Rows, MaxCells)
+	}
+	if !(g.South < g.North && g.West < g.East) || g.South < -90 || g.North > 90 || g.West < -180 || g.East > 180 {
+		return fmt.Errorf("layer: the box %g–%g N, %g–%g E is not a box in WGS 84", g.South, g.North, g.West, g.East)
+	}
+	return nil
+}
+
+// check reports a column whose length is not k or whose values are not
+// finite (whole, for an Integer column).
+func (c Column) check(k int) error {
+	if len(c.Values) != k {
+		return fmt.Errorf("layer: column %s has %d values for %d cells", c.Name, len(c.Values), k)
+	}
+	for x, v := range c.Values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("layer: column %s, cell %d: %v is not a finite number", c.Name, x, v)
+		}
+		if c.Integer && (v != math.Trunc(v) || math.Abs(v) > 1<<53) {
+			return fmt.Errorf("layer: column %s, cell %d: %v is not a whole number", c.Name, x, v)
+		}
 	}
 	return nil
 }

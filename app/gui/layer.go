@@ -1,0 +1,130 @@
+package gui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/core"
+)
+
+// layerExts are the GIS layers' file kinds (app.LayerFormatOf).
+var layerExts = []string{".gpkg", ".geojson", ".tif"}
+
+// layerHelp says what each kind of layer is, under the file's name.
+const layerHelp = ".gpkg (GeoPackage) or .geojson: a polygon a cell, with its numbers, for QGIS or kepler.gl; .tif (GeoTIFF): a raster of one pixel a cell"
+
+// errLayerKind refuses a file name whose extension names no layer.
+var errLayerKind = errors.New("name the file .gpkg (GeoPackage), .geojson (GeoJSON) or .tif (GeoTIFF): its extension chooses the format")
+
+// showLayerExport asks for a layer's file and whether to add the true
+// map, raw data, and writes the layer that maps(raw) gives on grid a
+// (app.GridLayer) as the extension asks, no more readable than the data
+// file source.
+func showLayerExport(win fyne.Window, a fyne.App, name string, grid core.Alphabet, source, rawText string, maps func(raw bool) (app.LayerMaps, error)) {
+	if _, err := app.GridLayer(grid, app.LayerMaps{Estimate: make([]float64, grid.Len())}); err != nil {
+		dialog.ShowInformation("No GIS layer for these data", "A GIS layer is a map of cells with a latitude–longitude box: "+
+			"census tables and grids without a box have none. Export CSV… writes the numbers.", win)
+		return
+	}
+	entry, path := pathEntry(win, name, layerExts)
+	entry.Validator = nil
+	raw := widget.NewCheck(rawText, nil)
+	items := []*widget.FormItem{
+		{Text: "Format", Widget: widget.NewLabel("by the file's extension"), HintText: layerHelp},
+		{Text: "Raw data", Widget: raw, HintText: "the true map is people's data themselves, not a private release"},
+	}
+	showPathForm(win, "Export GIS layer", "Export", path, entry, items, func(name string) error {
+		if app.LayerFormatOf(name) == app.NoLayer {
+			return errLayerKind
+		}
+		m, err := maps(raw.Checked)
+		if err != nil {
+			return err
+		}
+		rememberFolder(a, name)
+		return writeLayer(name, grid, m, source)
+	})
+}
+
+// writeLayer writes the maps m on grid a as the GIS layer that name's
+// extension asks for, all or nothing, no more readable than source.
+func writeLayer(name string, a core.Alphabet, m app.LayerMaps, source string) error {
+	f := app.LayerFormatOf(name)
+	if f == app.NoLayer {
+		return errLayerKind
+	}
+	l, err := app.GridLayer(a, m)
+	if err != nil {
+		return err
+	}
+	return app.WriteFile(name, func(w io.Writer) error { return app.WriteLayer(context.Background(), w, f, l) }, source)
+}
+
+// onExportLayer writes the estimate shown, with its intervals and, when
+// asked, the true map and the difference, as a GIS layer.
+func (c *compareTab) onExportLayer() {
+	m := c.current()
+	if m == nil {
+		dialog.ShowInformation("Nothing to export", "Run an estimator first (Ctrl+R); its map can then be exported as a GIS layer.", c.win)
+		return
+	}
+	showLayerExport(c.win, c.app, exportPath(c.app, c.res.ds.src, "-"+string(m.Method)+".gpkg"), c.res.Study.Alphabet, c.res.ds.src.path,
+		"Add the true map and the difference", func(raw bool) (app.LayerMaps, error) { return c.layerMaps(m, raw), nil })
+}
+
+// layerMaps returns the maps of estimate m's layer: the estimate, its
+// intervals, and with raw the truth.
+func (c *compareTab) layerMaps(m *methodResult, raw bool) app.LayerMaps {
+	lm := app.LayerMaps{Estimate: m.Estimate.Theta}
+	if e := c.iv.of(m.Method); e != nil {
+		lm.Intervals = e.Intervals
+	}
+	if raw {
+		lm.Truth = c.res.Users.Truth
+	}
+	return lm
+}
+
+// onExportLayer writes the last release as a GIS layer: the columns
+// render -release gives its CSV (the release is read back from the CSV
+// it exports), and when asked the true counts.
+func (r *releaseTab) onExportLayer() {
+	res := r.last
+	if res == nil {
+		dialog.ShowInformation("Nothing to export", "Release the data's counts first.", r.win)
+		return
+	}
+	a := res.ds.personStudy().Alphabet
+	showLayerExport(r.win, r.app, exportPath(r.app, res.ds.src, "-"+res.spec.Mechanism+".gpkg"), a, res.ds.src.path,
+		"Add the true counts", r.layerMaps)
+}
+
+// layerMaps returns the maps of the last release's layer: its counts as
+// the CSV it exports holds them (written and read back, so that the
+// columns are render -release's), and with raw the true counts.
+func (r *releaseTab) layerMaps(raw bool) (app.LayerMaps, error) {
+	res := r.last
+	var b bytes.Buffer
+	if err := core.WriteRelease(&b, res.counts, res.raw); err != nil {
+		return app.LayerMaps{}, err
+	}
+	t, err := core.ReadCountTable(&b, len(res.raw))
+	if err != nil {
+		return app.LayerMaps{}, err
+	}
+	lm := app.LayerMaps{Released: t}
+	if raw {
+		lm.Counts = res.counts.Counts
+	}
+	return lm, nil
+}
+
+// A layerExporter is a screen whose maps File › Export layer… writes.
+type layerExporter interface{ onExportLayer() }
