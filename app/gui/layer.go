@@ -34,7 +34,6 @@ func showLayerExport(win fyne.Window, a fyne.App, name string, grid core.Alphabe
 		return
 	}
 	entry, path := pathEntry(win, name, layerExts)
-	entry.Validator = nil
 	raw := widget.NewCheck(rawText, nil)
 	items := []*widget.FormItem{
 		{Text: "Format", Widget: widget.NewLabel("by the file's extension"), HintText: layerHelp},
