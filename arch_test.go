@@ -30,10 +30,11 @@ var layers = map[string][]string{
 	"app/basemap/basemaptest":           {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"app/basemap/basemaptest/mkmbtiles": {"github.com/paulmach/orb", mod + "app/basemap/basemaptest"},
 	"app/clocale":                       {},
+	"app/report":                        {mod + "app\x00", "codeberg.org/go-pdf/fpdf\x00", "codeberg.org/go-fonts/liberation/"},
 	"app/experiment":                    append(coreAll, mod+"app\x00", mod+"app/mapplot\x00", mod+"assets\x00", mod+"geo", "gonum.org/v1/gonum/", "gonum.org/v1/plot"),
 	// The two front ends share the application layer and its figures,
 	// maps and experiments; neither imports the other.
-	"app/cli": append(coreAll, mod+"app\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/mapplot\x00",
+	"app/cli": append(coreAll, mod+"app\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/mapplot\x00", mod+"app/report\x00",
 		mod+"geo", "github.com/paulmach/orb", "gonum.org/v1/plot/"),
 	"app/gui": append(coreAll, "fyne.io/fyne/v2/widget", "fyne.io/fyne/v2/container", "fyne.io/fyne/v2/dialog", "fyne.io/fyne/v2/canvas",
 		"fyne.io/fyne/v2/theme", "fyne.io/fyne/v2/storage", "fyne.io/fyne/v2/data/", "fyne.io/fyne/v2/driver/",
@@ -52,6 +53,8 @@ var coreAll = []string{mod + "core\x00", mod + "core/central\x00", mod + "core/e
 var testOnly = map[string][]string{
 	"assets": {mod + "geo"},          // the embedded data must read as check-ins
 	"core":   {mod + "core/emd\x00"}, // the examples measure an estimate
+	// The report's JSON is validated against its published schema.
+	"app/cli": {"github.com/santhosh-tekuri/jsonschema/v6\x00"},
 }
 
 const mod = "github.com/privmap/privmap/"

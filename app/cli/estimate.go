@@ -45,11 +45,12 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.Var(&backgrounds, "background", "uldp with pum: `TAG=FILE`, the distribution of the tag's cells (repeatable)")
 	cif := ciFlagsOf(fs)
 	out := fs.String("o", "", "estimate CSV to write")
+	record := fs.String("record", "", "also write the estimate's record, `J`.json: the command, its inputs' and output's SHA-256 and the JSON line, which privmap report reads")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	ci, err := cif.ci(fs, *seed)
-	if err = cmp.Or(err, required(fs, "study", "reports", "o"), distinct(fs, []string{"o"}, "study", "reports")); err != nil {
+	if err = cmp.Or(err, required(fs, "study", "reports", "o"), distinct(fs, []string{"o", "record"}, "study", "reports")); err != nil {
 		return err
 	}
 	if *tol < 0 || *gapTol < 0 || *maxIter < 0 || *alpha < 0 || *signif < 0 || *signif >= 1 {
@@ -92,7 +93,10 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	var b app.Batch
-	b.Add(*out, func(w io.Writer) error { return core.WriteEstimate(w, est.Theta, s.Alphabet, iv.core()) }, *reportsName, *studyName)
+	if err := addRecorded(&b, *out, *record, func(w io.Writer) error { return core.WriteEstimate(w, est.Theta, s.Alphabet, iv.core()) },
+		"estimate", args, line, append([]string{*studyName, *reportsName}, backgrounds.files()...)); err != nil {
+		return err
+	}
 	return commit(ctx, &b, stdout, stderr, func(w io.Writer) {
 		printLine(line)(w)
 		iv.say(stderr, s.Alphabet)
@@ -291,4 +295,14 @@ func (b backgroundFlag) read(s *core.Study) (map[string][]float64, error) {
 		out[tag] = p
 	}
 	return out, nil
+}
+
+// files returns the background files named.
+func (b backgroundFlag) files() []string {
+	var out []string
+	for _, v := range b {
+		_, file, _ := strings.Cut(v, "=")
+		out = append(out, file)
+	}
+	return out
 }

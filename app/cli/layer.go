@@ -31,7 +31,7 @@ func renderLayer(ctx context.Context, fs *flag.FlagSet, f app.LayerFormat, study
 		return err
 	}
 	for _, n := range []string{"basemap", "overlay", "opacity", "scale", "size", "rows", "cols"} {
-		if flagSet(fs, n) {
+		if isSet(fs, n) {
 			return usageError{msg: fmt.Sprintf("-%s shapes a picture; a GIS layer (%s) holds the values alone, for QGIS to draw", n, out)}
 		}
 	}
@@ -83,13 +83,6 @@ func readLayerMaps(a core.Alphabet, truthName, estName, releaseName string) (m a
 		m.Released, err = readCountFile(releaseName, a)
 	}
 	return m, err
-}
-
-// flagSet reports whether flag name was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // readCounts returns the truth file's counts, nil when its header has

@@ -50,10 +50,11 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	seed := fs.Uint64("seed", 1, "seed of a preview's noise")
 	secure := fs.Bool("secure", false, "a release for publication: exact integer noise from crypto/rand (geometric and pm-geometric only)")
 	out := fs.String("o", "", "released distribution `file` to write")
+	record := fs.String("record", "", "also write the release's record, `J`.json: the command, its inputs' and output's SHA-256 and the JSON line, which privmap report reads")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := cmp.Or(required(fs, "truth", "mechanism", "o"), distinct(fs, []string{"o"}, "truth", "study")); err != nil {
+	if err := cmp.Or(required(fs, "truth", "mechanism", "o"), distinct(fs, []string{"o", "record"}, "truth", "study")); err != nil {
 		return err
 	}
 	if err := checkStudyFlags(fs, *studyName, *clip, *budget); err != nil {
@@ -79,7 +80,10 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	var b app.Batch
-	b.Add(*out, func(w io.Writer) error { _, err := w.Write(content); return err }, *truthName)
+	if err := addRecorded(&b, *out, *record, func(w io.Writer) error { _, err := w.Write(content); return err },
+		"release", args, line, []string{*truthName, *studyName}); err != nil {
+		return err
+	}
 	if r.study != nil && (r.secure || r.budget > 0) {
 		// The ledger: a publication spent, or the budget set.
 		b.Add(*studyName, func(w io.Writer) error { return app.WriteStudy(w, r.study) }, *studyName)

@@ -1,0 +1,297 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/report"
+)
+
+// reportFixture runs the README's pipeline on the embedded check-ins —
+// grid, simulate, estimate with intervals and its record, a release
+// with its record — and returns a function naming files in its folder.
+func reportFixture(t *testing.T) func(string) string {
+	t.Helper()
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, args := range [][]string{
+		{"grid", "-in", "../../assets/default_checkins.snap.txt", "-o", p("truth.csv"), "-study-out", p("study.json"), "-preset", "fw-t6"},
+		{"simulate", "-study", p("study.json"), "-truth", p("truth.csv"), "-n", "3000", "-aggregate", "-o", p("reports.csv")},
+		{"estimate", "-study", p("study.json"), "-reports", p("reports.csv"), "-method", "ibu-m", "-ci", "0.9", "-boot", "20", "-seed", "7",
+			"-o", p("ibu.csv"), "-record", p("ibu.record.json")},
+		{"release", "-truth", p("truth.csv"), "-study", p("study.json"), "-mechanism", "geometric", "-eps", "1", "-ci", "0.95",
+			"-o", p("released.csv"), "-record", p("released.record.json")},
+	} {
+		if code, _, errs := run(args...); code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+	}
+	return p
+}
+
+// pdfTool returns the path of one of Poppler's programs, skipping the
+// test when it is absent — never in CI, which installs poppler-utils.
+func pdfTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed; CI installs Debian's poppler-utils (make deps)", name)
+		}
+		t.Skipf("%s is not installed (Debian's poppler-utils): the report is read with Poppler's own tools", name)
+	}
+	return p
+}
+
+func sha(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// TestReport writes the report of the pipeline and reads it with
+// Poppler: every required fact is in the text, the pages are A4 (or
+// Letter) and none is blank; its JSON validates against the published
+// schema and states the files' digests.
+func TestReport(t *testing.T) {
+	p := reportFixture(t)
+	args := []string{"report", "-study", p("study.json"), "-truth", p("truth.csv"), "-estimate", p("ibu.csv"), "-release", p("released.csv"),
+		"-record", p("ibu.record.json"), "-record", p("released.record.json"), "-operator", "Ada Officer", "-notes", "Pilot of the check-in map",
+		"-date", "2026-11-26T09:30:00Z", "-o", p("report.pdf")}
+	if code, _, errs := run(args...); code != 0 {
+		t.Fatal(errs)
+	}
+	// The JSON validates against docs/report.schema.json.
+	c := jsonschema.NewCompiler()
+	sch, err := c.Compile("../../docs/report.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(p("report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("report.json does not match docs/report.schema.json: %v", err)
+	}
+	var r report.Report
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Estimates) != 1 || r.Estimates[0].File.SHA256 != sha(t, p("ibu.csv")) || r.Estimates[0].Method != "ibu-m" ||
+		r.Estimates[0].Seed == nil || *r.Estimates[0].Seed != 7 || r.Estimates[0].Intervals == nil || r.Estimates[0].Errors == nil {
+		t.Errorf("estimate facts %+v", r.Estimates)
+	}
+	if r.Release == nil || r.Release.File.SHA256 != sha(t, p("released.csv")) || r.Release.Mechanism != "geometric" || r.Release.Publication ||
+		!strings.Contains(r.Release.Accuracy, "With probability 95%") {
+		t.Errorf("release facts %+v", r.Release)
+	}
+	as, err := app.OpenStudy(p("study.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Data == nil || r.Data.Cells != as.Alphabet.Len() || r.Data.Data != len(as.Data) || r.Data.Read == nil || r.Data.Read.Records < r.Data.Data ||
+		len(r.Population) != 10 || r.Created != "2026-11-26T09:30:00Z" {
+		t.Errorf("data %+v, %d mechanisms, created %s", r.Data, len(r.Population), r.Created)
+	}
+
+	text := pdfText(t, p("report.pdf"))
+	for _, want := range []string{
+		"Release report", "Ada Officer", "Pilot of the check-in map", "26 November 2026, 09:30 UTC", "privmap " + r.Privmap.Version,
+		sha(t, p("ibu.csv")), sha(t, p("released.csv")), sha(t, p("study.json")), sha(t, p("reports.csv")),
+		"planar-0.19", "ε 0.19 per km", "ε-LDP", "×", "[IBU]_M", "Errors against the truth", "TV ",
+		"With probability 90%", "geometric", "Δ = 1", "With probability 95%", "Raw data", "Manifest",
+		"privmap estimate -study study.json -reports reports.csv -method ibu-m",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF's text lacks %q", want)
+		}
+	}
+	info := pdfInfo(t, p("report.pdf"))
+	if !strings.Contains(info, "(A4)") {
+		t.Errorf("pdfinfo: %s", info)
+	}
+	pagesNotBlank(t, p("report.pdf"), info)
+
+	// Letter, and a choice of sections: the JSON holds what is printed.
+	args = append(args[:len(args)-2], "-paper", "letter", "-sections", "context,estimates,manifest", "-o", p("letter.pdf"))
+	if code, _, errs := run(args...); code != 0 {
+		t.Fatal(errs)
+	}
+	if info := pdfInfo(t, p("letter.pdf")); !strings.Contains(info, "612 x 792 pts (letter)") {
+		t.Errorf("pdfinfo: %s", info)
+	}
+	raw, _ = os.ReadFile(p("letter.json"))
+	var l report.Report
+	if err := json.Unmarshal(raw, &l); err != nil || l.Data != nil || l.Release != nil || len(l.Population) != 0 || len(l.Estimates) != 1 || l.Manifest == nil {
+		t.Errorf("sections context,estimates,manifest: %v %+v", err, l)
+	}
+	if text := pdfText(t, p("letter.pdf")); strings.Contains(text, "The central release") || strings.Contains(text, "The population") {
+		t.Error("the Letter report prints sections it was not asked for")
+	}
+}
+
+func pdfText(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command(pdfTool(t, "pdftotext"), "-layout", name, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The layout breaks long lines: join the text to find a phrase.
+	return strings.Join(strings.Fields(string(out)), " ")
+}
+
+func pdfInfo(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command(pdfTool(t, "pdfinfo"), name).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// pagesNotBlank renders every page with pdftoppm and checks that at
+// least 1% of its pixels are not white.
+func pagesNotBlank(t *testing.T, name, info string) {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command(pdfTool(t, "pdftoppm"), "-r", "40", "-png", name, filepath.Join(dir, "page")).CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "page*.png"))
+	if len(pages) < 3 || !strings.Contains(info, "Pages:") {
+		t.Fatalf("%d pages rendered", len(pages))
+	}
+	for _, pg := range pages {
+		f, err := os.Open(pg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ink := inked(img); ink < 0.01 {
+			t.Errorf("%s: %.2f%% of its pixels are not white", filepath.Base(pg), 100*ink)
+		}
+	}
+}
+
+// inked returns the share of an image's pixels that are not white.
+func inked(img image.Image) float64 {
+	b := img.Bounds()
+	n := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if r, g, bl, _ := img.At(x, y).RGBA(); r < 0xf000 || g < 0xf000 || bl < 0xf000 {
+				n++
+			}
+		}
+	}
+	return float64(n) / float64(b.Dx()*b.Dy())
+}
+
+// TestReportReproduces runs the manifest's estimate command in an empty
+// folder holding only its input files: the estimate comes out byte for
+// byte.
+func TestReportReproduces(t *testing.T) {
+	p := reportFixture(t)
+	if code, _, errs := run("report", "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("ibu.record.json"), "-o", p("r.pdf")); code != 0 {
+		t.Fatal(errs)
+	}
+	raw, err := os.ReadFile(p("r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report.Report
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Manifest == nil || len(r.Manifest.Commands) != 1 {
+		t.Fatalf("manifest %+v", r.Manifest)
+	}
+	empty := t.TempDir()
+	for _, in := range r.Manifest.Inputs {
+		b, err := os.ReadFile(in.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(empty, filepath.Base(in.Path)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	words := strings.Fields(r.Manifest.Commands[0])
+	if words[0] != "privmap" {
+		t.Fatalf("command %q", r.Manifest.Commands[0])
+	}
+	t.Chdir(empty)
+	if code, _, errs := run(words[1:]...); code != 0 {
+		t.Fatalf("%s: %s", r.Manifest.Commands[0], errs)
+	}
+	if got, want := sha(t, filepath.Join(empty, "ibu.csv")), sha(t, p("ibu.csv")); got != want {
+		t.Errorf("the manifest's command made an estimate of SHA-256 %s, the report's is %s", got, want)
+	}
+}
+
+// TestReportRefusals: a record of another file is not taken for the
+// estimate's, a bad flag is a usage error, and a failure leaves the
+// earlier report byte-identical.
+func TestReportRefusals(t *testing.T) {
+	p := reportFixture(t)
+	base := []string{"report", "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("released.record.json")}
+	if code, _, errs := run(append(base, "-o", p("r.pdf"))...); code != 0 {
+		t.Fatal(errs)
+	}
+	var r report.Report
+	raw, _ := os.ReadFile(p("r.json"))
+	if err := json.Unmarshal(raw, &r); err != nil || r.Estimates[0].Method != "unknown" || !strings.Contains(r.Estimates[0].Certified, "no record") {
+		t.Errorf("an estimate without its record: %v %+v", err, r.Estimates)
+	}
+	before, _ := os.ReadFile(p("r.pdf"))
+	beforeJSON := raw
+	if err := os.WriteFile(p("bad.csv"), []byte("cell,probability\n0,x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-paper", "a5", "-o", p("r.pdf")}, 2, "want a4 or letter"},
+		{[]string{"-sections", "data,maps", "-o", p("r.pdf")}, 2, `"maps" is not a section`},
+		{[]string{"-o", p("r.png")}, 2, "want a .pdf file"},
+		{[]string{"-date", "yesterday", "-o", p("r.pdf")}, 2, "want RFC 3339"},
+		{[]string{"-estimate", p("bad.csv"), "-o", p("r.pdf")}, 1, "bad.csv"},
+	} {
+		code, _, errs := run(append(base, c.args...)...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	after, _ := os.ReadFile(p("r.pdf"))
+	afterJSON, _ := os.ReadFile(p("r.json"))
+	if !bytes.Equal(before, after) || !bytes.Equal(beforeJSON, afterJSON) {
+		t.Error("a failed report changed the earlier one")
+	}
+}

@@ -1,0 +1,177 @@
+package app
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+)
+
+// RecordSchema names the version of a Record's layout.
+const RecordSchema = "privmap-record/1"
+
+// A Record says how a file privmap wrote was made, beside it: the
+// command and its arguments, privmap's version and commit, every input
+// file's digest and the output's, and the command's JSON line. A report
+// (privmap report) matches a record to the file it describes by the
+// output's SHA-256, so a renamed file keeps its record, and a changed
+// one loses it.
+type Record struct {
+	Schema  string          `json:"schema"`
+	Command string          `json:"command"`
+	Args    []string        `json:"args"`
+	Version string          `json:"version"`
+	Commit  string          `json:"commit,omitempty"`
+	Inputs  []FileDigest    `json:"inputs"`
+	Output  FileDigest      `json:"output"`
+	Result  json.RawMessage `json:"result"`
+	// Path is the file the record was read from (not written).
+	Path string `json:"-"`
+}
+
+// A FileDigest names a file with its size and SHA-256; a directory of
+// parts is listed file by file in Parts.
+type FileDigest struct {
+	Path   string       `json:"path"`
+	Bytes  int64        `json:"bytes"`
+	SHA256 string       `json:"sha256"`
+	Parts  []FileDigest `json:"parts,omitempty"`
+}
+
+// MaxDigestParts bounds the files of a directory a digest lists.
+const MaxDigestParts = 100000
+
+// Digest returns the digest of the file or directory path: a
+// directory's size and SHA-256 are those of its regular files' digests
+// in name order, listed in Parts.
+func Digest(path string) (FileDigest, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return FileDigest{}, err
+	}
+	if !st.IsDir() {
+		f, err := os.Open(path)
+		if err != nil {
+			return FileDigest{}, err
+		}
+		defer f.Close()
+		h := sha256.New()
+		n, err := io.Copy(h, f)
+		if err != nil {
+			return FileDigest{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return FileDigest{Path: path, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return FileDigest{}, err
+	}
+	if len(entries) > MaxDigestParts {
+		return FileDigest{}, fmt.Errorf("%s: %d files, more than the %d a digest lists", path, len(entries), MaxDigestParts)
+	}
+	d := FileDigest{Path: path}
+	h := sha256.New()
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		p, err := Digest(filepath.Join(path, e.Name()))
+		if err != nil {
+			return FileDigest{}, err
+		}
+		d.Parts = append(d.Parts, p)
+		d.Bytes += p.Bytes
+		fmt.Fprintf(h, "%s  %s\n", p.SHA256, e.Name())
+	}
+	d.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return d, nil
+}
+
+// BytesDigest is the digest of data to be written at path.
+func BytesDigest(path string, data []byte) FileDigest {
+	sum := sha256.Sum256(data)
+	return FileDigest{Path: path, Bytes: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+}
+
+// NewRecord returns the record of command run with args, which read
+// inputs (empty names skipped) and wrote output, its JSON line result.
+func NewRecord(command string, args []string, inputs []string, output FileDigest, result []byte) (*Record, error) {
+	r := &Record{Schema: RecordSchema, Command: command, Args: slices.Clone(args), Version: Version, Commit: Commit(),
+		Output: output, Result: json.RawMessage(slices.Clone(result))}
+	for _, in := range inputs {
+		if in == "" {
+			continue
+		}
+		d, err := Digest(in)
+		if err != nil {
+			return nil, err
+		}
+		r.Inputs = append(r.Inputs, d)
+	}
+	return r, nil
+}
+
+// WriteRecord writes r as indented JSON.
+func WriteRecord(w io.Writer, r *Record) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// MaxRecordBytes bounds a record file read.
+const MaxRecordBytes = 16 << 20
+
+// ReadRecord reads a record file.
+func ReadRecord(name string) (*Record, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxRecordBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxRecordBytes {
+		return nil, fmt.Errorf("%s: larger than %d MB: not a privmap record", name, MaxRecordBytes>>20)
+	}
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if r.Schema != RecordSchema {
+		return nil, fmt.Errorf("%s: schema %q: want %q (privmap estimate -record writes it)", name, r.Schema, RecordSchema)
+	}
+	return &r, nil
+}
+
+// Commit returns the commit privmap was built from, with "-dirty" when
+// its tree had changes, or "" when the build did not record it.
+func Commit() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev string
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev != "" && dirty {
+		rev += "-dirty"
+	}
+	return rev
+}
