@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/privmap/privmap/app"
@@ -160,8 +161,10 @@ func gatherReport(ctx context.Context, in *reportInputs, outputs []string) (*rep
 	if r.Data, err = dataFacts(ctx, as, in.data, &m); err != nil {
 		return nil, nil, err
 	}
-	if r.Population, err = populationFacts(ctx, as.Study); err != nil {
-		return nil, nil, err
+	if r.Has(report.SectionPopulation) {
+		if r.Population, err = populationFacts(ctx, as.Study); err != nil {
+			return nil, nil, err
+		}
 	}
 	var truth []float64
 	if in.truth != "" {
@@ -388,12 +391,13 @@ func populationFacts(ctx context.Context, s *core.Study) ([]report.Mechanism, er
 		return nil, err
 	}
 	_, most := s.Contributions()
+	audits, err := auditAll(ctx, mechs, s)
+	if err != nil {
+		return nil, err
+	}
 	var out []report.Mechanism
 	for i, spec := range s.Mechanisms {
-		au, err := core.AuditMechanism(ctx, mechs[i], s.Alphabet)
-		if err != nil {
-			return nil, fmt.Errorf("mechanism %s: %w", spec.ID, err)
-		}
+		au := audits[i]
 		m := report.Mechanism{ID: spec.ID, Kind: string(spec.Kind), Level: levelWithUnits(spec, au), Eps: spec.Epsilon, Share: shares[i],
 			Sensitive: len(spec.Sensitive), PerReport: app.PlainReading(au), PerPerson: app.PersonReading(au, most)}
 		if m.PerPerson == "" {
@@ -408,6 +412,33 @@ func populationFacts(ctx context.Context, s *core.Study) ([]report.Mechanism, er
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// auditAll audits every mechanism, as many at once as there are cores
+// (a planar mechanism on New York's 9,024 cells takes 3.6 s alone).
+func auditAll(ctx context.Context, mechs []core.Mechanism, s *core.Study) ([]core.Audit, error) {
+	audits := make([]core.Audit, len(mechs))
+	errs := make([]error, len(mechs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(mechs)) {
+		wg.Go(func() {
+			for i := range next {
+				audits[i], errs[i] = core.AuditMechanism(ctx, mechs[i], s.Alphabet)
+			}
+		})
+	}
+	for i := range mechs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("mechanism %s: %w", s.Mechanisms[i].ID, err)
+		}
+	}
+	return audits, nil
 }
 
 // levelWithUnits writes a mechanism's parameter with its units: "krr
@@ -608,9 +639,17 @@ func estimateAlone(s *core.Study, name string, opt renderOpts) (*mapplot.Figure,
 	return f, nil
 }
 
-// figurePNG draws f within opt's size as PNG.
+// reportPxPerPt is the report's figures' pixels a typographic point:
+// 2,000 pixels span the A4 page's 174 mm of text (493 points, 4.1
+// pixels a point), and type at 2.6 pixels a point prints at about 60%
+// of its size: the figures' 12-point labels at about 7.5 points, legible
+// beside maps that fill the width.
+const reportPxPerPt = 2.6
+
+// figurePNG draws f within opt's size as PNG, its type at
+// reportPxPerPt.
 func figurePNG(f *mapplot.Figure, opt renderOpts) ([]byte, error) {
-	img, err := f.Image(opt.w, opt.h, f.TypeScale(opt.w, opt.h))
+	img, err := f.Image(opt.w, opt.h, reportPxPerPt)
 	if err != nil {
 		return nil, err
 	}
