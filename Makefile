@@ -46,13 +46,14 @@ deps:
 	fi
 	@$(GO) mod download
 
-## build: the privmap binary (cgo, Fyne's GLFW driver)
+## build: the privmap binary (cgo, Fyne's GLFW driver), stamped with its
+## commit when built in a git checkout (reports print it)
 build: deps
-	$(GO) build -o $(BIN) .
+	$(GO) build -buildvcs=auto -o $(BIN) .
 
 ## release: a stripped build with Fyne's threading checks opted in
 release: deps
-	$(GO) build -tags migrated_fynedo -trimpath -ldflags="-s -w" -o $(BIN) .
+	$(GO) build -buildvcs=auto -tags migrated_fynedo -trimpath -ldflags="-s -w" -o $(BIN) .
 
 ## run: open the GUI on the embedded default data
 run: build
