@@ -30,7 +30,7 @@ var layers = map[string][]string{
 	"app/basemap/basemaptest":           {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"app/basemap/basemaptest/mkmbtiles": {"github.com/paulmach/orb", mod + "app/basemap/basemaptest"},
 	"app/clocale":                       {},
-	"app/report":                        {mod + "app\x00", "codeberg.org/go-pdf/fpdf\x00", "codeberg.org/go-fonts/liberation/"},
+	"app/report":                        append(coreAll, mod+"app\x00", mod+"app/mapplot\x00", mod+"geo\x00", "codeberg.org/go-pdf/fpdf\x00", "codeberg.org/go-fonts/liberation/"),
 	"app/experiment":                    append(coreAll, mod+"app\x00", mod+"app/mapplot\x00", mod+"assets\x00", mod+"geo", "gonum.org/v1/gonum/", "gonum.org/v1/plot"),
 	// The two front ends share the application layer and its figures,
 	// maps and experiments; neither imports the other.

@@ -130,7 +130,7 @@ func renderFigure(s *core.Study, studyName, truthName, estName string, opt rende
 	}
 	figureMap := func(v []float64, title string) (*mapplot.Map, error) {
 		if a.Kind == core.KindGrid {
-			return gridFigureMap(a, v, title, opt.scale), nil
+			return mapplot.GridMap(a, v, title, opt.scale), nil
 		}
 		m, err := mapplot.Table(a, v, opt.table[0], opt.table[1])
 		if err != nil {
@@ -345,16 +345,6 @@ func parseSize(s string) (w, h int, err error) {
 		return 0, 0, usageError{msg: fmt.Sprintf("-size %q: want WxH, each from 100 to 10000 pixels", s)}
 	}
 	return w, h, nil
-}
-
-// gridFigureMap is the map of values on grid alphabet a.
-func gridFigureMap(a core.Alphabet, v []float64, title string, scale mapplot.Scale) *mapplot.Map {
-	aspect := float64(a.Cols) / float64(a.Rows)
-	if a.CellWidthKm > 0 && a.CellHeightKm > 0 {
-		aspect = a.CellWidthKm * float64(a.Cols) / (a.CellHeightKm * float64(a.Rows))
-	}
-	return &mapplot.Map{Cols: a.Cols, Rows: a.Rows, Values: v, Aspect: aspect, Title: title, Label: "probability", Scale: scale,
-		Bound: orb.Bound{Min: orb.Point{a.West, a.South}, Max: orb.Point{a.East, a.North}}}
 }
 
 // renderNotes are the figure's header lines: the grid (or the alphabet),

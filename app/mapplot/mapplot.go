@@ -22,6 +22,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/privmap/privmap/core"
 )
 
 // Scale maps values to the colour scale.
@@ -1105,4 +1107,16 @@ func tickLabel(v float64, prec int) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', prec, 64)
+}
+
+// GridMap is the map of values v on grid alphabet a, its cells as wide
+// as they are on the ground (the grid's true sides), over the grid's
+// longitude–latitude box.
+func GridMap(a core.Alphabet, v []float64, title string, scale Scale) *Map {
+	aspect := float64(a.Cols) / float64(a.Rows)
+	if a.CellWidthKm > 0 && a.CellHeightKm > 0 {
+		aspect = a.CellWidthKm * float64(a.Cols) / (a.CellHeightKm * float64(a.Rows))
+	}
+	return &Map{Cols: a.Cols, Rows: a.Rows, Values: v, Aspect: aspect, Title: title, Label: "probability", Scale: scale,
+		Bound: orb.Bound{Min: orb.Point{a.West, a.South}, Max: orb.Point{a.East, a.North}}}
 }

@@ -1,0 +1,385 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/core/emd"
+	"github.com/privmap/privmap/geo"
+)
+
+// DataFacts describes a study's data: the data file (dataName, else the
+// one the study records; none for embedded data) with its digest and,
+// for a check-in file, what reading it again finds; the alphabet; the
+// people and the contribution bound.
+func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, error) {
+	s := as.Study
+	d := &Data{Alphabet: AlphabetText(s.Alphabet), Cells: s.Alphabet.Len(), Data: len(s.Data)}
+	d.People, d.MostPerPerson = s.Contributions()
+	if delta, bound := s.Sensitivity(); bound {
+		d.Bound = delta
+	}
+	d.PerPerson = "every datum a person of its own"
+	if s.People != nil {
+		d.PerPerson = "people as the data file names them"
+	}
+	if as.Source != nil {
+		d.Format = as.Source.Format
+		if as.Source.PerUser != "" {
+			d.PerPerson += "; per-person rule: " + as.Source.PerUser
+		}
+		dataName = cmp.Or(dataName, as.Source.Path)
+	}
+	if dataName == "" {
+		return d, nil
+	}
+	fd, err := app.Digest(dataName)
+	if err != nil {
+		return nil, fmt.Errorf("the data file: %w", err)
+	}
+	d.File = &fd
+	if f, err := geo.ParseFormat(d.Format); err == nil {
+		if d.Read, err = countLines(ctx, dataName, f); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// countLines reads a check-in file for its lines, records and
+// malformed lines.
+func countLines(ctx context.Context, name string, f geo.Format) (*Read, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	records := 0
+	res, err := geo.ScanCheckins(ctx, file, f, geo.Options{SkipBad: true}, func(geo.Checkin) error { records++; return nil })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &Read{Lines: res.Lines, Records: records, Skipped: res.Skipped}, nil
+}
+
+// AlphabetText describes an alphabet: a grid's cells, side and box, or
+// a census table's attributes.
+func AlphabetText(a core.Alphabet) string {
+	if a.Kind == core.KindGrid {
+		s := fmt.Sprintf("a grid of %d×%d = %s cells of about %.3g km", a.Cols, a.Rows, app.Thousands(a.Len()), a.CellKm)
+		if a.North > a.South {
+			s += fmt.Sprintf(", %s–%s, %s–%s (WGS 84)", app.Lat(a.South), app.Lat(a.North), app.Lon(a.West), app.Lon(a.East))
+		}
+		return s
+	}
+	var names []string
+	for _, at := range a.Attributes {
+		names = append(names, at.Name)
+	}
+	s := fmt.Sprintf("%s alphabet of %s symbols", a.Kind, app.Thousands(a.Len()))
+	if len(names) > 0 {
+		s += ": the attributes " + strings.Join(names, " × ")
+	}
+	return s
+}
+
+// Audits audits every mechanism on s's alphabet, as many at once as
+// there are cores (a planar mechanism on New York's 9,024 cells takes
+// 3.6 s alone); ctx cancels them.
+func Audits(ctx context.Context, mechs []core.Mechanism, s *core.Study) ([]core.Audit, error) {
+	audits := make([]core.Audit, len(mechs))
+	errs := make([]error, len(mechs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(mechs)) {
+		wg.Go(func() {
+			for i := range next {
+				audits[i], errs[i] = core.AuditMechanism(ctx, mechs[i], s.Alphabet)
+			}
+		})
+	}
+	for i := range mechs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("mechanism %s: %w", s.Mechanisms[i].ID, err)
+		}
+	}
+	return audits, nil
+}
+
+// PopulationFacts describes every mechanism of s with its audit: its
+// level with units, share, sensitive cells and the guarantee of one
+// report and of one person's reports together.
+func PopulationFacts(s *core.Study, audits []core.Audit) ([]Mechanism, error) {
+	shares, err := s.Shares()
+	if err != nil {
+		return nil, err
+	}
+	_, most := s.Contributions()
+	var out []Mechanism
+	for i, spec := range s.Mechanisms {
+		au := audits[i]
+		m := Mechanism{ID: spec.ID, Kind: string(spec.Kind), Level: levelWithUnits(spec, au), Eps: spec.Epsilon, Share: shares[i],
+			Sensitive: len(spec.Sensitive), PerReport: app.PlainReading(au), PerPerson: app.PersonReading(au, most)}
+		if m.PerPerson == "" {
+			m.PerPerson = "Each person sends one report: the guarantee of one report is hers."
+		}
+		if !math.IsInf(au.LDP, 1) {
+			m.LDP = &au.LDP
+		}
+		if !math.IsNaN(au.GeoInd) && !math.IsInf(au.GeoIndUpper, 1) {
+			m.GeoInd, m.GeoUnit = &au.GeoIndUpper, au.GeoUnit
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// levelWithUnits writes a mechanism's parameter with its units: "krr
+// ε 3.05 nats per report", "planar-geometric ε 0.632 per km".
+func levelWithUnits(spec core.MechanismSpec, au core.Audit) string {
+	l := app.MechanismLevel(spec)
+	if info, ok := spec.Kind.Info(); ok && info.Convolution && au.GeoUnit != "" {
+		return l + " per " + au.GeoUnit
+	}
+	if strings.Contains(l, "ε") {
+		return l + " nats per report"
+	}
+	return l
+}
+
+// Run is what the command (or the window) that made an estimate says
+// of it: the JSON line of privmap estimate.
+type Run struct {
+	Method       string   `json:"method"`
+	LogLik       *float64 `json:"loglik"`
+	Converged    bool     `json:"converged"`
+	Iterations   int      `json:"iterations"`
+	Gap          *float64 `json:"gap"`
+	GapTol       *float64 `json:"gap_tol"`
+	CILevel      *float64 `json:"ci_level"`
+	CIMethod     string   `json:"ci_method"`
+	CIReplicates int      `json:"ci_replicates"`
+	CITV         *float64 `json:"ci_tv"`
+	CIMaxError   *float64 `json:"ci_max_error"`
+}
+
+// EstimateFacts describes an estimate, the file fd holding theta (with
+// its intervals iv, if any) on a: with run (nil: unknown) its method and
+// convergence, with truth its errors.
+func EstimateFacts(ctx context.Context, fd app.FileDigest, theta []float64, iv *core.Intervals, a core.Alphabet, run *Run, truth []float64) (*Estimate, error) {
+	e := &Estimate{File: fd, Method: "unknown", Title: "An estimate without a record",
+		Certified: "not known: no record of this file was given (privmap estimate -record writes one), so its method and convergence are not stated"}
+	if run != nil {
+		e.Method, e.Title = run.Method, core.Method(run.Method).Title()
+		e.LogLik, e.Gap, e.GapTol, e.Converged = run.LogLik, run.Gap, run.GapTol, &run.Converged
+		e.Certified = certifiedText(*run)
+	}
+	if truth != nil {
+		mt, err := emd.Compare(ctx, truth, theta, a)
+		if err != nil {
+			return nil, err
+		}
+		e.Errors = &Errors{TV: mt.TV, JSD: mt.JSD, SqErr: mt.MSE, Reading: app.MetricsReading(mt)}
+		if !math.IsNaN(mt.EMD) {
+			e.Errors.EMD, e.Errors.EMDUnit = &mt.EMD, mt.EMDUnit
+		}
+	}
+	if iv != nil {
+		e.Intervals = intervalFacts(iv, theta, run)
+	}
+	return e, nil
+}
+
+// certifiedText says an estimate's convergence in words.
+func certifiedText(l Run) string {
+	tol := math.NaN()
+	if l.GapTol != nil {
+		tol = *l.GapTol
+	}
+	switch {
+	case l.Gap != nil && l.Converged:
+		return fmt.Sprintf("certified: its log-likelihood is within %.2g nats a report of the maximum (tolerance %.2g), after %d steps", *l.Gap, tol, l.Iterations)
+	case l.Gap != nil:
+		return fmt.Sprintf("NOT certified: its log-likelihood may be %.2g nats a report below the maximum, more than the tolerance %.2g", *l.Gap, tol)
+	case l.Converged:
+		return fmt.Sprintf("the method stopped by its own rule after %d steps (it has no certificate of optimality)", l.Iterations)
+	}
+	return fmt.Sprintf("the method did not converge within %d steps", l.Iterations)
+}
+
+// intervalFacts summarises an estimate's intervals.
+func intervalFacts(iv *core.Intervals, est []float64, run *Run) *Intervals {
+	out := &Intervals{Level: iv.Level}
+	if run != nil {
+		out.Method, out.Replicates, out.TV, out.MaxError = run.CIMethod, run.CIReplicates, run.CITV, run.CIMaxError
+		if run.CILevel != nil {
+			out.Level = *run.CILevel
+		}
+	}
+	for x := range est {
+		h := (iv.Hi[x] - iv.Lo[x]) / 2
+		out.MeanHalf += h / float64(len(est))
+		out.MaxHalf = math.Max(out.MaxHalf, h)
+	}
+	p := strconv.FormatFloat(100*out.Level, 'f', -1, 64)
+	s := fmt.Sprintf("With probability %s%%, each cell's probability lies within its interval (half-width %.2g on average, %.2g at most), and every cell at once within its band", p, out.MeanHalf, out.MaxHalf)
+	if out.TV != nil {
+		s += fmt.Sprintf("; the total variation to the truth is at most %.3g", *out.TV)
+	}
+	if out.Method != "" {
+		s += fmt.Sprintf(" (%s, %d replicates; approximate: docs/EXPERIMENTS.md measures how often they hold)", out.Method, out.Replicates)
+	}
+	out.Sentence = s + "."
+	return out
+}
+
+// pxPerPt is the report's figures' pixels a typographic point: 2,000
+// pixels span the A4 page's 174 mm of text (493 points, 4.1 pixels a
+// point), and type at 2.6 pixels a point prints at about 60% of its
+// size: the figures' 12-point labels at about 7.5 points, legible
+// beside maps that fill the width.
+const pxPerPt = 2.6
+
+// EstimateFigures draws an estimate's maps on grid a for its section,
+// two to a picture: with truth, true | estimate and estimate − truth,
+// else the estimate; with iv the uncertainty (each cell's interval
+// half-width) after them. A grid without a box has none.
+func EstimateFigures(a core.Alphabet, e *Estimate, theta, truth []float64, iv *core.Intervals) ([]Figure, error) {
+	if a.Kind != core.KindGrid || !(a.North > a.South) {
+		return nil, nil
+	}
+	em := mapplot.GridMap(a, theta, "Estimate", mapplot.Linear)
+	maps, names := []*mapplot.Map{em}, []string{"the estimate"}
+	if truth != nil {
+		three := mapplot.Comparison(mapplot.GridMap(a, truth, "True", mapplot.Linear), em)
+		maps, names = three[:], []string{"true map (raw data)", "estimate", "estimate − truth"}
+	}
+	if iv != nil {
+		h := make([]float64, len(iv.Lo))
+		for x := range h {
+			h[x] = (iv.Hi[x] - iv.Lo[x]) / 2
+		}
+		um := mapplot.GridMap(a, h, "Uncertainty: interval half-width", mapplot.Linear)
+		um.Label = "± probability"
+		maps, names = append(maps, um), append(names, "uncertainty (interval half-width)")
+	}
+	var figs []Figure
+	for i := 0; i < len(maps); i += 2 {
+		j := min(i+2, len(maps))
+		b, err := figurePNG(&mapplot.Figure{Maps: maps[i:j]}, 2000, 900)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, Figure{Section: SectionEstimates + ":" + e.File.SHA256, Caption: e.Title + ": " + strings.Join(names[i:j], " | "), PNG: b})
+	}
+	return figs, nil
+}
+
+// figurePNG draws f within w×h pixels as PNG, its type at pxPerPt.
+func figurePNG(f *mapplot.Figure, w, h int) ([]byte, error) {
+	img, err := f.Image(w, h, pxPerPt)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// ReleaseLine is what report reads of a release's JSON line.
+type ReleaseLine struct {
+	Mechanism    string   `json:"mechanism"`
+	WorstEps     float64  `json:"worst_eps"`
+	Sensitivity  int      `json:"sensitivity"`
+	Secure       bool     `json:"secure"`
+	Neighbours   string   `json:"neighbours"`
+	MAE          float64  `json:"mae"`
+	Cells        int      `json:"cells"`
+	LedgerSpent  *float64 `json:"ledger_spent"`
+	LedgerBudget *float64 `json:"ledger_budget"`
+	CILevel      *float64 `json:"ci_level"`
+	CIEach       *int     `json:"ci_each"`
+	CIAll        *int     `json:"ci_all"`
+}
+
+// ReleaseFacts describes a release of cells counts in file fd: with l
+// (nil: unknown) its mechanism at level (ε in words), privacy and
+// accuracy.
+func ReleaseFacts(fd app.FileDigest, cells int, l *ReleaseLine, level string) *Release {
+	r := &Release{File: fd, Mechanism: "unknown", Level: "not known: no record of this file was given (privmap release -record writes one)", Cells: cells}
+	if l == nil {
+		return r
+	}
+	r.Mechanism, r.WorstEps, r.Sensitivity, r.Publication, r.Neighbours = l.Mechanism, l.WorstEps, l.Sensitivity, l.Secure, l.Neighbours
+	r.LedgerSpent, r.LedgerLimit, r.Level = l.LedgerSpent, l.LedgerBudget, level
+	if !l.Secure {
+		r.MAE = &l.MAE
+	}
+	if l.CILevel != nil && l.CIEach != nil && l.CIAll != nil {
+		r.Accuracy = app.ReleaseInterval{Level: *l.CILevel, Cells: cells, Each: *l.CIEach, All: *l.CIAll}.Sentence()
+	}
+	return r
+}
+
+// KeepSections drops the facts of the sections r does not show, so that
+// its JSON holds what its PDF prints.
+func KeepSections(r *Report) {
+	if !r.Has(SectionData) {
+		r.Data = nil
+	}
+	if !r.Has(SectionPopulation) {
+		r.Population = nil
+	}
+	if !r.Has(SectionEstimates) {
+		r.Estimates = nil
+	}
+	if !r.Has(SectionRelease) {
+		r.Release = nil
+	}
+	if !r.Has(SectionManifest) {
+		r.Manifest = nil
+	}
+	var figs []*FigureRef
+	for _, f := range r.Figures {
+		if r.Has(f.Section) {
+			figs = append(figs, f)
+		}
+	}
+	r.Figures = figs
+}
+
+// RawDataNote is the report's line on the raw data it shows.
+const RawDataNote = "Raw data: the true map and the true counts are people's data themselves, shown only in a preview to judge the method; " +
+	"they are never part of a release. The estimates and the released counts are what may be published."
+
+// New returns a report's frame: its context and privmap's build.
+func New(title, operator, notes, paper string, sections []string, created string) *Report {
+	return &Report{Schema: Schema, Title: title, Created: created, Operator: operator, Notes: notes,
+		Privmap: Build{Version: app.Version, Commit: app.Commit(), Go: runtime.Version()}, Paper: paper, Sections: sections, RawData: RawDataNote}
+}
+
+// AddFigures names the figures in r.
+func AddFigures(r *Report, figs []Figure) {
+	for _, f := range figs {
+		r.Figures = append(r.Figures, &FigureRef{Section: strings.SplitN(f.Section, ":", 2)[0], Caption: f.Caption})
+	}
+}
