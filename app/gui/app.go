@@ -167,6 +167,7 @@ func (u *ui) commands() map[string][]command {
 			{label: "Export PNG…", key: fyne.KeyE, action: u.onExportPNG, separate: true},
 			{label: "Export CSV…", key: fyne.KeyE, shift: true, action: u.onExportCSV},
 			{label: "Export GIS layer…", key: fyne.KeyG, action: u.onExportLayer},
+			{label: "Export report…", key: fyne.KeyR, shift: true, action: u.onExportReport},
 		},
 		"Population": {
 			{label: "Choose a preset", key: fyne.KeyP, action: u.pop.onChoosePreset},

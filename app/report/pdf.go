@@ -284,6 +284,7 @@ func (d *pdfDoc) manifest(m *Manifest) {
 	d.AddPage()
 	d.heading("Manifest: files and the commands that remake them")
 	d.para("Every file this report rests on or writes, with its SHA-256. Run the commands in an empty folder holding the input files to remake the outputs byte for byte.")
+	d.para(m.Note)
 	d.subheading("Inputs")
 	for _, f := range m.Inputs {
 		d.fileLine(f)

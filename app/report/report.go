@@ -168,6 +168,9 @@ type Release struct {
 // Manifest lists every file the report rests on and writes, and the
 // commands that remake them.
 type Manifest struct {
+	// Note says how the files were made when no command made them (the
+	// window's reports).
+	Note     string           `json:"note,omitempty"`
 	Inputs   []app.FileDigest `json:"inputs"`
 	Outputs  []app.FileDigest `json:"outputs"`
 	Commands []string         `json:"commands"`
