@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/basemap"
+	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/app/report"
 	"github.com/privmap/privmap/core"
 )
@@ -47,6 +49,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&in.paper, "paper", "a4", "paper size: a4 or letter")
 	sections := fs.String("sections", strings.Join(report.Sections, ","), "the `sections` to print, of "+strings.Join(report.Sections, ", "))
 	date := fs.String("date", "", "the report's date, RFC 3339 (default now; SOURCE_DATE_EPOCH is honoured)")
+	fs.StringVar(&in.basemap, "basemap", "", "map tiles under the maps: an MBTiles `file` or an XYZ URL template such as "+basemap.OSMTemplate)
+	fs.Float64Var(&in.opacity, "opacity", mapplot.DefaultOpacity, "opacity of the maps over the basemap, 0–1")
 	out := fs.String("o", "", "report PDF to write; its JSON goes beside it with the extension .json")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -64,6 +68,10 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if in.created, err = reportDate(*date); err != nil {
 		return err
 	}
+	if !(in.opacity > 0 && in.opacity <= 1) {
+		return usageError{msg: fmt.Sprintf("-opacity %v: want a number in (0, 1]", in.opacity)}
+	}
+	in.stderr = stderr
 	r, figs, err := gatherReport(ctx, &in, []string{*out, jsonOut})
 	if err != nil {
 		return err
@@ -87,6 +95,9 @@ type reportInputs struct {
 	paper                       string
 	sections                    []string
 	created                     time.Time
+	basemap                     string
+	opacity                     float64
+	stderr                      io.Writer
 }
 
 // reportPaths checks -o and -paper and returns the JSON's path.
@@ -166,9 +177,14 @@ func gatherReport(ctx context.Context, in *reportInputs, outputs []string) (*rep
 		}
 		m.input(in.truth)
 	}
+	under, closeBase, err := in.underlay(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer closeBase()
 	var figs []report.Figure
 	for _, name := range in.estimates {
-		e, fig, err := estimateFacts(ctx, as.Study, name, truth, records, &m)
+		e, fig, err := estimateFacts(ctx, as.Study, name, truth, records, &m, under)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -184,6 +200,30 @@ func gatherReport(ctx context.Context, in *reportInputs, outputs []string) (*rep
 	report.AddFigures(r, figs)
 	report.KeepSections(r)
 	return r, figs, m.err
+}
+
+// underlay opens -basemap and returns the underlay of the report's
+// maps (nil without one) and what closes it; a basemap that cannot be
+// reached is said on stderr and the maps go without it, their caption
+// saying so.
+func (in *reportInputs) underlay(ctx context.Context) (report.Underlay, func(), error) {
+	src, err := openBasemap(in.basemap)
+	if err != nil || src == nil {
+		return nil, func() {}, err
+	}
+	closeBase := func() {
+		if c, ok := src.(io.Closer); ok {
+			c.Close()
+		}
+	}
+	return func(maps []*mapplot.Map) string {
+		credit, err := underlay(ctx, src, maps, renderOpts{w: 2000, h: 900, opacity: in.opacity})
+		if err != nil {
+			fmt.Fprintf(in.stderr, "privmap report: basemap %s: %v; the maps are drawn without it\n", in.basemap, err)
+			return "none (" + shortError(err) + ")"
+		}
+		return credit
+	}, closeBase, nil
 }
 
 // readRecords reads the -record files.
@@ -280,7 +320,7 @@ func shellQuote(s string) string {
 // estimateFacts describes the estimate file name: its digest, what its
 // record says, its errors against truth (when given) and its figures.
 func estimateFacts(ctx context.Context, s *core.Study, name string, truth []float64, records []*app.Record,
-	m *manifestBuilder) (*report.Estimate, []report.Figure, error) {
+	m *manifestBuilder, under report.Underlay) (*report.Estimate, []report.Figure, error) {
 	est, iv, err := readEstimate(name, s.Alphabet)
 	if err != nil {
 		return nil, nil, err
@@ -310,7 +350,7 @@ func estimateFacts(ctx context.Context, s *core.Study, name string, truth []floa
 			}
 		}
 	}
-	figs, err := report.EstimateFigures(s.Alphabet, e, est, truth, iv)
+	figs, err := report.EstimateFigures(s.Alphabet, e, est, truth, iv, under)
 	return e, figs, err
 }
 

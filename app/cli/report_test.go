@@ -13,9 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paulmach/orb"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/basemap/basemaptest"
 	"github.com/privmap/privmap/app/report"
 )
 
@@ -293,5 +295,38 @@ func TestReportRefusals(t *testing.T) {
 	afterJSON, _ := os.ReadFile(p("r.json"))
 	if !bytes.Equal(before, after) || !bytes.Equal(beforeJSON, afterJSON) {
 		t.Error("a failed report changed the earlier one")
+	}
+}
+
+// TestReportBasemap draws the report's maps over an MBTiles basemap:
+// the captions carry its credit.
+func TestReportBasemap(t *testing.T) {
+	p := reportFixture(t)
+	as, err := app.OpenStudy(p("study.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := as.Alphabet
+	box := orb.Bound{Min: orb.Point{a.West, a.South}, Max: orb.Point{a.East, a.North}}
+	if err := basemaptest.WriteMBTiles(p("sf.mbtiles"), box, 10, 14, "© test tiles"); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run("report", "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("ibu.record.json"),
+		"-basemap", p("sf.mbtiles"), "-opacity", "0.6", "-o", p("r.pdf")); code != 0 {
+		t.Fatal(errs)
+	}
+	raw, err := os.ReadFile(p("r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report.Report
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Figures) == 0 || !strings.Contains(r.Figures[0].Caption, "basemap: © test tiles") {
+		t.Errorf("figures %+v: want the basemap's credit", r.Figures)
+	}
+	if code, _, errs := run("report", "-study", p("study.json"), "-opacity", "2", "-o", p("r.pdf")); code != 2 || !strings.Contains(errs, "-opacity 2") {
+		t.Errorf("-opacity 2: exit %d, %q", code, errs)
 	}
 }

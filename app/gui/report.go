@@ -2,6 +2,7 @@ package gui
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/app/report"
 	"github.com/privmap/privmap/core"
 )
@@ -144,6 +146,15 @@ func (u *ui) reportInput(req reportRequest) (*reportInput, error) {
 		return nil, err
 	}
 	in := &reportInput{req: req, study: as, audits: u.pop.cachedAudits(as.Study), release: u.rel.last}
+	if shown := u.cmp.maps[1].Map; shown != nil && shown.Basemap != nil {
+		l, opacity := shown.Basemap, shown.Opacity
+		in.under = func(maps []*mapplot.Map) string {
+			for _, m := range maps {
+				m.Basemap, m.Opacity = l, opacity
+			}
+			return cmp.Or(l.Attribution(), "no credit given by the source")
+		}
+	}
 	if res := u.cmp.res; res != nil {
 		if !reflect.DeepEqual(res.Study.Mechanisms, as.Study.Mechanisms) {
 			return nil, errors.New("the population was changed after the last run: run the estimators again (Ctrl+R) so that the report's estimates are its population's")
@@ -168,6 +179,9 @@ type reportInput struct {
 	run       *app.Result
 	estimates []reportEstimate
 	release   *releaseResult
+	// under lays the window's basemap (its tiles on screen) under the
+	// report's maps; nil without one.
+	under report.Underlay
 }
 
 type reportEstimate struct {
@@ -317,7 +331,7 @@ func (in *reportInput) estimate(ctx context.Context, b *app.Batch, stem string, 
 	}
 	seed := in.run.Seed
 	ef.Seed = &seed
-	figs, err := report.EstimateFigures(a, ef, est.Theta, truth, e.iv)
+	figs, err := report.EstimateFigures(a, ef, est.Theta, truth, e.iv, in.under)
 	return ef, figs, err
 }
 

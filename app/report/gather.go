@@ -257,11 +257,18 @@ func intervalFacts(iv *core.Intervals, est []float64, run *Run) *Intervals {
 // beside maps that fill the width.
 const pxPerPt = 2.6
 
+// An Underlay lays a basemap under maps (their Basemap and Opacity) and
+// returns the basemap's credit, or why there is none.
+type Underlay func(maps []*mapplot.Map) (credit string)
+
 // EstimateFigures draws an estimate's maps on grid a for its section,
 // two to a picture: with truth, true | estimate and estimate − truth,
 // else the estimate; with iv the uncertainty (each cell's interval
 // half-width) after them. A grid without a box has none.
-func EstimateFigures(a core.Alphabet, e *Estimate, theta, truth []float64, iv *core.Intervals) ([]Figure, error) {
+//
+// under, when not nil, lays a basemap under the maps and returns its
+// credit, which the captions carry.
+func EstimateFigures(a core.Alphabet, e *Estimate, theta, truth []float64, iv *core.Intervals, under Underlay) ([]Figure, error) {
 	if a.Kind != core.KindGrid || !(a.North > a.South) {
 		return nil, nil
 	}
@@ -280,6 +287,10 @@ func EstimateFigures(a core.Alphabet, e *Estimate, theta, truth []float64, iv *c
 		um.Label = "± probability"
 		maps, names = append(maps, um), append(names, "uncertainty (interval half-width)")
 	}
+	credit := ""
+	if under != nil {
+		credit = " · basemap: " + under(maps)
+	}
 	var figs []Figure
 	for i := 0; i < len(maps); i += 2 {
 		j := min(i+2, len(maps))
@@ -287,7 +298,7 @@ func EstimateFigures(a core.Alphabet, e *Estimate, theta, truth []float64, iv *c
 		if err != nil {
 			return nil, err
 		}
-		figs = append(figs, Figure{Section: SectionEstimates + ":" + e.File.SHA256, Caption: e.Title + ": " + strings.Join(names[i:j], " | "), PNG: b})
+		figs = append(figs, Figure{Section: SectionEstimates + ":" + e.File.SHA256, Caption: e.Title + ": " + strings.Join(names[i:j], " | ") + credit, PNG: b})
 	}
 	return figs, nil
 }
