@@ -22,14 +22,16 @@ const RecordSchema = "privmap-record/1"
 // output's SHA-256, so a renamed file keeps its record, and a changed
 // one loses it.
 type Record struct {
-	Schema  string          `json:"schema"`
-	Command string          `json:"command"`
-	Args    []string        `json:"args"`
-	Version string          `json:"version"`
-	Commit  string          `json:"commit,omitempty"`
-	Inputs  []FileDigest    `json:"inputs"`
-	Output  FileDigest      `json:"output"`
-	Result  json.RawMessage `json:"result"`
+	Schema  string       `json:"schema"`
+	Command string       `json:"command"`
+	Args    []string     `json:"args"`
+	Version string       `json:"version"`
+	Commit  string       `json:"commit,omitempty"`
+	Inputs  []FileDigest `json:"inputs"`
+	Output  FileDigest   `json:"output"`
+	// Also lists the command's other outputs (grid's study).
+	Also   []FileDigest    `json:"also,omitempty"`
+	Result json.RawMessage `json:"result"`
 	// Path is the file the record was read from (not written).
 	Path string `json:"-"`
 }
@@ -101,6 +103,9 @@ func BytesDigest(path string, data []byte) FileDigest {
 // NewRecord returns the record of command run with args, which read
 // inputs (empty names skipped) and wrote output, its JSON line result.
 func NewRecord(command string, args []string, inputs []string, output FileDigest, result []byte) (*Record, error) {
+	if result == nil {
+		result = []byte("null") // a command that prints no JSON line
+	}
 	r := &Record{Schema: RecordSchema, Command: command, Args: slices.Clone(args), Version: Version, Commit: Commit(),
 		Output: output, Result: json.RawMessage(slices.Clone(result))}
 	for _, in := range inputs {

@@ -43,7 +43,7 @@ func censusFlags(fs *flag.FlagSet) *censusOpts {
 // runGridCensus tabulates a census file over the chosen attributes and
 // writes the truth (cell,probability,count,label and a column per
 // attribute) and optionally the study with every person's symbol.
-func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut, preset string, skipBad bool, stdout, stderr io.Writer) error {
+func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut, preset string, skipBad bool, rec *recording, stdout, stderr io.Writer) error {
 	f, err := census.ParseFormat(format)
 	if err != nil {
 		return usageError{msg: err.Error()}
@@ -73,8 +73,7 @@ func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut
 	if err != nil {
 		return usageError{msg: err.Error()}
 	}
-	var b app.Batch
-	b.Add(out, func(w io.Writer) error { return writeCensusTruth(w, tab, a) }, in)
+	rec.Add(out, func(w io.Writer) error { return writeCensusTruth(w, tab, a) }, in)
 	if studyOut != "" {
 		// The window rebuilds a census table from its attributes alone: a
 		// study binned or merged here records no source to reopen.
@@ -82,9 +81,13 @@ func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut
 		if len(c.bins) == 0 && len(c.merges) == 0 && !*c.ordinal {
 			src = app.CensusSource(absPath(in), f, *c.attrs, missing)
 		}
-		if err := addStudy(&b, studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset, in, src); err != nil {
+		if err := addStudy(rec, studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset, in, src); err != nil {
 			return err
 		}
+	}
+	var b app.Batch
+	if err := rec.addTo(&b, nil, []string{in}); err != nil {
+		return err
 	}
 	return commit(ctx, &b, stdout, stderr, func(w io.Writer) { printCensusSummary(w, in, tab, a, missing) })
 }

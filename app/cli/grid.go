@@ -47,6 +47,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	home := fs.Bool("home", false, "write each user's home cell (most frequent check-in cell) as personal data of tag \"home\" for pum into the study")
 	skipBad := fs.Bool("skip-bad", false, "skip malformed lines (counted and reported) instead of failing")
 	preset := fs.String("preset", "", "put a paper's population of mechanisms into the study: "+presetNames())
+	record := fs.String("record", "", "also write the gridding's record, `J`.json: the command and its input's and outputs' SHA-256, which privmap report reads")
 	cf := censusFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -54,7 +55,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := required(fs, "in", "o"); err != nil {
 		return err
 	}
-	if err := distinct(fs, []string{"o", "study-out"}, "in"); err != nil {
+	if err := distinct(fs, []string{"o", "study-out", "record"}, "in"); err != nil {
 		return err
 	}
 	if *preset != "" && *studyOut == "" {
@@ -67,7 +68,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := onlyFor(fs, "check-in files", "bbox", "cell", "per-user", "home"); err != nil {
 			return err
 		}
-		return runGridCensus(ctx, cf, *in, *format, *out, *studyOut, *preset, *skipBad, stdout, stderr)
+		return runGridCensus(ctx, cf, *in, *format, *out, *studyOut, *preset, *skipBad, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
 	}
 	if err := onlyFor(fs, "census files (-format adult|census1990)", "attrs", "bins", "merge", "missing", "ordinal"); err != nil {
 		return err
@@ -83,13 +84,13 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	return runGridCheckins(ctx, *in, f, opt, *out, *studyOut, *preset, *skipBad, stdout, stderr)
+	return runGridCheckins(ctx, *in, f, opt, *out, *studyOut, *preset, *skipBad, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
 }
 
 // runGridCheckins grids a check-in file and writes the truth and study.
 // The file is streamed (geo.GridScan), once or twice, so that its size
 // does not bound what can be gridded.
-func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, skipBad bool, stdout, stderr io.Writer) error {
+func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, skipBad bool, rec *recording, stdout, stderr io.Writer) error {
 	gd, res, err := geo.GridScan(scanFile(ctx, in, f, geo.Options{SkipBad: skipBad}), opt)
 	if err != nil {
 		var pe *fs.PathError
@@ -98,8 +99,7 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		}
 		return fmt.Errorf("%s: %w", in, err)
 	}
-	var b app.Batch
-	b.Add(out, func(w io.Writer) error { return writeTruth(w, gd) }, in)
+	rec.Add(out, func(w io.Writer) error { return writeTruth(w, gd) }, in)
 	if studyOut != "" {
 		s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells, People: gd.People, MaxPerPerson: max(gd.Limit, 0)}
 		if gd.Rule == geo.First {
@@ -108,9 +108,13 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
-		if err := addStudy(&b, studyOut, s, preset, in, app.GridSource(absPath(in), res.Format, gd)); err != nil {
+		if err := addStudy(rec, studyOut, s, preset, in, app.GridSource(absPath(in), res.Format, gd)); err != nil {
 			return err
 		}
+	}
+	var b app.Batch
+	if err := rec.addTo(&b, nil, []string{in}); err != nil {
+		return err
 	}
 	return commit(ctx, &b, stdout, stderr, func(w io.Writer) { printSummary(w, in, res, gd) })
 }
@@ -142,11 +146,17 @@ func presetNames() string {
 	return b.String()
 }
 
+// An adder takes a command's output files: an app.Batch, or a recording
+// on its way to one.
+type adder interface {
+	Add(name string, fill func(io.Writer) error, sources ...string)
+}
+
 // addStudy adds to b the study file name: s, with the mechanisms of
 // preset if one is named, and src, the data file and how it was binned,
 // so that the window can open the study with its data (privmap gui
 // study.json).
-func addStudy(b *app.Batch, name string, s *core.Study, preset, source string, src *app.Source) error {
+func addStudy(b adder, name string, s *core.Study, preset, source string, src *app.Source) error {
 	if preset != "" {
 		ms, err := core.PresetMechanisms(preset, s.Alphabet)
 		if err != nil {

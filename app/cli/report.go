@@ -156,7 +156,7 @@ func gatherReport(ctx context.Context, in *reportInputs, outputs []string) (*rep
 	if err != nil {
 		return nil, nil, err
 	}
-	var m manifestBuilder
+	m := manifestBuilder{records: records}
 	m.input(in.study)
 	if r.Data, err = report.DataFacts(ctx, as, in.data); err != nil {
 		return nil, nil, err
@@ -254,7 +254,9 @@ func recordOf(records []*app.Record, d app.FileDigest) *app.Record {
 // commands, and the first error of a digest.
 type manifestBuilder struct {
 	inputs, outputs []app.FileDigest
-	commands        []string
+	records         []*app.Record // every record given
+	used            []*app.Record // those whose commands it lists, as found
+	commands        map[*app.Record]string
 	err             error
 }
 
@@ -267,6 +269,9 @@ func (m *manifestBuilder) input(name string) {
 		m.err = cmp.Or(m.err, err)
 		return
 	}
+	if slices.ContainsFunc(m.inputs, func(o app.FileDigest) bool { return o.SHA256 == d.SHA256 && filepath.Base(o.Path) == filepath.Base(name) }) {
+		return // the same file named two ways (the study's absolute path, a record's relative one)
+	}
 	m.inputs = append(m.inputs, d)
 }
 
@@ -276,11 +281,22 @@ func (m *manifestBuilder) output(d app.FileDigest) {
 	}
 }
 
+// outputsOf returns a record's outputs: its Output and its Also.
+func outputsOf(rec *app.Record) []app.FileDigest {
+	return append([]app.FileDigest{rec.Output}, rec.Also...)
+}
+
 // command adds a record's command, its files named by their base names
 // (the manifest's commands run in a folder holding them), and returns
 // it.
 func (m *manifestBuilder) command(rec *app.Record) string {
-	paths := map[string]bool{rec.Output.Path: true, rec.Path: true}
+	if c, ok := m.commands[rec]; ok {
+		return c
+	}
+	paths := map[string]bool{rec.Path: true}
+	for _, o := range outputsOf(rec) {
+		paths[o.Path] = true
+	}
 	for _, in := range rec.Inputs {
 		paths[in.Path] = true
 		m.input(in.Path)
@@ -295,14 +311,61 @@ func (m *manifestBuilder) command(rec *app.Record) string {
 		words = append(words, shellQuote(a))
 	}
 	c := strings.Join(words, " ")
-	m.commands = append(m.commands, c)
+	if m.commands == nil {
+		m.commands = map[*app.Record]string{}
+	}
+	m.commands[rec] = c
+	m.used = append(m.used, rec)
 	return c
 }
 
-// build returns the manifest, the report's own files named without
-// digests (a file cannot hold its own).
+// makes reports whether rec made one of the files of ds (same SHA-256).
+func makes(rec *app.Record, ds []app.FileDigest) bool {
+	for _, o := range outputsOf(rec) {
+		if slices.ContainsFunc(ds, func(d app.FileDigest) bool { return d.SHA256 == o.SHA256 }) {
+			return true
+		}
+	}
+	return false
+}
+
+// build returns the manifest: the commands of the records used and of
+// every record that made one of their inputs (privmap grid's and
+// simulate's), the makers before the users; the files some command
+// makes among the outputs, the others the inputs; and the report's own
+// files named without digests (a file cannot hold its own).
 func (m *manifestBuilder) build(own []string) *report.Manifest {
-	mf := &report.Manifest{Inputs: m.inputs, Outputs: slices.Clone(m.outputs), Commands: m.commands}
+	for grown := true; grown; {
+		grown = false
+		for _, r := range m.records {
+			if _, used := m.commands[r]; !used && makes(r, m.inputs) {
+				m.command(r)
+				grown = true
+			}
+		}
+	}
+	mf := &report.Manifest{Outputs: slices.Clone(m.outputs)}
+	for _, d := range m.inputs {
+		made := slices.ContainsFunc(m.used, func(r *app.Record) bool { return makes(r, []app.FileDigest{d}) })
+		if made {
+			mf.Outputs = append(mf.Outputs, d)
+		} else {
+			mf.Inputs = append(mf.Inputs, d)
+		}
+	}
+	// Makers first: a record goes once none of the others left makes
+	// one of its inputs.
+	left := slices.Clone(m.used)
+	for len(left) > 0 {
+		i := slices.IndexFunc(left, func(r *app.Record) bool {
+			return !slices.ContainsFunc(left, func(o *app.Record) bool { return o != r && makes(o, r.Inputs) })
+		})
+		if i < 0 {
+			i = 0 // a cycle cannot be made by commands run in turn; keep the order found
+		}
+		mf.Commands = append(mf.Commands, m.commands[left[i]])
+		left = slices.Delete(left, i, i+1)
+	}
 	for _, o := range own {
 		mf.Outputs = append(mf.Outputs, app.FileDigest{Path: o, SHA256: report.SelfDigest})
 	}

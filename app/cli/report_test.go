@@ -29,8 +29,10 @@ func reportFixture(t *testing.T) func(string) string {
 	dir := t.TempDir()
 	p := func(n string) string { return filepath.Join(dir, n) }
 	for _, args := range [][]string{
-		{"grid", "-in", "../../assets/default_checkins.snap.txt", "-o", p("truth.csv"), "-study-out", p("study.json"), "-preset", "fw-t6"},
-		{"simulate", "-study", p("study.json"), "-truth", p("truth.csv"), "-n", "3000", "-aggregate", "-o", p("reports.csv")},
+		{"grid", "-in", "../../assets/default_checkins.snap.txt", "-o", p("truth.csv"), "-study-out", p("study.json"), "-preset", "fw-t6",
+			"-record", p("grid.record.json")},
+		{"simulate", "-study", p("study.json"), "-truth", p("truth.csv"), "-n", "3000", "-aggregate", "-o", p("reports.csv"),
+			"-record", p("simulate.record.json")},
 		{"estimate", "-study", p("study.json"), "-reports", p("reports.csv"), "-method", "ibu-m", "-ci", "0.9", "-boot", "20", "-seed", "7",
 			"-o", p("ibu.csv"), "-record", p("ibu.record.json")},
 		{"release", "-truth", p("truth.csv"), "-study", p("study.json"), "-mechanism", "geometric", "-eps", "1", "-ci", "0.95",
@@ -214,12 +216,14 @@ func inked(img image.Image) float64 {
 	return float64(n) / float64(b.Dx()*b.Dy())
 }
 
-// TestReportReproduces runs the manifest's estimate command in an empty
-// folder holding only its input files: the estimate comes out byte for
-// byte.
+// TestReportReproduces runs the manifest's commands — grid, simulate,
+// estimate, found through the records of the files they made — in turn
+// in an empty folder holding only the data file: the estimate comes out
+// byte for byte.
 func TestReportReproduces(t *testing.T) {
 	p := reportFixture(t)
-	if code, _, errs := run("report", "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("ibu.record.json"), "-o", p("r.pdf")); code != 0 {
+	if code, _, errs := run("report", "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("ibu.record.json"),
+		"-record", p("grid.record.json"), "-record", p("simulate.record.json"), "-o", p("r.pdf")); code != 0 {
 		t.Fatal(errs)
 	}
 	raw, err := os.ReadFile(p("r.json"))
@@ -230,29 +234,34 @@ func TestReportReproduces(t *testing.T) {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Manifest == nil || len(r.Manifest.Commands) != 1 {
-		t.Fatalf("manifest %+v", r.Manifest)
+	if r.Manifest == nil || len(r.Manifest.Commands) != 3 || len(r.Manifest.Inputs) != 1 {
+		t.Fatalf("manifest %+v: want grid, simulate and estimate from the data file alone", r.Manifest)
+	}
+	for i, want := range []string{"privmap grid ", "privmap simulate ", "privmap estimate "} {
+		if !strings.HasPrefix(r.Manifest.Commands[i], want) {
+			t.Errorf("command %d: %q, want %s…", i+1, r.Manifest.Commands[i], want)
+		}
 	}
 	empty := t.TempDir()
-	for _, in := range r.Manifest.Inputs {
-		b, err := os.ReadFile(in.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(empty, filepath.Base(in.Path)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	in := r.Manifest.Inputs[0]
+	b, err := os.ReadFile(in.Path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	words := strings.Fields(r.Manifest.Commands[0])
-	if words[0] != "privmap" {
-		t.Fatalf("command %q", r.Manifest.Commands[0])
+	if err := os.WriteFile(filepath.Join(empty, filepath.Base(in.Path)), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	t.Chdir(empty)
-	if code, _, errs := run(words[1:]...); code != 0 {
-		t.Fatalf("%s: %s", r.Manifest.Commands[0], errs)
+	for _, c := range r.Manifest.Commands {
+		words := strings.Fields(c)
+		if code, _, errs := run(words[1:]...); code != 0 {
+			t.Fatalf("%s: %s", c, errs)
+		}
 	}
-	if got, want := sha(t, filepath.Join(empty, "ibu.csv")), sha(t, p("ibu.csv")); got != want {
-		t.Errorf("the manifest's command made an estimate of SHA-256 %s, the report's is %s", got, want)
+	for _, f := range []string{"ibu.csv", "reports.csv", "truth.csv"} {
+		if got, want := sha(t, filepath.Join(empty, f)), sha(t, p(f)); got != want {
+			t.Errorf("the manifest's commands made %s of SHA-256 %s, the report's is %s", f, got, want)
+		}
 	}
 }
 

@@ -32,10 +32,11 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	seed := fs.Uint64("seed", 1, "seed of the PCG generator")
 	aggregate := fs.Bool("aggregate", false, "write mechanism,report,count instead of one row per user")
 	out := fs.String("o", "", "reports CSV to write")
+	record := fs.String("record", "", "also write the simulation's record, `J`.json: the command and its inputs' and output's SHA-256, which privmap report reads")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := cmp.Or(required(fs, "study", "truth", "o"), distinct(fs, []string{"o"}, "study", "truth"), checkUsers(*n)); err != nil {
+	if err := cmp.Or(required(fs, "study", "truth", "o"), distinct(fs, []string{"o", "record"}, "study", "truth"), checkUsers(*n)); err != nil {
 		return err
 	}
 	s, err := readStudy(*studyName)
@@ -68,12 +69,14 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	var b app.Batch
-	b.Add(*out, func(w io.Writer) error {
+	if err := addRecorded(&b, *out, *record, func(w io.Writer) error {
 		if *aggregate {
 			return writeAggregate(w, s, run)
 		}
 		return writeReports(w, s, run)
-	}, *studyName, *truthName)
+	}, "simulate", args, nil, []string{*studyName, *truthName}); err != nil {
+		return err
+	}
 	source := "drawn from the truth"
 	if useData {
 		source = "of the study's data"
