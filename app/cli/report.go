@@ -269,7 +269,9 @@ func (m *manifestBuilder) input(name string) {
 		m.err = cmp.Or(m.err, err)
 		return
 	}
-	if slices.ContainsFunc(m.inputs, func(o app.FileDigest) bool { return o.SHA256 == d.SHA256 && filepath.Base(o.Path) == filepath.Base(name) }) {
+	if slices.ContainsFunc(m.inputs, func(o app.FileDigest) bool {
+		return o.SHA256 == d.SHA256 && filepath.Base(o.Path) == filepath.Base(name)
+	}) {
 		return // the same file named two ways (the study's absolute path, a record's relative one)
 	}
 	m.inputs = append(m.inputs, d)
