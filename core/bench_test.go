@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/privmap/privmap/internal/linalg"
 )
@@ -156,6 +157,51 @@ func BenchmarkShokri(b *testing.B) {
 			}
 		}
 	})
+	// A quality bound that cannot bind (issue 31: under 1 s): certified at
+	// once (blindShokri), against PDHG iterating to the same optimum
+	// (the baseline, the solver before).
+	for _, c := range []struct {
+		name string
+		a    Alphabet
+		q    float64
+	}{
+		{"linear K=100 Q=28", Alphabet{Kind: KindLinear, Size: 100}, 28},
+		{"grid 12x8 Q=3", Alphabet{Kind: KindGrid, Cols: 12, Rows: 8, CellKm: 0.5}, 3},
+	} {
+		b.Run("not binding/"+c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := newShokri(context.Background(), c.a, c.q, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("not binding/"+c.name+"/pdhg-baseline", func(b *testing.B) {
+			d := distanceMatrix(c.a)
+			for b.Loop() {
+				s, err := newPDHG(context.Background(), d, fill(nil, c.a.Len(), 1/float64(c.a.Len())), min(c.q, mat.Max(d)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.run(context.Background(), ShokriOptions{Tol: 1e-6, MaxIter: 200000}); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(s.iter), "iterations")
+			}
+		})
+	}
+}
+
+// distanceMatrix returns the K×K distances of a metric alphabet.
+func distanceMatrix(a Alphabet) *mat.Dense {
+	k := a.Len()
+	d := mat.NewDense(k, k, nil)
+	for x := range k {
+		for z := range k {
+			v, _, _ := a.Distance(x, z)
+			d.Set(x, z, v)
+		}
+	}
+	return d
 }
 
 // BenchmarkGIBUPlanar runs GIBU on 10,000 users of FW Table 6's ten

@@ -139,6 +139,46 @@ func TestShokriNotBinding(t *testing.T) {
 	}
 }
 
+// TestShokriBlind: at or above the prior's least expected distance P the
+// quality bound cannot bind, and the optimum P — the LP's — comes
+// certified without an iteration from the channel that reports one
+// symbol; just below P the solver iterates to the LP's optimum.
+func TestShokriBlind(t *testing.T) {
+	d := linearDist(6)
+	prior := []float64{0.3, 0.1, 0.1, 0.2, 0.2, 0.1}
+	// P = min_z Σ_x π_x |x − z|: z = 2 and z = 3 both give 1.6, and the
+	// lower, 2, is reported.
+	const p = 1.6
+	for _, q := range []float64{p, 2, 10} {
+		m, err := SolveShokri(context.Background(), d, prior, q, ShokriOptions{Tol: 1e-7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := simplexShokri(t, d, prior, q)
+		if m.Iterations != 0 || m.Objective != m.Bound || math.Abs(m.Objective-p) > 1e-12 || math.Abs(want-p) > 1e-7 {
+			t.Errorf("Q=%v: %d iterations, objective %v, bound %v; want %v certified at once (LP %v)", q, m.Iterations, m.Objective, m.Bound, p, want)
+		}
+		for x := range 6 {
+			if m.Prob(x, 2) != 1 {
+				t.Errorf("Q=%v: row %d reports 2 with probability %v", q, x, m.Prob(x, 2))
+			}
+		}
+	}
+	q := p - 0.05
+	m, err := SolveShokri(context.Background(), d, prior, q, ShokriOptions{Tol: 1e-7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := simplexShokri(t, d, prior, q); m.Iterations == 0 || math.Abs(m.Objective-want) > 1e-6*want {
+		t.Errorf("Q=%v below P: %d iterations, objective %v; LP %v", q, m.Iterations, m.Objective, want)
+	}
+	// FW's linear alphabet of 100 symbols at Q = 28, P = 25.
+	m, err = SolveShokri(context.Background(), linearDist(100), nil, 28, ShokriOptions{})
+	if err != nil || m.Iterations != 0 || math.Abs(m.Objective-25) > 1e-12 {
+		t.Errorf("K=100 Q=28: %v, %d iterations, objective %v; want 25 at once", err, m.Iterations, m.Objective)
+	}
+}
+
 func TestShokriSampleAndStudy(t *testing.T) {
 	m, err := NewMechanism(MechanismSpec{ID: "s", Kind: KindShokri, QualityLoss: 1.5}, Alphabet{Kind: KindLinear, Size: 8})
 	if err != nil {
