@@ -43,7 +43,61 @@ func (s *Study) Applicable(method Method) error {
 			}
 		}
 	}
+	blind := s.blindShokris()
+	if j := blindInverted(e, users, blind); j >= 0 {
+		return blindNotInvertible(e.Method, s, j, blind[j])
+	}
 	return nil
+}
+
+// blindShokris returns, for each mechanism, Shokri's least expected
+// distance P where its quality bound cannot bind (ShokriBlind), else 0.
+func (s *Study) blindShokris() []float64 {
+	blind := make([]float64, len(s.Mechanisms))
+	for j, spec := range s.Mechanisms {
+		if spec.Kind == KindShokri {
+			if p, ok := ShokriBlind(s.Alphabet, spec.QualityLoss); ok {
+				blind[j] = p
+			}
+		}
+	}
+	return blind
+}
+
+// blindInverted returns a mechanism with users whose channel e would
+// invert although it reports one symbol whatever the input (Shokri's,
+// its quality bound not binding: blind[j] > 0), or −1: e inverts each
+// mechanism alone (inv, inv-r), or the mixture of mechanisms that are
+// all such.
+func blindInverted(e *Estimator, users []int, blind []float64) int {
+	if e.Cost != CostInversion && e.Cost != CostInversionEach {
+		return -1
+	}
+	first, all := -1, true
+	for j, n := range users {
+		if n == 0 {
+			continue
+		}
+		if blind[j] > 0 && first < 0 {
+			first = j
+		}
+		all = all && blind[j] > 0
+	}
+	if e.Single || e.PerMechanism || all {
+		return first
+	}
+	return -1
+}
+
+// blindNotInvertible says that Shokri's mechanism j, its quality bound
+// at or above p, reports one symbol and cannot be inverted.
+func blindNotInvertible(method Method, s *Study, j int, p float64) error {
+	q := "its quality bound"
+	if s != nil && j < len(s.Mechanisms) {
+		q = fmt.Sprintf("its quality bound %g", s.Mechanisms[j].QualityLoss)
+	}
+	return fmt.Errorf("core: %s cannot invert mechanism %s (shokri): %s is at or above %.4g, the loss of reporting one fixed symbol, "+
+		"which is then the optimum and tells nothing of the input; lower Q below %.4g, or use GIBU or IBU", method, mechName(s, j), q, p, p)
 }
 
 // capsApplicable returns why estimator e cannot take the reports of

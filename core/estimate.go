@@ -49,6 +49,9 @@ func reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism
 			return nil, err
 		}
 	}
+	if err := blindChannels(info, s, mechs, g.Users); err != nil {
+		return nil, err
+	}
 	e := &estimation{ctx: ctx, method: method, s: s, mechs: mechs, g: g, opt: opt}
 	est, err := info.run(e)
 	if err != nil {
@@ -69,6 +72,32 @@ func reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism
 		}
 	}
 	return est, nil
+}
+
+// blindChannels refuses, as Applicable does, an inversion of Shokri's
+// mechanism whose quality bound does not bind (Shokri.Blind), once the
+// mechanisms' kinds pass the estimator's own checks (whose refusals
+// Applicable gives first).
+func blindChannels(info *Estimator, s *Study, mechs []Mechanism, users []int) error {
+	blind := make([]float64, len(mechs))
+	for j, m := range mechs {
+		if sh, ok := m.(*Shokri); ok && sh.Blind {
+			blind[j] = sh.Objective
+		}
+	}
+	j := blindInverted(info, users, blind)
+	if j < 0 {
+		return nil
+	}
+	if s != nil {
+		for i, n := range users {
+			kind, _ := s.Mechanisms[i].Kind.Info()
+			if n > 0 && capsApplicable(info, kind.Caps, s, i) != nil {
+				return nil // the estimator says so in its own words
+			}
+		}
+	}
+	return blindNotInvertible(info.Method, s, j, blind[j])
 }
 
 // personalizedUsed returns the first Personalized mechanism (a PUM) that

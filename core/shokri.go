@@ -58,6 +58,10 @@ type Shokri struct {
 	// bound on its optimum; Iterations the PDHG iterations run.
 	Objective, Bound float64
 	Iterations       int
+	// Blind: the quality bound cannot bind, and the optimum reports one
+	// symbol whatever the input (blindShokri): no estimator that inverts
+	// the channel can take its reports.
+	Blind bool
 
 	a   []float64 // row-major K×K channel
 	cum []float64 // row-wise cumulative sums, for sampling
@@ -158,7 +162,7 @@ func blindShokri(d *mat.Dense, prior []float64, q float64) *Shokri {
 	if !(q >= best) {
 		return nil
 	}
-	m := &Shokri{K: k, QualityLoss: q, Objective: best, Bound: best, a: make([]float64, k*k), cum: make([]float64, k*k)}
+	m := &Shokri{K: k, QualityLoss: q, Objective: best, Bound: best, Blind: true, a: make([]float64, k*k), cum: make([]float64, k*k)}
 	for x := range k {
 		m.a[x*k+zStar] = 1
 		for z := zStar; z < k; z++ {
@@ -166,6 +170,29 @@ func blindShokri(d *mat.Dense, prior []float64, q float64) *Shokri {
 		}
 	}
 	return m
+}
+
+// ShokriBlind returns the least expected distance P = min_z mean_x
+// d(x, z) on metric alphabet a (the uniform prior newShokri takes) and
+// whether a quality bound q cannot bind there (q ≥ P, or q at least the
+// largest distance): Shokri's optimum then reports one symbol. It costs
+// O(K²); on an alphabet without a metric it reports false.
+func ShokriBlind(a Alphabet, q float64) (float64, bool) {
+	k := a.Len()
+	if _, _, ok := a.Distance(0, 0); !ok || k < 2 {
+		return 0, false
+	}
+	best, far := math.Inf(1), 0.0
+	for z := range k {
+		sum := 0.0
+		for x := range k {
+			d, _, _ := a.Distance(x, z)
+			sum += d / float64(k)
+			far = math.Max(far, d)
+		}
+		best = math.Min(best, sum)
+	}
+	return best, min(q, far) >= best
 }
 
 // Inputs returns K.
