@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -591,7 +590,10 @@ func auditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error)
 func scanColumns(ctx context.Context, c Channel, a Alphabet, keep func(z int) bool, budget float64, au *Audit) error {
 	k := c.Inputs()
 	au.GeoInd, au.GeoIndUpper = 0, 0
-	dist := distanceOf(a)
+	dist, offsets := distanceOf(a)
+	if k != a.Len() {
+		offsets = nil // a channel off the grid's cells reads distances one by one
+	}
 	var inv []float64
 	if float64(k)*float64(k)*float64(c.Outputs()) <= budget {
 		inv = inverseDistances(k, dist)
@@ -613,7 +615,7 @@ func scanColumns(ctx context.Context, c Channel, a Alphabet, keep func(z int) bo
 		for _, v := range col {
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		addQuality(quality, col, p, z, a, dist)
+		addQuality(quality, col, p, z, a, offsets, dist)
 		if hi > 0 && (keep == nil || keep(z)) {
 			au.LDP = math.Max(au.LDP, linalg.Log(hi)-linalg.Log(lo))
 		}
@@ -638,10 +640,11 @@ func scanColumns(ctx context.Context, c Channel, a Alphabet, keep func(z int) bo
 
 // addQuality adds output z's share of each input's expected distance,
 // quality[x] += col[x]·p·d(x, z). On a grid it reads the distances row
-// by row from the table of offsets (no call nor division an entry: a
-// third of a city grid's audit went to them); elsewhere it calls dist.
-func addQuality(quality, col []float64, p float64, z int, a Alphabet, dist func(x, y int) float64) {
-	if a.Kind != KindGrid || len(col) != a.Rows*a.Cols {
+// by row from offsets, the distances of every (row, column) offset (no
+// call nor division an entry: a third of a city grid's audit went to
+// them); elsewhere (offsets nil) it calls dist.
+func addQuality(quality, col []float64, p float64, z int, a Alphabet, offsets []float64, dist func(x, y int) float64) {
+	if offsets == nil {
 		for x, v := range col {
 			quality[x] += v * p * dist(x, z)
 		}
@@ -653,7 +656,7 @@ func addQuality(quality, col []float64, p float64, z int, a Alphabet, dist func(
 		if dr < 0 {
 			dr = -dr
 		}
-		dists, q, v := gridOffsets(a)[dr*cols:(dr+1)*cols], quality[r*cols:(r+1)*cols], col[r*cols:(r+1)*cols]
+		dists, q, v := offsets[dr*cols:(dr+1)*cols], quality[r*cols:(r+1)*cols], col[r*cols:(r+1)*cols]
 		for c := range cols {
 			dc := c - cz
 			if dc < 0 {
@@ -663,26 +666,6 @@ func addQuality(quality, col []float64, p float64, z int, a Alphabet, dist func(
 		}
 	}
 }
-
-// gridOffsets returns the distances of every (row, column) offset of
-// grid a, dr·Cols + dc, computed once for each grid.
-func gridOffsets(a Alphabet) []float64 {
-	key := [3]float64{float64(a.Rows), float64(a.Cols), a.CellKm}
-	if t, ok := offsetTables.Load(key); ok {
-		return t.([]float64)
-	}
-	table := make([]float64, a.Rows*a.Cols)
-	for dr := range a.Rows {
-		for dc := range a.Cols {
-			table[dr*a.Cols+dc], _, _ = a.Distance(0, dr*a.Cols+dc)
-		}
-	}
-	offsetTables.Store(key, table)
-	return table
-}
-
-// offsetTables keeps gridOffsets' tables by rows, columns and cell side.
-var offsetTables sync.Map
 
 // nearWindow is the half-side of the window of offsets nearestOn
 // searches first.
@@ -732,15 +715,21 @@ func abs(v int) int {
 	return v
 }
 
-// distanceOf returns the distance of a as a function; on a grid it reads
-// a table of the distances of every (row, column) offset, so that the
-// audits' K² distances are lookups.
-func distanceOf(a Alphabet) func(x, y int) float64 {
+// distanceOf returns the distance of a as a function and, on a grid, the
+// table of the distances of every (row, column) offset, dr·Cols + dc,
+// that it reads, so that the audits' K² distances are lookups (nil
+// elsewhere).
+func distanceOf(a Alphabet) (func(x, y int) float64, []float64) {
 	if a.Kind != KindGrid {
-		return func(x, y int) float64 { d, _, _ := a.Distance(x, y); return d }
+		return func(x, y int) float64 { d, _, _ := a.Distance(x, y); return d }, nil
 	}
 	cols := a.Cols
-	table := gridOffsets(a)
+	table := make([]float64, a.Rows*cols)
+	for dr := range a.Rows {
+		for dc := range cols {
+			table[dr*cols+dc], _, _ = a.Distance(0, dr*cols+dc)
+		}
+	}
 	return func(x, y int) float64 {
 		dr, dc := x/cols-y/cols, x%cols-y%cols
 		if dr < 0 {
@@ -750,7 +739,7 @@ func distanceOf(a Alphabet) func(x, y int) float64 {
 			dc = -dc
 		}
 		return table[dr*cols+dc]
-	}
+	}, table
 }
 
 // column sets dst to output z's column P(z | ·) up to the factor e^scale:
