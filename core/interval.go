@@ -48,6 +48,21 @@ type Intervals struct {
 	TV, MaxError float64
 }
 
+// HalfWidths returns each symbol's interval half-width, (Hi − Lo)/2, or
+// with band its band's, (BandHi − BandLo)/2: the uncertainty maps'
+// values.
+func (iv *Intervals) HalfWidths(band bool) []float64 {
+	lo, hi := iv.Lo, iv.Hi
+	if band {
+		lo, hi = iv.BandLo, iv.BandHi
+	}
+	h := make([]float64, len(lo))
+	for x := range h {
+		h[x] = (hi[x] - lo[x]) / 2
+	}
+	return h
+}
+
 // checkLevel checks an interval level.
 func checkLevel(level float64) error {
 	if !(level > 0 && level < 1) {

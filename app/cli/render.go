@@ -195,18 +195,11 @@ func readEstimate(name string, a core.Alphabet) ([]float64, *core.Intervals, err
 // the sum of their band half-widths (all categories within their bands
 // at once, their sum is within that sum).
 func uncertaintyMap(a core.Alphabet, iv *core.Intervals, figureMap func([]float64, string) (*mapplot.Map, error)) (*mapplot.Map, error) {
-	v := make([]float64, len(iv.Lo))
-	title := "Uncertainty: interval half-width"
-	for x := range v {
-		v[x] = (iv.Hi[x] - iv.Lo[x]) / 2
-	}
-	if a.Kind != core.KindGrid {
+	title, band := "Uncertainty: interval half-width", a.Kind != core.KindGrid
+	if band {
 		title = "Uncertainty: band half-width, all at once"
-		for x := range v {
-			v[x] = (iv.BandHi[x] - iv.BandLo[x]) / 2
-		}
 	}
-	m, err := figureMap(v, title)
+	m, err := figureMap(iv.HalfWidths(band), title)
 	if err != nil {
 		return nil, err
 	}

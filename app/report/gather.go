@@ -233,8 +233,7 @@ func intervalFacts(iv *core.Intervals, est []float64, run *Run) *Intervals {
 			out.Level = *run.CILevel
 		}
 	}
-	for x := range est {
-		h := (iv.Hi[x] - iv.Lo[x]) / 2
+	for _, h := range iv.HalfWidths(false) {
 		out.MeanHalf += h / float64(len(est))
 		out.MaxHalf = math.Max(out.MaxHalf, h)
 	}
@@ -279,11 +278,7 @@ func EstimateFigures(a core.Alphabet, e *Estimate, theta, truth []float64, iv *c
 		maps, names = three[:], []string{"true map (raw data)", "estimate", "estimate − truth"}
 	}
 	if iv != nil {
-		h := make([]float64, len(iv.Lo))
-		for x := range h {
-			h[x] = (iv.Hi[x] - iv.Lo[x]) / 2
-		}
-		um := mapplot.GridMap(a, h, "Uncertainty: interval half-width", mapplot.Linear)
+		um := mapplot.GridMap(a, iv.HalfWidths(false), "Uncertainty: interval half-width", mapplot.Linear)
 		um.Label = "± probability"
 		maps, names = append(maps, um), append(names, "uncertainty (interval half-width)")
 	}
