@@ -94,6 +94,38 @@ func Digest(path string) (FileDigest, error) {
 	return d, nil
 }
 
+// DigestReading returns the digest of the file path while read reads
+// it: the file is read once, and its remainder, if read stops early,
+// is digested too.
+func DigestReading(path string, read func(io.Reader) error) (FileDigest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return FileDigest{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n := &countingWriter{w: h}
+	if err := read(io.TeeReader(f, n)); err != nil {
+		return FileDigest{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := io.Copy(n, f); err != nil {
+		return FileDigest{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return FileDigest{Path: path, Bytes: n.n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// countingWriter counts the bytes it passes to w.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // BytesDigest is the digest of data to be written at path.
 func BytesDigest(path string, data []byte) FileDigest {
 	sum := sha256.Sum256(data)

@@ -162,7 +162,7 @@ func gatherReport(ctx context.Context, in *reportInputs, outputs []string) (*rep
 		return nil, nil, err
 	}
 	if r.Data.File != nil {
-		m.input(r.Data.File.Path)
+		m.digested(*r.Data.File)
 	}
 	if r.Has(report.SectionPopulation) {
 		if r.Population, err = population(ctx, as.Study); err != nil {
@@ -269,12 +269,18 @@ func (m *manifestBuilder) input(name string) {
 		m.err = cmp.Or(m.err, err)
 		return
 	}
-	if slices.ContainsFunc(m.inputs, func(o app.FileDigest) bool {
-		return o.SHA256 == d.SHA256 && filepath.Base(o.Path) == filepath.Base(name)
+	m.digested(d)
+}
+
+// digested adds the input d, its digest already made, unless it is
+// there under another name (the study's absolute path, a record's
+// relative one).
+func (m *manifestBuilder) digested(d app.FileDigest) {
+	if !slices.ContainsFunc(m.inputs, func(o app.FileDigest) bool {
+		return o.SHA256 == d.SHA256 && filepath.Base(o.Path) == filepath.Base(d.Path)
 	}) {
-		return // the same file named two ways (the study's absolute path, a record's relative one)
+		m.inputs = append(m.inputs, d)
 	}
-	m.inputs = append(m.inputs, d)
 }
 
 func (m *manifestBuilder) output(d app.FileDigest) {

@@ -6,8 +6,8 @@ import (
 	"context"
 	"fmt"
 	"image/png"
+	"io"
 	"math"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -45,33 +45,31 @@ func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, erro
 	if dataName == "" {
 		return d, nil
 	}
-	fd, err := app.Digest(dataName)
+	f, err := geo.ParseFormat(d.Format)
+	if err != nil {
+		// Not a check-in file: its digest alone.
+		fd, err := app.Digest(dataName)
+		if err != nil {
+			return nil, fmt.Errorf("the data file: %w", err)
+		}
+		d.File = &fd
+		return d, nil
+	}
+	// A check-in file is read once, digested as it is scanned.
+	fd, err := app.DigestReading(dataName, func(r io.Reader) error {
+		records := 0
+		res, err := geo.ScanCheckins(ctx, r, f, geo.Options{SkipBad: true}, func(geo.Checkin) error { records++; return nil })
+		if err != nil {
+			return err
+		}
+		d.Read = &Read{Lines: res.Lines, Records: records, Skipped: res.Skipped}
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("the data file: %w", err)
 	}
 	d.File = &fd
-	if f, err := geo.ParseFormat(d.Format); err == nil {
-		if d.Read, err = countLines(ctx, dataName, f); err != nil {
-			return nil, err
-		}
-	}
 	return d, nil
-}
-
-// countLines reads a check-in file for its lines, records and
-// malformed lines.
-func countLines(ctx context.Context, name string, f geo.Format) (*Read, error) {
-	file, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	records := 0
-	res, err := geo.ScanCheckins(ctx, file, f, geo.Options{SkipBad: true}, func(geo.Checkin) error { records++; return nil })
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return &Read{Lines: res.Lines, Records: records, Skipped: res.Skipped}, nil
 }
 
 // AlphabetText describes an alphabet: a grid's cells, side and box, or
