@@ -16,6 +16,7 @@ import (
 // standard library.
 var layers = map[string][]string{
 	"internal/linalg":                   {"gonum.org/v1/gonum/"},
+	"internal/testtool":                 {},
 	"core":                              {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/central":                      {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00", mod + "internal/linalg\x00"},
@@ -53,8 +54,10 @@ var coreAll = []string{mod + "core\x00", mod + "core/central\x00", mod + "core/e
 var testOnly = map[string][]string{
 	"assets": {mod + "geo"},          // the embedded data must read as check-ins
 	"core":   {mod + "core/emd\x00"}, // the examples measure an estimate
-	// The report's JSON is validated against its published schema.
-	"app/cli": {"github.com/santhosh-tekuri/jsonschema/v6\x00"},
+	// The report's JSON is validated against its published schema; GIS
+	// layers and PDFs are read with the field's own programs.
+	"app/cli":   {"github.com/santhosh-tekuri/jsonschema/v6\x00", mod + "internal/testtool\x00"},
+	"geo/layer": {mod + "internal/testtool\x00"},
 }
 
 const mod = "github.com/privmap/privmap/"

@@ -17,6 +17,7 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/internal/testtool"
 )
 
 // layerFixture grids the default check-ins, estimates them with
@@ -151,20 +152,13 @@ func TestRenderLayerGeoJSON(t *testing.T) {
 // them with GDAL: the features' properties equal the files' numbers,
 // and the raster's corners are the grid's box within 1e−9°.
 func TestRenderLayerGDAL(t *testing.T) {
-	for _, tool := range []string{"ogr2ogr", "gdalinfo"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed; CI installs Debian's gdal-bin (make deps)", tool)
-			}
-			t.Skipf("%s is not installed (Debian's gdal-bin): the layers are checked with GDAL's own tools", tool)
-		}
-	}
+	ogr2ogr, gdalinfo := testtool.Need(t, "ogr2ogr", "gdal-bin"), testtool.Need(t, "gdalinfo", "gdal-bin")
 	p := layerFixture(t)
 	a, cols := layerColumns(t, p)
 	if code, _, errs := run("render", "-study", p("s.json"), "-truth", p("t.csv"), "-estimate", p("e.csv"), "-release", p("rel.csv"), "-o", p("m.gpkg")); code != 0 {
 		t.Fatal(errs)
 	}
-	out, err := exec.Command("ogr2ogr", "-f", "CSV", "/vsistdout/", p("m.gpkg")).Output()
+	out, err := exec.Command(ogr2ogr, "-f", "CSV", "/vsistdout/", p("m.gpkg")).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +186,7 @@ func TestRenderLayerGDAL(t *testing.T) {
 	if code, _, errs := run("render", "-study", p("s.json"), "-estimate", p("e.csv"), "-o", p("m.tif")); code != 0 {
 		t.Fatal(errs)
 	}
-	out, err = exec.Command("gdalinfo", "-json", p("m.tif")).Output()
+	out, err = exec.Command(gdalinfo, "-json", p("m.tif")).Output()
 	if err != nil {
 		t.Fatal(err)
 	}

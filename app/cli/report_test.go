@@ -19,6 +19,7 @@ import (
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/basemap/basemaptest"
 	"github.com/privmap/privmap/app/report"
+	"github.com/privmap/privmap/internal/testtool"
 )
 
 // reportFixture runs the README's pipeline on the embedded check-ins —
@@ -45,18 +46,25 @@ func reportFixture(t *testing.T) func(string) string {
 	return p
 }
 
-// pdfTool returns the path of one of Poppler's programs, skipping the
-// test when it is absent — never in CI, which installs poppler-utils.
-func pdfTool(t *testing.T, name string) string {
+// pdfTool returns the path of one of Poppler's programs (testtool.Need).
+func pdfTool(t *testing.T, name string) string { return testtool.Need(t, name, "poppler-utils") }
+
+// reportOf runs privmap report with args, whose last two are -o and the
+// PDF, and returns the JSON it wrote beside the PDF, read and raw.
+func reportOf(t *testing.T, args ...string) (report.Report, []byte) {
 	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed; CI installs Debian's poppler-utils (make deps)", name)
-		}
-		t.Skipf("%s is not installed (Debian's poppler-utils): the report is read with Poppler's own tools", name)
+	if code, _, errs := run(append([]string{"report"}, args...)...); code != 0 {
+		t.Fatal(errs)
 	}
-	return p
+	raw, err := os.ReadFile(strings.TrimSuffix(args[len(args)-1], ".pdf") + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report.Report
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r, raw
 }
 
 func sha(t *testing.T, name string) string {
@@ -75,19 +83,13 @@ func sha(t *testing.T, name string) string {
 // schema and states the files' digests.
 func TestReport(t *testing.T) {
 	p := reportFixture(t)
-	args := []string{"report", "-study", p("study.json"), "-truth", p("truth.csv"), "-estimate", p("ibu.csv"), "-release", p("released.csv"),
+	args := []string{"-study", p("study.json"), "-truth", p("truth.csv"), "-estimate", p("ibu.csv"), "-release", p("released.csv"),
 		"-record", p("ibu.record.json"), "-record", p("released.record.json"), "-operator", "Ada Officer", "-notes", "Pilot of the check-in map",
 		"-date", "2026-11-26T09:30:00Z", "-o", p("report.pdf")}
-	if code, _, errs := run(args...); code != 0 {
-		t.Fatal(errs)
-	}
+	r, raw := reportOf(t, args...)
 	// The JSON validates against docs/report.schema.json.
 	c := jsonschema.NewCompiler()
 	sch, err := c.Compile("../../docs/report.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(p("report.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +99,6 @@ func TestReport(t *testing.T) {
 	}
 	if err := sch.Validate(inst); err != nil {
 		t.Fatalf("report.json does not match docs/report.schema.json: %v", err)
-	}
-	var r report.Report
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
 	}
 	if len(r.Estimates) != 1 || r.Estimates[0].File.SHA256 != sha(t, p("ibu.csv")) || r.Estimates[0].Method != "ibu-m" ||
 		r.Estimates[0].Seed == nil || *r.Estimates[0].Seed != 7 || r.Estimates[0].Intervals == nil || r.Estimates[0].Errors == nil {
@@ -139,16 +137,12 @@ func TestReport(t *testing.T) {
 
 	// Letter, and a choice of sections: the JSON holds what is printed.
 	args = append(args[:len(args)-2], "-paper", "letter", "-sections", "context,estimates,manifest", "-o", p("letter.pdf"))
-	if code, _, errs := run(args...); code != 0 {
-		t.Fatal(errs)
-	}
+	l, _ := reportOf(t, args...)
 	if info := pdfInfo(t, p("letter.pdf")); !strings.Contains(info, "612 x 792 pts (letter)") {
 		t.Errorf("pdfinfo: %s", info)
 	}
-	raw, _ = os.ReadFile(p("letter.json"))
-	var l report.Report
-	if err := json.Unmarshal(raw, &l); err != nil || l.Data != nil || l.Release != nil || len(l.Population) != 0 || len(l.Estimates) != 1 || l.Manifest == nil {
-		t.Errorf("sections context,estimates,manifest: %v %+v", err, l)
+	if l.Data != nil || l.Release != nil || len(l.Population) != 0 || len(l.Estimates) != 1 || l.Manifest == nil {
+		t.Errorf("sections context,estimates,manifest: %+v", l)
 	}
 	if text := pdfText(t, p("letter.pdf")); strings.Contains(text, "The central release") || strings.Contains(text, "The population") {
 		t.Error("the Letter report prints sections it was not asked for")
@@ -222,18 +216,8 @@ func inked(img image.Image) float64 {
 // byte for byte.
 func TestReportReproduces(t *testing.T) {
 	p := reportFixture(t)
-	if code, _, errs := run("report", "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("ibu.record.json"),
-		"-record", p("grid.record.json"), "-record", p("simulate.record.json"), "-o", p("r.pdf")); code != 0 {
-		t.Fatal(errs)
-	}
-	raw, err := os.ReadFile(p("r.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r report.Report
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
-	}
+	r, _ := reportOf(t, "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("ibu.record.json"),
+		"-record", p("grid.record.json"), "-record", p("simulate.record.json"), "-o", p("r.pdf"))
 	if r.Manifest == nil || len(r.Manifest.Commands) != 3 || len(r.Manifest.Inputs) != 1 {
 		t.Fatalf("manifest %+v: want grid, simulate and estimate from the data file alone", r.Manifest)
 	}
@@ -270,14 +254,10 @@ func TestReportReproduces(t *testing.T) {
 // earlier report byte-identical.
 func TestReportRefusals(t *testing.T) {
 	p := reportFixture(t)
-	base := []string{"report", "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("released.record.json")}
-	if code, _, errs := run(append(base, "-o", p("r.pdf"))...); code != 0 {
-		t.Fatal(errs)
-	}
-	var r report.Report
-	raw, _ := os.ReadFile(p("r.json"))
-	if err := json.Unmarshal(raw, &r); err != nil || r.Estimates[0].Method != "unknown" || !strings.Contains(r.Estimates[0].Certified, "no record") {
-		t.Errorf("an estimate without its record: %v %+v", err, r.Estimates)
+	base := []string{"-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("released.record.json")}
+	r, raw := reportOf(t, append(base, "-o", p("r.pdf"))...)
+	if r.Estimates[0].Method != "unknown" || !strings.Contains(r.Estimates[0].Certified, "no record") {
+		t.Errorf("an estimate without its record: %+v", r.Estimates)
 	}
 	before, _ := os.ReadFile(p("r.pdf"))
 	beforeJSON := raw
@@ -295,7 +275,7 @@ func TestReportRefusals(t *testing.T) {
 		{[]string{"-date", "yesterday", "-o", p("r.pdf")}, 2, "want RFC 3339"},
 		{[]string{"-estimate", p("bad.csv"), "-o", p("r.pdf")}, 1, "bad.csv"},
 	} {
-		code, _, errs := run(append(base, c.args...)...)
+		code, _, errs := run(append(append([]string{"report"}, base...), c.args...)...)
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, errs, c.code, c.want)
 		}
@@ -320,18 +300,8 @@ func TestReportBasemap(t *testing.T) {
 	if err := basemaptest.WriteMBTiles(p("sf.mbtiles"), box, 10, 14, "© test tiles"); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := run("report", "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("ibu.record.json"),
-		"-basemap", p("sf.mbtiles"), "-opacity", "0.6", "-o", p("r.pdf")); code != 0 {
-		t.Fatal(errs)
-	}
-	raw, err := os.ReadFile(p("r.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r report.Report
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
-	}
+	r, _ := reportOf(t, "-study", p("study.json"), "-estimate", p("ibu.csv"), "-record", p("ibu.record.json"),
+		"-basemap", p("sf.mbtiles"), "-opacity", "0.6", "-o", p("r.pdf"))
 	if len(r.Figures) == 0 || !strings.Contains(r.Figures[0].Caption, "basemap: © test tiles") {
 		t.Errorf("figures %+v: want the basemap's credit", r.Figures)
 	}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
+
+	"github.com/privmap/privmap/internal/testtool"
 )
 
 // testLayer is a 4×3 grid over San Francisco with a probability column
@@ -33,19 +35,8 @@ func testLayer() *Layer {
 	return l
 }
 
-// gdalTool returns the path of one of GDAL's programs, skipping the test
-// when it is absent — never in CI, which installs gdal-bin.
-func gdalTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed; CI installs Debian's gdal-bin (make deps)", name)
-		}
-		t.Skipf("%s is not installed (Debian's gdal-bin): the layer is checked with GDAL's own tools", name)
-	}
-	return p
-}
+// gdalTool returns the path of one of GDAL's programs (testtool.Need).
+func gdalTool(t *testing.T, name string) string { return testtool.Need(t, name, "gdal-bin") }
 
 func run(t *testing.T, name string, args ...string) []byte {
 	t.Helper()
