@@ -392,11 +392,13 @@ func shellQuote(s string) string {
 // record says, its errors against truth (when given) and its figures.
 func estimateFacts(ctx context.Context, s *core.Study, name string, truth []float64, records []*app.Record,
 	m *manifestBuilder, under report.Underlay) (*report.Estimate, []report.Figure, error) {
-	est, iv, err := readEstimate(name, s.Alphabet)
-	if err != nil {
-		return nil, nil, err
-	}
-	fd, err := app.Digest(name)
+	// Read once, digested as it is read.
+	var est []float64
+	var iv *core.Intervals
+	fd, err := app.DigestReading(name, func(r io.Reader) (err error) {
+		est, iv, err = core.ReadEstimateOn(r, s.Alphabet)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -442,11 +444,11 @@ func argValue(args []string, name string) (string, bool) {
 // releaseFacts describes the released counts file name and what its
 // record says.
 func releaseFacts(s *core.Study, name string, records []*app.Record, m *manifestBuilder) (*report.Release, error) {
-	t, err := readCountFile(name, s.Alphabet)
-	if err != nil {
-		return nil, err
-	}
-	fd, err := app.Digest(name)
+	var t *core.CountTable
+	fd, err := app.DigestReading(name, func(r io.Reader) (err error) {
+		t, err = core.ReadCountTable(r, s.Alphabet.Len())
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
