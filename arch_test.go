@@ -15,7 +15,7 @@ import (
 // module, the prefixes of the import paths it may use besides the
 // standard library.
 var layers = map[string][]string{
-	"internal/linalg":                   {"gonum.org/v1/gonum/"},
+	"internal/linalg":                   {"gonum.org/v1/gonum/", "golang.org/x/sys/cpu\x00"},
 	"internal/testtool":                 {},
 	"core":                              {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/central":                      {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
@@ -52,8 +52,9 @@ var coreAll = []string{mod + "core\x00", mod + "core/central\x00", mod + "core/e
 // testOnly adds what a package's tests may import besides its layer and
 // the package itself.
 var testOnly = map[string][]string{
-	"assets": {mod + "geo"},          // the embedded data must read as check-ins
-	"core":   {mod + "core/emd\x00"}, // the examples measure an estimate
+	"assets": {mod + "geo"},                                         // the embedded data must read as check-ins
+	"core":   {mod + "core/emd\x00", mod + "internal/testtool\x00"}, // the examples measure an estimate; benchmarks their peak heap
+	"geo":    {mod + "internal/testtool\x00"},
 	// The report's JSON is validated against its published schema; GIS
 	// layers and PDFs are read with the field's own programs.
 	"app/cli":   {"github.com/santhosh-tekuri/jsonschema/v6\x00", mod + "internal/testtool\x00"},

@@ -34,7 +34,7 @@ func (c Cost) Long() bool { return c.Time > time.Minute }
 // user (about 1 µs).
 const (
 	shokriAt384   = 4.0     // s
-	planarStepPer = 2.5e-8  // s per N log₂ N
+	planarStepPer = 6e-9    // s per N log₂ N
 	emdPerCell    = 2.5e-7  // s per table cell
 	userCost      = 1e-6    // s per user
 	bigSteps      = 1000    // EM steps when Newton's dense Hessian is out of reach
@@ -48,6 +48,14 @@ const (
 	denseSymbols  = 4096    // the inversions' dense limit, as core's
 	luRate        = 5e9     // operations a second of an LU factorisation
 	gmresProducts = 300     // products of a matrix-free inversion
+	// Corrected EM's bias correction (core/cem_bias.go), measured on
+	// New York's 9,024 cells (docs/PERFORMANCE.md): the K×K inversion,
+	// K³ in 17 s; one transform of the planar users' passes, seconds per
+	// N log₂ N of the torus on one core (42 s for both passes there); the
+	// other users' columns, multiply-adds a second per core.
+	cemCubeRate     = 4.3e10
+	cemTransformPer = 1.4e-9
+	columnRate      = 1.5e10
 )
 
 // EstimateCost returns what req is expected to cost: building its
@@ -65,12 +73,67 @@ func EstimateCost(req Request) Cost {
 	parts = append(parts, costPart{n * userCost, fmt.Sprintf("sanitising %s users", Thousands(int(math.Round(n))))})
 	support := truthSupport(req.Users.Truth, k)
 	for _, method := range req.Methods {
-		parts = append(parts, methodCost(method, s, k, n))
+		parts = append(parts, methodCost(method, s, k, n, req.Options.CEM.Alpha > 0))
 		if s.Alphabet.Kind == core.KindGrid {
 			parts = append(parts, costPart{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on a %s × %s table", method, Thousands(int(math.Round(support))), Thousands(int(math.Round(k))))})
 		}
 	}
 	return costOf(parts)
+}
+
+// A MethodCost is what one estimator is expected to cost on a request,
+// said before it runs: its time (the estimate, and its exact EMD against
+// the truth when the request has one), its largest working memory (0 when small), and why it
+// would be refused on this machine (core.Study.Fits), nil when it would
+// not.
+type MethodCost struct {
+	Method  core.Method
+	Time    time.Duration
+	Bytes   float64
+	Refused error
+}
+
+// MethodCosts returns the cost of each of req's methods, by
+// EstimateCost's model.
+func MethodCosts(req Request) []MethodCost {
+	s := req.Study
+	k := float64(s.Alphabet.Len())
+	n := float64(req.Users.Count())
+	support := truthSupport(req.Users.Truth, k)
+	out := make([]MethodCost, 0, len(req.Methods))
+	for _, m := range req.Methods {
+		secs := methodCost(m, s, k, n, req.Options.CEM.Alpha > 0).secs
+		if s.Alphabet.Kind == core.KindGrid && req.Users.Truth != nil {
+			secs += support * k * emdPerCell
+		}
+		out = append(out, MethodCost{Method: m, Time: time.Duration(math.Min(secs, 1e6) * float64(time.Second)),
+			Bytes: m.Memory(int(k)), Refused: s.Fits(m)})
+	}
+	return out
+}
+
+// String says the cost in words: "about 2 min and 650 MB of memory".
+func (c MethodCost) String() string {
+	s := "about " + seconds(c.Time.Seconds())
+	if c.Bytes >= 1e8 {
+		s += " and " + BytesText(c.Bytes) + " of memory"
+	}
+	return s
+}
+
+// BytesText writes a number of bytes for a person: 650 MB, 1.3 GB.
+func BytesText(b float64) string {
+	units := []string{"bytes", "kB", "MB", "GB", "TB", "PB"}
+	i := 0
+	for b >= 1000 && i < len(units)-1 {
+		b /= 1000
+		i++
+	}
+	switch {
+	case i == 0 || b >= 10:
+		return fmt.Sprintf("%.0f %s", b, units[i])
+	}
+	return fmt.Sprintf("%.1f %s", b, units[i])
 }
 
 // A costPart is one piece of work of a run and its expected seconds.
@@ -122,7 +185,7 @@ func countKinds(s *core.Study, is func(core.Kind) bool) int {
 //     that a few hundred products of the average channel (GMRES), or of
 //     each mechanism's for [INV]_R;
 //   - the empirical ULDP estimator: a pass over the reports.
-func methodCost(method core.Method, s *core.Study, k, n float64) costPart {
+func methodCost(method core.Method, s *core.Study, k, n float64, alphaGiven bool) costPart {
 	steps := float64(smallSteps)
 	if math.Min(n*groupPerUser, k*float64(len(s.Mechanisms)))*k*k > denseBudget {
 		steps = bigSteps
@@ -143,12 +206,35 @@ func methodCost(method core.Method, s *core.Study, k, n float64) costPart {
 		return inversionCost(method, s, k, (stepCost(s, k, mechs-planar, 0, 1)+stepCost(s, k, 0, planar, 1))/cores)
 	case core.CostPass:
 		return costPart{n * userCost, fmt.Sprintf("%s: a pass over %s reports", method, Thousands(int(math.Round(n))))}
+	case core.CostCorrectedEM:
+		em := steps * stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores)
+		return cemCost(method, s, n, alphaGiven, em, cores)
 	default:
 		// The planar mechanisms of one grid share their transforms:
 		// 2J + 2 for J of them, where each alone takes 4.
 		per = stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores)
 	}
 	return costPart{steps * per, fmt.Sprintf("%s: about %s steps of %s", method, Thousands(int(math.Round(steps))), seconds(per))}
+}
+
+// cemCost is corrected EM's cost: the EM estimate em and a bias
+// correction (core.Study.CorrectedEMCost: the K×K inversion at
+// cemCubeRate, the planar users' transforms at cemTransformPer each per
+// N log₂ N of the torus, other users' columns at columnRate), each twice
+// when α is chosen by simulation.
+func cemCost(method core.Method, s *core.Study, n float64, alphaGiven bool, em, cores float64) costPart {
+	c := s.CorrectedEMCost(int(n), alphaGiven)
+	bias := c.Cube/cemCubeRate + c.ColumnWork/columnRate/cores
+	if c.Torus > 0 {
+		nn := float64(c.Torus)
+		bias += c.Transforms * cemTransformPer * nn * math.Log2(nn) / cores
+	}
+	what := "the EM estimate and its bias correction"
+	if c.Corrections == 2 {
+		what = "two EM estimates and bias corrections (α by simulation)"
+	}
+	k := s.Alphabet.Len()
+	return costPart{float64(c.Corrections) * (em + bias), fmt.Sprintf("%s: %s, each inverting a %s × %s matrix", method, what, Thousands(k), Thousands(k))}
 }
 
 // inversionCost is the cost of an inversion estimator: an LU

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -37,16 +38,19 @@ func TestEstimateCost(t *testing.T) {
 	}{
 		// The demo: a second or two in all.
 		{"FW 24×16, Table 6, 2,000 users", "fw-t6", 24, 16, 0.5, 2000, []core.Method{core.MethodGIBU}, 0, 10 * time.Second, ""},
-		// NYC: GIBU about 30 s on two cores (1,000 steps of 33 ms; 75 ms on
-		// one), the EMD 2 s.
-		{"NYC, Table 7, 200,000 users", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodGIBU}, 5 * time.Second, 10 * time.Minute, "gibu: about 1,000 steps"},
+		// NYC (issue 31's figures): GIBU 3.6 s on two cores, the EMD
+		// about 2 s (the model, not knowing the truth's support, takes a
+		// quarter of the cells: 5 s).
+		{"NYC, Table 7, 200,000 users", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodGIBU}, 3 * time.Second, time.Minute, ""},
 		// NYC by the other estimators: [IBU]_M's planar average is one
-		// convolution (about 10 s), the inversion a few hundred products
-		// (under a second), [IBU]_R each planar mechanism's own EM (about
-		// 100 s on two cores).
-		{"NYC, [IBU]_M", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodIBUM}, 2 * time.Second, time.Minute, "ibu-m: about 1,000 steps"},
+		// convolution (5.5 s), the inversion a few hundred products
+		// (under a second), [IBU]_R each planar mechanism's own EM (16 s
+		// on two cores); corrected EM two EM estimates and two bias
+		// corrections of a 9,024 × 9,024 matrix (125 s).
+		{"NYC, [IBU]_M", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodIBUM}, 3 * time.Second, time.Minute, ""},
 		{"NYC, [INV]_M", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodINVM}, 0, 10 * time.Second, ""},
-		{"NYC, [IBU]_R", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodIBUR}, 20 * time.Second, 10 * time.Minute, "ibu-r: about 1,000 steps"},
+		{"NYC, [IBU]_R", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodIBUR}, 8 * time.Second, time.Minute, "ibu-r: about 1,000 steps"},
+		{"NYC, corrected EM", "fw-t7", 94, 96, 0.5, 200000, []core.Method{core.MethodCEM}, 63 * time.Second, 250 * time.Second, "cem: two EM estimates and bias corrections"},
 		// FW Table 8 on 24×16: ten solves of about 4 s.
 		{"FW 24×16, Table 8", "fw-t8", 24, 16, 0.5, 2000, []core.Method{core.MethodGIBU}, 20 * time.Second, 3 * time.Minute, "Shokri's linear program"},
 		// Shokri on 6,144 cells: K³ grows 4,096 times.
@@ -69,5 +73,24 @@ func TestEstimateCost(t *testing.T) {
 	}
 	if _, _, ok := Coarser(Request{Study: &core.Study{Alphabet: core.Alphabet{Kind: core.KindLinear, Size: 10}}}); ok {
 		t.Error("a coarser linear alphabet")
+	}
+}
+
+// TestMethodCosts checks each method's cost said before a run: corrected
+// EM's memory on New York's grid and its refusal, before anything is
+// allocated, on a grid whose K×K matrix no machine here has.
+func TestMethodCosts(t *testing.T) {
+	_, req := runCost(t, "fw-t7", 94, 96, 0.5, 200000, core.MethodGIBU, core.MethodCEM)
+	cs := MethodCosts(req)
+	if len(cs) != 2 || cs[0].Bytes != 0 || cs[0].Refused != nil {
+		t.Fatalf("GIBU on NYC: %+v", cs)
+	}
+	if c := cs[1]; c.Bytes < 1e9 || c.Bytes > 1.5e9 || !strings.Contains(c.String(), "GB of memory") {
+		t.Errorf("corrected EM on NYC: %v bytes, %q; want 1–1.5 GB (1.18 GB measured)", c.Bytes, c.String())
+	}
+	_, req = runCost(t, "fw-t7", 400, 400, 0.125, 200000, core.MethodCEM)
+	var large *core.TooLargeError
+	if c := MethodCosts(req)[0]; !errors.As(c.Refused, &large) || !strings.Contains(c.Refused.Error(), "GIBU") {
+		t.Errorf("corrected EM on 160,000 cells: refused %v, want a *core.TooLargeError naming GIBU", c.Refused)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/privmap/privmap/core"
@@ -188,6 +189,84 @@ func methodProgress(set func(frac float64, detail string), tol float64) (func(in
 		}
 }
 
+// runWeights are the shares of a run's progress bar: each mechanism's
+// building, the sanitising, then each method, in proportion to what the
+// cost model expects of them (a corrected EM of minutes is not one
+// step among thirteen).
+type runWeights struct{ end []float64 }
+
+func weighRun(req Request) runWeights {
+	s := req.Study
+	k := float64(s.Alphabet.Len())
+	var secs []float64
+	for _, m := range s.Mechanisms {
+		v := 0.05
+		if info, ok := m.Kind.Info(); ok && info.Solved {
+			v = shokriAt384 * math.Pow(k/384, 3)
+		}
+		secs = append(secs, v)
+	}
+	secs = append(secs, math.Max(0.05, float64(req.Users.Count())*userCost))
+	for _, c := range MethodCosts(req) {
+		secs = append(secs, math.Max(0.05, c.Time.Seconds()))
+	}
+	w := runWeights{end: make([]float64, len(secs))}
+	total := 0.0
+	for i, v := range secs {
+		total += v
+		w.end[i] = total
+	}
+	for i := range w.end {
+		w.end[i] /= total
+	}
+	return w
+}
+
+// at returns the bar's fraction at frac of stage i.
+func (w runWeights) at(i int, frac float64) float64 {
+	lo := 0.0
+	if i > 0 {
+		lo = w.end[i-1]
+	}
+	return lo + math.Min(1, math.Max(0, frac))*(w.end[i]-lo)
+}
+
+// emShare is the share of a method's work that is EM: all of it, but
+// for corrected EM a twentieth (a tenth when α is given and one bias
+// correction follows, not two).
+func emShare(method core.Method, opt core.EstimateOptions) float64 {
+	switch {
+	case method != core.MethodCEM:
+		return 1
+	case opt.CEM.Alpha > 0:
+		return 0.1
+	}
+	return 0.05
+}
+
+// cemStages returns the fraction of corrected EM's bias corrections done
+// at frac of the stage named name (core.CEMOptions.Progress): forming Ŝ,
+// inverting and the quadratic forms a third of a correction each, and
+// with two (α by simulation) the simulation's ("Choosing α: …") after
+// the data's.
+func cemStages(name string, frac float64, two bool) float64 {
+	i := 0.0
+	switch {
+	case strings.Contains(name, "Inverting"):
+		i = 1
+	case strings.Contains(name, "Quadratic"):
+		i = 2
+	}
+	f := (i + frac) / 3
+	switch {
+	case !two:
+		return f
+	case strings.HasPrefix(name, "Choosing α"):
+		return 0.5 + f/2
+	}
+	return f / 2
+}
+
 // Run builds the mechanisms, sanitises the users' data, and runs every
 // estimator, comparing each estimate with the truth. An estimator's own
 // failure (a method that does not apply to these mechanisms, say) is
@@ -195,19 +274,19 @@ func methodProgress(set func(frac float64, detail string), tol float64) (func(in
 // title names a method in the progress stages.
 func Run(ctx context.Context, req Request, estimate Estimator, title func(core.Method) string, progress Progress) (*Result, error) {
 	s := req.Study
-	steps := float64(len(s.Mechanisms) + 1 + len(req.Methods))
+	w := weighRun(req)
 	mechs, err := BuildMechanisms(ctx, s, func(i, iter int, gap float64) {
 		stage, detail, frac := "Building "+s.Mechanisms[i].ID, "", 0.0
 		if iter > 0 {
 			detail = fmt.Sprintf("linear program: iteration %d, optimality gap %.1e", iter, gap)
 			frac = gapFraction(gap, shokriTol)
 		}
-		progress(stage, (float64(i)+frac)/steps, detail)
+		progress(stage, w.at(i, frac), detail)
 	})
 	if err != nil {
 		return nil, err
 	}
-	base := float64(len(mechs))
+	base := len(mechs)
 	n := req.Users.Count()
 	var mech []int
 	var reps []core.Report
@@ -216,7 +295,7 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 		return nil
 	}
 	counts, err := Sanitise(ctx, s, mechs, req.Users, req.Seed, emit, func(f float64) {
-		progress("Sanitising", (base+f)/steps, fmt.Sprintf("%d users", n))
+		progress("Sanitising", w.at(base, f), fmt.Sprintf("%d users", n))
 	})
 	if err != nil {
 		return nil, err
@@ -224,16 +303,22 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 	g := core.GroupReports(len(mechs), mech, reps)
 	res := &Result{Request: req, Counts: counts, Mechs: mechs, Groups: g}
 	for i, method := range req.Methods {
-		done := (base + 1 + float64(i)) / steps
+		stage := base + 1 + i
+		done := w.at(stage, 0)
 		progress(title(method), done, "")
 		opt := req.Options
 		tol := opt.EM.GapTol
 		if tol <= 0 {
 			tol = core.DefaultGapTol
 		}
+		em := emShare(method, opt)
 		opt.EM.Progress, opt.EM.Inner = methodProgress(func(frac float64, detail string) {
-			progress(title(method), done+frac/steps, detail)
+			progress(title(method), w.at(stage, frac*em), detail)
 		}, tol)
+		opt.CEM.Progress = func(name string, frac float64) {
+			progress(title(method), w.at(stage, em+(1-em)*cemStages(name, frac, opt.CEM.Alpha == 0)),
+				fmt.Sprintf("bias correction: %s %.0f%%", name, 100*frac))
+		}
 		start := time.Now()
 		est, err := estimate(ctx, method, s, mechs, g, opt)
 		if ctx.Err() != nil {
@@ -243,7 +328,7 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 		if err == nil {
 			// A stage of its own, so that a window thinning the
 			// estimator's step lines still shows it.
-			progress("Comparing "+title(method)+" with the truth", done, "exact EMD, squared error, JSD, TV")
+			progress("Comparing "+title(method)+" with the truth", w.at(stage, 1), "exact EMD, squared error, JSD, TV")
 			r.Metrics, r.Err = emd.Compare(ctx, req.Users.Truth, est.Theta, s.Alphabet)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -192,3 +192,30 @@ func TestMethodProgress(t *testing.T) {
 		t.Errorf("detail %q", details[1])
 	}
 }
+
+// TestCEMStages checks that corrected EM's bias stages move the bar
+// forward through both corrections, and through one when α is given.
+func TestCEMStages(t *testing.T) {
+	stages := []string{"Forming Ŝ (CEM eq. (31))", "Inverting Ŝ + λI (CEM eq. (32))", "Quadratic forms (CEM eq. (29)–(30))"}
+	for _, two := range []bool{true, false} {
+		prev := -1.0
+		names := stages
+		if two {
+			for _, s := range stages {
+				names = append(names, "Choosing α: "+s)
+			}
+		}
+		for _, name := range names {
+			for _, f := range []float64{0, 0.5, 1} {
+				v := cemStages(name, f, two)
+				if v < prev || v > 1 {
+					t.Fatalf("two %v: %s at %v gives %v after %v", two, name, f, v, prev)
+				}
+				prev = v
+			}
+		}
+		if prev != 1 {
+			t.Errorf("two %v: ends at %v, want 1", two, prev)
+		}
+	}
+}

@@ -86,8 +86,8 @@
 //	CEM eq. (2)           squared error                 emd.SquaredError
 //	CEM eq. (8)           Jensen–Shannon divergence     emd.JSD
 //	CEM eq. (14), Alg. 1  EM reconstruction             GIBU
-//	CEM eq. (22)–(24)     s_n and its derivatives       BiasCorrection
-//	CEM eq. (25)–(32)     bias â₋₁, Tikhonov λ          BiasCorrection
+//	CEM eq. (22)–(24)     s_n and its derivatives       CorrectedEM (cem_bias.go)
+//	CEM eq. (25)–(32)     bias â₋₁, Tikhonov λ          CorrectedEM (cem_bias.go)
 //	CEM Alg. 2, §4.3      corrected EM, α by simulation CorrectedEM
 //	ULDP §2.5             empirical estimate, threshold ULDPEstimate
 //	ULDP Def. 3, §4.1     uRR                           URR

@@ -40,10 +40,37 @@ type Estimator struct {
 	Alpha bool
 	// Cost is the shape of its work, for a front end's cost model.
 	Cost CostShape
+	// memory, when not nil, is the most memory it needs on k symbols,
+	// which Study.Fits checks against what the machine can still give.
+	memory func(k int) float64
 	// run computes the estimate; ownLogLik says that run sets
 	// Estimate.LogLik itself (its EM computed it).
 	run       func(*estimation) (*Estimate, error)
 	ownLogLik bool
+}
+
+// Fits reports, before anything runs, whether method's largest working
+// memory on s's alphabet fits in what this process can still allocate:
+// a *TooLargeError when it does not, naming the estimate it refines.
+func (s *Study) Fits(method Method) error {
+	e, ok := method.Info()
+	if !ok || e.memory == nil {
+		return nil
+	}
+	k := s.Alphabet.Len()
+	if err := CheckMemory(fmt.Sprintf("%s on %d symbols", e.Title, k), e.memory(k)); err != nil {
+		return fmt.Errorf("%w (GIBU, the estimate it refines, needs a small part of that)", err)
+	}
+	return nil
+}
+
+// Memory returns the most memory method needs on k symbols, 0 when it
+// is small (vectors of K, the reports' groups).
+func (m Method) Memory(k int) float64 {
+	if e, ok := m.Info(); ok && e.memory != nil {
+		return e.memory(k)
+	}
+	return 0
 }
 
 // CostShape is the shape of an estimator's work, from which a front end
@@ -69,6 +96,9 @@ const (
 	CostInversionEach
 	// CostPass: one pass over the reports.
 	CostPass
+	// CostCorrectedEM: CostEM's steps, then a bias correction
+	// (Study.CorrectedEMCost), each twice when α is chosen by simulation.
+	CostCorrectedEM
 )
 
 // registry lists the estimators, in the order privmap estimate's help

@@ -295,6 +295,11 @@ func GIBU(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, opt EMOpt
 	if err != nil {
 		return nil, err
 	}
+	return gibuRun(ctx, m, mechs, g, opt)
+}
+
+// gibuRun is GIBU on its model m of the grouped reports g.
+func gibuRun(ctx context.Context, m emModel, mechs []Mechanism, g *Groups, opt EMOptions) (*Estimate, error) {
 	if k, counts, ok := oneClosedForm(mechs, g); ok && opt.Init == nil {
 		// Every user runs one k-RR: the MLE has a closed form
 		// (KRR.MLE), which the first step then certifies.

@@ -9,7 +9,7 @@ import (
 const KindIdentity MechanismKind = "identity"
 
 // identityKind is the identity, no noise (ε = ∞), registered in kindRegistry.
-var identityKind = Kind{Name: KindIdentity, Param: ParamNone,
+var identityKind = Kind{TwoValued: true, Name: KindIdentity, Param: ParamNone,
 	build: func(_ context.Context, _ MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
 		m, err := NewIdentity(a.Len())
 		return m, err
@@ -73,3 +73,7 @@ func (m *Identity) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
 
 // squared returns the identity, its own square.
 func (m *Identity) squared() operator { return m }
+
+// channel returns the identity's likelihood columns, e_z
+// (twoValuedChannel).
+func (m *Identity) channel() twoValued { return twoValued{k: m.K, diff: 1} }

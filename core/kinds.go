@@ -41,6 +41,10 @@ type Kind struct {
 	// Solved: it is built by solving a linear program over K² variables,
 	// whose time grows as K³.
 	Solved bool
+	// TwoValued: its channel is off·11ᵀ + diff·I (k-RR, the identity),
+	// which corrected EM's bias correction takes in O(K²) whatever the
+	// number of reports (cem_bias.go).
+	TwoValued bool
 	// build makes the mechanism of a validated spec on alphabet a.
 	build func(ctx context.Context, spec MechanismSpec, a Alphabet, progress func(iter int, gap float64)) (Mechanism, error)
 }

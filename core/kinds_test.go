@@ -61,6 +61,9 @@ func TestKindCaps(t *testing.T) {
 				t.Errorf("%s: record says %s %v, the mechanism %v", kind.Name, c.name, c.has, c.want)
 			}
 		}
+		if _, two := m.(twoValuedChannel); two != kind.TwoValued {
+			t.Errorf("%s: record says TwoValued %v, the mechanism %v", kind.Name, kind.TwoValued, two)
+		}
 		if got, ok := spec.Kind.Info(); !ok || got.Name != kind.Name {
 			t.Errorf("%s: Info does not find it", kind.Name)
 		}

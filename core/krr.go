@@ -14,7 +14,7 @@ import (
 const KindKRR MechanismKind = "krr"
 
 // krrKind is k-RR (FW eq. 1), registered in kindRegistry.
-var krrKind = Kind{Name: KindKRR, Param: ParamEpsilon,
+var krrKind = Kind{TwoValued: true, Name: KindKRR, Param: ParamEpsilon,
 	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
 		m, err := NewKRR(a.Len(), s.Epsilon)
 		return m, err
@@ -207,4 +207,11 @@ func (m *KRR) sameChannel(o Channel) bool {
 func (m *KRR) squared() operator {
 	r, pr := m.rates()
 	return twoValued{k: m.K, off: r * r, diff: (r+pr)*(r+pr) - r*r}
+}
+
+// channel returns k-RR's likelihood columns, other·1 + (keep − other)·e_z
+// (twoValuedChannel).
+func (m *KRR) channel() twoValued {
+	r, pr := m.rates()
+	return twoValued{k: m.K, off: r, diff: pr}
 }

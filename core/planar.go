@@ -94,6 +94,10 @@ type PlanarGeometric struct {
 	// (edgeSpectra).
 	specOnce sync.Once
 	edgeSpec [][]complex128
+	// cornerW[2·(r>0)+(c>0)][x] is the weight of input x at corner (r, c)
+	// (border.corner), made on first use.
+	cornerOnce sync.Once
+	cornerW    [4][]float64
 	// The entrywise square of the channel (squared).
 	sqOnce sync.Once
 	sq     operator
@@ -309,6 +313,42 @@ func (m *PlanarGeometric) Prob(x, z int) float64 {
 	return m.lambda * s
 }
 
+// probRow sets dst[z] = P(z | x) for every output z, as Prob does, one
+// output row at a time: an interior row's interior outputs are a stretch
+// of near.
+func (m *PlanarGeometric) probRow(x int, dst []float64) {
+	r0, c0 := x/m.Cols, x%m.Cols
+	width, span2 := m.m+2, 2*m.m+1
+	for r := range m.Rows {
+		rs := coordSpan(r, r0, m.Rows)
+		row := dst[r*m.Cols : (r+1)*m.Cols]
+		for c := 0; c < len(row); c++ {
+			cs := coordSpan(c, c0, m.Cols)
+			var v float64
+			switch {
+			case !rs.half && !cs.half:
+				if c > 0 && c < m.Cols-1 {
+					// The rest of the row up to its last output.
+					near := m.near[(rs.d+m.m)*span2+cs.d+m.m:]
+					for j := c; j < m.Cols-1; j++ {
+						row[j] = m.lambda * near[j-c]
+					}
+					c = m.Cols - 2
+					continue
+				}
+				v = m.near[(rs.d+m.m)*span2+cs.d+m.m]
+			case !rs.half:
+				v = m.rowTail[(rs.d+m.m)*width+m.idx(cs)]
+			case !cs.half:
+				v = m.rowTail[(cs.d+m.m)*width+m.idx(rs)]
+			default:
+				v = m.quad[m.idx(rs)*width+m.idx(cs)]
+			}
+			row[c] = m.lambda * v
+		}
+	}
+}
+
 // Sample draws a lattice point about x exactly and clamps it to the grid.
 // The lattice law λe^{−εs‖g‖} is sampled by rejection from the separable
 // envelope e^{−εs(|i|+|j|)/√2} ≥ e^{−εs‖g‖}, a pair of two-sided
@@ -409,13 +449,15 @@ func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []flo
 		case i == 0:
 			b.interior(c)
 		case !m.spectral(false):
-			m.newBorder(trans, x, edges).edges()
+			eb := m.newBorder(trans, x, edges)
+			eb.edges()
 		case trans:
 			sc.lines.transform(x)
 			m.edgesForward(edges, sc.lines, sc.lines.fft, sc.acc, sc.buf)
 		default:
 			sc.lines.clear()
-			m.edgesAdjoint(sc.lines, m.edgeInputs(x, 1, sc.lines.fft, sc.buf))
+			sc.terms = m.edgeInputs(sc.terms, x, 1, sc.lines.fft, sc.buf)
+			m.edgesAdjoint(sc.lines, sc.terms)
 			sc.lines.back(edges)
 		}
 	})
@@ -430,6 +472,7 @@ func (m *PlanarGeometric) bordered(dst []float64, trans bool, x []float64) []flo
 // and a spectrum and a line of the torus' side.
 type borderScratch struct {
 	edges []float64
+	terms edgeTerms // the edges' spectra of an A x, reused
 	lines *lines
 	acc   []complex128
 	buf   []float64
@@ -452,10 +495,9 @@ func (m *PlanarGeometric) scratch(c *linalg.Conv2) *borderScratch {
 // newBorder returns the border of one application of bordered: dst is
 // A x or Aᵀ x (trans), unnormalised, once the interior and rim parts are
 // added.
-func (m *PlanarGeometric) newBorder(trans bool, x, dst []float64) *border {
+func (m *PlanarGeometric) newBorder(trans bool, x, dst []float64) border {
 	_, tail := m.edgeTables()
-	return &border{m: m, trans: trans, x: x, dst: dst, tail: tail,
-		in: make([]float64, max(m.Rows, m.Cols)), out: make([]float64, max(m.Rows, m.Cols))}
+	return border{m: m, trans: trans, x: x, dst: dst, tail: tail}
 }
 
 // edges adds the outputs on the border's four edges, which collect
@@ -539,6 +581,9 @@ func (b *border) read(a []float64, c *linalg.Conv2, scale float64) {
 // for Aᵀ), by gonum's floats.Dot.
 func (b *border) edge(line func(i, q int) int, nIn, n int, edgeAt func(p int) int, bound func(i int) int) {
 	mm, span := b.m.m, 2*b.m.m+1
+	if b.in == nil { // made here: the spectral path of a batch needs none
+		b.in, b.out = make([]float64, max(b.m.Rows, b.m.Cols)), make([]float64, max(b.m.Rows, b.m.Cols))
+	}
 	v, o := b.in[:n], b.out[:n]
 	if !b.trans {
 		for p := range o { // the inputs x on the edge's outputs
@@ -570,30 +615,52 @@ func (b *border) edge(line func(i, q int) int, nIn, n int, edgeAt func(p int) in
 	}
 }
 
-// corner adds the corner output (r, c), which collects a quadrant.
+// corner adds the corner output (r, c), which collects a quadrant: a
+// dot product with the corner's weights (cornerWeights) for Aᵀ, their
+// multiple for A.
 func (b *border) corner(r, c int) {
 	m := b.m
-	rows, cols, mm, width := m.Rows, m.Cols, m.m, m.m+2
-	z := r*cols + c
-	acc := 0.0
-	for xi := range b.x {
-		br, bc := mm-xi/cols, mm-xi%cols
-		if r > 0 {
-			br = mm - (rows - 1 - xi/cols)
-		}
-		if c > 0 {
-			bc = mm - (cols - 1 - xi%cols)
-		}
-		w := m.quad[br*width+bc]
-		if b.trans {
-			acc += w * b.x[xi]
-		} else {
-			b.dst[xi] += w * b.x[z]
-		}
+	i := 0
+	if r > 0 {
+		i += 2
 	}
+	if c > 0 {
+		i++
+	}
+	w := m.cornerWeights()[i]
+	z := r*m.Cols + c
 	if b.trans {
-		b.dst[z] += acc
+		b.dst[z] += floats.Dot(w, b.x)
+		return
 	}
+	floats.AddScaled(b.dst, b.x[z], w)
+}
+
+// cornerWeights returns, made on first use, the weights of every input
+// at each corner (r, c): quad[bi·(m+2) + bj], bi and bj the input's
+// distances in rows and columns from the quadrant's far side.
+func (m *PlanarGeometric) cornerWeights() *[4][]float64 {
+	m.cornerOnce.Do(func() {
+		rows, cols, mm, width := m.Rows, m.Cols, m.m, m.m+2
+		for i, rc := range [4][2]int{{0, 0}, {0, cols - 1}, {rows - 1, 0}, {rows - 1, cols - 1}} {
+			w := make([]float64, rows*cols)
+			for xr := range rows {
+				bi := mm - xr
+				if rc[0] > 0 {
+					bi = mm - (rows - 1 - xr)
+				}
+				for xc := range cols {
+					bj := mm - xc
+					if rc[1] > 0 {
+						bj = mm - (cols - 1 - xc)
+					}
+					w[xr*cols+xc] = m.quad[bi*width+bj]
+				}
+			}
+			m.cornerW[i] = w
+		}
+	})
+	return &m.cornerW
 }
 
 // operator returns the FFT convolution on the lattice padded by the

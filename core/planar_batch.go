@@ -3,7 +3,6 @@ package core
 import (
 	"math"
 
-	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/privmap/privmap/internal/linalg"
@@ -30,16 +29,30 @@ type planarBatch struct {
 	spectral bool
 	lines    *lines
 	edgeOut  []float64
-	ffts     []*fourier.FFT
+	ffts     []*linalg.RealFFT
 	accs     [][]complex128
 	bufs     [][]float64
 	edges    []edgeTerms
+	// serial runs the mechanisms' parts one after another, for callers
+	// that keep every core busy with batches of their own (cem_shares.go).
+	serial bool
+}
+
+// each calls f(0), …, f(n−1), on every core unless b.serial.
+func (b *planarBatch) each(n int, f func(i int)) {
+	if !b.serial {
+		linalg.Each(n, f)
+		return
+	}
+	for i := range n {
+		f(i)
+	}
 }
 
 func newPlanarBatch(ms []*PlanarGeometric) *planarBatch {
 	j := len(ms)
 	b := &planarBatch{ms: ms, a: make([][]float64, j), specs: make([][]complex128, j), rims: make([][]float64, j),
-		spectral: ms[0].spectral(true), ffts: make([]*fourier.FFT, j), accs: make([][]complex128, j), bufs: make([][]float64, j), edges: make([]edgeTerms, j)}
+		spectral: ms[0].spectral(true), ffts: make([]*linalg.RealFFT, j), accs: make([][]complex128, j), bufs: make([][]float64, j), edges: make([]edgeTerms, j)}
 	c, _ := ms[0].edgeTables()
 	if b.spectral {
 		b.lines, b.edgeOut = newLines(ms[0].Rows, ms[0].Cols, c.W), make([]float64, ms[0].Inputs())
@@ -51,7 +64,7 @@ func newPlanarBatch(ms []*PlanarGeometric) *planarBatch {
 		b.rims[j] = make([]float64, m.Inputs())
 		if b.spectral {
 			m.edgeSpectra()
-			b.ffts[j], b.accs[j], b.bufs[j] = fourier.NewFFT(c.W), make([]complex128, c.W/2+1), make([]float64, c.W)
+			b.ffts[j], b.accs[j], b.bufs[j] = linalg.NewRealFFT(c.W), make([]complex128, c.W/2+1), make([]float64, c.W)
 		}
 	}
 	return b
@@ -80,10 +93,11 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 	c0, _ := m0.edgeTables()
 	a := b.a[0]
 	clear(a)
-	m0.newBorder(true, x, nil).place(a, c0)
+	in := m0.newBorder(true, x, nil)
+	in.place(a, c0)
 	var spec []complex128
 	// θ's transform and its lines' are independent: one core each.
-	linalg.Each(2, func(i int) {
+	b.each(2, func(i int) {
 		switch {
 		case i == 0:
 			spec = c0.Forward(a, m0.Rows)
@@ -91,7 +105,7 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 			b.lines.transform(x)
 		}
 	})
-	linalg.Each(len(b.ms), func(j int) {
+	b.each(len(b.ms), func(j int) {
 		m := b.ms[j]
 		c, _ := m.edgeTables()
 		s := b.specs[j]
@@ -115,7 +129,7 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 
 // adjointSum sets dst = Σ_j A_j u[j] (MulVecTo without trans, summed).
 func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
-	linalg.Each(len(b.ms), func(j int) {
+	b.each(len(b.ms), func(j int) {
 		m := b.ms[j]
 		c, _ := m.edgeTables()
 		a := b.a[j]
@@ -130,7 +144,7 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 		c.Recycle(spec)
 		clear(b.rims[j])
 		if b.spectral {
-			b.edges[j] = m.edgeInputs(u[j], m.lambda, b.ffts[j], b.bufs[j])
+			b.edges[j] = m.edgeInputs(b.edges[j], u[j], m.lambda, b.ffts[j], b.bufs[j])
 		} else {
 			bd.edges()
 		}
@@ -147,7 +161,7 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 	}
 	// The interior's inverse transform and the edges' are independent:
 	// one core each.
-	linalg.Each(2, func(i int) {
+	b.each(2, func(i int) {
 		switch {
 		case i == 0:
 			c0.Inverse(b.a[0], sum, m0.Rows)

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"gonum.org/v1/gonum/dsp/fourier"
-
 	"github.com/privmap/privmap/internal/linalg"
 )
 
@@ -37,7 +35,7 @@ func (m *PlanarGeometric) edgeSpectra() [][]complex128 {
 	m.specOnce.Do(func() {
 		c, tail := m.edgeTables()
 		n, mm, span := c.W, m.m, 2*m.m+1
-		fft := fourier.NewFFT(n)
+		fft := linalg.NewRealFFT(n)
 		a := make([]float64, n)
 		m.edgeSpec = make([][]complex128, mm+1)
 		for b := range mm + 1 {
@@ -56,13 +54,13 @@ func (m *PlanarGeometric) edgeSpectra() [][]complex128 {
 type lines struct {
 	rows, cols, n int
 	r, c          [][]complex128
-	fft           *fourier.FFT
+	fft           *linalg.RealFFT
 	buf           []float64
 }
 
 func newLines(rows, cols, n int) *lines {
 	l := &lines{rows: rows, cols: cols, n: n, r: make([][]complex128, rows), c: make([][]complex128, cols),
-		fft: fourier.NewFFT(n), buf: make([]float64, n)}
+		fft: linalg.NewRealFFT(n), buf: make([]float64, n)}
 	for i := range l.r {
 		l.r[i] = make([]complex128, n/2+1)
 	}
@@ -121,7 +119,7 @@ func (l *lines) clear() {
 // goroutine), acc and buf (of the spectrum's and the line's length): the top edge's
 // spectrum is Σ_i T_{m−i} X_i over the rows i, the bottom's Σ_i
 // T_{m−(rows−1−i)} X_i, and the side edges' likewise over the columns.
-func (m *PlanarGeometric) edgesForward(dst []float64, x *lines, fft *fourier.FFT, acc []complex128, buf []float64) {
+func (m *PlanarGeometric) edgesForward(dst []float64, x *lines, fft *linalg.RealFFT, acc []complex128, buf []float64) {
 	spec := m.edgeSpectra()
 	rows, cols, mm := m.Rows, m.Cols, m.m
 	scale := 1 / float64(x.n)
@@ -159,23 +157,22 @@ type edgeTerms struct {
 	top, bottom, left, right []complex128
 }
 
-// edgeInputs returns the spectra of w times x on the four edges, for
-// edgesAdjoint.
-func (m *PlanarGeometric) edgeInputs(x []float64, w float64, fft *fourier.FFT, buf []float64) edgeTerms {
+// edgeInputs sets e to the spectra of w times x on the four edges, for
+// edgesAdjoint, reusing e's arrays when it has them, and returns it.
+func (m *PlanarGeometric) edgeInputs(e edgeTerms, x []float64, w float64, fft *linalg.RealFFT, buf []float64) edgeTerms {
 	rows, cols := m.Rows, m.Cols
-	line := func(n int, at func(p int) int) []complex128 {
+	line := func(dst []complex128, n int, at func(p int) int) []complex128 {
 		clear(buf)
 		for p := 1; p < n-1; p++ {
 			buf[p] = w * x[at(p)]
 		}
-		return fft.Coefficients(nil, buf)
+		return fft.Coefficients(dst, buf)
 	}
-	return edgeTerms{
-		top:    line(cols, func(p int) int { return p }),
-		bottom: line(cols, func(p int) int { return (rows-1)*cols + p }),
-		left:   line(rows, func(p int) int { return p * cols }),
-		right:  line(rows, func(p int) int { return p*cols + cols - 1 }),
-	}
+	e.top = line(e.top, cols, func(p int) int { return p })
+	e.bottom = line(e.bottom, cols, func(p int) int { return (rows-1)*cols + p })
+	e.left = line(e.left, rows, func(p int) int { return p * cols })
+	e.right = line(e.right, rows, func(p int) int { return p*cols + cols - 1 })
+	return e
 }
 
 // edgesAdjoint adds the edges' part of A x to the line spectra l, from

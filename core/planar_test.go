@@ -218,3 +218,23 @@ func TestPlanarCancel(t *testing.T) {
 		t.Errorf("cancelled build: %v", err)
 	}
 }
+
+// TestPlanarProbRow holds probRow to Prob, bit for bit, for every input
+// on grids with and without interior rows and columns.
+func TestPlanarProbRow(t *testing.T) {
+	for _, g := range [][2]int{{1, 2}, {1, 5}, {3, 3}, {7, 5}, {12, 9}} {
+		m, err := NewPlanarGeometric(g[0], g[1], 0.5, 1.3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := make([]float64, m.Outputs())
+		for x := range m.Inputs() {
+			m.probRow(x, row)
+			for z, v := range row {
+				if w := m.Prob(x, z); v != w {
+					t.Fatalf("%d×%d: P(%d | %d) = %v by row, %v by Prob", g[0], g[1], z, x, v, w)
+				}
+			}
+		}
+	}
+}

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"strconv"
 	"testing"
-	"time"
+
+	"github.com/privmap/privmap/internal/testtool"
 )
 
 // benchData returns n users' synthetic check-ins and their SNAP text.
@@ -93,33 +93,6 @@ func writeBigSNAP(b *testing.B, dir string) string {
 	return name
 }
 
-// peakHeap samples the bytes of live heap objects every few milliseconds
-// until stop is called, which returns the largest sample in MiB.
-func peakHeap() (stop func() float64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	done := make(chan struct{})
-	peak := make(chan uint64)
-	go func() {
-		var most uint64
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			metrics.Read(sample)
-			most = max(most, sample[0].Value.Uint64())
-			select {
-			case <-done:
-				peak <- most
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() float64 {
-		close(done)
-		return float64(<-peak) / (1 << 20)
-	}
-}
-
 // BenchmarkGridFile reads and grids a file of Gowalla's full size (6.4
 // million lines, first check-in per user, issue 14's target: under 10 s and
 // 256 MiB) by streaming it (GridScan) and, as the baseline, by reading
@@ -131,7 +104,7 @@ func BenchmarkGridFile(b *testing.B) {
 	run := func(b *testing.B, grid func(*os.File) (*Gridded, error)) {
 		b.ReportAllocs()
 		runtime.GC()
-		stop := peakHeap()
+		stop := testtool.PeakHeap()
 		for b.Loop() {
 			f, err := os.Open(name)
 			if err != nil {

@@ -80,9 +80,12 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 				say("step %d, Newton step: conjugate gradients %.0f%%", iter, 100*done)
 			}},
 		Post: core.Post(*post),
-		CEM:  core.CEMOptions{Alpha: *alpha, Printed: *printed, Seed: *seed},
+		CEM: core.CEMOptions{Alpha: *alpha, Printed: *printed, Seed: *seed, Progress: func(stage string, done float64) {
+			say("bias correction: %s %.0f%%", stage, 100*done)
+		}},
 		ULDP: core.ULDPOptions{Significance: *signif, Background: bg},
 	}
+	sayCost(stderr, *method, s, g, opt)
 	est, err := core.Reconstruct(ctx, core.Method(*method), s, mechs, g, opt)
 	if err != nil {
 		// The reports were read: what failed is the method, not the file.
@@ -101,6 +104,17 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		printLine(line)(w)
 		iv.say(stderr, s.Alphabet)
 	})
+}
+
+// sayCost tells stderr, before a run expected to take over five seconds
+// or 100 MB, what the cost model expects of it on this machine.
+func sayCost(stderr io.Writer, method string, s *core.Study, g *core.Groups, opt core.EstimateOptions) {
+	req := app.Request{Study: s, Methods: []core.Method{core.Method(method)}, Users: app.Users{N: g.N()}, Options: opt}
+	c := app.MethodCosts(req)[0]
+	if c.Time > 5*time.Second || c.Bytes >= 1e8 {
+		fmt.Fprintf(stderr, "privmap: %s: expected %s on %s symbols and %s reports (privmap's cost model for this machine)\n",
+			method, c, app.Thousands(s.Alphabet.Len()), app.Thousands(g.N()))
+	}
 }
 
 // withIntervals computes est's intervals when ci asks for them, and the

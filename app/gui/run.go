@@ -82,6 +82,8 @@ type runTab struct {
 	summary            *widget.Label
 	// why says which estimators do not apply to the population, and why.
 	why *widget.Label
+	// costs says what each ticked estimator is expected to take here.
+	costs *widget.Label
 	// plan answers how many users, or which ε, an accuracy needs; it
 	// is the last card of scroll, the screen's body.
 	plan   *planPanel
@@ -119,6 +121,9 @@ func newRunTab(ws *workspace) *runTab {
 		e.OnChanged = func(string) { r.savePrefs() }
 		e.OnSubmitted = func(string) { r.onRun() }
 	}
+	for _, e := range []*widget.Entry{r.users, r.alpha} {
+		e.OnChanged = func(string) { r.savePrefs(); r.updateCosts() }
+	}
 	r.jobControls = newJobControls(r.onRun)
 	r.bind()
 	r.stage = widget.NewLabel("Choose estimators and press Run (Ctrl+R).")
@@ -129,6 +134,9 @@ func newRunTab(ws *workspace) *runTab {
 	r.why = widget.NewLabel("")
 	r.why.Wrapping = fyne.TextWrapWord
 	r.why.Hide()
+	r.costs = widget.NewLabel("")
+	r.costs.Wrapping = fyne.TextWrapWord
+	r.costs.Hide()
 	r.summary.Wrapping = fyne.TextWrapWord
 	r.plan = newPlanPanel(r)
 	return r
@@ -165,6 +173,7 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 		methods.Add(r.checks[m])
 	}
 	methods.Add(r.why)
+	methods.Add(r.costs)
 	opts := widget.NewForm(
 		widget.NewFormItem("EM tolerance δ", r.tol),
 		widget.NewFormItem("EM max. steps", r.maxIter),
@@ -214,6 +223,7 @@ func (r *runTab) savePrefs() {
 // window: a focused check box would take Escape, which cancels a run.
 func (r *runTab) checked() {
 	r.savePrefs()
+	r.updateCosts()
 	if c := r.win.Canvas(); c != nil {
 		c.Unfocus()
 	}
@@ -258,14 +268,24 @@ func withoutMethod(msg string) string {
 }
 
 // setApplicable disables the estimators for which why gives a reason,
-// and says the reasons under them; nil enables every estimator.
+// or whose memory the machine cannot give (core.Study.Fits), and says
+// the reasons under them; nil enables every estimator. The costs of the
+// ticked ones follow.
 func (r *runTab) setApplicable(why func(core.Method) error) {
+	defer r.updateCosts()
 	var reasons []string
+	var s *core.Study
+	if why != nil {
+		s, _ = r.ws.population()
+	}
 	for _, m := range runMethods() {
 		c := r.checks[m]
 		var err error
 		if why != nil {
 			err = why(m)
+		}
+		if err == nil && s != nil {
+			err = s.Fits(m)
 		}
 		if err == nil {
 			c.Enable()
@@ -280,6 +300,35 @@ func (r *runTab) setApplicable(why func(core.Method) error) {
 	}
 	r.why.SetText("Not for this population:\n" + strings.Join(reasons, "\n"))
 	r.why.Show()
+}
+
+// updateCosts says under the estimators what each ticked one that
+// applies is expected to take on the data and population shown (the
+// cost model, app.MethodCosts), before the run.
+func (r *runTab) updateCosts() {
+	if r.costs == nil {
+		return
+	}
+	req, err := r.input()
+	methods := r.methods()
+	if err != nil || len(methods) == 0 {
+		r.costs.Hide()
+		return
+	}
+	users, _ := parseOptional(r.users.Text)
+	alpha, _ := parseOptional(r.alpha.Text)
+	req.Methods, req.Users.N, req.Options.CEM.Alpha = methods, int(users), alpha
+	var lines []string
+	for _, c := range app.MethodCosts(req.Request) {
+		lines = append(lines, "• "+methodTitle(c.Method)+": "+c.String())
+	}
+	symbols := "symbols"
+	if req.Study.Alphabet.Kind == core.KindGrid {
+		symbols = "cells"
+	}
+	r.costs.SetText(fmt.Sprintf("Expected on %s %s and %s users, on this machine (an estimate):\n%s",
+		app.Thousands(req.Study.Alphabet.Len()), symbols, app.Thousands(req.Users.Count()), strings.Join(lines, "\n")))
+	r.costs.Show()
 }
 
 // settings reads the options.

@@ -2,13 +2,12 @@ package linalg
 
 import (
 	"sync"
-
-	"gonum.org/v1/gonum/dsp/fourier"
 )
 
 // Conv2 convolves real h×w arrays, cyclically, with a fixed real kernel
-// by 2-D FFT: gonum's real FFT (dsp/fourier.FFT) along the rows, which
-// keeps w/2+1 coefficients, then complex FFTs down those columns. Rows
+// by 2-D FFT (fftPlan): real transforms along the rows, two rows to a
+// complex transform, keeping w/2+1 coefficients, then complex transforms
+// down those columns, all columns at once. Rows
 // known to be zero are not transformed, and only the rows asked for are
 // transformed back. It is safe for concurrent use: each call makes its
 // own transforms and buffers.
@@ -17,7 +16,7 @@ type Conv2 struct {
 	Kernel []complex128 // the kernel's spectrum, h × (w/2+1), row-major
 	// specs and reals recycle the buffers of apply, whose allocation
 	// per call drove the collector on every EM step of a city grid.
-	specs, reals sync.Pool
+	specs, reals, rows sync.Pool
 }
 
 // Buffer returns a zeroed H×W real array for Apply; Done gives it back.
@@ -70,51 +69,126 @@ func (c *Conv2) Apply(a []float64, in, out int) {
 }
 
 // Forward returns the h × (w/2+1) spectrum of a, whose rows from rows on
-// are zero.
+// are zero: each pair of rows is one complex transform (z = a_r + i·a_r+1,
+// A_r = (Z_k + Z̄_−k)/2, A_r+1 = (Z_k − Z̄_−k)/2i), then the columns are
+// transformed together (fftPlan's batch).
 func (c *Conv2) Forward(a []float64, rows int) []complex128 {
 	half := c.W/2 + 1
-	var spec []complex128
-	if b, ok := c.specs.Get().(*[]complex128); ok {
-		spec = *b
-		clear(spec)
-	} else {
-		spec = make([]complex128, c.H*half)
-	}
-	rfft, cfft := fourier.NewFFT(c.W), fourier.NewCmplxFFT(c.H)
-	for r := range rows {
-		rfft.Coefficients(spec[r*half:(r+1)*half], a[r*c.W:(r+1)*c.W])
-	}
-	col := make([]complex128, c.H)
-	for j := range half {
-		for r := range c.H {
-			col[r] = spec[r*half+j]
+	spec := c.spectrum()
+	clear(spec)
+	z, work := c.rowScratch()
+	rp := planFFT(c.W)
+	for r := 0; r < rows; r += 2 {
+		x0 := a[r*c.W : (r+1)*c.W]
+		if r+1 < rows {
+			x1 := a[(r+1)*c.W : (r+2)*c.W]
+			for t := range z {
+				z[t] = complex(x0[t], x1[t])
+			}
+		} else {
+			for t := range z {
+				z[t] = complex(x0[t], 0)
+			}
 		}
-		cfft.Coefficients(col, col)
-		for r := range c.H {
-			spec[r*half+j] = col[r]
+		rp.transform(z, work, 1, false)
+		s0 := spec[r*half : (r+1)*half]
+		for k := range s0 {
+			zk, zn := z[k], conj(z[(c.W-k)%c.W])
+			s0[k] = (zk + zn) * 0.5
+			if r+1 < rows {
+				spec[(r+1)*half+k] = (zk - zn) * complex(0, -0.5)
+			}
 		}
 	}
+	c.putRowScratch(z, work)
+	c.columns(spec, false)
 	return spec
 }
 
+// columns transforms every column of the h × (w/2+1) spec, all at once
+// (fftPlan's batch).
+func (c *Conv2) columns(spec []complex128, inverse bool) {
+	w := c.spectrum()
+	planFFT(c.H).transform(spec, w, c.W/2+1, inverse)
+	c.specs.Put(&w)
+}
+
 // Inverse writes the first rows rows of the unnormalised inverse
-// transform of spec into a.
+// transform of spec into a, overwriting spec: the columns together,
+// then each pair of rows as one complex transform of Z = A_r + i·A_r+1
+// (each half-spectrum extended by its Hermitian symmetry).
 func (c *Conv2) Inverse(a []float64, spec []complex128, rows int) {
 	half := c.W/2 + 1
-	rfft, cfft := fourier.NewFFT(c.W), fourier.NewCmplxFFT(c.H)
-	col := make([]complex128, c.H)
-	for j := range half {
-		for r := range c.H {
-			col[r] = spec[r*half+j]
+	c.columns(spec, true)
+	z, work := c.rowScratch()
+	rp := planFFT(c.W)
+	for r := 0; r < rows; r += 2 {
+		x0 := hermitian(spec[r*half:(r+1)*half], c.W)
+		var x1 []complex128
+		if r+1 < rows {
+			x1 = hermitian(spec[(r+1)*half:(r+2)*half], c.W)
 		}
-		cfft.Sequence(col, col)
-		for r := range rows {
-			spec[r*half+j] = col[r]
+		for k := range z {
+			kk, cj := k, false
+			if k >= half {
+				kk, cj = c.W-k, true
+			}
+			v0 := x0[kk]
+			var v1 complex128
+			if x1 != nil {
+				v1 = x1[kk]
+			}
+			if cj {
+				v0, v1 = conj(v0), conj(v1)
+			}
+			z[k] = v0 + complex(-imag(v1), real(v1))
+		}
+		rp.transform(z, work, 1, true)
+		out0 := a[r*c.W : (r+1)*c.W]
+		for t := range out0 {
+			out0[t] = real(z[t])
+		}
+		if r+1 < rows {
+			out1 := a[(r+1)*c.W : (r+2)*c.W]
+			for t := range out1 {
+				out1[t] = imag(z[t])
+			}
 		}
 	}
-	for r := range rows {
-		rfft.Sequence(a[r*c.W:(r+1)*c.W], spec[r*half:(r+1)*half])
+	c.putRowScratch(z, work)
+}
+
+// hermitian returns the half-spectrum h of a real row of length w with
+// the imaginary parts that the symmetry makes zero (at 0, and at w/2
+// when w is even) set to zero, as a real inverse transform ignores them.
+func hermitian(h []complex128, w int) []complex128 {
+	h[0] = complex(real(h[0]), 0)
+	if w%2 == 0 {
+		h[w/2] = complex(real(h[w/2]), 0)
 	}
+	return h
+}
+
+// spectrum returns an h × (w/2+1) array from the pool, not cleared.
+func (c *Conv2) spectrum() []complex128 {
+	if b, ok := c.specs.Get().(*[]complex128); ok {
+		return *b
+	}
+	return make([]complex128, c.H*(c.W/2+1))
+}
+
+// rowScratch returns two complex rows of length W from the pool.
+func (c *Conv2) rowScratch() (z, work []complex128) {
+	if b, ok := c.rows.Get().(*[]complex128); ok {
+		return (*b)[:c.W], (*b)[c.W:]
+	}
+	b := make([]complex128, 2*c.W)
+	return b[:c.W], b[c.W:]
+}
+
+func (c *Conv2) putRowScratch(z, _ []complex128) {
+	b := z[:2*c.W]
+	c.rows.Put(&b)
 }
 
 // Smooth returns the smallest n' ≥ n whose prime factors are 2, 3 and 5,

@@ -1,0 +1,131 @@
+package linalg
+
+import (
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/dsp/fourier"
+)
+
+// TestFFTPlan holds fftPlan to the DFT's definition on every length up
+// to 200 whose factors are 2, 3 and 5 (every radix and their mixtures),
+// forward and inverse, alone and in an interleaved batch of three: equal
+// to 1e−13 of the largest term.
+func TestFFTPlan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for n := 1; n <= 200; n++ {
+		if Smooth(n) != n {
+			continue
+		}
+		p := planFFT(n)
+		for _, batch := range []int{1, 3} {
+			for _, inverse := range []bool{false, true} {
+				x := make([]complex128, n*batch)
+				for i := range x {
+					x[i] = complex(rng.NormFloat64(), rng.NormFloat64())
+				}
+				want := make([]complex128, len(x))
+				sign := -1.0
+				if inverse {
+					sign = 1
+				}
+				for b := range batch {
+					for k := range n {
+						var s complex128
+						for j := range n {
+							s += x[j*batch+b] * cmplx.Rect(1, sign*2*math.Pi*float64(j*k%n)/float64(n))
+						}
+						want[k*batch+b] = s
+					}
+				}
+				work := make([]complex128, len(x))
+				p.transform(x, work, batch, inverse)
+				for i := range x {
+					if cmplx.Abs(x[i]-want[i]) > 1e-13*float64(n) {
+						t.Fatalf("n = %d, batch %d, inverse %v: term %d is %v, DFT %v", n, batch, inverse, i, x[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestConv2 holds Conv2.Apply to the cyclic convolution's definition on
+// tori of even and odd sides, with rows known to be zero and only some
+// rows written back.
+func TestConv2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, hw := range [][2]int{{8, 8}, {9, 15}, {12, 10}, {30, 27}, {25, 32}} {
+		h, w := hw[0], hw[1]
+		radius := (min(h, w) - 1) / 2
+		ker := map[[2]int]float64{}
+		c := NewConv2(h, w, radius, func(i, j int) float64 {
+			v := rng.Float64()
+			ker[[2]int{i, j}] = v
+			return v
+		})
+		in, out := h/2+1, h-1
+		a := make([]float64, h*w)
+		for i := range a[:in*w] {
+			a[i] = rng.NormFloat64()
+		}
+		want := make([]float64, h*w)
+		for r := range h {
+			for s := range w {
+				for off, v := range ker {
+					rr, ss := Mod(r-off[0], h), Mod(s-off[1], w)
+					want[r*w+s] += v * a[rr*w+ss]
+				}
+			}
+		}
+		c.Apply(a, in, out)
+		for i := range a[:out*w] {
+			if math.Abs(a[i]-want[i]) > 1e-12 {
+				t.Fatalf("%d×%d: entry %d is %v, convolution %v", h, w, i, a[i], want[i])
+			}
+		}
+	}
+}
+
+// TestRealFFT holds RealFFT to gonum's dsp/fourier.FFT, coefficients and
+// sequences, on even and odd lengths.
+func TestRealFFT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, n := range []int{1, 2, 3, 4, 6, 9, 10, 16, 45, 96, 192, 200} {
+		f, g := NewRealFFT(n), fourier.NewFFT(n)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		got, want := f.Coefficients(nil, x), g.Coefficients(nil, x)
+		for k := range want {
+			if cmplx.Abs(got[k]-want[k]) > 1e-13*float64(n) {
+				t.Fatalf("n = %d: coefficient %d is %v, gonum's %v", n, k, got[k], want[k])
+			}
+		}
+		back, wantBack := f.Sequence(nil, want), g.Sequence(nil, want)
+		for i := range wantBack {
+			if math.Abs(back[i]-wantBack[i]) > 1e-12*float64(n) {
+				t.Fatalf("n = %d: term %d is %v, gonum's %v", n, i, back[i], wantBack[i])
+			}
+		}
+	}
+}
+
+// BenchmarkConv2 times one forward and one inverse transform on the
+// planar mechanisms' 192×192 torus of New York's grid (96 rows in, 96
+// out).
+func BenchmarkConv2(b *testing.B) {
+	c := NewConv2(192, 192, 95, func(i, j int) float64 { return math.Exp(-math.Hypot(float64(i), float64(j))) })
+	a := c.Buffer()
+	for i := range a[:96*192] {
+		a[i] = float64(i % 7)
+	}
+	for b.Loop() {
+		s := c.Forward(a, 96)
+		c.Inverse(a, s, 96)
+		c.Recycle(s)
+	}
+}
