@@ -315,6 +315,9 @@ func (in *reportInput) estimate(ctx context.Context, b *app.Batch, stem string, 
 		}
 		run.Gap, run.GapTol = &est.Gap, &tol
 	}
+	if a := est.Alpha; a > 0 {
+		run.Alpha = &a
+	}
 	if iv := e.iv; iv != nil {
 		run.CILevel, run.CIMethod, run.CIReplicates = &iv.Level, string(iv.Method), iv.Replicates
 		if iv.TV == iv.TV {

@@ -176,6 +176,7 @@ type Run struct {
 	CIReplicates int      `json:"ci_replicates"`
 	CITV         *float64 `json:"ci_tv"`
 	CIMaxError   *float64 `json:"ci_max_error"`
+	Alpha        *float64 `json:"alpha"`
 }
 
 // EstimateFacts describes an estimate, the file fd holding theta (with
@@ -212,6 +213,8 @@ func certifiedText(l Run) string {
 		tol = *l.GapTol
 	}
 	switch {
+	case l.Alpha != nil && l.Converged:
+		return fmt.Sprintf("the maximum-likelihood estimate after %d steps, corrected by CEM's bias term with weight α = %g (CEM Alg. 2): the correction moves it off the maximum on purpose, so no certificate applies", l.Iterations, *l.Alpha)
 	case l.Gap != nil && l.Converged:
 		return fmt.Sprintf("certified: its log-likelihood is within %.2g nats a report of the maximum (tolerance %.2g), after %d steps", *l.Gap, tol, l.Iterations)
 	case l.Gap != nil:
