@@ -80,7 +80,7 @@ lint:
 unit: unit-race unit-headless
 
 unit-race:
-	$(GO) test -race -count=1 $(RACE_PKGS)
+	$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS)
 
 unit-headless:
 	CGO_ENABLED=0 $(GO) test -tags ci -count=1 $(HEADLESS_PKGS)

@@ -133,6 +133,16 @@ func TestReport(t *testing.T) {
 	if !strings.Contains(info, "(A4)") {
 		t.Errorf("pdfinfo: %s", info)
 	}
+	// A corrected EM's estimate is the MLE corrected with its weight α,
+	// not a method without a rule.
+	if code, _, errs := run("estimate", "-study", p("study.json"), "-reports", p("reports.csv"), "-method", "cem", "-alpha", "0.3",
+		"-o", p("cem.csv"), "-record", p("cem.record.json")); code != 0 {
+		t.Fatal(errs)
+	}
+	rc, _ := reportOf(t, "-study", p("study.json"), "-estimate", p("cem.csv"), "-record", p("cem.record.json"), "-sections", "estimates", "-o", p("cem-report.pdf"))
+	if len(rc.Estimates) != 1 || rc.Estimates[0].Method != "cem" || !strings.Contains(rc.Estimates[0].Certified, "weight α = 0.3 (CEM Alg. 2)") {
+		t.Errorf("corrected EM's facts %+v", rc.Estimates)
+	}
 	pagesNotBlank(t, p("report.pdf"), info)
 
 	// Letter, and a choice of sections: the JSON holds what is printed.
@@ -307,19 +317,5 @@ func TestReportBasemap(t *testing.T) {
 	}
 	if code, _, errs := run("report", "-study", p("study.json"), "-opacity", "2", "-o", p("r.pdf")); code != 2 || !strings.Contains(errs, "-opacity 2") {
 		t.Errorf("-opacity 2: exit %d, %q", code, errs)
-	}
-}
-
-// TestReportCorrectedEM checks that a corrected EM's estimate is said to
-// be the corrected MLE, with its weight α, not a method without a rule.
-func TestReportCorrectedEM(t *testing.T) {
-	p := reportFixture(t)
-	if code, _, errs := run("estimate", "-study", p("study.json"), "-reports", p("reports.csv"), "-method", "cem", "-alpha", "0.3",
-		"-o", p("cem.csv"), "-record", p("cem.record.json")); code != 0 {
-		t.Fatal(errs)
-	}
-	r, _ := reportOf(t, "-study", p("study.json"), "-estimate", p("cem.csv"), "-record", p("cem.record.json"), "-sections", "estimates", "-o", p("report.pdf"))
-	if len(r.Estimates) != 1 || r.Estimates[0].Method != "cem" || !strings.Contains(r.Estimates[0].Certified, "weight α = 0.3 (CEM Alg. 2)") {
-		t.Errorf("corrected EM's facts %+v", r.Estimates)
 	}
 }
