@@ -67,7 +67,7 @@ func EstimateCost(req Request) Cost {
 	n := float64(req.Users.Count())
 	var parts []costPart
 	if shokri := countKinds(s, func(k core.Kind) bool { return k.Solved }); shokri > 0 {
-		secs := float64(shokri) * shokriAt384 * math.Pow(k/384, 3)
+		secs := float64(shokri) * shokriSeconds(k)
 		parts = append(parts, costPart{secs, fmt.Sprintf("Shokri's linear program on %s symbols (%d of them)", Thousands(int(math.Round(k))), shokri)})
 	}
 	parts = append(parts, costPart{n * userCost, fmt.Sprintf("sanitising %s users", Thousands(int(math.Round(n))))})
@@ -135,6 +135,10 @@ func BytesText(b float64) string {
 	}
 	return fmt.Sprintf("%.1f %s", b, units[i])
 }
+
+// shokriSeconds is the expected time of building one Shokri mechanism on
+// k symbols: its linear program grows as K³.
+func shokriSeconds(k float64) float64 { return shokriAt384 * math.Pow(k/384, 3) }
 
 // A costPart is one piece of work of a run and its expected seconds.
 type costPart struct {

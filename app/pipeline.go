@@ -202,7 +202,7 @@ func weighRun(req Request) runWeights {
 	for _, m := range s.Mechanisms {
 		v := 0.05
 		if info, ok := m.Kind.Info(); ok && info.Solved {
-			v = shokriAt384 * math.Pow(k/384, 3)
+			v = shokriSeconds(k)
 		}
 		secs = append(secs, v)
 	}

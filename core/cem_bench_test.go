@@ -8,11 +8,28 @@ import (
 	"github.com/privmap/privmap/internal/testtool"
 )
 
-// fwTable7 returns FW Table 7's population, five planar geometric
-// mechanisms (ε = 0.632 … 3.124 per km) and five k-RR (ε = 3.05 … 5.67),
-// on a cols×rows grid of 0.5 km cells, and n reports of it in equal
-// shares drawn from a seeded random truth with 60% of the cells empty.
+// fwTable7 returns FW Table 7's population (fwTable7Mechanisms) on a
+// cols×rows grid and n reports of it in equal shares drawn from a
+// seeded random truth with 60% of the cells empty.
 func fwTable7(tb testing.TB, cols, rows, n int) ([]Mechanism, *Groups) {
+	k := cols * rows
+	mechs := fwTable7Mechanisms(tb, cols, rows)
+	users := make([]int, len(mechs))
+	for i := range users {
+		users[i] = n / len(mechs)
+	}
+	truth := randomDist(rand.New(rand.NewPCG(31, 1)), k, 0.6)
+	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(31, 2)), mechs, users, truth)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return mechs, g
+}
+
+// fwTable7Mechanisms returns FW Table 7's ten mechanisms, five planar
+// geometric (ε = 0.632 … 3.124 per km) and five k-RR (ε = 3.05 … 5.67),
+// on a cols×rows grid of 0.5 km cells.
+func fwTable7Mechanisms(tb testing.TB, cols, rows int) []Mechanism {
 	k := cols * rows
 	var mechs []Mechanism
 	for _, e := range []float64{0.632, 0.835, 1.159, 1.762, 3.124} {
@@ -26,16 +43,7 @@ func fwTable7(tb testing.TB, cols, rows, n int) ([]Mechanism, *Groups) {
 		m, _ := NewKRR(k, e)
 		mechs = append(mechs, m)
 	}
-	users := make([]int, len(mechs))
-	for i := range users {
-		users[i] = n / len(mechs)
-	}
-	truth := randomDist(rand.New(rand.NewPCG(31, 1)), k, 0.6)
-	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(31, 2)), mechs, users, truth)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return mechs, g
+	return mechs
 }
 
 // BenchmarkCorrectedEM is issue 31's corrected-EM target: FW Table 7's

@@ -143,24 +143,13 @@ func structuredShares(mechs []Mechanism, perMech []int, s *Study, k, budget int)
 	return two, newOpShare(planar, planarAt, k), nil
 }
 
-// cemWork estimates the multiply-adds of one bias correction: the shares'
-// and the inversion's K³.
-func (m *cemModel) work() float64 {
-	w := float64(m.k) * float64(m.k) * float64(m.k)
-	for _, s := range m.shares {
-		w += s.work(m.k)
-	}
-	return w
-}
-
 // CEMCost is what corrected EM's bias correction costs on a study, for
-// cost models: its memory, the K³ of inverting Ŝ + λI, the transforms of
+// cost models (its memory is Method.Memory's): the K³ of inverting Ŝ + λI, the transforms of
 // the planar geometric users' passes (one batch of J+1 transforms of a
 // Torus-point torus per input and pass, for J mechanisms), and the
 // multiply-adds of other users' likelihood columns in matrix products.
 // Two-valued channels (k-RR, the identity) cost O(K²), nothing here.
 type CEMCost struct {
-	Bytes       float64
 	Cube        float64
 	Transforms  float64
 	Torus       int
@@ -175,7 +164,7 @@ type CEMCost struct {
 func (s *Study) CorrectedEMCost(n int, alphaGiven bool) CEMCost {
 	k := s.Alphabet.Len()
 	kk := float64(k)
-	c := CEMCost{Bytes: cemBytes(k), Cube: kk * kk * kk, Corrections: 2}
+	c := CEMCost{Cube: kk * kk * kk, Corrections: 2}
 	if alphaGiven {
 		c.Corrections = 1
 	}

@@ -22,18 +22,7 @@ import (
 func TestBiasCorrectionStructured(t *testing.T) {
 	const side = 32
 	k := side * side
-	var fw []Mechanism
-	for _, e := range []float64{0.632, 0.835, 1.159, 1.762, 3.124} {
-		m, err := NewPlanarGeometric(side, side, 0.5, e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fw = append(fw, m)
-	}
-	for _, e := range []float64{3.05, 4.19, 4.81, 5.27, 5.67} {
-		m, _ := NewKRR(k, e)
-		fw = append(fw, m)
-	}
+	fw := fwTable7Mechanisms(t, side, side)
 	rappor, _ := NewRAPPOR(k, 2)
 	urr, _ := NewURR(k, 1.5, []int{1, 5, 9, 100, 500})
 	geo, _ := NewGeometric(k, 0.2)

@@ -53,6 +53,7 @@ type opShare struct {
 	index     map[int]int // mechanism → position in ms
 	counts    [][]float64
 	q, t1, t2 [][]float64
+	main      opGroup // the passes' own groups aside, made once (shared)
 }
 
 // newOpShare returns the share of the planar mechanisms ms (mechanisms
@@ -92,6 +93,15 @@ func (o *opShare) group(serial bool) opGroup {
 	return l
 }
 
+// shared returns the share's opGroup for single products (the output
+// law, Ŝ's product, the sums), made on first use.
+func (o *opShare) shared() opGroup {
+	if o.main == nil {
+		o.main = o.group(false)
+	}
+	return o.main
+}
+
 func (o *opShare) vectors() [][]float64 {
 	v := make([][]float64, len(o.ms))
 	for i := range v {
@@ -102,7 +112,7 @@ func (o *opShare) vectors() [][]float64 {
 
 func (o *opShare) at(p []float64) error {
 	o.q = o.vectors()
-	o.group(false).forward(o.q, p)
+	o.shared().forward(o.q, p)
 	for i, c := range o.counts {
 		for z, cz := range c {
 			if cz > 0 && !(o.q[i][z] > 0) {
@@ -170,7 +180,7 @@ func (o *opShare) gram(ctx context.Context, s []float64, n float64, tick func(fl
 
 func (o *opShare) mulGram(dst, v []float64, n float64) {
 	w := o.weights(n)
-	g, u, tmp := o.group(false), o.vectors(), make([]float64, o.k)
+	g, u, tmp := o.shared(), o.vectors(), make([]float64, o.k)
 	g.forward(u, v)
 	for i := range u {
 		floats.Mul(u[i], w[i])
@@ -227,7 +237,7 @@ func (o *opShare) combine(dst []float64, h func(c, q, t1, t2 float64) float64) {
 			}
 		}
 	}
-	o.group(false).adjointSum(tmp, u)
+	o.shared().adjointSum(tmp, u)
 	floats.Add(dst, tmp)
 }
 

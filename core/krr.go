@@ -170,8 +170,7 @@ func (m *KRR) MLE(counts []float64) []float64 {
 // It allocates dst when it is nil; trans is accepted for the operator
 // interface of the estimators.
 func (m *KRR) MulVecTo(dst []float64, _ bool, x []float64) []float64 {
-	r, pr := m.rates()
-	return twoValued{k: m.K, off: r, diff: pr}.MulVecTo(dst, false, x)
+	return m.channel().MulVecTo(dst, false, x)
 }
 
 // twoValued is the symmetric K×K operator off·11ᵀ + diff·I: k-RR's

@@ -1,11 +1,44 @@
 #include "textflag.h"
 
+// STEP is one step of the kernel: one row of the B panel at byte offset
+// b of DI into Y0, Y1; the six entries of one column of the A panel at
+// byte offset a of SI broadcast into Y2 and Y3 in turn; twelve fused
+// multiply-adds into the accumulators Y4–Y15.
+#define STEP(a, b) \
+	VMOVUPD      (b)(DI), Y0; \
+	VMOVUPD      (b+32)(DI), Y1; \
+	VBROADCASTSD (a)(SI), Y2; \
+	VBROADCASTSD (a+8)(SI), Y3; \
+	VFMADD231PD  Y0, Y2, Y4; \
+	VFMADD231PD  Y1, Y2, Y5; \
+	VFMADD231PD  Y0, Y3, Y6; \
+	VFMADD231PD  Y1, Y3, Y7; \
+	VBROADCASTSD (a+16)(SI), Y2; \
+	VBROADCASTSD (a+24)(SI), Y3; \
+	VFMADD231PD  Y0, Y2, Y8; \
+	VFMADD231PD  Y1, Y2, Y9; \
+	VFMADD231PD  Y0, Y3, Y10; \
+	VFMADD231PD  Y1, Y3, Y11; \
+	VBROADCASTSD (a+32)(SI), Y2; \
+	VBROADCASTSD (a+40)(SI), Y3; \
+	VFMADD231PD  Y0, Y2, Y12; \
+	VFMADD231PD  Y1, Y2, Y13; \
+	VFMADD231PD  Y0, Y3, Y14; \
+	VFMADD231PD  Y1, Y3, Y15
+
+// ROW adds the accumulators lo, hi to the row of C at DX and moves DX to
+// the next row (R8 bytes on).
+#define ROW(lo, hi) \
+	VADDPD  0(DX), lo, lo; \
+	VADDPD  32(DX), hi, hi; \
+	VMOVUPD lo, 0(DX); \
+	VMOVUPD hi, 32(DX); \
+	ADDQ    R8, DX
+
 // func kernel6x8(k int, a, b, c *float64, ldc int)
 //
-// Twelve accumulators Y4–Y15 hold the 6×8 tile (two registers a row);
-// each step loads one row of the B panel (Y0, Y1), broadcasts the six
-// entries of one column of the A panel (Y2, Y3 in turn) and issues twelve
-// fused multiply-adds.
+// Twelve accumulators Y4–Y15 hold the 6×8 tile (two registers a row),
+// built by k steps (STEP), two an iteration.
 TEXT ·kernel6x8(SB), NOSPLIT, $0-40
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
@@ -33,104 +66,24 @@ TEXT ·kernel6x8(SB), NOSPLIT, $0-40
 	JZ   single
 
 pair:
-	VMOVUPD      0(DI), Y0
-	VMOVUPD      32(DI), Y1
-	VBROADCASTSD 0(SI), Y2
-	VBROADCASTSD 8(SI), Y3
-	VFMADD231PD  Y0, Y2, Y4
-	VFMADD231PD  Y1, Y2, Y5
-	VFMADD231PD  Y0, Y3, Y6
-	VFMADD231PD  Y1, Y3, Y7
-	VBROADCASTSD 16(SI), Y2
-	VBROADCASTSD 24(SI), Y3
-	VFMADD231PD  Y0, Y2, Y8
-	VFMADD231PD  Y1, Y2, Y9
-	VFMADD231PD  Y0, Y3, Y10
-	VFMADD231PD  Y1, Y3, Y11
-	VBROADCASTSD 32(SI), Y2
-	VBROADCASTSD 40(SI), Y3
-	VFMADD231PD  Y0, Y2, Y12
-	VFMADD231PD  Y1, Y2, Y13
-	VFMADD231PD  Y0, Y3, Y14
-	VFMADD231PD  Y1, Y3, Y15
-	VMOVUPD      64(DI), Y0
-	VMOVUPD      96(DI), Y1
-	VBROADCASTSD 48(SI), Y2
-	VBROADCASTSD 56(SI), Y3
-	VFMADD231PD  Y0, Y2, Y4
-	VFMADD231PD  Y1, Y2, Y5
-	VFMADD231PD  Y0, Y3, Y6
-	VFMADD231PD  Y1, Y3, Y7
-	VBROADCASTSD 64(SI), Y2
-	VBROADCASTSD 72(SI), Y3
-	VFMADD231PD  Y0, Y2, Y8
-	VFMADD231PD  Y1, Y2, Y9
-	VFMADD231PD  Y0, Y3, Y10
-	VFMADD231PD  Y1, Y3, Y11
-	VBROADCASTSD 80(SI), Y2
-	VBROADCASTSD 88(SI), Y3
-	VFMADD231PD  Y0, Y2, Y12
-	VFMADD231PD  Y1, Y2, Y13
-	VFMADD231PD  Y0, Y3, Y14
-	VFMADD231PD  Y1, Y3, Y15
-	ADDQ         $96, SI
-	ADDQ         $128, DI
-	DECQ         CX
-	JNZ          pair
+	STEP(0, 0)
+	STEP(48, 64)
+	ADDQ $96, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  pair
 
 single:
 	TESTQ BX, BX
 	JZ    done
-	VMOVUPD      0(DI), Y0
-	VMOVUPD      32(DI), Y1
-	VBROADCASTSD 0(SI), Y2
-	VBROADCASTSD 8(SI), Y3
-	VFMADD231PD  Y0, Y2, Y4
-	VFMADD231PD  Y1, Y2, Y5
-	VFMADD231PD  Y0, Y3, Y6
-	VFMADD231PD  Y1, Y3, Y7
-	VBROADCASTSD 16(SI), Y2
-	VBROADCASTSD 24(SI), Y3
-	VFMADD231PD  Y0, Y2, Y8
-	VFMADD231PD  Y1, Y2, Y9
-	VFMADD231PD  Y0, Y3, Y10
-	VFMADD231PD  Y1, Y3, Y11
-	VBROADCASTSD 32(SI), Y2
-	VBROADCASTSD 40(SI), Y3
-	VFMADD231PD  Y0, Y2, Y12
-	VFMADD231PD  Y1, Y2, Y13
-	VFMADD231PD  Y0, Y3, Y14
-	VFMADD231PD  Y1, Y3, Y15
+	STEP(0, 0)
 
 done:
-	VADDPD  0(DX), Y4, Y4
-	VADDPD  32(DX), Y5, Y5
-	VMOVUPD Y4, 0(DX)
-	VMOVUPD Y5, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  0(DX), Y6, Y6
-	VADDPD  32(DX), Y7, Y7
-	VMOVUPD Y6, 0(DX)
-	VMOVUPD Y7, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  0(DX), Y8, Y8
-	VADDPD  32(DX), Y9, Y9
-	VMOVUPD Y8, 0(DX)
-	VMOVUPD Y9, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  0(DX), Y10, Y10
-	VADDPD  32(DX), Y11, Y11
-	VMOVUPD Y10, 0(DX)
-	VMOVUPD Y11, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  0(DX), Y12, Y12
-	VADDPD  32(DX), Y13, Y13
-	VMOVUPD Y12, 0(DX)
-	VMOVUPD Y13, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  0(DX), Y14, Y14
-	VADDPD  32(DX), Y15, Y15
-	VMOVUPD Y14, 0(DX)
-	VMOVUPD Y15, 32(DX)
+	ROW(Y4, Y5)
+	ROW(Y6, Y7)
+	ROW(Y8, Y9)
+	ROW(Y10, Y11)
+	ROW(Y12, Y13)
+	ROW(Y14, Y15)
 	VZEROUPPER
 	RET
