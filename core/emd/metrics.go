@@ -44,7 +44,7 @@ func Compare(ctx context.Context, truth, estimate []float64, a core.Alphabet) (M
 		if a.Len() != len(truth) {
 			return Metrics{}, fmt.Errorf("core: metrics: the grid has %d cells, the distributions %d", a.Len(), len(truth))
 		}
-		d, err := Transport(ctx, truth, estimate, func(i, j int) float64 { v, _, _ := a.Distance(i, j); return v })
+		d, err := transport(ctx, truth, estimate, gridCosts(a))
 		var large *core.TooLargeError
 		switch {
 		case errors.As(err, &large):
@@ -75,7 +75,7 @@ func EMDs(ctx context.Context, a core.Alphabet, p []float64, qs [][]float64, pro
 			return nil, "", fmt.Errorf("core: metrics: the grid has %d cells, the distributions %d", a.Len(), len(p))
 		}
 		one = func(q []float64) (float64, error) {
-			return Transport(ctx, p, q, func(i, j int) float64 { v, _, _ := a.Distance(i, j); return v })
+			return transport(ctx, p, q, gridCosts(a))
 		}
 	default:
 		return nil, "", fmt.Errorf("core: metrics: a %s alphabet has no ground distance for the EMD", a.Kind)

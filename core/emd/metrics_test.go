@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/privmap/privmap/core"
 )
 
@@ -242,9 +244,10 @@ func TestTransportCancel(t *testing.T) {
 	}
 }
 
-// TestTransportIncrementalPotentials checks that the potentials updated
-// pivot by pivot (shiftSide) give every cell the reduced cost that
-// potentials solved afresh give it.
+// TestTransportIncrementalPotentials checks that the potentials, depths
+// and flows updated pivot by pivot give every cell the reduced cost that
+// potentials solved afresh give it, that the tree stays a tree of the
+// right depths, and that its flows keep meeting the margins.
 func TestTransportIncrementalPotentials(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	p, q := randomDist(rng, 120, 0.4), randomDist(rng, 120, 0)
@@ -261,12 +264,16 @@ func TestTransportIncrementalPotentials(t *testing.T) {
 		}
 	}
 	grid := core.Alphabet{Kind: core.KindGrid, Cols: 12, Rows: 10, CellKm: 1}
-	tab := newTableau(len(a), len(b), func(i, j int) float64 { d, _, _ := grid.Distance(src[i], dst[j]); return d })
+	table, _ := gridCosts(grid)(src, dst)
+	tab, err := newTableau(context.Background(), a, len(b), table)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The north-west corner rule: a poor start, so that many pivots follow.
 	ra, rb := slices.Clone(a), slices.Clone(b)
 	for i, j := 0, 0; i < tab.m && j < tab.n; {
 		f := math.Min(ra[i], rb[j])
-		tab.addBasic(i, j, f)
+		tab.basis = append(tab.basis, basic{int32(i), int32(j), f})
 		ra[i] -= f
 		rb[j] -= f
 		if (ra[i] <= rb[j] || j == tab.n-1) && i < tab.m-1 {
@@ -275,30 +282,187 @@ func TestTransportIncrementalPotentials(t *testing.T) {
 			j++
 		}
 	}
-	if len(tab.flow) != tab.m+tab.n-1 {
-		t.Fatalf("start basis of %d cells, want %d", len(tab.flow), tab.m+tab.n-1)
+	if len(tab.basis) != tab.m+tab.n-1 {
+		t.Fatalf("start basis of %d cells, want %d", len(tab.basis), tab.m+tab.n-1)
 	}
-	tab.potentials()
-	next, cells := 0, tab.m*tab.n
+	tab.plant()
 	for pivots := 0; ; pivots++ {
-		k := tab.price(&next, 64, cells, 1e-12)
-		if k < 0 {
+		e, ok := tab.price(1e-12)
+		if !ok {
 			if pivots < 20 {
 				t.Fatalf("only %d pivots: too few to test", pivots)
 			}
 			return
 		}
-		tab.pivot(k/tab.n, k%tab.n)
-		u, v := slices.Clone(tab.u), slices.Clone(tab.v)
+		tab.pivot(e)
+		checkTree(t, tab, a, b, pivots)
+		pot := slices.Clone(tab.pot)
 		tab.potentials()
 		for i := range tab.m {
 			for j := range tab.n {
-				inc, fresh := tab.c[i*tab.n+j]-u[i]-v[j], tab.c[i*tab.n+j]-tab.u[i]-tab.v[j]
-				if math.Abs(inc-fresh) > 1e-9 {
+				c := table.at(i, j)
+				if d, _, _ := grid.Distance(src[i], dst[j]); c != d {
+					t.Fatalf("cell (%d, %d) costs %v, its distance is %v", i, j, c, d)
+				}
+				inc := c - pot[i] - pot[tab.m+j]
+				if fresh := tab.reduced(cell{int32(i), int32(j), c}); math.Abs(inc-fresh) > 1e-9 {
 					t.Fatalf("pivot %d, cell (%d, %d): reduced cost %v incrementally, %v afresh", pivots, i, j, inc, fresh)
 				}
 			}
 		}
-		tab.u, tab.v = u, v
+		tab.pot = pot
+	}
+}
+
+// checkTree checks the basis tree after a pivot: every node but the root
+// reaches the root through parents at depths one apart, is among its
+// parent's children once, and the flows are non-negative and sum to the
+// margins a (rows) and b (columns).
+func checkTree(t *testing.T, tab *tableau, a, b []float64, pivot int) {
+	t.Helper()
+	nodes := tab.m + tab.n
+	margin := make([]float64, nodes)
+	listed := make([]int, nodes)
+	for x := range nodes {
+		for c, prev := tab.child[x], int32(-1); c >= 0; prev, c = c, tab.next[c] {
+			if tab.parent[c] != int32(x) || tab.prev[c] != prev {
+				t.Fatalf("pivot %d: node %d listed under %d, its parent %d, prev %d want %d", pivot, c, x, tab.parent[c], tab.prev[c], prev)
+			}
+			listed[c]++
+		}
+	}
+	for x := 1; x < nodes; x++ {
+		p := tab.parent[x]
+		if p < 0 || tab.depth[x] != tab.depth[p]+1 || listed[x] != 1 {
+			t.Fatalf("pivot %d: node %d has parent %d at depths %d, %d, listed %d times", pivot, x, p, tab.depth[x], tab.depth[max(p, 0)], listed[x])
+		}
+		if (x < tab.m) == (int(p) < tab.m) {
+			t.Fatalf("pivot %d: node %d's parent %d is on its side", pivot, x, p)
+		}
+		if tab.up[x] < -1e-15 {
+			t.Fatalf("pivot %d: node %d's flow %v", pivot, x, tab.up[x])
+		}
+		margin[x] += tab.up[x]
+		margin[p] += tab.up[x]
+	}
+	if tab.parent[0] != -1 || listed[0] != 0 {
+		t.Fatalf("pivot %d: the root has parent %d", pivot, tab.parent[0])
+	}
+	for x := range nodes {
+		want := 0.0
+		if x < tab.m {
+			want = a[x]
+		} else {
+			want = b[x-tab.m]
+		}
+		if math.Abs(margin[x]-want) > 1e-12 {
+			t.Fatalf("pivot %d: node %d ships %v, its margin is %v", pivot, x, margin[x], want)
+		}
+	}
+}
+
+// TestGridCosts checks the grid's lazily computed costs against
+// Alphabet.Distance bit for bit, and each row's shortlist against the
+// least costs of the row sorted: the pruned search of the nearby rows
+// keeps the same multiset of costs as a scan of the whole row.
+func TestGridCosts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	grid := core.Alphabet{Kind: core.KindGrid, Cols: 13, Rows: 9, CellKm: 0.7}
+	var src, dst []int
+	for x := range grid.Len() {
+		if rng.Float64() < 0.4 {
+			src = append(src, x)
+		}
+		if rng.Float64() < 0.5 {
+			dst = append(dst, x)
+		}
+	}
+	table, err := gridCosts(grid)(src, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]float64, len(dst))
+	var h shortHeap
+	for i, x := range src {
+		row := table.row(i, buf)
+		for j, y := range dst {
+			d, _, _ := grid.Distance(x, y)
+			if row[j] != d || table.at(i, j) != d {
+				t.Fatalf("cell (%d, %d): row %v, at %v, distance %v", x, y, row[j], table.at(i, j), d)
+			}
+		}
+		want := slices.Sorted(slices.Values(row))
+		for _, l := range []int{1, 5, 12, len(dst)} {
+			var got []float64
+			for _, c := range table.cheapest(i, l, &h, buf) {
+				if d, _, _ := grid.Distance(x, dst[c.j]); c.c != d || int(c.i) != i {
+					t.Fatalf("row %d: shortlist cell %+v, distance %v", i, c, d)
+				}
+				got = append(got, c.c)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want[:l]) {
+				t.Fatalf("row %d, l = %d: shortlist costs %v, least costs %v", i, l, got, want[:l])
+			}
+		}
+	}
+	if d, _, _ := grid.Distance(0, grid.Len()-1); table.max() != d {
+		t.Errorf("max %v, the grid's diagonal %v", table.max(), d)
+	}
+}
+
+// TestTransportCertificate solves transportation problems on a 30×30
+// grid (truths of a third of the cells against full estimates, as the
+// NYC comparisons are) and checks the optimum by LP duality: the flows
+// meet the margins, no cell has a reduced cost below −1e−12·max cost
+// (dual feasibility), and the primal cost Σ f·c equals the dual value
+// Σ a_i u_i + Σ b_j v_j to 1e−12.
+func TestTransportCertificate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	grid := core.Alphabet{Kind: core.KindGrid, Cols: 30, Rows: 30, CellKm: 0.5}
+	for trial := range 3 {
+		p, q := randomDist(rng, 900, 0.7), randomDist(rng, 900, 0)
+		var a, b []float64
+		var src, dst []int
+		for i, v := range p {
+			if v > 0 {
+				a, src = append(a, v), append(src, i)
+			}
+		}
+		for j, v := range q {
+			if v > 0 {
+				b, dst = append(b, v), append(dst, j)
+			}
+		}
+		floats.Scale(floats.Sum(a)/floats.Sum(b), b)
+		table, _ := gridCosts(grid)(src, dst)
+		tab, err := newTableau(context.Background(), a, len(b), table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tab.start(context.Background(), a, b); err != nil {
+			t.Fatal(err)
+		}
+		if err := tab.solve(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		checkTree(t, tab, a, b, -1)
+		tab.potentials()
+		dual := 0.0
+		for i := range tab.m {
+			dual += a[i] * tab.pot[i]
+			for j := range tab.n {
+				if r := table.at(i, j) - tab.pot[i] - tab.pot[tab.m+j]; r < -1e-12*table.max() {
+					t.Fatalf("trial %d: cell (%d, %d) has reduced cost %v", trial, i, j, r)
+				}
+			}
+		}
+		for j := range tab.n {
+			dual += b[j] * tab.pot[tab.m+j]
+		}
+		primal, err := Transport(context.Background(), p, q, func(i, j int) float64 { d, _, _ := grid.Distance(i, j); return d })
+		if err != nil || math.Abs(tab.total()-dual) > 1e-12 || math.Abs(primal-dual) > 1e-12 {
+			t.Errorf("trial %d (%d×%d): primal %v (dense table %v, %v), dual %v", trial, tab.m, tab.n, tab.total(), primal, err, dual)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package emd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,15 +14,132 @@ import (
 // Transport returns the minimum cost of moving the mass of supply onto
 // demand (equal totals) when moving one unit from i to j costs cost(i, j):
 // the earth mover's distance for a ground distance. It is exact: the
-// transportation problem is solved by the transportation simplex (MODI
-// method, Dantzig 1951) from a least-cost starting basis, restricted to
-// the symbols with positive mass, with block pricing.
+// transportation problem is solved by the network simplex on the
+// symbols with positive mass (see tableau), from a least-cost start.
+// Its m×n costs are computed once into a table, checked against the
+// memory first.
 //
 // Hand-rolled because gonum's dense simplex (optimize/convex/lp) cannot
-// take the 384×384 transportation problems of a city grid; the spanning
-// tree basis makes each pivot O(m+n) besides the O(mn) pricing.
-// Cancelling ctx stops the pivots with ctx's error.
+// take the 384×384 transportation problems of a city grid, and no Go
+// library solves transportation problems. Cancelling ctx stops it with
+// ctx's error.
 func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int) float64) (float64, error) {
+	return transport(ctx, supply, demand, func(src, dst []int) (costTable, error) {
+		if err := core.CheckMemory("exact EMD", float64(len(src))*float64(len(dst))*8); err != nil {
+			return nil, err
+		}
+		d := denseCosts{c: make([]float64, len(src)*len(dst)), n: len(dst)}
+		for k, i := range src {
+			row := d.c[k*d.n : (k+1)*d.n]
+			for l, j := range dst {
+				row[l] = cost(i, j)
+				d.most = max(d.most, math.Abs(row[l]))
+			}
+		}
+		return d, nil
+	})
+}
+
+// gridCosts returns the costs on grid a, computed when asked from the
+// cells' rows and columns: CellKm·hypot(Δrow, Δcol), read from a table
+// of the grid's offsets, equal to a.Distance bit for bit. No m×n table
+// is stored (the "cost matrix computed lazily").
+func gridCosts(a core.Alphabet) func(src, dst []int) (costTable, error) {
+	return func(src, dst []int) (costTable, error) {
+		g := gridTable{cols: a.Cols, off: make([]float64, a.Rows*a.Cols), src: make([]int32, 2*len(src)), dst: make([]int32, 2*len(dst)), col: make([]int32, len(dst))}
+		for dr := range a.Rows {
+			for dc := range a.Cols {
+				g.off[dr*a.Cols+dc] = a.CellKm * math.Hypot(float64(dr), float64(dc))
+			}
+		}
+		for k, i := range src {
+			g.src[2*k], g.src[2*k+1] = int32(i/a.Cols), int32(i%a.Cols)
+		}
+		for k, j := range dst {
+			if r := int32(j / a.Cols); len(g.runs) == 0 || g.runs[len(g.runs)-1].row != r {
+				g.runs = append(g.runs, run{row: r, start: int32(k)})
+			}
+			g.col[k] = int32(j % a.Cols)
+			g.dst[2*k], g.dst[2*k+1] = int32(j/a.Cols), int32(j%a.Cols)
+		}
+		g.runs = append(g.runs, run{row: -1, start: int32(len(dst))})
+		return g, nil
+	}
+}
+
+// gridTable is the costs between grid cells: src and dst hold the
+// sources' and sinks' (row, column) pairs; the sinks, in increasing
+// order, are also runs of one row each, col their columns, for row's
+// loop; off is the distance of each offset (|Δrow|·cols + |Δcol|).
+type gridTable struct {
+	cols     int
+	off      []float64
+	src, dst []int32
+	runs     []run // and an end marker
+	col      []int32
+}
+
+// run is the sinks from start on, up to the next run's, all on one row.
+type run struct{ row, start int32 }
+
+func (g gridTable) row(i int, buf []float64) []float64 {
+	r, c := g.src[2*i], g.src[2*i+1]
+	for k, u := range g.runs[:len(g.runs)-1] {
+		off := g.off[int(abs32(u.row-r))*g.cols:]
+		end := g.runs[k+1].start
+		for l, dc := range g.col[u.start:end] {
+			buf[int(u.start)+l] = off[abs32(dc-c)]
+		}
+	}
+	return buf
+}
+
+func (g gridTable) max() float64 { return g.off[len(g.off)-1] }
+
+// cheapest takes the runs outwards from row i's, nearest first, and
+// stops on each side at the first run whose row alone is farther than
+// the l-th least cost so far: O(cells of the nearby rows), not O(n).
+func (g gridTable) cheapest(i, l int, h *shortHeap, _ []float64) []cell {
+	h.reset()
+	r, c := g.src[2*i], g.src[2*i+1]
+	runs := g.runs[:len(g.runs)-1]
+	up, _ := slices.BinarySearchFunc(runs, r, func(u run, r int32) int { return cmp.Compare(u.row, r) })
+	down := up - 1 // runs[up:] are at or below row r, runs[:up] above
+	for up < len(runs) || down >= 0 {
+		// The nearer of the next run on each side.
+		k := up
+		if up == len(runs) || (down >= 0 && r-runs[down].row < runs[up].row-r) {
+			k, down = down, down-1
+		} else {
+			up++
+		}
+		u := runs[k]
+		off := g.off[int(abs32(u.row-r))*g.cols:]
+		if most, full := h.full(l); full && off[0] >= most {
+			break // every run left is at least as far
+		}
+		for j := u.start; j < g.runs[k+1].start; j++ {
+			h.push(off[abs32(g.col[j]-c)], j, l)
+		}
+	}
+	return h.cells(i)
+}
+
+func (g gridTable) at(i, j int) float64 {
+	dr, dc := g.dst[2*j]-g.src[2*i], g.dst[2*j+1]-g.src[2*i+1]
+	return g.off[int(abs32(dr))*g.cols+int(abs32(dc))]
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// transport is Transport with the costs between the symbols that send
+// and receive mass given by costs.
+func transport(ctx context.Context, supply, demand []float64, costs func(src, dst []int) (costTable, error)) (float64, error) {
 	var src, dst []int
 	var a, b []float64
 	for i, v := range supply {
@@ -50,13 +168,17 @@ func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int
 		b[j] *= sa / sb
 	}
 	if cells := float64(len(a)) * float64(len(b)); cells > maxTransportCells {
-		return 0, &core.TooLargeError{What: "exact EMD", Need: fmt.Sprintf("a %d×%d transportation table (%.1f GB)", len(a), len(b), cells*8/1e9),
-			Limit: fmt.Sprintf("%.0f cells (%.1f GB)", maxTransportCells, maxTransportCells*8/1e9)}
+		return 0, &core.TooLargeError{What: "exact EMD", Need: fmt.Sprintf("a %d×%d transportation problem (%.2g cells)", len(a), len(b), cells),
+			Limit: fmt.Sprintf("%.3g cells", maxTransportCells)}
 	}
-	if err := core.CheckMemory("exact EMD", float64(len(a))*float64(len(b))*8); err != nil {
+	table, err := costs(src, dst)
+	if err != nil {
 		return 0, err
 	}
-	t := newTableau(len(a), len(b), func(i, j int) float64 { return cost(src[i], dst[j]) })
+	t, err := newTableau(ctx, a, len(b), table)
+	if err != nil {
+		return 0, err
+	}
 	if err := t.start(ctx, a, b); err != nil {
 		return 0, err
 	}
@@ -66,8 +188,9 @@ func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int
 	return t.total(), nil
 }
 
-// maxTransportCells bounds the m×n cost table of Transport: 1.25·10⁸
-// cells, 1 GB, checked before it is allocated.
+// maxTransportCells bounds the m×n cells of a transportation problem,
+// 1.25·10⁸: Transport's cost table (1 GB) and the time of a round of
+// full pricing (about 0.4 s on a grid), checked before it starts.
 const maxTransportCells = 1.25e8
 
 func sumFloat(v []float64) float64 {
@@ -78,74 +201,88 @@ func sumFloat(v []float64) float64 {
 	return s
 }
 
-// tableau is a transportation problem with m rows (sources) and n
-// columns (sinks); the basis is a spanning tree of m+n−1 cells over the
-// nodes 0..m−1 (rows) and m..m+n−1 (columns).
-type tableau struct {
-	m, n  int
-	c     []float64 // m×n costs
-	flow  map[int]float64
-	adj   [][]int // basis tree: node → neighbour nodes
-	u, v  []float64
-	scale float64
-	// mark and epoch label the nodes of smallerSide's searches.
-	mark  []int32
-	epoch int32
-	cand  []int // cells entering soon (price)
-	// path's and smallerSide's buffers.
-	prev, seen, queue []int32
-	route             []int
-	sideA, sideB      []int
-}
-
-func newTableau(m, n int, cost func(i, j int) float64) *tableau {
-	t := &tableau{m: m, n: n, c: make([]float64, m*n), flow: map[int]float64{}, adj: make([][]int, m+n),
-		u: make([]float64, m), v: make([]float64, n)}
-	for i := range m {
-		for j := range n {
-			c := cost(i, j)
-			t.c[i*n+j] = c
-			t.scale = math.Max(t.scale, math.Abs(c))
-		}
-	}
-	return t
-}
-
-func (t *tableau) addBasic(i, j int, f float64) {
-	t.flow[i*t.n+j] = f
-	t.adj[i] = append(t.adj[i], t.m+j)
-	t.adj[t.m+j] = append(t.adj[t.m+j], i)
-}
-
-func (t *tableau) removeBasic(i, j int) {
-	delete(t.flow, i*t.n+j)
-	t.adj[i] = dropNode(t.adj[i], t.m+j)
-	t.adj[t.m+j] = dropNode(t.adj[t.m+j], i)
-}
-
-func dropNode(s []int, x int) []int {
-	for k, y := range s {
-		if y == x {
-			s[k] = s[len(s)-1]
-			return s[:len(s)-1]
-		}
-	}
-	return s
-}
-
 // start builds a basis by the least-cost method, then joins the pieces
-// of the forest with zero-flow cells into a spanning tree. The cells are
-// taken in order of cost lazily — a heap of each row's columns, and a
-// heap of the rows' cheapest — so that a start costs O(mn) to set up and
-// O(log) a cell taken, not a sort of all m×n cells, and it hears ctx.
+// of the forest with zero-flow cells into a spanning tree. The cells of
+// the rows' shortlists are taken in order of cost; the rows they leave
+// with supply (few, or none) take their columns in order of cost
+// lazily — a heap of each row's columns, and a heap of the rows'
+// cheapest — so that a start costs O(m·list·log) and O(log) a cell
+// taken, not a sort of all m×n cells, and it hears ctx.
 func (t *tableau) start(ctx context.Context, a, b []float64) error {
-	rows, top, err := t.rowHeaps(ctx)
+	s := &starter{t: t, a: slices.Clone(a), b: slices.Clone(b), rowDone: make([]bool, t.m), colDone: make([]bool, t.n), f: newForest(t.m + t.n)}
+	s.shortlists()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := s.rest(ctx); err != nil {
+		return err
+	}
+	// Join the trees of the forest through row 0 and column 0.
+	for j := range t.n {
+		if s.f.join(0, t.m+j) {
+			t.basis = append(t.basis, basic{0, int32(j), 0})
+		}
+	}
+	for i := range t.m {
+		if s.f.join(i, t.m) {
+			t.basis = append(t.basis, basic{int32(i), 0, 0})
+		}
+	}
+	t.plant()
+	return nil
+}
+
+// starter is start's state: the supplies and demands left, the rows and
+// columns done, and the forest of the cells taken.
+type starter struct {
+	t                *tableau
+	a, b             []float64
+	rowDone, colDone []bool
+	f                forest
+}
+
+// take ships what it can on cell (i, j), closing its row or its column.
+func (s *starter) take(i, j int) {
+	flow := math.Min(s.a[i], s.b[j])
+	s.t.basis = append(s.t.basis, basic{int32(i), int32(j), flow})
+	s.f.join(i, s.t.m+j)
+	s.a[i] -= flow
+	s.b[j] -= flow
+	if s.a[i] <= s.b[j] {
+		s.rowDone[i] = true
+	} else {
+		s.colDone[j] = true
+	}
+}
+
+// shortlists takes the shortlists' cells in order of cost.
+func (s *starter) shortlists() {
+	var short []cell
+	for _, list := range s.t.short {
+		short = append(short, list...)
+	}
+	slices.SortFunc(short, func(x, y cell) int {
+		return cmp.Or(cmp.Compare(x.c, y.c), cmp.Compare(x.i, y.i), cmp.Compare(x.j, y.j))
+	})
+	for _, c := range short {
+		if i, j := int(c.i), int(c.j); !s.rowDone[i] && !s.colDone[j] {
+			s.take(i, j)
+		}
+	}
+}
+
+// rest takes the cells of the rows left with supply in order of cost.
+func (s *starter) rest(ctx context.Context) error {
+	var open []int
+	for i, done := range s.rowDone {
+		if !done {
+			open = append(open, i)
+		}
+	}
+	rows, top, err := s.t.rowHeaps(ctx, open, s.colDone)
 	if err != nil {
 		return err
 	}
-	a, b = append([]float64(nil), a...), append([]float64(nil), b...)
-	colDone := make([]bool, t.n)
-	f := newForest(t.m + t.n)
 	// next drops row i's cheapest column, and the row once it has none.
 	next := func(i int) {
 		rows[i].pop()
@@ -163,56 +300,47 @@ func (t *tableau) start(ctx context.Context, a, b []float64) error {
 		}
 		i := int(top.items[0])
 		j := int(rows[i].items[0])
-		if colDone[j] {
+		if s.colDone[j] {
 			next(i)
 			continue
 		}
-		flow := math.Min(a[i], b[j])
-		t.addBasic(i, j, flow)
-		f.join(i, t.m+j)
-		a[i] -= flow
-		b[j] -= flow
-		if a[i] <= b[j] {
-			rows[i].items = nil // the row is done
+		if s.take(i, j); s.rowDone[i] {
 			top.pop()
 		} else {
-			colDone[j] = true
 			next(i)
-		}
-	}
-	// Join the trees of the forest: any cell between two of them will do.
-	for i := 0; i < t.m && len(t.flow) < t.m+t.n-1; i++ {
-		for j := 0; j < t.n && len(t.flow) < t.m+t.n-1; j++ {
-			if f.join(i, t.m+j) {
-				t.addBasic(i, j, 0)
-			}
 		}
 	}
 	return nil
 }
 
-// rowHeaps returns a heap of each row's columns by cost and a heap of
-// the rows by their cheapest column.
-func (t *tableau) rowHeaps(ctx context.Context) ([]costHeap, *costHeap, error) {
-	rows := make([]costHeap, t.m)
-	top := &costHeap{key: func(i int32) float64 { return rows[i].minCost() }}
-	for i := range t.m {
-		if i&15 == 0 {
+// rowHeaps returns a heap of each of rows' open columns by cost
+// (indexed by row, empty for the others) and a heap of those rows by
+// their cheapest.
+func (t *tableau) rowHeaps(ctx context.Context, rows []int, colDone []bool) ([]costHeap, *costHeap, error) {
+	heaps := make([]costHeap, t.m)
+	top := &costHeap{key: func(i int32) float64 { return heaps[i].minCost() }}
+	for k, i := range rows {
+		if k&15 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
 		}
-		row := t.c[i*t.n : (i+1)*t.n]
-		h := costHeap{items: make([]int32, t.n), key: func(j int32) float64 { return row[j] }}
-		for j := range h.items {
-			h.items[j] = int32(j)
+		row := slices.Clone(t.costs.row(i, t.buf))
+		h := costHeap{key: func(j int32) float64 { return row[j] }}
+		for j, done := range colDone {
+			if !done {
+				h.items = append(h.items, int32(j))
+			}
+		}
+		if len(h.items) == 0 {
+			continue
 		}
 		h.init()
-		rows[i] = h
+		heaps[i] = h
 		top.items = append(top.items, int32(i))
 	}
 	top.init()
-	return rows, top, nil
+	return heaps, top, nil
 }
 
 // forest is a union–find over the nodes of the basis being built.
@@ -284,250 +412,4 @@ func (h *costHeap) pop() {
 	if n > 0 {
 		h.fix(0)
 	}
-}
-
-// potentials solves u_i + v_j = c_ij over the basis tree, u_0 = 0.
-func (t *tableau) potentials() {
-	seen := make([]bool, t.m+t.n)
-	stack := []int{0}
-	seen[0] = true
-	t.u[0] = 0
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, y := range t.adj[x] {
-			if seen[y] {
-				continue
-			}
-			seen[y] = true
-			if x < t.m { // y is a column
-				t.v[y-t.m] = t.c[x*t.n+y-t.m] - t.u[x]
-			} else {
-				t.u[y] = t.c[y*t.n+x-t.m] - t.v[x-t.m]
-			}
-			stack = append(stack, y)
-		}
-	}
-}
-
-// path returns the nodes of the tree path from node from to node to, by
-// a breadth-first search on buffers kept between pivots.
-func (t *tableau) path(from, to int) []int {
-	if len(t.prev) != t.m+t.n {
-		t.prev, t.seen = make([]int32, t.m+t.n), make([]int32, t.m+t.n)
-	}
-	t.epoch++
-	e := t.epoch
-	t.seen[from], t.prev[from] = e, int32(from)
-	queue := append(t.queue[:0], int32(from))
-	for k := 0; k < len(queue) && t.seen[to] != e; k++ {
-		x := queue[k]
-		for _, y := range t.adj[x] {
-			if t.seen[y] != e {
-				t.seen[y], t.prev[y] = e, x
-				queue = append(queue, int32(y))
-			}
-		}
-	}
-	t.queue = queue
-	p := t.route[:0]
-	for x := to; x != from; x = int(t.prev[x]) {
-		p = append(p, x)
-	}
-	t.route = append(p, from)
-	return t.route
-}
-
-// solve pivots until no cell has a negative reduced cost. Pricing is by
-// blocks (Grigoriadis 1986, as in LEMON's and POT's network simplex):
-// the cells are scanned from where the last scan stopped, a block of
-// about √(mn) at a time, and the most negative reduced cost of the first
-// block holding one enters. Optimality is declared only after a scan of
-// every cell finds none below −tol, as with Dantzig's full pricing, so
-// the result is as exact; a pivot costs O(block + m + n), not O(mn).
-func (t *tableau) solve(ctx context.Context) error {
-	tol := 1e-12 * math.Max(t.scale, 1)
-	cells := t.m * t.n
-	block := max(64, int(math.Sqrt(float64(cells))))
-	next := 0
-	t.potentials()
-	for iter := 0; iter < 50*(t.m+t.n)*(t.m+t.n); iter++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if iter%1024 == 1023 {
-			t.potentials() // against drift of the incremental updates
-		}
-		bk := t.price(&next, block, cells, tol)
-		if bk < 0 {
-			// Confirm optimality on potentials solved afresh.
-			t.potentials()
-			if bk = t.price(&next, block, cells, tol); bk < 0 {
-				return nil
-			}
-		}
-		t.pivot(bk/t.n, bk%t.n)
-	}
-	return errors.New("core: transport: the simplex did not terminate")
-}
-
-// price returns a cell of reduced cost below −tol, or −1 when none is
-// left. It keeps a list of candidates (multiple partial pricing): the
-// most negative of the list still below −tol enters; when none is, the
-// cells are scanned from *next, a block at a time, collecting every
-// negative one, until enough are found or a whole round found none.
-func (t *tableau) price(next *int, block, cells int, tol float64) int {
-	const enough = 128
-	best, bk, keep := -tol, -1, t.cand[:0]
-	for _, k := range t.cand {
-		if r := t.c[k] - t.u[k/t.n] - t.v[k%t.n]; r < -tol {
-			keep = append(keep, k)
-			if r < best {
-				best, bk = r, k
-			}
-		}
-	}
-	t.cand = keep
-	if bk >= 0 {
-		return bk
-	}
-	for scanned := 0; scanned < cells && len(t.cand) < enough; {
-		end := min(*next+block, cells)
-		i, j := *next/t.n, *next%t.n
-		ui := t.u[i]
-		for k := *next; k < end; k++ {
-			if r := t.c[k] - ui - t.v[j]; r < -tol {
-				t.cand = append(t.cand, k)
-				if r < best {
-					best, bk = r, k
-				}
-			}
-			if j++; j == t.n {
-				j = 0
-				if i++; i < t.m {
-					ui = t.u[i]
-				}
-			}
-		}
-		scanned += end - *next
-		*next = end
-		if *next == cells {
-			*next = 0
-		}
-	}
-	return bk
-}
-
-// pivot brings cell (i, j) into the basis along its cycle.
-func (t *tableau) pivot(i, j int) {
-	// The cycle: (i, j), then the tree path from column j back to row i.
-	p := t.path(t.m+j, i) // p[0] = i, …, p[len−1] = m+j
-	// Cells along the path from m+j to i alternate −, +, −, …
-	type cell struct{ i, j int }
-	cells := make([]cell, 0, len(p)-1)
-	for k := len(p) - 1; k > 0; k-- {
-		x, y := p[k], p[k-1]
-		if x >= t.m {
-			cells = append(cells, cell{y, x - t.m})
-		} else {
-			cells = append(cells, cell{x, y - t.m})
-		}
-	}
-	theta, leave := math.Inf(1), -1
-	for k := 0; k < len(cells); k += 2 {
-		if f := t.flow[cells[k].i*t.n+cells[k].j]; f < theta {
-			theta, leave = f, k
-		}
-	}
-	for k, c := range cells {
-		key := c.i*t.n + c.j
-		if k%2 == 0 {
-			t.flow[key] -= theta
-		} else {
-			t.flow[key] += theta
-		}
-	}
-	li, lj := cells[leave].i, cells[leave].j
-	t.removeBasic(li, lj)
-	t.shiftSide(li, t.m+lj, i, j)
-	t.addBasic(i, j, theta)
-}
-
-// shiftSide restores u_i + v_j = c_ij on the basis once cell (i, j)
-// enters where the cell between nodes a and b left. Removing it cut the
-// tree in two; the potentials of one side change by the reduced cost of
-// (i, j), which side being free (potentials are defined up to a
-// constant), so the smaller is found by searching from a and b in turn
-// and shifted: O(smaller side), not O(m + n).
-func (t *tableau) shiftSide(a, b, i, j int) {
-	r := t.c[i*t.n+j] - t.u[i] - t.v[j]
-	side := t.smallerSide(a, b)
-	// If row i is on the shifted side, u_i must rise by r: rows of the
-	// side rise by r and columns fall by r; else the reverse.
-	sign := -1.0
-	for _, x := range side {
-		if x == i {
-			sign = 1
-			break
-		}
-	}
-	for _, x := range side {
-		if x < t.m {
-			t.u[x] += sign * r
-		} else {
-			t.v[x-t.m] -= sign * r
-		}
-	}
-}
-
-// smallerSide returns the nodes of the smaller of the two trees of the
-// forest holding a and b, searching both alternately.
-func (t *tableau) smallerSide(a, b int) []int {
-	if t.mark == nil {
-		t.mark = make([]int32, t.m+t.n)
-	}
-	t.epoch += 2
-	ea, eb := t.epoch, t.epoch+1 // marks of a's and b's side
-	sa, sb := append(t.sideA[:0], a), append(t.sideB[:0], b)
-	defer func() { t.sideA, t.sideB = sa[:0], sb[:0] }()
-	t.mark[a], t.mark[b] = ea, eb
-	for ka, kb := 0, 0; ; {
-		if ka == len(sa) {
-			return sa
-		}
-		if kb == len(sb) {
-			return sb
-		}
-		x := sa[ka]
-		ka++
-		for _, y := range t.adj[x] {
-			if t.mark[y] != ea {
-				t.mark[y] = ea
-				sa = append(sa, y)
-			}
-		}
-		x = sb[kb]
-		kb++
-		for _, y := range t.adj[x] {
-			if t.mark[y] != eb {
-				t.mark[y] = eb
-				sb = append(sb, y)
-			}
-		}
-	}
-}
-
-// total returns Σ flow·cost, summed over the basic cells in cell order
-// so that the sum is reproducible.
-func (t *tableau) total() float64 {
-	keys := make([]int, 0, len(t.flow))
-	for k := range t.flow {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	s := 0.0
-	for _, k := range keys {
-		s += t.flow[k] * t.c[k]
-	}
-	return s
 }
