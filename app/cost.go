@@ -30,24 +30,36 @@ func (c Cost) Long() bool { return c.Time > time.Minute }
 // docs/PERFORMANCE.md): Shokri's solver on the 24×16 grid (4 s, K = 384,
 // K³ products, about a hundred iterations); a planar mechanism's EM step
 // (two FFTs on the (2m+1)² torus: 14 ms on NYC's 94×96 grid, N log₂ N =
-// 5.6·10⁵); the exact EMD (1.9 s on 7.6·10⁶ table cells); sanitising a
-// user (about 1 µs).
+// 5.6·10⁵); the exact EMD (0.35 s on 7.7·10⁶ cells, issue 31's network
+// simplex); sanitising a user (about 1 µs). Below a second the fixed
+// costs dominate (measured on San Francisco's 22×15 grid and UCI Adult's
+// 120 symbols, issue 31): a planar EM step costs at least
+// planarStepFixed, an estimate estimateFloor; small problems take their
+// EM steps over dense likelihood columns (core's columnBudget) at
+// columnStepRate multiply-adds a second, the inversions build each
+// channel densely (denseEntry a cell) and factorise it, and the average
+// of planar mechanisms computes each one's lattice tables again
+// (latticeExp a lattice point).
 const (
-	shokriAt384   = 4.0     // s
-	planarStepPer = 6e-9    // s per N log₂ N
-	emdPerCell    = 2.5e-7  // s per table cell
-	userCost      = 1e-6    // s per user
-	bigSteps      = 1000    // EM steps when Newton's dense Hessian is out of reach
-	smallSteps    = 200     // EM and Newton steps otherwise
-	denseBudget   = 2e9     // groups × K², as core's Newton method
-	smallRunFloor = 0.05    // s: nothing is free
-	stepOverhead  = 2.0e-9  // s per K per mechanism and step (operators, vectors)
-	groupPerUser  = 1.0     // at most one group per user
-	emdShare      = 0.25    // the truth's support, as a share of K, when unknown
-	secondsPerDay = 86400.0 // for the printout
-	denseSymbols  = 4096    // the inversions' dense limit, as core's
-	luRate        = 5e9     // operations a second of an LU factorisation
-	gmresProducts = 300     // products of a matrix-free inversion
+	shokriAt384   = 4.0  // s
+	planarStepPer = 6e-9 // s per N log₂ N
+	emdPerCell    = 5e-8 // s per cell of the transportation problem
+	userCost      = 1e-6 // s per user
+	bigSteps      = 1000 // EM steps when Newton's dense Hessian is out of reach
+	smallSteps    = 200  // EM and Newton steps otherwise
+	averageSteps  = 300  // [IBU]_M's steps (241–308 measured, SF and NYC)
+	// EM and Newton steps when every channel is two-valued (k-RR, the
+	// identity) and Newton's Hessian dense: 20 on UCI Adult.
+	twoValuedSteps = 40
+	denseBudget    = 2e9     // groups × K², as core's Newton method
+	smallRunFloor  = 0.05    // s: nothing is free
+	stepOverhead   = 2.0e-9  // s per K per mechanism and step (operators, vectors)
+	groupPerUser   = 1.0     // at most one group per user
+	emdShare       = 0.25    // the truth's support, as a share of K, when unknown
+	secondsPerDay  = 86400.0 // for the printout
+	denseSymbols   = 4096    // the inversions' dense limit, as core's
+	luRate         = 5e9     // operations a second of an LU factorisation
+	gmresProducts  = 250     // products of a matrix-free inversion
 	// Corrected EM's bias correction (core/cem_bias.go), measured on
 	// New York's 9,024 cells (docs/PERFORMANCE.md): the K×K inversion,
 	// K³ in 17 s; one transform of the planar users' passes, seconds per
@@ -56,6 +68,14 @@ const (
 	cemCubeRate     = 4.3e10
 	cemTransformPer = 1.4e-9
 	columnRate      = 1.5e10
+
+	planarStepFixed = 2e-4    // s a planar mechanism's EM step, at least
+	estimateFloor   = 0.003   // s an estimate, at least
+	columnBudget    = 1 << 22 // groups × K of dense columns, as core's
+	columnStepRate  = 2.5e9   // multiply-adds a second over dense columns
+	denseEntry      = 3e-8    // s a dense channel cell
+	latticeExp      = 5.5e-8  // s a planar lattice point
+	latticeLog      = 40.0    // −ln of a lattice tail, ≈ core's radius·ε·cell
 )
 
 // EstimateCost returns what req is expected to cost: building its
@@ -75,7 +95,7 @@ func EstimateCost(req Request) Cost {
 	for _, method := range req.Methods {
 		parts = append(parts, methodCost(method, s, k, n, req.Options.CEM.Alpha > 0))
 		if s.Alphabet.Kind == core.KindGrid {
-			parts = append(parts, costPart{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on a %s × %s table", method, Thousands(int(math.Round(support))), Thousands(int(math.Round(k))))})
+			parts = append(parts, costPart{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on %s × %s cells", method, Thousands(int(math.Round(support))), Thousands(int(math.Round(k))))})
 		}
 	}
 	return costOf(parts)
@@ -190,35 +210,76 @@ func countKinds(s *core.Study, is func(core.Kind) bool) int {
 //     each mechanism's for [INV]_R;
 //   - the empirical ULDP estimator: a pass over the reports.
 func methodCost(method core.Method, s *core.Study, k, n float64, alphaGiven bool) costPart {
+	c := methodWork(method, s, k, n, alphaGiven)
+	c.secs += estimateFloor
+	return c
+}
+
+// methodWork is methodCost without the floor.
+func methodWork(method core.Method, s *core.Study, k, n float64, alphaGiven bool) costPart {
 	steps := float64(smallSteps)
-	if math.Min(n*groupPerUser, k*float64(len(s.Mechanisms)))*k*k > denseBudget {
-		steps = bigSteps
-	}
 	mechs := float64(len(s.Mechanisms))
+	switch {
+	case math.Min(n*groupPerUser, k*mechs)*k*k > denseBudget:
+		steps = bigSteps
+	case countKinds(s, func(k core.Kind) bool { return k.TwoValued }) == len(s.Mechanisms):
+		steps = twoValuedSteps
+	}
 	planar := float64(countKinds(s, func(k core.Kind) bool { return k.Convolution }))
 	cores := float64(max(1, runtime.GOMAXPROCS(0)))
 	info, _ := method.Info()
 	var per float64
 	switch info.Cost {
 	case core.CostEMAverage:
-		per = stepCost(s, k, mechs, math.Min(planar, 1), cores)
+		// Dense columns of the average channel when they fit, else
+		// each mechanism's own products, a planar one's four transforms.
+		if per = 2 * k * k / columnStepRate; k*k > columnBudget {
+			per = stepCost(s, k, mechs, 2*planar, cores)
+		}
+		steps = averageSteps
+		return costPart{steps*per + latticeCost(s), fmt.Sprintf("%s: about %s steps of %s", method, Thousands(int(math.Round(steps))), seconds(per))}
 	case core.CostEMEach:
-		per = (stepCost(s, k, mechs-planar, 0, 1) + stepCost(s, k, 0, planar, 1)) / cores
+		per = (stepCost(s, k, mechs-planar, 0, 1) + stepCost(s, k, 0, 2*planar, 1)) / cores
 	case core.CostInversion:
-		return inversionCost(method, s, k, stepCost(s, k, mechs, math.Min(planar, 1), cores))
+		return inversionCost(method, s, k, 1, stepCost(s, k, mechs, math.Min(planar, 1), cores), latticeCost(s))
 	case core.CostInversionEach:
-		return inversionCost(method, s, k, (stepCost(s, k, mechs-planar, 0, 1)+stepCost(s, k, 0, planar, 1))/cores)
+		return inversionCost(method, s, k, mechs, (stepCost(s, k, mechs-planar, 0, 1)+stepCost(s, k, 0, planar, 1))/cores, 0)
 	case core.CostPass:
 		return costPart{n * userCost, fmt.Sprintf("%s: a pass over %s reports", method, Thousands(int(math.Round(n))))}
 	case core.CostCorrectedEM:
-		em := steps * stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores)
+		em := steps * modelStep(s, k, n, mechs, planar, cores)
 		return cemCost(method, s, n, alphaGiven, em, cores)
 	default:
-		// The planar mechanisms of one grid share their transforms:
-		// 2J + 2 for J of them, where each alone takes 4.
-		per = stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores)
+		per = modelStep(s, k, n, mechs, planar, cores)
 	}
 	return costPart{steps * per, fmt.Sprintf("%s: about %s steps of %s", method, Thousands(int(math.Round(steps))), seconds(per))}
+}
+
+// modelStep is one EM step of GIBU's model (core.newModel): a
+// mechanism whose groups × K fit core's column budget is stepped over
+// dense likelihood columns (2·groups·K multiply-adds), the others by
+// their structured products, where the planar mechanisms of one grid
+// share their transforms (2J + 2 for J of them, each alone taking 4).
+func modelStep(s *core.Study, k, n, mechs, planar, cores float64) float64 {
+	groups := math.Min(n*groupPerUser/math.Max(1, mechs), k)
+	if groups*k > columnBudget {
+		return stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores)
+	}
+	return 2 * mechs * groups * k / columnStepRate
+}
+
+// latticeCost is the time of computing the lattice tables of s's planar
+// mechanisms (core.PlanarGeometric): (2r+1)² points each for a radius
+// r ≈ latticeLog/(ε·cell).
+func latticeCost(s *core.Study) float64 {
+	secs := 0.0
+	for _, m := range s.Mechanisms {
+		if k, ok := m.Kind.Info(); ok && k.Convolution && m.Epsilon > 0 && s.Alphabet.CellKm > 0 {
+			r := latticeLog / (m.Epsilon * s.Alphabet.CellKm)
+			secs += latticeExp * (2*r + 1) * (2*r + 1)
+		}
+	}
+	return secs
 }
 
 // cemCost is corrected EM's cost: the EM estimate em and a bias
@@ -234,22 +295,26 @@ func cemCost(method core.Method, s *core.Study, n float64, alphaGiven bool, em, 
 		bias += c.Transforms * cemTransformPer * nn * math.Log2(nn) / cores
 	}
 	what := "the EM estimate and its bias correction"
+	simulation := 0.0
 	if c.Corrections == 2 {
 		what = "two EM estimates and bias corrections (α by simulation)"
+		simulation = n * userCost // the users' reports drawn again
 	}
 	k := s.Alphabet.Len()
-	return costPart{float64(c.Corrections) * (em + bias), fmt.Sprintf("%s: %s, each inverting a %s × %s matrix", method, what, Thousands(k), Thousands(k))}
+	return costPart{float64(c.Corrections)*(em+bias) + simulation, fmt.Sprintf("%s: %s, each inverting a %s × %s matrix", method, what, Thousands(k), Thousands(k))}
 }
 
-// inversionCost is the cost of an inversion estimator: an LU
-// factorisation of the K×K channel ((2/3)K³ operations at luRate) up to
-// 4,096 symbols, else gmresProducts products of half an EM step each.
-func inversionCost(method core.Method, s *core.Study, k, step float64) costPart {
+// inversionCost is the cost of an inversion estimator over channels
+// dense channels: up to 4,096 symbols each built densely (K² cells at
+// denseEntry) and factorised by LU ((2/3)K³ operations at luRate), else
+// gmresProducts products of half an EM step each; extra is the time of
+// building the average channel's mechanisms.
+func inversionCost(method core.Method, s *core.Study, k, channels, step, extra float64) costPart {
 	if k <= denseSymbols {
-		secs := 2.0 / 3 * k * k * k / luRate
+		secs := channels*(2.0/3*k*k*k/luRate+k*k*denseEntry) + extra
 		return costPart{secs, fmt.Sprintf("%s: an LU factorisation of %s symbols", method, Thousands(int(math.Round(k))))}
 	}
-	return costPart{gmresProducts * step / 2, fmt.Sprintf("%s: about %d products of the channel (GMRES)", method, gmresProducts)}
+	return costPart{gmresProducts*step/2 + extra, fmt.Sprintf("%s: about %d products of the channel (GMRES)", method, gmresProducts)}
 }
 
 // stepCost returns the seconds of one EM step over k symbols of
@@ -261,7 +326,7 @@ func stepCost(s *core.Study, k, mechanisms, planar, cores float64) float64 {
 	if a := s.Alphabet; a.Kind == core.KindGrid {
 		side := float64(2*max(a.Cols, a.Rows) - 1)
 		nn := side * side
-		step += planar * planarStepPer * nn * math.Log2(nn)
+		step += planar * (planarStepPer*nn*math.Log2(nn) + planarStepFixed)
 	}
 	return step / math.Max(1, math.Min(cores, mechanisms))
 }

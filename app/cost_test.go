@@ -67,8 +67,12 @@ func TestEstimateCost(t *testing.T) {
 			t.Errorf("%s: parts %q, want the first to start %q", tc.name, c.Parts, tc.dominant)
 		}
 		a, coarse, ok := Coarser(req)
-		if !ok || a.Cols != (tc.cols+1)/2 || a.CellKm != 2*tc.cell || !(coarse.Time < c.Time) {
-			t.Errorf("%s: coarser %+v costs %v (ok %v), the run %v", tc.name, a, coarse.Time, ok, c.Time)
+		// Halving NYC's grid brings [INV]_M under the dense LU's limit
+		// of 4,096 symbols, which costs more than its GMRES: no
+		// cheaper alternative there.
+		cheaper := coarse.Time < c.Time || tc.name == "NYC, [INV]_M" && strings.Contains(coarse.String(), "LU factorisation")
+		if !ok || a.Cols != (tc.cols+1)/2 || a.CellKm != 2*tc.cell || !cheaper {
+			t.Errorf("%s: coarser %+v costs %v (ok %v), the run %v", tc.name, a, coarse, ok, c.Time)
 		}
 	}
 	if _, _, ok := Coarser(Request{Study: &core.Study{Alphabet: core.Alphabet{Kind: core.KindLinear, Size: 10}}}); ok {
@@ -92,5 +96,42 @@ func TestMethodCosts(t *testing.T) {
 	var large *core.TooLargeError
 	if c := MethodCosts(req)[0]; !errors.As(c.Refused, &large) || !strings.Contains(c.Refused.Error(), "GIBU") {
 		t.Errorf("corrected EM on 160,000 cells: refused %v, want a *core.TooLargeError naming GIBU", c.Refused)
+	}
+}
+
+// TestMethodCostsMeasured checks each estimator's expected time against
+// the times its record gave on the project's machine (issue 31: the
+// estimate alone, "seconds" of `privmap estimate`), within a factor of
+// two: San Francisco's 22×15 grid at 0.5 km with FW Table 6's ten
+// planar mechanisms and 100,000 users, UCI Adult's 120 symbols with the
+// CEM preset and 32,561 users, and New York's 94×96 grid with FW
+// Table 7 and 200,000 users.
+func TestMethodCostsMeasured(t *testing.T) {
+	sf := core.Alphabet{Kind: core.KindGrid, Cols: 22, Rows: 15, CellKm: 0.5}
+	nyc := core.Alphabet{Kind: core.KindGrid, Cols: 94, Rows: 96, CellKm: 0.5}
+	adult := core.Alphabet{Kind: core.KindCategorical, Size: 120}
+	methods := []core.Method{core.MethodGIBU, core.MethodCEM, core.MethodIBUR, core.MethodIBUM, core.MethodINVM, core.MethodINVR}
+	for _, tc := range []struct {
+		name     string
+		a        core.Alphabet
+		preset   string
+		n        int
+		measured []float64 // seconds, in methods' order: the least and the most of the runs
+	}{
+		{"SF", sf, "fw-t6", 100000, []float64{0.25, 0.27, 0.89, 0.89, 0.495, 0.495, 0.092, 0.162, 0.074, 0.076, 0.108, 0.123}},
+		{"Adult", adult, "cem", 32561, []float64{0.006, 0.009, 0.025, 0.04, 0.002, 0.003, 0.009, 0.012, 0.005, 0.007, 0.005, 0.011}},
+		{"NYC", nyc, "fw-t7", 200000, []float64{3.6, 3.6, 117, 129, 15.8, 18.3, 5.5, 5.7, 0.144, 0.144, 0.95, 0.95}},
+	} {
+		ms, err := core.PresetMechanisms(tc.preset, tc.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := Request{Study: &core.Study{Alphabet: tc.a, Mechanisms: ms}, Users: Users{N: tc.n}, Methods: methods}
+		for k, c := range MethodCosts(req) {
+			lo, hi := tc.measured[2*k], tc.measured[2*k+1]
+			if got := c.Time.Seconds(); got < hi/2 || got > 2*lo {
+				t.Errorf("%s, %s: %.3g s said, %.3g–%.3g s measured", tc.name, c.Method, got, lo, hi)
+			}
+		}
 	}
 }
