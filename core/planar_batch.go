@@ -92,7 +92,7 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 	m0 := b.ms[0]
 	c0, _ := m0.edgeTables()
 	a := b.a[0]
-	clear(a)
+	clear(a[:m0.Rows*c0.W]) // Forward reads these rows only
 	in := m0.newBorder(true, x, nil)
 	in.place(a, c0)
 	var spec []complex128
@@ -133,7 +133,7 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 		m := b.ms[j]
 		c, _ := m.edgeTables()
 		a := b.a[j]
-		clear(a)
+		clear(a[:m.Rows*c.W]) // Forward reads these rows only
 		bd := m.newBorder(false, u[j], b.rims[j])
 		bd.place(a, c)
 		spec := c.Forward(a, m.Rows)

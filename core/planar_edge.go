@@ -126,10 +126,7 @@ func (m *PlanarGeometric) edgesForward(dst []float64, x *lines, fft *linalg.Real
 	sum := func(ls [][]complex128, bound func(i int) int) {
 		clear(acc)
 		for i, s := range ls {
-			t := spec[bound(i)]
-			for k, v := range s {
-				acc[k] += t[k] * v
-			}
+			linalg.MulAdd(acc[:len(s)], spec[bound(i)], s)
 		}
 		fft.Sequence(buf, acc)
 	}
@@ -184,15 +181,9 @@ func (m *PlanarGeometric) edgesAdjoint(l *lines, e edgeTerms) {
 	spec := m.edgeSpectra()
 	rows, cols, mm := m.Rows, m.Cols, m.m
 	for i, s := range l.r {
-		a, b := spec[mm-i], spec[mm-(rows-1-i)]
-		for k := range s {
-			s[k] += a[k]*e.top[k] + b[k]*e.bottom[k]
-		}
+		linalg.MulAdd2(s, spec[mm-i], e.top, spec[mm-(rows-1-i)], e.bottom)
 	}
 	for j, s := range l.c {
-		a, b := spec[mm-j], spec[mm-(cols-1-j)]
-		for k := range s {
-			s[k] += a[k]*e.left[k] + b[k]*e.right[k]
-		}
+		linalg.MulAdd2(s, spec[mm-j], e.left, spec[mm-(cols-1-j)], e.right)
 	}
 }

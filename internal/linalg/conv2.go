@@ -75,25 +75,32 @@ func (c *Conv2) Apply(a []float64, in, out int) {
 func (c *Conv2) Forward(a []float64, rows int) []complex128 {
 	half := c.W/2 + 1
 	spec := c.spectrum()
-	clear(spec)
-	z, work := c.rowScratch()
-	rp := planFFT(c.W)
-	for r := 0; r < rows; r += 2 {
+	clear(spec[rows*half:]) // the rows below are written in full
+	pairs := (rows + 1) / 2
+	z, work := c.rowScratch(pairs)
+	// z holds the pairs' sequences interleaved, z[t·pairs + p], so that
+	// one batched transform takes them all (every stage's loop then
+	// runs over the pairs, contiguous).
+	for p := range pairs {
+		r := 2 * p
 		x0 := a[r*c.W : (r+1)*c.W]
 		if r+1 < rows {
 			x1 := a[(r+1)*c.W : (r+2)*c.W]
-			for t := range z {
-				z[t] = complex(x0[t], x1[t])
+			for t, v := range x0 {
+				z[t*pairs+p] = complex(v, x1[t])
 			}
 		} else {
-			for t := range z {
-				z[t] = complex(x0[t], 0)
+			for t, v := range x0 {
+				z[t*pairs+p] = complex(v, 0)
 			}
 		}
-		rp.transform(z, work, 1, false)
+	}
+	planFFT(c.W).transform(z, work, pairs, false)
+	for p := range pairs {
+		r := 2 * p
 		s0 := spec[r*half : (r+1)*half]
 		for k := range s0 {
-			zk, zn := z[k], conj(z[(c.W-k)%c.W])
+			zk, zn := z[k*pairs+p], conj(z[((c.W-k)%c.W)*pairs+p])
 			s0[k] = (zk + zn) * 0.5
 			if r+1 < rows {
 				spec[(r+1)*half+k] = (zk - zn) * complex(0, -0.5)
@@ -120,15 +127,16 @@ func (c *Conv2) columns(spec []complex128, inverse bool) {
 func (c *Conv2) Inverse(a []float64, spec []complex128, rows int) {
 	half := c.W/2 + 1
 	c.columns(spec, true)
-	z, work := c.rowScratch()
-	rp := planFFT(c.W)
-	for r := 0; r < rows; r += 2 {
+	pairs := (rows + 1) / 2
+	z, work := c.rowScratch(pairs)
+	for p := range pairs {
+		r := 2 * p
 		x0 := hermitian(spec[r*half:(r+1)*half], c.W)
 		var x1 []complex128
 		if r+1 < rows {
 			x1 = hermitian(spec[(r+1)*half:(r+2)*half], c.W)
 		}
-		for k := range z {
+		for k := range c.W {
 			kk, cj := k, false
 			if k >= half {
 				kk, cj = c.W-k, true
@@ -141,17 +149,20 @@ func (c *Conv2) Inverse(a []float64, spec []complex128, rows int) {
 			if cj {
 				v0, v1 = conj(v0), conj(v1)
 			}
-			z[k] = v0 + complex(-imag(v1), real(v1))
+			z[k*pairs+p] = v0 + complex(-imag(v1), real(v1))
 		}
-		rp.transform(z, work, 1, true)
+	}
+	planFFT(c.W).transform(z, work, pairs, true)
+	for p := range pairs {
+		r := 2 * p
 		out0 := a[r*c.W : (r+1)*c.W]
 		for t := range out0 {
-			out0[t] = real(z[t])
+			out0[t] = real(z[t*pairs+p])
 		}
 		if r+1 < rows {
 			out1 := a[(r+1)*c.W : (r+2)*c.W]
 			for t := range out1 {
-				out1[t] = imag(z[t])
+				out1[t] = imag(z[t*pairs+p])
 			}
 		}
 	}
@@ -177,17 +188,19 @@ func (c *Conv2) spectrum() []complex128 {
 	return make([]complex128, c.H*(c.W/2+1))
 }
 
-// rowScratch returns two complex rows of length W from the pool.
-func (c *Conv2) rowScratch() (z, work []complex128) {
-	if b, ok := c.rows.Get().(*[]complex128); ok {
-		return (*b)[:c.W], (*b)[c.W:]
+// rowScratch returns two complex arrays of W·pairs from the pool: the
+// row pairs' sequences, interleaved, and the transform's work.
+func (c *Conv2) rowScratch(pairs int) (z, work []complex128) {
+	n := c.W * pairs
+	if b, ok := c.rows.Get().(*[]complex128); ok && cap(*b) >= 2*n {
+		return (*b)[:n], (*b)[n : 2*n]
 	}
-	b := make([]complex128, 2*c.W)
-	return b[:c.W], b[c.W:]
+	b := make([]complex128, 2*c.W*((c.H+1)/2))
+	return b[:n], b[n : 2*n]
 }
 
 func (c *Conv2) putRowScratch(z, _ []complex128) {
-	b := z[:2*c.W]
+	b := z[:cap(z)]
 	c.rows.Put(&b)
 }
 

@@ -118,6 +118,11 @@ func radix2(src, dst []complex128, sub, s int, tw []complex128, inverse bool) {
 }
 
 func radix4(src, dst []complex128, sub, s int, tw []complex128, inverse bool) {
+	// ±i·d for the forward (−) and inverse (+) transforms.
+	sg := -1.0
+	if inverse {
+		sg = 1
+	}
 	for p := range sub {
 		w1, w2, w3 := tw[3*p], tw[3*p+1], tw[3*p+2]
 		if inverse {
@@ -129,10 +134,14 @@ func radix4(src, dst []complex128, sub, s int, tw []complex128, inverse bool) {
 		a3 := src[s*(p+3*sub) : s*(p+3*sub)+len(a0)]
 		o := s * 4 * p
 		y0, y1, y2, y3 := dst[o:o+len(a0)], dst[o+s:o+s+len(a0)], dst[o+2*s:o+2*s+len(a0)], dst[o+3*s:o+3*s+len(a0)]
-		// ±i·d for the forward (−) and inverse (+) transforms.
-		sg := -1.0
-		if inverse {
-			sg = 1
+		if even := len(a0) &^ 1; fastFFT && even > 0 {
+			w := [11]float64{real(w1), imag(w1), real(w2), imag(w2), real(w3), imag(w3), -sg, sg, -sg, sg}
+			if p == 0 {
+				w[10] = 1 // twiddles of 1: the products skipped
+			}
+			radix4AVX(even, &a0[0], &a1[0], &a2[0], &a3[0], &y0[0], &y1[0], &y2[0], &y3[0], &w)
+			a0, a1, a2, a3 = a0[even:], a1[even:], a2[even:], a3[even:]
+			y0, y1, y2, y3 = y0[even:], y1[even:], y2[even:], y3[even:]
 		}
 		if p == 0 { // w = 1: the products skipped (every butterfly of a last stage; 15% of a 192×192 transform)
 			for q, u0 := range a0 {
@@ -187,6 +196,15 @@ func radix3(src, dst []complex128, sub, s int, tw []complex128, inverse bool) {
 		a2 := src[s*(p+2*sub) : s*(p+2*sub)+len(a0)]
 		o := s * 3 * p
 		y0, y1, y2 := dst[o:o+len(a0)], dst[o+s:o+s+len(a0)], dst[o+2*s:o+2*s+len(a0)]
+		if even := len(a0) &^ 1; fastFFT && even > 0 {
+			c := [10]float64{w1r, w1i, w2r, w2i, -sn, sn, -sn, sn, 0.5}
+			if p == 0 {
+				c[9] = 1 // twiddles of 1: the products skipped
+			}
+			radix3AVX(even, &a0[0], &a1[0], &a2[0], &y0[0], &y1[0], &y2[0], &c)
+			a0, a1, a2 = a0[even:], a1[even:], a2[even:]
+			y0, y1, y2 = y0[even:], y1[even:], y2[even:]
+		}
 		for q, u0 := range a0 {
 			u1, u2 := a1[q], a2[q]
 			tr, ti := real(u1)+real(u2), imag(u1)+imag(u2)
@@ -243,6 +261,16 @@ func radix5(src, dst []complex128, sub, s int, tw []complex128, inverse bool) {
 		o := s * 5 * p
 		y0, y1, y2 := dst[o:o+len(a0)], dst[o+s:o+s+len(a0)], dst[o+2*s:o+2*s+len(a0)]
 		y3, y4 := dst[o+3*s:o+3*s+len(a0)], dst[o+4*s:o+4*s+len(a0)]
+		if even := len(a0) &^ 1; fastFFT && even > 0 {
+			c := [17]float64{real(w[0]), imag(w[0]), real(w[1]), imag(w[1]), real(w[2]), imag(w[2]), real(w[3]), imag(w[3]),
+				-sg, sg, -sg, sg, cos1, cos2, sin1, sin2}
+			if p == 0 {
+				c[16] = 1 // twiddles of 1: the products skipped
+			}
+			radix5AVX(even, &a0[0], &a1[0], &a2[0], &a3[0], &a4[0], &y0[0], &y1[0], &y2[0], &y3[0], &y4[0], &c)
+			a0, a1, a2, a3, a4 = a0[even:], a1[even:], a2[even:], a3[even:], a4[even:]
+			y0, y1, y2, y3, y4 = y0[even:], y1[even:], y2[even:], y3[even:], y4[even:]
+		}
 		for q, u0 := range a0 {
 			v1, v2, v3, v4 := a1[q], a2[q], a3[q], a4[q]
 			t1r, t1i := real(v1)+real(v4), imag(v1)+imag(v4)

@@ -129,3 +129,18 @@ func BenchmarkConv2(b *testing.B) {
 		c.Recycle(s)
 	}
 }
+
+// BenchmarkConv2City is BenchmarkConv2 on the 200×200 city grid's
+// 400×400 torus (200 rows in, 200 out).
+func BenchmarkConv2City(b *testing.B) {
+	c := NewConv2(400, 400, 199, func(i, j int) float64 { return math.Exp(-math.Hypot(float64(i), float64(j))) })
+	a := c.Buffer()
+	for i := range a[:200*400] {
+		a[i] = float64(i % 7)
+	}
+	for b.Loop() {
+		s := c.Forward(a, 200)
+		c.Inverse(a, s, 200)
+		c.Recycle(s)
+	}
+}
