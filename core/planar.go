@@ -530,12 +530,6 @@ type border struct {
 	in, out []float64 // a line along an edge
 }
 
-// isInterior reports whether cell z is off the border.
-func (b *border) isInterior(z int) bool {
-	r, col := z/b.m.Cols, z%b.m.Cols
-	return r > 0 && r < b.m.Rows-1 && col > 0 && col < b.m.Cols-1
-}
-
 // interior adds the outputs that collect the single offset z − x: the
 // convolution with W, which is symmetric, so that A's part and Aᵀ's are
 // one convolution — of x over every input for Aᵀ, of x on the interior
@@ -552,10 +546,9 @@ func (b *border) interior(c *linalg.Conv2) {
 // on c's torus: every input for Aᵀ (trans), the interior ones for A.
 func (b *border) place(a []float64, c *linalg.Conv2) {
 	cols := b.m.Cols
-	for z, v := range b.x {
-		if b.trans || b.isInterior(z) {
-			a[z/cols*c.W+z%cols] = v
-		}
+	r0, r1, lo, hi := b.cells(b.trans)
+	for r := r0; r < r1; r++ {
+		copy(a[r*c.W+lo:r*c.W+hi], b.x[r*cols+lo:r*cols+hi])
 	}
 }
 
@@ -564,11 +557,26 @@ func (b *border) place(a []float64, c *linalg.Conv2) {
 // transform): every output for A, the interior ones for Aᵀ (trans).
 func (b *border) read(a []float64, c *linalg.Conv2, scale float64) {
 	cols := b.m.Cols
-	for z := range b.dst {
-		if !b.trans || b.isInterior(z) {
-			b.dst[z] = a[z/cols*c.W+z%cols] * scale
+	r0, r1, lo, hi := b.cells(!b.trans)
+	for r := r0; r < r1; r++ {
+		dst := b.dst[r*cols+lo : r*cols+hi]
+		for q, v := range a[r*c.W+lo : r*c.W+hi] {
+			dst[q] = v * scale
 		}
 	}
+}
+
+// cells returns the rows [r0, r1) and columns [lo, hi) of the grid's
+// cells: all of them, or the interior ones (off the border).
+func (b *border) cells(all bool) (r0, r1, lo, hi int) {
+	rows, cols := b.m.Rows, b.m.Cols
+	if all {
+		return 0, rows, 0, cols
+	}
+	if rows < 3 || cols < 3 {
+		return 0, 0, 0, 0
+	}
+	return 1, rows - 1, 1, cols - 1
 }
 
 // edge adds the outputs of one edge, which collect a half-line across

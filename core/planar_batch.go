@@ -109,9 +109,7 @@ func (b *planarBatch) forward(dst [][]float64, x []float64) {
 		m := b.ms[j]
 		c, _ := m.edgeTables()
 		s := b.specs[j]
-		for i, k := range c.Kernel {
-			s[i] = spec[i] * k
-		}
+		linalg.Mul(s[:len(c.Kernel)], spec, c.Kernel)
 		c.Inverse(b.a[j], s, m.Rows)
 		dst[j] = fill(dst[j], m.Inputs(), 0)
 		bd := m.newBorder(true, x, dst[j])
@@ -138,9 +136,7 @@ func (b *planarBatch) adjointSum(dst []float64, u [][]float64) {
 		bd.place(a, c)
 		spec := c.Forward(a, m.Rows)
 		s := b.specs[j]
-		for i, k := range c.Kernel {
-			s[i] = spec[i] * complex(m.lambda, 0) * k
-		}
+		linalg.MulScaled(s[:len(c.Kernel)], spec, complex(m.lambda, 0), c.Kernel)
 		c.Recycle(spec)
 		clear(b.rims[j])
 		if b.spectral {

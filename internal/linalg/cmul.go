@@ -28,3 +28,32 @@ func MulAdd2(s, a, x, b, y []complex128) {
 		s[k] += a[k]*x[k] + b[k]*y[k]
 	}
 }
+
+// Mul sets dst[k] = x[k]·y[k] for k < len(dst): the same bits as the
+// loop in Go, two at a time with AVX2.
+func Mul(dst, x, y []complex128) {
+	n := len(dst)
+	x, y = x[:n], y[:n]
+	if even := n &^ 1; fastFFT && even > 0 {
+		cmul(even, &dst[0], &x[0], &y[0])
+		dst, x, y = dst[even:], x[even:], y[even:]
+	}
+	for k := range dst {
+		dst[k] = x[k] * y[k]
+	}
+}
+
+// MulScaled sets dst[k] = (x[k]·c)·y[k] for k < len(dst): the same bits
+// as the loop in Go, two at a time with AVX2.
+func MulScaled(dst, x []complex128, c complex128, y []complex128) {
+	n := len(dst)
+	x, y = x[:n], y[:n]
+	if even := n &^ 1; fastFFT && even > 0 {
+		cc := [2]float64{real(c), imag(c)}
+		cmulScaled(even, &dst[0], &x[0], &y[0], &cc)
+		dst, x, y = dst[even:], x[even:], y[even:]
+	}
+	for k := range dst {
+		dst[k] = x[k] * c * y[k]
+	}
+}

@@ -28,3 +28,9 @@ func cmulAdd(n int, acc, t, v *complex128)
 
 //go:noescape
 func cmulAdd2(n int, s, a, x, b, y *complex128)
+
+//go:noescape
+func cmul(n int, dst, x, y *complex128)
+
+//go:noescape
+func cmulScaled(n int, dst, x, y *complex128, c *[2]float64)

@@ -331,3 +331,60 @@ mac2:
 mac2done:
 	VZEROUPPER
 	RET
+
+// func cmul(n int, dst, x, y *complex128)
+//
+// dst[k] = x[k]·y[k] for k < n (even).
+TEXT ·cmul(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	MOVQ dst+8(FP), DI
+	MOVQ x+16(FP), SI
+	MOVQ y+24(FP), DX
+	XORQ BX, BX
+	SHLQ $4, CX
+
+mul1:
+	CMPQ    BX, CX
+	JGE     mul1done
+	PROD(SI, DX, Y0)
+	VMOVUPD Y0, (DI)(BX*1)
+	ADDQ    $32, BX
+	JMP     mul1
+
+mul1done:
+	VZEROUPPER
+	RET
+
+// func cmulScaled(n int, dst, x, y *complex128, c *[2]float64)
+//
+// dst[k] = (x[k]·c)·y[k] for k < n (even): x times the broadcast c
+// (CMUL), then PROD's product with y.
+TEXT ·cmulScaled(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), CX
+	MOVQ         dst+8(FP), DI
+	MOVQ         x+16(FP), SI
+	MOVQ         y+24(FP), DX
+	MOVQ         c+32(FP), AX
+	VBROADCASTSD 0(AX), Y10
+	VBROADCASTSD 8(AX), Y11
+	XORQ         BX, BX
+	SHLQ         $4, CX
+
+mul2:
+	CMPQ      BX, CX
+	JGE       mul2done
+	VMOVUPD   (SI)(BX*1), Y1
+	CMUL(Y1, Y10, Y11)
+	VMOVDDUP  (DX)(BX*1), Y7
+	VMULPD    Y7, Y1, Y0
+	VPERMILPD $5, Y1, Y1
+	VPERMILPD $15, (DX)(BX*1), Y7
+	VMULPD    Y7, Y1, Y1
+	VADDSUBPD Y1, Y0, Y0
+	VMOVUPD   Y0, (DI)(BX*1)
+	ADDQ      $32, BX
+	JMP       mul2
+
+mul2done:
+	VZEROUPPER
+	RET

@@ -38,8 +38,8 @@ func TestFFTKernels(t *testing.T) {
 	}
 }
 
-// TestMulAdd checks MulAdd and MulAdd2 against their Go loops bit for
-// bit, on odd and even lengths.
+// TestMulAdd checks MulAdd, MulAdd2, Mul and MulScaled against their Go
+// loops bit for bit, on odd and even lengths.
 func TestMulAdd(t *testing.T) {
 	if !fastFFT {
 		t.Skip("no AVX2 here")
@@ -67,6 +67,18 @@ func TestMulAdd(t *testing.T) {
 		for k := range got {
 			if got[k] != want[k] || got2[k] != want2[k] {
 				t.Fatalf("n = %d, term %d: MulAdd %v, want %v; MulAdd2 %v, want %v", n, k, got[k], want[k], got2[k], want2[k])
+			}
+		}
+		c := complex(rng.NormFloat64(), 0) // a real scale, as the planar adjoint's λ
+		got3, got4 := make([]complex128, n), make([]complex128, n)
+		Mul(got3, a, x)
+		MulScaled(got4, a, c, x)
+		for k := range got3 {
+			if w := a[k] * x[k]; got3[k] != w {
+				t.Fatalf("n = %d, term %d: Mul %v, want %v", n, k, got3[k], w)
+			}
+			if w := a[k] * c * x[k]; got4[k] != w {
+				t.Fatalf("n = %d, term %d: MulScaled %v, want %v", n, k, got4[k], w)
 			}
 		}
 	}

@@ -20,3 +20,7 @@ func radix3AVX(n int, a0, a1, a2, y0, y1, y2 *complex128, w *[10]float64) {
 func cmulAdd(n int, acc, t, v *complex128) { panic("linalg: no kernel") }
 
 func cmulAdd2(n int, s, a, x, b, y *complex128) { panic("linalg: no kernel") }
+
+func cmul(n int, dst, x, y *complex128) { panic("linalg: no kernel") }
+
+func cmulScaled(n int, dst, x, y *complex128, c *[2]float64) { panic("linalg: no kernel") }
