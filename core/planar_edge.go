@@ -55,12 +55,11 @@ type lines struct {
 	rows, cols, n int
 	r, c          [][]complex128
 	fft           *linalg.RealFFT
-	buf           []float64
 }
 
 func newLines(rows, cols, n int) *lines {
 	l := &lines{rows: rows, cols: cols, n: n, r: make([][]complex128, rows), c: make([][]complex128, cols),
-		fft: linalg.NewRealFFT(n), buf: make([]float64, n)}
+		fft: linalg.NewRealFFT(n)}
 	for i := range l.r {
 		l.r[i] = make([]complex128, n/2+1)
 	}
@@ -70,38 +69,31 @@ func newLines(rows, cols, n int) *lines {
 	return l
 }
 
-// transform sets the spectra of x's rows and columns, zero-padded to n.
+// transform sets the spectra of x's rows and columns, zero-padded to n,
+// the rows' together and the columns' together.
 func (l *lines) transform(x []float64) {
-	for i := range l.rows {
-		clear(l.buf)
-		copy(l.buf, x[i*l.cols:(i+1)*l.cols])
-		l.fft.Coefficients(l.r[i], l.buf)
-	}
-	for j := range l.cols {
-		clear(l.buf)
+	l.fft.CoefficientsBatch(l.r, func(i int, buf []float64) { copy(buf, x[i*l.cols:(i+1)*l.cols]) })
+	l.fft.CoefficientsBatch(l.c, func(j int, buf []float64) {
 		for i := range l.rows {
-			l.buf[i] = x[i*l.cols+j]
+			buf[i] = x[i*l.cols+j]
 		}
-		l.fft.Coefficients(l.c[j], l.buf)
-	}
+	})
 }
 
 // back adds the inverse transforms of the spectra, unnormalised by n,
 // to dst: each row's over that row and each column's down that column.
 func (l *lines) back(dst []float64) {
 	scale := 1 / float64(l.n)
-	for i := range l.rows {
-		l.fft.Sequence(l.buf, l.r[i])
+	l.fft.SequenceBatch(l.r, func(i int, buf []float64) {
 		for q := range l.cols {
-			dst[i*l.cols+q] += l.buf[q] * scale
+			dst[i*l.cols+q] += buf[q] * scale
 		}
-	}
-	for j := range l.cols {
-		l.fft.Sequence(l.buf, l.c[j])
+	})
+	l.fft.SequenceBatch(l.c, func(j int, buf []float64) {
 		for i := range l.rows {
-			dst[i*l.cols+j] += l.buf[i] * scale
+			dst[i*l.cols+j] += buf[i] * scale
 		}
-	}
+	})
 }
 
 // clear zeroes the spectra.

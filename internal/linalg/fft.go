@@ -310,6 +310,10 @@ type RealFFT struct {
 	plan    *fftPlan
 	w       []complex128
 	z, work []complex128
+	// The batches' sequences, interleaved, the transform's work, and a
+	// line.
+	zb, workb []complex128
+	line      []float64
 }
 
 // NewRealFFT returns the real transform of length n (a Smooth length).
@@ -409,4 +413,92 @@ func (f *RealFFT) Sequence(dst []float64, spec []complex128) []float64 {
 		dst[2*t], dst[2*t+1] = real(v), imag(v)
 	}
 	return dst
+}
+
+// batch returns f's batch buffers for count sequences of length m.
+func (f *RealFFT) batch(count, m int) (z, work []complex128, line []float64) {
+	if len(f.zb) < count*m {
+		f.zb, f.workb = make([]complex128, count*m), make([]complex128, count*m)
+	}
+	if f.line == nil {
+		f.line = make([]float64, f.n)
+	}
+	return f.zb[:count*m], f.workb[:count*m], f.line
+}
+
+// CoefficientsBatch sets dst[i] to the coefficients of the sequence
+// that load(i, x) writes into x (zeroed, of length n), as Coefficients
+// does, for every i < len(dst): the sequences are transformed together
+// (fftPlan's batch, its loops over the sequences), each to the same
+// bits as alone.
+func (f *RealFFT) CoefficientsBatch(dst [][]complex128, load func(i int, x []float64)) {
+	if f.w == nil { // odd n: one at a time
+		x := make([]float64, f.n)
+		for i, d := range dst {
+			clear(x)
+			load(i, x)
+			f.Coefficients(d, x)
+		}
+		return
+	}
+	count, m := len(dst), f.n/2
+	z, work, x := f.batch(count, m)
+	for i := range dst {
+		clear(x)
+		load(i, x)
+		for t := range m {
+			z[t*count+i] = complex(x[2*t], x[2*t+1])
+		}
+	}
+	f.plan.transform(z, work, count, false)
+	for i, d := range dst {
+		for k := 0; k <= m; k++ {
+			zk, zn := z[(k%m)*count+i], conj(z[((m-k)%m)*count+i])
+			e, o := (zk+zn)*0.5, (zk-zn)*complex(0, -0.5)
+			w := complex(-1, 0) // w^m
+			if k < m {
+				w = f.w[k]
+			}
+			d[k] = e + w*o
+		}
+	}
+}
+
+// SequenceBatch inverts each spec[i] as Sequence does, unnormalised, and
+// hands the sequence to store(i, x), for every i < len(spec): the
+// sequences are transformed together, each to the same bits as alone.
+func (f *RealFFT) SequenceBatch(spec [][]complex128, store func(i int, x []float64)) {
+	if f.w == nil {
+		x := make([]float64, f.n)
+		for i, s := range spec {
+			store(i, f.Sequence(x, s))
+		}
+		return
+	}
+	count, m, half := len(spec), f.n/2, f.n/2+1
+	z, work, x := f.batch(count, m)
+	for i, s := range spec {
+		at := func(k int) complex128 { // the Hermitian extension
+			if k < half {
+				v := s[k]
+				if k == 0 || 2*k == f.n {
+					v = complex(real(v), 0)
+				}
+				return v
+			}
+			return conj(s[f.n-k])
+		}
+		for k := range m {
+			a, b := at(k), at(k+m)
+			z[k*count+i] = (a + b) + complex(0, 1)*(a-b)*conj(f.w[k])
+		}
+	}
+	f.plan.transform(z, work, count, true)
+	for i := range spec {
+		for t := range m {
+			v := z[t*count+i]
+			x[2*t], x[2*t+1] = real(v), imag(v)
+		}
+		store(i, x)
+	}
 }

@@ -144,3 +144,41 @@ func BenchmarkConv2City(b *testing.B) {
 		c.Recycle(s)
 	}
 }
+
+// TestRealFFTBatch checks CoefficientsBatch and SequenceBatch against
+// Coefficients and Sequence one sequence at a time, bit for bit, on
+// even and odd lengths.
+func TestRealFFTBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, n := range []int{9, 16, 30, 400} {
+		f, g := NewRealFFT(n), NewRealFFT(n)
+		xs := make([][]float64, 5)
+		for i := range xs {
+			xs[i] = make([]float64, n)
+			for t := range xs[i][:n-i] { // a zero tail, as the lines are padded
+				xs[i][t] = rng.NormFloat64()
+			}
+		}
+		batch := make([][]complex128, len(xs))
+		for i := range batch {
+			batch[i] = make([]complex128, n/2+1)
+		}
+		f.CoefficientsBatch(batch, func(i int, x []float64) { copy(x, xs[i]) })
+		for i, x := range xs {
+			one := g.Coefficients(nil, x)
+			for k := range one {
+				if batch[i][k] != one[k] {
+					t.Fatalf("n = %d, sequence %d, coefficient %d: %v in a batch, %v alone", n, i, k, batch[i][k], one[k])
+				}
+			}
+		}
+		f.SequenceBatch(batch, func(i int, x []float64) {
+			one := g.Sequence(nil, batch[i])
+			for k := range one {
+				if x[k] != one[k] {
+					t.Fatalf("n = %d, sequence %d, term %d: %v in a batch, %v alone", n, i, k, x[k], one[k])
+				}
+			}
+		})
+	}
+}
