@@ -42,12 +42,16 @@ func (c Cost) Long() bool { return c.Time > time.Minute }
 // (latticeExp a lattice point).
 const (
 	shokriAt384   = 4.0  // s
-	planarStepPer = 6e-9 // s per N log₂ N
-	emdPerCell    = 5e-8 // s per cell of the transportation problem
-	userCost      = 1e-6 // s per user
-	bigSteps      = 1000 // EM steps when Newton's dense Hessian is out of reach
-	smallSteps    = 200  // EM and Newton steps otherwise
-	averageSteps  = 300  // [IBU]_M's steps (241–308 measured, SF and NYC)
+	planarStepPer = 6e-9 // s per N log₂ N, [IBU]_R's mechanisms alone (their own products and Newton steps)
+	// s per N log₂ N of the shared planar products (GIBU, corrected EM,
+	// the average channel, the inversions): issue 31's AVX transforms,
+	// GIBU 2.1–2.4 s on New York
+	planarBatchPer = 2.5e-9
+	emdPerCell     = 5e-8 // s per cell of the transportation problem
+	userCost       = 1e-6 // s per user
+	bigSteps       = 1000 // EM steps when Newton's dense Hessian is out of reach
+	smallSteps     = 200  // EM and Newton steps otherwise
+	averageSteps   = 300  // [IBU]_M's steps (241–308 measured, SF and NYC)
 	// EM and Newton steps when every channel is two-valued (k-RR, the
 	// identity) and Newton's Hessian dense: 20 on UCI Adult.
 	twoValuedSteps = 40
@@ -66,7 +70,7 @@ const (
 	// N log₂ N of the torus on one core (42 s for both passes there); the
 	// other users' columns, multiply-adds a second per core.
 	cemCubeRate     = 4.3e10
-	cemTransformPer = 1.4e-9
+	cemTransformPer = 0.5e-9
 	columnRate      = 1.5e10
 
 	planarStepFixed = 2e-4    // s a planar mechanism's EM step, at least
@@ -74,7 +78,7 @@ const (
 	columnBudget    = 1 << 22 // groups × K of dense columns, as core's
 	columnStepRate  = 2.5e9   // multiply-adds a second over dense columns
 	denseEntry      = 3e-8    // s a dense channel cell
-	latticeExp      = 5.5e-8  // s a planar lattice point
+	latticeExp      = 2.5e-8  // s a planar lattice point
 	latticeLog      = 40.0    // −ln of a lattice tail, ≈ core's radius·ε·cell
 )
 
@@ -234,16 +238,16 @@ func methodWork(method core.Method, s *core.Study, k, n float64, alphaGiven bool
 		// Dense columns of the average channel when they fit, else
 		// each mechanism's own products, a planar one's four transforms.
 		if per = 2 * k * k / columnStepRate; k*k > columnBudget {
-			per = stepCost(s, k, mechs, 2*planar, cores)
+			per = stepCost(s, k, mechs, 2*planar, cores, planarBatchPer)
 		}
 		steps = averageSteps
 		return costPart{steps*per + latticeCost(s), fmt.Sprintf("%s: about %s steps of %s", method, Thousands(int(math.Round(steps))), seconds(per))}
 	case core.CostEMEach:
-		per = (stepCost(s, k, mechs-planar, 0, 1) + stepCost(s, k, 0, 2*planar, 1)) / cores
+		per = (stepCost(s, k, mechs-planar, 0, 1, planarStepPer) + stepCost(s, k, 0, 2*planar, 1, planarStepPer)) / cores
 	case core.CostInversion:
-		return inversionCost(method, s, k, 1, stepCost(s, k, mechs, math.Min(planar, 1), cores), latticeCost(s))
+		return inversionCost(method, s, k, 1, stepCost(s, k, mechs, math.Min(planar, 1), cores, planarBatchPer), latticeCost(s))
 	case core.CostInversionEach:
-		return inversionCost(method, s, k, mechs, (stepCost(s, k, mechs-planar, 0, 1)+stepCost(s, k, 0, planar, 1))/cores, 0)
+		return inversionCost(method, s, k, mechs, (stepCost(s, k, mechs-planar, 0, 1, planarBatchPer)+stepCost(s, k, 0, planar, 1, planarBatchPer))/cores, 0)
 	case core.CostPass:
 		return costPart{n * userCost, fmt.Sprintf("%s: a pass over %s reports", method, Thousands(int(math.Round(n))))}
 	case core.CostCorrectedEM:
@@ -263,7 +267,7 @@ func methodWork(method core.Method, s *core.Study, k, n float64, alphaGiven bool
 func modelStep(s *core.Study, k, n, mechs, planar, cores float64) float64 {
 	groups := math.Min(n*groupPerUser/math.Max(1, mechs), k)
 	if groups*k > columnBudget {
-		return stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores)
+		return stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores, planarBatchPer)
 	}
 	return 2 * mechs * groups * k / columnStepRate
 }
@@ -320,13 +324,13 @@ func inversionCost(method core.Method, s *core.Study, k, channels, step, extra f
 // stepCost returns the seconds of one EM step over k symbols of
 // mechanisms (structured channels, O(K) a step) and planar
 // planar-mechanism equivalents (two FFTs each on their (2m+1)² torus),
-// shared among cores.
-func stepCost(s *core.Study, k, mechanisms, planar, cores float64) float64 {
+// shared among cores, at per seconds per N log₂ N of a transform.
+func stepCost(s *core.Study, k, mechanisms, planar, cores, per float64) float64 {
 	step := k * mechanisms * stepOverhead
 	if a := s.Alphabet; a.Kind == core.KindGrid {
 		side := float64(2*max(a.Cols, a.Rows) - 1)
 		nn := side * side
-		step += planar * (planarStepPer*nn*math.Log2(nn) + planarStepFixed)
+		step += planar * (per*nn*math.Log2(nn) + planarStepFixed)
 	}
 	return step / math.Max(1, math.Min(cores, mechanisms))
 }
