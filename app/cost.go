@@ -380,6 +380,25 @@ func (c Cost) String() string {
 	return s
 }
 
+// DurationText writes a measured duration for a person, to three
+// figures at most: "104 ms", "2.28 s", "16.7 s", "1 min 35 s", "2 h 5 min".
+func DurationText(d time.Duration) string {
+	switch s := d.Seconds(); {
+	case s < 1:
+		return fmt.Sprintf("%.0f ms", s*1000)
+	case s < 10:
+		return fmt.Sprintf("%.2f s", s)
+	case s < 60:
+		return fmt.Sprintf("%.1f s", s)
+	case s < 3600:
+		m := int(s) / 60
+		return fmt.Sprintf("%d min %d s", m, int(s)-60*m)
+	default:
+		h := int(s) / 3600
+		return fmt.Sprintf("%d h %d min", h, (int(s)-3600*h)/60)
+	}
+}
+
 // seconds prints a duration in the unit that suits it.
 func seconds(s float64) string {
 	switch {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -192,7 +191,7 @@ func (c *compareTab) refresh() {
 	}
 	set("Log-likelihood", ll)
 	set("Steps", stepsText(m))
-	t := m.Elapsed.Round(time.Millisecond).String()
+	t := app.DurationText(m.Elapsed)
 	if info, _ := m.Method.Info(); info.Alpha {
 		t += fmt.Sprintf(" · α = %g", m.Estimate.Alpha)
 	}
@@ -278,7 +277,7 @@ func (c *compareTab) fillRanking() {
 		}
 		cells := []string{fmt.Sprint(i + 1), methodTitle(m.Method), emd, fmt.Sprintf("%.4g", m.Metrics.MSE),
 			fmt.Sprintf("%.4g", m.Metrics.JSD), fmt.Sprintf("%.4g", m.Metrics.TV), logLik(m.Estimate.LogLik),
-			steps, m.Elapsed.Round(time.Millisecond).String()}
+			steps, app.DurationText(m.Elapsed)}
 		for _, s := range cells {
 			table.Add(widget.NewLabel(s))
 		}
