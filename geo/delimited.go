@@ -3,7 +3,9 @@ package geo
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -25,32 +27,53 @@ func parseLatLon(line string) (Checkin, error) {
 // −1 where absent.
 type columns struct {
 	lat, lon, user, time, loc int
+	// decimalComma: the file separates fields by semicolons, as
+	// spreadsheets do where a comma is the decimal mark ("40,5").
+	decimalComma bool
 }
 
-// headerNames lists, per column, the header names that select it.
+// headerNames lists, per column, the header names that select it, in
+// normalForm.
 var headerNames = []struct {
 	names []string
 	set   func(*columns, int)
 }{
 	{[]string{"lat", "latitude"}, func(c *columns, i int) { c.lat = i }},
 	{[]string{"lon", "lng", "long", "longitude"}, func(c *columns, i int) { c.lon = i }},
-	{[]string{"user", "user_id", "userid", "uid"}, func(c *columns, i int) { c.user = i }},
-	{[]string{"time", "timestamp", "utc_time", "datetime", "check-in time", "checkin_time"}, func(c *columns, i int) { c.time = i }},
-	{[]string{"loc", "location", "location_id", "venue", "venue_id", "venueid", "poi", "poi_id"}, func(c *columns, i int) { c.loc = i }},
+	{[]string{"user", "userid", "uid", "username", "person", "personid", "member", "memberid"}, func(c *columns, i int) { c.user = i }},
+	{[]string{"time", "timestamp", "utctime", "datetime", "checkintime", "date"}, func(c *columns, i int) { c.time = i }},
+	{[]string{"loc", "location", "locationid", "venue", "venueid", "poi", "poiid", "placeid", "spotid"}, func(c *columns, i int) { c.loc = i }},
+}
+
+// normalForm is a header name as parseHeader compares it: surrounding
+// quotes and spaces dropped, a unit in parentheses or brackets dropped
+// ("Latitude (WGS84)"), lower case, and spaces, underscores, hyphens and
+// dots removed: "User ID", "userId" and "user_id" are all "userid".
+func normalForm(name string) string {
+	name = strings.Trim(strings.TrimSpace(name), `"'`)
+	if i := strings.IndexAny(name, "(["); i > 0 {
+		name = name[:i]
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch r {
+		case ' ', '_', '-', '.', '\t':
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // parseHeader finds the columns of a header. The first match of each kind
-// wins. Names compare case-insensitively, surrounding quotes and spaces
-// ignored.
+// wins. Names compare in normalForm.
 func parseHeader(fields []string) (columns, error) {
-	c := columns{-1, -1, -1, -1, -1}
-	for i, f := range fields {
-		name := strings.ToLower(strings.Trim(strings.TrimSpace(f), `"'`))
+	c := columns{lat: -1, lon: -1, user: -1, time: -1, loc: -1}
+	for i := len(fields) - 1; i >= 0; i-- { // backwards, so that the first match is set last
+		name := normalForm(fields[i])
 		for _, h := range headerNames {
-			for _, n := range h.names {
-				if name == n {
-					h.set(&c, i)
-				}
+			if slices.Contains(h.names, name) {
+				h.set(&c, i)
 			}
 		}
 	}
@@ -60,12 +83,39 @@ func parseHeader(fields []string) (columns, error) {
 	return c, nil
 }
 
+// sniffDelimiter returns the delimiter of a header line: whichever of
+// tab, comma, semicolon and pipe occurs most often outside quotes, in
+// that order on a tie; a comma when none occurs.
+func sniffDelimiter(head string) rune {
+	counts := map[rune]int{}
+	quoted := false
+	for _, r := range head {
+		switch {
+		case r == '"':
+			quoted = !quoted
+		case !quoted && strings.ContainsRune("\t,;|", r):
+			counts[r]++
+		}
+	}
+	best := ','
+	for _, r := range []rune{'|', ';', ',', '\t'} {
+		if counts[r] >= counts[best] && counts[r] > 0 {
+			best = r
+		}
+	}
+	return best
+}
+
 // row converts one record by the header's columns.
 func (c columns) row(rec []string, width int) (Checkin, error) {
 	if len(rec) != width {
 		return Checkin{}, ErrFieldCount
 	}
-	p, err := parsePoint(rec[c.lat], rec[c.lon], c.lat+1, c.lon+1)
+	lat, lon := rec[c.lat], rec[c.lon]
+	if c.decimalComma {
+		lat, lon = decimalPoint(lat), decimalPoint(lon)
+	}
+	p, err := parsePoint(lat, lon, c.lat+1, c.lon+1)
 	if err != nil {
 		return Checkin{}, err
 	}
@@ -94,10 +144,8 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 	if err != nil {
 		return err
 	}
-	comma := ','
-	if strings.Contains(head, "\t") {
-		comma = '\t'
-	}
+	comma := sniffDelimiter(head)
+	res.Delimiter = comma
 	headLine := lr.line
 	cr := csv.NewReader(&lineSource{lr: lr})
 	cr.Comma = comma
@@ -110,8 +158,14 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 	}
 	cols, err := parseHeader(hdr)
 	if err != nil {
-		return &ParseError{Line: headLine, Err: err}
+		shown := make([]string, len(hdr))
+		for i, h := range hdr {
+			shown[i] = strings.TrimSpace(h)
+		}
+		return &ParseError{Line: headLine, Err: fmt.Errorf("%w (the header's %d fields split at %s: %s)", err, len(hdr), delimiterName(comma), clip(strings.Join(shown, " · "), 60))}
 	}
+	res.NoPerson = cols.user < 0
+	cols.decimalComma = comma == ';'
 	width := len(hdr)
 	for {
 		rec, err := cr.Read()
@@ -154,4 +208,26 @@ func (s *lineSource) Read(p []byte) (int, error) {
 	n := copy(p, s.buf)
 	s.buf = s.buf[n:]
 	return n, nil
+}
+
+// delimiterName names a delimiter for a message.
+func delimiterName(r rune) string {
+	switch r {
+	case '\t':
+		return "tabs"
+	case ';':
+		return "semicolons"
+	case '|':
+		return "pipes"
+	}
+	return "commas"
+}
+
+// decimalPoint turns one decimal comma into a point ("40,5" → "40.5")
+// in a number that has no point.
+func decimalPoint(s string) string {
+	if strings.Count(s, ",") == 1 && !strings.Contains(s, ".") {
+		return strings.Replace(s, ",", ".", 1)
+	}
+	return s
 }

@@ -15,6 +15,7 @@ var (
 	ErrEmpty        = errors.New("no data lines")
 	ErrLineTooLong  = errors.New("line too long")
 	ErrUnknownFmt   = errors.New("unknown format")
+	ErrBinary       = errors.New("not a text file")
 )
 
 // A ParseError is returned for a line that cannot be read. Line and Column

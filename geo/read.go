@@ -82,6 +82,13 @@ type Result struct {
 	Skipped int
 	// Errors holds the reasons of the first MaxKeptErrors skipped lines.
 	Errors []*ParseError
+	// Delimiter is the field separator of a Delimited file, sniffed from
+	// its header; 0 for the other formats.
+	Delimiter rune
+	// NoPerson reports that the file names no person (user) column, so
+	// that every row is taken as a person of its own: a Delimited header
+	// without one, or LatLon lines.
+	NoPerson bool
 
 	sink    func(Checkin) error
 	records int
@@ -147,6 +154,9 @@ func ScanCheckins(ctx context.Context, r io.Reader, f Format, opt Options, fn fu
 func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) (*Result, error) {
 	lr := newLineReader(r)
 	lr.ctx = ctx
+	if kind := binaryKind(lr.br); kind != "" {
+		return nil, fmt.Errorf("geo: %w: this is %s; check-ins are read from text (CSV, TSV or SNAP lines)", ErrBinary, kind)
+	}
 	res.Format = f
 	if f == Auto {
 		first, err := lr.peekDataLine()
@@ -160,6 +170,7 @@ func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) 
 	case SNAP:
 		err = readLines(lr, res, opt, parseSNAP)
 	case LatLon:
+		res.NoPerson = true
 		err = readLines(lr, res, opt, parseLatLon)
 	case Delimited:
 		err = readDelimited(lr, res, opt)
@@ -175,6 +186,31 @@ func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) 
 		return nil, fmt.Errorf("geo: %w", ErrEmpty)
 	}
 	return res, nil
+}
+
+// binaryKind names the kind of a binary file from its first bytes (its
+// magic number), or says "binary data" for a NUL byte among the first
+// 512; "" for text.
+func binaryKind(br *bufio.Reader) string {
+	head, _ := br.Peek(512)
+	for _, m := range []struct{ magic, kind string }{
+		{"\x89PNG\r\n\x1a\n", "a PNG image"},
+		{"\xff\xd8\xff", "a JPEG image"},
+		{"%PDF-", "a PDF document"},
+		{"PK\x03\x04", "a ZIP archive (an Excel .xlsx workbook is one)"},
+		{"PAR1", "a Parquet file"},
+		{"\x1f\x8b", "a gzip-compressed file (decompress it first)"},
+		{"SQLite format 3\x00", "an SQLite database"},
+		{"\xd0\xcf\x11\xe0", "an old Office document (.xls)"},
+	} {
+		if bytes.HasPrefix(head, []byte(m.magic)) {
+			return m.kind
+		}
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "binary data"
+	}
+	return ""
 }
 
 // detect guesses the format of a file from its first data line.

@@ -3,6 +3,7 @@ package geo
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,7 +122,12 @@ func TestReadCheckinsErrors(t *testing.T) {
 		{"bad time", good + "1\tyesterday\t37\t-122\t3\n", SNAP, ErrBadTime, 2, 2, ""},
 		{"too few fields", good + "1\t2010-08-19T20:51:29Z\t37\n", SNAP, ErrFieldCount, 2, 0, ""},
 		{"too many fields", good + good[:len(good)-1] + "\textra\n", SNAP, ErrFieldCount, 2, 0, ""},
-		{"header without coordinates", "name,value\nx,1\n", Auto, ErrNoColumns, 1, 0, ""},
+		{"header without coordinates", "name,value\nx,1\n", Auto, ErrNoColumns, 1, 0, "2 fields split at commas: name · value"},
+		{"PNG image", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", Auto, ErrBinary, 0, 0, "a PNG image"},
+		{"xlsx workbook", "PK\x03\x04\x14\x00\x06\x00", Auto, ErrBinary, 0, 0, "Excel .xlsx"},
+		{"PDF", "%PDF-1.7\n", Delimited, ErrBinary, 0, 0, "a PDF document"},
+		{"Parquet", "PAR1\x15\x04", Auto, ErrBinary, 0, 0, "a Parquet file"},
+		{"NUL bytes", "lat,lon\n1,2\x00\n", Auto, ErrBinary, 0, 0, "binary data"},
 		{"short CSV row", "lat,lon,user\n1,2,a\n3,4\n", Auto, ErrFieldCount, 3, 0, ""},
 		{"bad CSV latitude after blank lines", "\n\nuser,lat,lon\n\na,x,1\n", Auto, ErrBadLatitude, 5, 2, ""},
 		{"plain line with three numbers", "1,2\n1,2,3\n", LatLon, ErrFieldCount, 2, 0, ""},
@@ -132,6 +138,9 @@ func TestReadCheckinsErrors(t *testing.T) {
 			_, err := ReadCheckins(strings.NewReader(tc.in), tc.format, Options{})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("error = %v, want %v", err, tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.contains) {
+				t.Errorf("error %q does not contain %q", err, tc.contains)
 			}
 			if tc.line == 0 {
 				return
@@ -231,5 +240,49 @@ func TestReadCheckinsReaderError(t *testing.T) {
 		if !errors.Is(err, boom) {
 			t.Errorf("read of %q then failure: error %v, want %v", in, err, boom)
 		}
+	}
+}
+
+// TestReadDelimitedSniffing reads the headers and delimiters files come
+// with from spreadsheets and exports: a BOM and semicolons, pipes, names
+// with spaces, capitals and units; and says when no column names a
+// person.
+func TestReadDelimitedSniffing(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		delim    rune
+		users    []string // the users read, "" where none
+		noPerson bool
+	}{
+		{"BOM, semicolons and decimal commas", "\xEF\xBB\xBFUser ID;Latitude (WGS84);Longitude (WGS84)\r\nu1;40,5;-74,1\r\n", ';', []string{"u1"}, false},
+		{"semicolons with decimal points", "user_id;lat;lng\nu1;40.5;-74.1\nu2;40.6;-74.2\n", ';', []string{"u1", "u2"}, false},
+		{"pipes", "userId|LAT|Long\nu1|40.5|-74.1\n", '|', []string{"u1"}, false},
+		{"tabs beat commas inside fields", "user\tlat\tlon\tvenue\nu1\t40.5\t-74.1\tCafé, Inc.\n", '\t', []string{"u1"}, false},
+		{"no person column", "id,lat,long\n1,40.5,-74.1\n2,40.6,-74.2\n", ',', []string{"", ""}, true},
+		{"check-in time and venue id", "Check-in Time,Venue_ID,Person ID,lat,lon\n2012-04-03T18:00:09Z,v1,p1,40.5,-74.1\n", ',', []string{"p1"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := ReadCheckins(strings.NewReader(tc.in), Auto, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Delimiter != tc.delim || res.NoPerson != tc.noPerson || res.Format != Delimited {
+				t.Errorf("delimiter %q, no person %v, format %v; want %q, %v, delimited", res.Delimiter, res.NoPerson, res.Format, tc.delim, tc.noPerson)
+			}
+			var users []string
+			for _, c := range res.Checkins {
+				users = append(users, c.User)
+			}
+			if !slices.Equal(users, tc.users) {
+				t.Errorf("users %q, want %q", users, tc.users)
+			}
+			if c := res.Checkins[0]; c.Lat() != 40.5 || c.Lon() != -74.1 {
+				t.Errorf("first point (%v, %v), want (40.5, -74.1)", c.Lat(), c.Lon())
+			}
+		})
+	}
+	res, err := ReadCheckins(strings.NewReader("40.5,-74.1\n"), Auto, Options{})
+	if err != nil || !res.NoPerson {
+		t.Errorf("lat,lon lines: no person %v (%v), want true", res != nil && res.NoPerson, err)
 	}
 }

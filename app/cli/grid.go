@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -97,6 +98,9 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		if errors.Is(err, context.Canceled) || errors.As(err, &pe) {
 			return err // names the file already
 		}
+		if errors.Is(err, geo.ErrNoColumns) && looksLikeCensus(in) {
+			return fmt.Errorf("%s: %w; it looks like a census table: use -format adult", in, err)
+		}
 		return fmt.Errorf("%s: %w", in, err)
 	}
 	rec.Add(out, func(w io.Writer) error { return writeTruth(w, gd) }, in)
@@ -116,7 +120,13 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 	if err := rec.addTo(&b, nil, []string{in}); err != nil {
 		return err
 	}
-	return commit(ctx, &b, stdout, stderr, func(w io.Writer) { printSummary(w, in, res, gd) })
+	if err := commit(ctx, &b, stdout, stderr, func(w io.Writer) { printSummary(w, in, res, gd) }); err != nil {
+		return err
+	}
+	if res.NoPerson {
+		fmt.Fprintf(stderr, "privmap grid: %s: %s\n", in, noPersonText)
+	}
+	return nil
 }
 
 // onlyFor returns a usage error if any of the named flags was set: they
@@ -227,7 +237,11 @@ func scanFile(ctx context.Context, name string, f geo.Format, opt geo.Options) g
 
 func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 	g := gd.Grid
-	fmt.Fprintf(w, "%s: %s format, %d lines, %d records, %d users", name, res.Format, res.Lines, gd.Records, gd.Users)
+	fmt.Fprintf(w, "%s: %s format", name, res.Format)
+	if res.Delimiter != 0 {
+		fmt.Fprintf(w, " (%s)", delimiterWords(res.Delimiter))
+	}
+	fmt.Fprintf(w, ", %d lines, %d records, %d users", res.Lines, gd.Records, gd.Users)
 	if res.Skipped > 0 {
 		fmt.Fprintf(w, ", %d bad lines skipped", res.Skipped)
 	}
@@ -311,4 +325,33 @@ func ruleWords(gd *geo.Gridded) string {
 		return fmt.Sprintf("at most %d", gd.Limit)
 	}
 	return gd.RuleText()
+}
+
+// noPersonText says what a file without a person column means.
+const noPersonText = "no person column: every row is treated as a person (name one user, user_id or User ID in the header to count people)"
+
+// delimiterWords names a delimited file's separator.
+func delimiterWords(r rune) string {
+	switch r {
+	case '\t':
+		return "tab-separated"
+	case ';':
+		return "semicolon-separated"
+	case '|':
+		return "pipe-separated"
+	}
+	return "comma-separated"
+}
+
+// looksLikeCensus reports whether the file's first line is a census
+// table's (census.Detect), for the hint of a check-in read that found
+// no coordinates.
+func looksLikeCensus(path string) bool {
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	_, ok := census.DetectReader(bufio.NewReader(fh))
+	return ok
 }

@@ -213,3 +213,27 @@ func TestGridStudySource(t *testing.T) {
 		t.Errorf("binned census source %+v, %v", s.Source, err)
 	}
 }
+
+// TestGridSpreadsheetCSV grids the files spreadsheets export: a BOM,
+// semicolons and decimal commas under a header of "User ID" and units,
+// whose people are counted; and a header without a person column, which
+// says on stderr that every row is taken as a person.
+func TestGridSpreadsheetCSV(t *testing.T) {
+	dir := t.TempDir()
+	semi := filepath.Join(dir, "export.csv")
+	if err := os.WriteFile(semi, []byte("\xEF\xBB\xBFUser ID;Latitude (WGS84);Longitude (WGS84)\r\nann;37,77;-122,41\r\nann;37,78;-122,42\r\nbob;37,76;-122,40\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run("grid", "-in", semi, "-cell", "0.5", "-o", filepath.Join(dir, "a.csv"))
+	if code != 0 || !strings.Contains(out, "(semicolon-separated), 4 lines, 3 records, 2 users") || strings.Contains(errs, "no person column") {
+		t.Errorf("semicolon export: exit %d\n%s%s", code, out, errs)
+	}
+	ids := filepath.Join(dir, "ids.csv")
+	if err := os.WriteFile(ids, []byte("id,lat,long\n1,37.77,-122.41\n2,37.78,-122.42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = run("grid", "-in", ids, "-cell", "0.5", "-o", filepath.Join(dir, "b.csv"))
+	if code != 0 || !strings.Contains(errs, "no person column: every row is treated as a person") || !strings.Contains(out, "2 users") {
+		t.Errorf("no person column: exit %d\n%s%s", code, out, errs)
+	}
+}

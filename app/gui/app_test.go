@@ -309,3 +309,31 @@ func TestPerUserChoice(t *testing.T) {
 	assert.Same(t, before, d.ws.data)
 	assert.Contains(t, overlayTexts(w.Canvas().Overlays().Top()), "must be a whole number from 1 to 1,000,000")
 }
+
+// TestLoadSpreadsheetCSV loads a spreadsheet's export (a BOM,
+// semicolons, decimal commas, "User ID") and a file with no person
+// column: the summary names the delimiter, and says when every row is
+// taken as a person.
+func TestLoadSpreadsheetCSV(t *testing.T) {
+	_, d := newTestUI(t)
+	d.load(bytesSource("export.csv", []byte("\xEF\xBB\xBFUser ID;Latitude (WGS84);Longitude (WGS84)\r\nann;37,77;-122,41\r\nann;37,78;-122,42\r\nbob;37,76;-122,40\r\n")), false)
+	settle(t)
+	assert.Equal(t, "delimited format (semicolons) · 4 lines · 0 skipped", d.fields["Read"].Text)
+	assert.Equal(t, "3 check-ins · 2 users", d.fields["Records"].Text)
+	d.load(bytesSource("ids.csv", []byte("id,lat,long\n1,37.77,-122.41\n2,37.78,-122.42\n")), false)
+	settle(t)
+	assert.Equal(t, "2 check-ins · 2 users · no person column: every row is treated as a person", d.fields["Records"].Text)
+}
+
+// TestLoadNoCoordinates: a header without coordinate columns is an error
+// with the header's fields, not an offer to skip lines, which could not
+// help.
+func TestLoadNoCoordinates(t *testing.T) {
+	w, d := newTestUI(t)
+	d.load(bytesSource("names.csv", []byte("name;value\nx;1\n")), false)
+	settle(t)
+	top := w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "no dialog shown")
+	assert.Nil(t, findButton(top, "Yes"), "an offer to skip lines")
+	assert.Contains(t, d.status.Text, "Could not load names.csv")
+}

@@ -233,7 +233,9 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 	}
 	d.status.SetText("Could not load " + src.name + stay)
 	var pe *geo.ParseError
-	if !skipBad && errors.As(err, &pe) {
+	// Skipping lines helps a malformed line, not a header without
+	// coordinates (every line would be skipped).
+	if !skipBad && errors.As(err, &pe) && !errors.Is(err, geo.ErrNoColumns) {
 		msg := fmt.Sprintf("%s: %v\n\nLoad it anyway, skipping malformed lines?\nSkipped lines are counted and listed.", src.name, err)
 		dialog.ShowConfirm("Malformed line", msg, func(ok bool) {
 			if ok {

@@ -222,8 +222,12 @@ func (g *gridPanel) summarise(ds *dataset) {
 	res, gd, gr := ds.res, ds.grid, ds.grid.Grid
 	set := func(k, v string) { d.fields[k].SetText(v) }
 	set("File", ds.src.name)
-	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", res.Format, app.Thousands(res.Lines), app.Thousands(res.Skipped)))
-	set("Records", fmt.Sprintf("%s check-ins · %s users", app.Thousands(gd.Records), app.Thousands(gd.Users)))
+	set("Read", fmt.Sprintf("%v format%s · %s lines · %s skipped", res.Format, delimiterNote(res.Delimiter), app.Thousands(res.Lines), app.Thousands(res.Skipped)))
+	records := fmt.Sprintf("%s check-ins · %s users", app.Thousands(gd.Records), app.Thousands(gd.Users))
+	if res.NoPerson {
+		records += " · no person column: every row is treated as a person"
+	}
+	set("Records", records)
 	rule := gd.RuleText()
 	if gd.Limit > 0 {
 		rule = "at most " + rule
@@ -255,4 +259,19 @@ func (g *gridPanel) hoverText(ds *dataset, _ *mapplot.Map, cell int) string {
 		return "Hover over a cell to see its place and count."
 	}
 	return cellInfo(ds.grid, cell)
+}
+
+// delimiterNote names a delimited file's separator for the summary.
+func delimiterNote(r rune) string {
+	switch r {
+	case 0:
+		return ""
+	case '\t':
+		return " (tabs)"
+	case ';':
+		return " (semicolons)"
+	case '|':
+		return " (pipes)"
+	}
+	return " (commas)"
 }
