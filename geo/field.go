@@ -52,10 +52,13 @@ var timeLayouts = []string{
 	"2006-01-02 15:04:05",
 	"2006-01-02",
 	time.RubyDate,
+	time.RFC1123Z,
+	time.RFC1123,
 }
 
-// parseTime parses one of timeLayouts or Unix seconds. Times without a zone
-// are taken as UTC.
+// parseTime parses one of timeLayouts, or Unix seconds — milliseconds
+// from 10¹¹ on (1973 in milliseconds, the year 5138 in seconds). Times
+// without a zone are taken as UTC.
 func parseTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	for _, l := range timeLayouts {
@@ -63,7 +66,10 @@ func parseTime(s string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	if v, err := core.ParseDecimal(s); err == nil && v >= 0 && v < 1e11 {
+	if v, err := core.ParseDecimal(s); err == nil && v >= 0 && v < 1e14 {
+		if v >= 1e11 {
+			return time.UnixMilli(int64(v)).UTC(), nil
+		}
 		sec, frac := math.Modf(v)
 		return time.Unix(int64(sec), int64(frac*1e9)).UTC(), nil
 	}

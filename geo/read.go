@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Format names a check-in file layout.
@@ -25,6 +26,9 @@ const (
 	Delimited
 	// LatLon is headerless "lat,lon" (or tab-separated) lines.
 	LatLon
+	// TSMC is the eight tab-separated columns of Yang et al.'s
+	// Foursquare check-ins of New York and Tokyo (parseTSMC).
+	TSMC
 )
 
 func (f Format) String() string {
@@ -37,6 +41,8 @@ func (f Format) String() string {
 		return "delimited"
 	case LatLon:
 		return "latlon"
+	case TSMC:
+		return "tsmc2014"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
@@ -55,8 +61,10 @@ func ParseFormat(name string) (Format, error) {
 		return Delimited, nil
 	case "latlon":
 		return LatLon, nil
+	case "tsmc2014", "tsmc":
+		return TSMC, nil
 	}
-	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare or csv)", ErrUnknownFmt, name)
+	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare, tsmc2014 or csv)", ErrUnknownFmt, name)
 }
 
 // MaxKeptErrors is how many skipped-line reasons a Result keeps.
@@ -85,6 +93,9 @@ type Result struct {
 	// Delimiter is the field separator of a Delimited file, sniffed from
 	// its header; 0 for the other formats.
 	Delimiter rune
+	// Latin1 reports that some line was not UTF-8 and was read as
+	// Latin-1 (ISO 8859-1), each byte its own character.
+	Latin1 bool
 	// NoPerson reports that the file names no person (user) column, so
 	// that every row is taken as a person of its own: a Delimited header
 	// without one, or LatLon lines.
@@ -172,12 +183,15 @@ func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) 
 	case LatLon:
 		res.NoPerson = true
 		err = readLines(lr, res, opt, parseLatLon)
+	case TSMC:
+		err = readLines(lr, res, opt, parseTSMC)
 	case Delimited:
 		err = readDelimited(lr, res, opt)
 	default:
 		return nil, fmt.Errorf("geo: %w %v", ErrUnknownFmt, f)
 	}
 	res.Lines = lr.line
+	res.Latin1 = lr.latin1
 	res.sink = nil
 	if err != nil {
 		return nil, err
@@ -218,6 +232,9 @@ func detect(line string) Format {
 	if f := strings.Split(line, "\t"); len(f) >= 4 {
 		if _, err := parseTime(f[1]); err == nil {
 			return SNAP
+		}
+		if _, err := parseTSMC(line); err == nil {
+			return TSMC
 		}
 	}
 	if _, err := parseLatLon(line); err == nil {
@@ -283,6 +300,7 @@ type lineReader struct {
 	line   int
 	peeked *string
 	buf    []byte
+	latin1 bool // a line was not UTF-8 and was read as Latin-1
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -324,6 +342,16 @@ func (lr *lineReader) next() (string, error) {
 		lr.line++
 		b := bytes.TrimSuffix(lr.buf, []byte("\n"))
 		b = bytes.TrimSuffix(b, []byte("\r"))
+		if !utf8.Valid(b) {
+			// Not UTF-8: Latin-1, as the TSMC files and older exports
+			// are written, where every byte is its code point.
+			lr.latin1 = true
+			r := make([]rune, len(b))
+			for i, c := range b {
+				r[i] = rune(c)
+			}
+			return string(r), nil
+		}
 		return string(b), nil
 	}
 }

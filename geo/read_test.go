@@ -286,3 +286,37 @@ func TestReadDelimitedSniffing(t *testing.T) {
 		t.Errorf("lat,lon lines: no person %v (%v), want true", res != nil && res.NoPerson, err)
 	}
 }
+
+// TestReadTSMC reads Yang et al.'s Foursquare layout (TSMC 2014) in a
+// file made here: eight tab-separated columns, Twitter's time, Latin-1
+// venue names; detected and named.
+func TestReadTSMC(t *testing.T) {
+	in := "470\t49bbd6c0f964a520f4531fe3\t4bf58dd8d48988d127951735\tArts & Crafts Store\t40.719810375488535\t-74.00258103213994\t-240\tTue Apr 03 18:00:09 +0000 2012\n" +
+		"979\t4a43c0aef964a520c6a61fe3\t4bf58dd8d48988d1df941735\tCaf\xe9\t40.60679958140643\t-74.04416981025437\t-240\tTue Apr 03 18:00:25 +0000 2012\n"
+	for _, f := range []Format{Auto, TSMC} {
+		res, err := ReadCheckins(strings.NewReader(in), f, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Checkins[1]
+		if res.Format != TSMC || res.Format.String() != "tsmc2014" || len(res.Checkins) != 2 || !res.Latin1 || res.NoPerson {
+			t.Fatalf("format %v, %d check-ins, Latin-1 %v, no person %v", res.Format, len(res.Checkins), res.Latin1, res.NoPerson)
+		}
+		if c.User != "979" || c.Location != "4a43c0aef964a520c6a61fe3" || c.Lat() != 40.60679958140643 || !c.Time.Equal(time.Date(2012, 4, 3, 18, 0, 25, 0, time.UTC)) {
+			t.Errorf("second check-in %+v", c)
+		}
+	}
+	if f, err := ParseFormat("tsmc2014"); f != TSMC || err != nil {
+		t.Errorf("ParseFormat(tsmc2014) = %v, %v", f, err)
+	}
+	// Unix milliseconds and RFC 1123 times.
+	for s, want := range map[string]time.Time{
+		"1333476009000":                   time.Date(2012, 4, 3, 18, 0, 9, 0, time.UTC),
+		"1333476009":                      time.Date(2012, 4, 3, 18, 0, 9, 0, time.UTC),
+		"Tue, 03 Apr 2012 18:00:09 +0000": time.Date(2012, 4, 3, 18, 0, 9, 0, time.UTC),
+	} {
+		if got, err := parseTime(s); err != nil || !got.Equal(want) {
+			t.Errorf("parseTime(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+}

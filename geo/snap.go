@@ -28,3 +28,25 @@ func parseSNAP(line string) (Checkin, error) {
 	}
 	return c, nil
 }
+
+// parseTSMC reads one line of Yang et al.'s Foursquare check-ins of New
+// York and Tokyo (TSMC 2014; dataset_TSMC2014_NYC.txt and _TKY.txt):
+//
+//	user<TAB>venue<TAB>category id<TAB>category<TAB>latitude<TAB>longitude<TAB>UTC offset (min)<TAB>time
+//
+// the time as Twitter writes it (Tue Apr 03 18:00:09 +0000 2012).
+func parseTSMC(line string) (Checkin, error) {
+	f := strings.Split(line, "\t")
+	if len(f) != 8 {
+		return Checkin{}, ErrFieldCount
+	}
+	p, err := parsePoint(f[4], f[5], 5, 6)
+	if err != nil {
+		return Checkin{}, err
+	}
+	t, err := parseTime(f[7])
+	if err != nil {
+		return Checkin{}, &fieldErr{8, fieldError(ErrBadTime, f[7])}
+	}
+	return Checkin{User: strings.TrimSpace(f[0]), Location: strings.TrimSpace(f[1]), Time: t, Point: p}, nil
+}
