@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 )
 
 // parseLatLon reads a headerless "lat,lon" line; a tab also separates.
@@ -30,7 +31,12 @@ type columns struct {
 	// decimalComma: the file separates fields by semicolons, as
 	// spreadsheets do where a comma is the decimal mark ("40,5").
 	decimalComma bool
+	// timeLayout is Mapping.TimeLayout ("": the known forms).
+	timeLayout string
 }
+
+// widest returns the largest column index c reads.
+func (c columns) widest() int { return max(c.lat, c.lon, c.user, c.time, c.loc) }
 
 // headerNames lists, per column, the header names that select it, in
 // normalForm.
@@ -65,9 +71,9 @@ func normalForm(name string) string {
 	return b.String()
 }
 
-// parseHeader finds the columns of a header. The first match of each kind
-// wins. Names compare in normalForm.
-func parseHeader(fields []string) (columns, error) {
+// headerColumns finds the columns of a header, −1 where absent. The first
+// match of each kind wins. Names compare in normalForm.
+func headerColumns(fields []string) columns {
 	c := columns{lat: -1, lon: -1, user: -1, time: -1, loc: -1}
 	for i := len(fields) - 1; i >= 0; i-- { // backwards, so that the first match is set last
 		name := normalForm(fields[i])
@@ -77,10 +83,7 @@ func parseHeader(fields []string) (columns, error) {
 			}
 		}
 	}
-	if c.lat < 0 || c.lon < 0 {
-		return c, ErrNoColumns
-	}
-	return c, nil
+	return c
 }
 
 // sniffDelimiter returns the delimiter of a header line: whichever of
@@ -108,7 +111,7 @@ func sniffDelimiter(head string) rune {
 
 // row converts one record by the header's columns.
 func (c columns) row(rec []string, width int) (Checkin, error) {
-	if len(rec) != width {
+	if width >= 0 && len(rec) != width || width < 0 && len(rec) <= c.widest() {
 		return Checkin{}, ErrFieldCount
 	}
 	lat, lon := rec[c.lat], rec[c.lon]
@@ -127,7 +130,11 @@ func (c columns) row(rec []string, width int) (Checkin, error) {
 		ck.Location = strings.TrimSpace(rec[c.loc])
 	}
 	if c.time >= 0 {
-		t, err := parseTime(rec[c.time])
+		parse := parseTime
+		if c.timeLayout != "" {
+			parse = func(s string) (time.Time, error) { return parseTimeLayout(s, c.timeLayout) }
+		}
+		t, err := parse(rec[c.time])
 		if err != nil {
 			return Checkin{}, &fieldErr{c.time + 1, err}
 		}
@@ -144,7 +151,11 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 	if err != nil {
 		return err
 	}
+	m := opt.Mapping
 	comma := sniffDelimiter(head)
+	if m != nil && m.Delim != 0 {
+		comma = m.Delim
+	}
 	res.Delimiter = comma
 	headLine := lr.line
 	cr := csv.NewReader(&lineSource{lr: lr})
@@ -152,21 +163,22 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	cr.ReuseRecord = true
-	hdr, err := cr.Read()
+	first, err := cr.Read()
 	if err != nil {
 		return &ParseError{Line: headLine, Err: err}
 	}
-	cols, err := parseHeader(hdr)
+	cols, width, err := firstLine(first, m, comma)
 	if err != nil {
-		shown := make([]string, len(hdr))
-		for i, h := range hdr {
-			shown[i] = strings.TrimSpace(h)
-		}
-		return &ParseError{Line: headLine, Err: fmt.Errorf("%w (the header's %d fields split at %s: %s)", err, len(hdr), delimiterName(comma), clip(strings.Join(shown, " · "), 60))}
+		return &ParseError{Line: headLine, Err: err}
 	}
 	res.NoPerson = cols.user < 0
 	cols.decimalComma = comma == ';'
-	width := len(hdr)
+	if width < 0 { // no header: the first line is data
+		c, err := cols.row(first, width)
+		if err := res.record(headLine, c, err, opt.SkipBad); err != nil {
+			return err
+		}
+	}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -186,6 +198,40 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 			return err
 		}
 	}
+}
+
+// firstLine reads a delimited file's first line as its header, or as
+// data when the mapping m says there is none (HeaderNo, or HeaderAuto and
+// the mapped coordinate columns hold coordinates): the columns and the
+// fields a record must have, −1 (at least the mapped ones) without a
+// header.
+func firstLine(first []string, m *Mapping, comma rune) (columns, int, error) {
+	header := m == nil || m.Header == HeaderYes || m.Header == HeaderAuto && !m.numbered(first)
+	c := columns{lat: -1, lon: -1, user: -1, time: -1, loc: -1}
+	width := -1
+	if header {
+		c, width = headerColumns(first), len(first)
+	}
+	if m != nil {
+		var hdr []string
+		if header {
+			hdr = first
+		}
+		if err := m.apply(&c, hdr); err != nil {
+			return c, 0, err
+		}
+	}
+	switch {
+	case (c.lat < 0 || c.lon < 0) && !header:
+		return c, 0, fmt.Errorf("%w: the file has no header: give lat and lon by number (-cols lat=N,lon=M)", ErrMapping)
+	case c.lat < 0 || c.lon < 0:
+		shown := make([]string, len(first))
+		for i, h := range first {
+			shown[i] = strings.TrimSpace(h)
+		}
+		return c, 0, fmt.Errorf("%w (the header's %d fields split at %s: %s)", ErrNoColumns, len(first), delimiterName(comma), clip(strings.Join(shown, " · "), 60))
+	}
+	return c, width, nil
 }
 
 // lineSource feeds encoding/csv from a lineReader, so that BOM handling,

@@ -75,6 +75,8 @@ type Options struct {
 	// SkipBad skips malformed lines instead of failing. Skipped lines are
 	// counted in Result.Skipped and the first MaxKeptErrors reasons kept.
 	SkipBad bool
+	// Mapping, when not nil, reads the file as delimited by it.
+	Mapping *Mapping
 }
 
 // A Result is what ReadCheckins or ScanCheckins read.
@@ -165,6 +167,12 @@ func ScanCheckins(ctx context.Context, r io.Reader, f Format, opt Options, fn fu
 func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) (*Result, error) {
 	lr := newLineReader(r)
 	lr.ctx = ctx
+	if m := opt.Mapping; m != nil {
+		if f != Auto && f != Delimited {
+			return nil, fmt.Errorf("geo: %w: for delimited files, not %v", ErrMapping, f)
+		}
+		f, lr.forceLatin1 = Delimited, m.Latin1
+	}
 	if kind := binaryKind(lr.br); kind != "" {
 		return nil, fmt.Errorf("geo: %w: this is %s; check-ins are read from text (CSV, TSV or SNAP lines)", ErrBinary, kind)
 	}
@@ -301,6 +309,8 @@ type lineReader struct {
 	peeked *string
 	buf    []byte
 	latin1 bool // a line was not UTF-8 and was read as Latin-1
+	// forceLatin1 reads every line as Latin-1 (Mapping.Latin1).
+	forceLatin1 bool
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -342,7 +352,7 @@ func (lr *lineReader) next() (string, error) {
 		lr.line++
 		b := bytes.TrimSuffix(lr.buf, []byte("\n"))
 		b = bytes.TrimSuffix(b, []byte("\r"))
-		if !utf8.Valid(b) {
+		if lr.forceLatin1 || !utf8.Valid(b) {
 			// Not UTF-8: Latin-1, as the TSMC files and older exports
 			// are written, where every byte is its code point.
 			lr.latin1 = true

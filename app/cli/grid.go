@@ -26,8 +26,10 @@ import (
 
 // runGrid is
 //
-//	privmap grid -in F [-format gowalla|foursquare|csv] [-bbox S,W,N,E]
+//	privmap grid -in F [-format gowalla|foursquare|tsmc2014|csv] [-bbox S,W,N,E]
 //	             [-cell KM] [-per-user first|all] -o truth.csv [-study-out study.json [-home]]
+//	             [-cols user=1,lat=5,lon=6,time=8] [-delim tab|comma|semicolon|pipe|auto]
+//	             [-header yes|no|auto] [-encoding utf-8|latin-1|auto] [-time-format LAYOUT]
 //	privmap grid -in F -format adult|census1990 [-attrs A,B,…] [-bins A=E1,E2,…]
 //	             [-merge A=LABEL:V1|V2] [-missing drop|category] [-ordinal] -o truth.csv [-study-out study.json]
 //
@@ -50,6 +52,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	preset := fs.String("preset", "", "put a paper's population of mechanisms into the study: "+presetNames())
 	record := fs.String("record", "", "also write the gridding's record, `J`.json: the command and its input's and outputs' SHA-256, which privmap report reads")
 	cf := censusFlags(fs)
+	mf := mappingFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -66,7 +69,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if census.IsFormat(*format) {
-		if err := onlyFor(fs, "check-in files", "bbox", "cell", "per-user", "home"); err != nil {
+		if err := onlyFor(fs, "check-in files", "bbox", "cell", "per-user", "home", "cols", "delim", "header", "encoding", "time-format"); err != nil {
 			return err
 		}
 		return runGridCensus(ctx, cf, *in, *format, *out, *studyOut, *preset, *skipBad, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
@@ -85,14 +88,63 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	return runGridCheckins(ctx, *in, f, opt, *out, *studyOut, *preset, *skipBad, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
+	read := geo.Options{SkipBad: *skipBad}
+	if read.Mapping, err = mf.mapping(fs); err != nil {
+		return err
+	}
+	return runGridCheckins(ctx, *in, f, opt, *out, *studyOut, *preset, read, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
+}
+
+// gridMappingFlags are grid's flags of a delimited file's column mapping.
+type gridMappingFlags struct {
+	cols, delim, header, encoding, timeFormat *string
+}
+
+func mappingFlags(fs *flag.FlagSet) gridMappingFlags {
+	return gridMappingFlags{
+		cols:       fs.String("cols", "", "read a delimited file by these `columns`: user=1,lat=5,lon=6,time=8,loc=2 (1-based numbers or header names); kinds left out are found by their header names"),
+		delim:      fs.String("delim", "auto", "delimiter of a delimited file: tab, comma, semicolon, pipe, auto (sniffed from the first line) or one character"),
+		header:     fs.String("header", "auto", "whether a delimited file's first line is a header: yes, no or auto (no when -cols numbers lat and lon and the line holds coordinates there)"),
+		encoding:   fs.String("encoding", "auto", "text encoding: utf-8, latin-1, or auto (lines that are not UTF-8 read as Latin-1)"),
+		timeFormat: fs.String("time-format", "", "`layout` of the time column, in Go's form (2006-01-02 15:04:05), or unix, unixms (default: ISO 8601, RFC 1123, Twitter's, Unix seconds or milliseconds)"),
+	}
+}
+
+// mapping returns the column mapping the flags ask for, nil when none
+// of them was set.
+func (m gridMappingFlags) mapping(fs *flag.FlagSet) (*geo.Mapping, error) {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		set = set || slices.Contains([]string{"cols", "delim", "header", "encoding", "time-format"}, f.Name)
+	})
+	if !set {
+		return nil, nil
+	}
+	var mp geo.Mapping
+	var err error
+	if *m.cols != "" {
+		if mp.Columns, err = geo.ParseColumns(*m.cols); err != nil {
+			return nil, usageError{msg: err.Error()}
+		}
+	}
+	if mp.Delim, err = geo.ParseDelimiter(*m.delim); err != nil {
+		return nil, usageError{msg: err.Error()}
+	}
+	if mp.Header, err = geo.ParseHeader(*m.header); err != nil {
+		return nil, usageError{msg: err.Error()}
+	}
+	if mp.Latin1, err = geo.ParseEncoding(*m.encoding); err != nil {
+		return nil, usageError{msg: err.Error()}
+	}
+	mp.TimeLayout = *m.timeFormat
+	return &mp, nil
 }
 
 // runGridCheckins grids a check-in file and writes the truth and study.
 // The file is streamed (geo.GridScan), once or twice, so that its size
 // does not bound what can be gridded.
-func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, skipBad bool, rec *recording, stdout, stderr io.Writer) error {
-	gd, res, err := geo.GridScan(scanFile(ctx, in, f, geo.Options{SkipBad: skipBad}), opt)
+func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, read geo.Options, rec *recording, stdout, stderr io.Writer) error {
+	gd, res, err := geo.GridScan(scanFile(ctx, in, f, read), opt)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.Is(err, context.Canceled) || errors.As(err, &pe) {

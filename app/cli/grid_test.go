@@ -237,3 +237,25 @@ func TestGridSpreadsheetCSV(t *testing.T) {
 		t.Errorf("no person column: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestGridColumnMapping grids a headerless file by -cols, -delim and
+// -time-format, and refuses a malformed mapping as a usage error.
+func TestGridColumnMapping(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "points.txt")
+	if err := os.WriteFile(in, []byte("ann:x:37.77:-122.41:1333476009\nann:y:37.78:-122.42:1333476010\nbob:z:37.76:-122.40:1333476011\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run("grid", "-in", in, "-cols", "user=1,loc=2,lat=3,lon=4,time=5", "-delim", ":", "-header", "no", "-time-format", "unix", "-cell", "0.5", "-o", filepath.Join(dir, "a.csv"))
+	if code != 0 || !strings.Contains(out, "3 records, 2 users") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs = run("grid", "-in", in, "-cols", "height=3", "-o", filepath.Join(dir, "b.csv"))
+	if code != 2 || !strings.Contains(errs, `unknown kind "height"`) {
+		t.Errorf("a bad -cols: exit %d, %s", code, errs)
+	}
+	code, _, errs = run("grid", "-in", in, "-format", "adult", "-cols", "lat=3", "-o", filepath.Join(dir, "c.csv"))
+	if code != 2 || !strings.Contains(errs, "-cols: for check-in files only") {
+		t.Errorf("-cols with a census file: exit %d, %s", code, errs)
+	}
+}
