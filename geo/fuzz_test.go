@@ -58,3 +58,33 @@ func FuzzReadSNAP(f *testing.F)      { fuzzFormat(f, SNAP) }
 func FuzzReadDelimited(f *testing.F) { fuzzFormat(f, Delimited) }
 func FuzzReadLatLon(f *testing.F)    { fuzzFormat(f, LatLon) }
 func FuzzReadAuto(f *testing.F)      { fuzzFormat(f, Auto) }
+
+func FuzzReadTSMC(f *testing.F) { fuzzFormat(f, TSMC) }
+
+// FuzzMapping reads a file by a fuzzed column mapping: a malformed
+// mapping is refused, a read one satisfies checkResult.
+func FuzzMapping(f *testing.F) {
+	f.Add("user=1,lat=5,lon=6,time=8", "tab", "no", "470\tv\tc\tx\t40.5\t-74.1\t-240\tTue Apr 03 18:00:09 +0000 2012\n")
+	f.Add("lat=Latitude (WGS84),lon=2", "semicolon", "auto", "Latitude (WGS84);lon\n40,5;-74,1\n")
+	f.Add("lat=1,lon=2", "auto", "yes", "a,b\n1,2\n")
+	f.Fuzz(func(t *testing.T, cols, delim, header, in string) {
+		var m Mapping
+		var err error
+		if m.Columns, err = ParseColumns(cols); err != nil {
+			return
+		}
+		if m.Delim, err = ParseDelimiter(delim); err != nil {
+			return
+		}
+		if m.Header, err = ParseHeader(header); err != nil {
+			return
+		}
+		for _, skip := range []bool{false, true} {
+			res, err := ReadCheckins(strings.NewReader(in), Auto, Options{SkipBad: skip, Mapping: &m})
+			if err != nil {
+				continue
+			}
+			checkResult(t, res, in)
+		}
+	})
+}
