@@ -48,16 +48,19 @@ func (f Format) String() string {
 }
 
 // ParseFormat maps a command-line format name to a Format. The names
-// gowalla and foursquare both mean SNAP; csv means a delimited file with or
-// without a header, detected from its first line; "" and auto detect
+// gowalla, foursquare and brightkite mean SNAP (SNAP's loc-gowalla and
+// loc-brightkite share the layout); csv means a delimited file with or
+// without a header, detected from its first line, and weeplaces the
+// Weeplaces check-ins' CSV (userid, placeid, datetime, lat, lon, city,
+// category: its header names read as they are); "" and auto detect
 // everything.
 func ParseFormat(name string) (Format, error) {
 	switch strings.ToLower(name) {
 	case "", "auto":
 		return Auto, nil
-	case "gowalla", "foursquare", "snap":
+	case "gowalla", "foursquare", "snap", "brightkite":
 		return SNAP, nil
-	case "csv", "tsv", "delimited":
+	case "csv", "tsv", "delimited", "weeplaces":
 		return Delimited, nil
 	case "latlon":
 		return LatLon, nil

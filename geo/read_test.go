@@ -320,3 +320,33 @@ func TestReadTSMC(t *testing.T) {
 		}
 	}
 }
+
+// TestReadPresetLayouts reads small files made here in the layouts of
+// SNAP's Brightkite check-ins (loc-brightkite_totalCheckins.txt: user,
+// time, lat, lon, location id, tab-separated) and of the Weeplaces
+// check-ins (a CSV headed userid,placeid,datetime,lat,lon,city,category),
+// named by their -format.
+func TestReadPresetLayouts(t *testing.T) {
+	for _, tc := range []struct {
+		format, in string
+		want       Format
+	}{
+		{"brightkite", "0\t2010-10-17T01:48:53Z\t39.747652\t-104.99251\t88c46bf20db295831bd2d1718ad7e6f5\n" +
+			"0\t2010-10-16T06:02:04Z\t39.891383\t-105.070814\t7a0f88982aa015062b95e3b4843f9ca2\n", SNAP},
+		{"weeplaces", "userid,placeid,datetime,lat,lon,city,category\n" +
+			"fred-wilson,tompkins-square-park-new-york,2010-10-22T23:44:29,40.7262,-73.9817,New York,Parks\n" +
+			"fred-wilson,union-square-cafe-new-york,2010-10-23T01:12:00,40.7368,-73.9882,New York,Food:American\n", Delimited},
+	} {
+		f, err := ParseFormat(tc.format)
+		if err != nil || f != tc.want {
+			t.Fatalf("ParseFormat(%s) = %v, %v", tc.format, f, err)
+		}
+		res, err := ReadCheckins(strings.NewReader(tc.in), f, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.Checkins[1]; len(res.Checkins) != 2 || res.NoPerson || c.User == "" || c.Location == "" || c.Time.IsZero() || c.Lat() < 39 {
+			t.Errorf("%s: %d check-ins, the second %+v", tc.format, len(res.Checkins), c)
+		}
+	}
+}

@@ -41,7 +41,7 @@ import (
 func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("grid")
 	in := fs.String("in", "", "check-in or census `file` to read")
-	format := fs.String("format", "", "file format: gowalla, foursquare, tsmc2014 (Yang et al.'s NYC and Tokyo check-ins), csv, adult or census1990 (default: detect a check-in format)")
+	format := fs.String("format", "", "file format: gowalla, foursquare, brightkite (SNAP's layout), tsmc2014 (Yang et al.'s NYC and Tokyo check-ins), weeplaces, csv, adult or census1990 (default: detect a check-in format)")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` in degrees (default: the data's box)")
 	cell := fs.Float64("cell", 0.5, "cell side in `km`")
 	perUser := fs.String("per-user", "first", "data per person: first (first check-in by time), all, or K (at most K check-ins per person, the first K by time)")
