@@ -309,7 +309,7 @@ func cemCost(method core.Method, s *core.Study, n float64, alphaGiven bool, em, 
 }
 
 // inversionCost is the cost of an inversion estimator over channels
-// dense channels: up to 4,096 symbols each built densely (K² cells at
+// channels: up to 4,096 symbols each built densely (K² cells at
 // denseEntry) and factorised by LU ((2/3)K³ operations at luRate), else
 // gmresProducts products of half an EM step each; extra is the time of
 // building the average channel's mechanisms.

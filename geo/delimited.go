@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -229,7 +230,7 @@ func firstLine(first []string, m *Mapping, comma rune) (columns, int, error) {
 		for i, h := range first {
 			shown[i] = strings.TrimSpace(h)
 		}
-		return c, 0, fmt.Errorf("%w (the header's %d fields split at %s: %s)", ErrNoColumns, len(first), delimiterName(comma), clip(strings.Join(shown, " · "), 60))
+		return c, 0, fmt.Errorf("%w (the header's %d fields split at %s: %s)", ErrNoColumns, len(first), DelimiterName(comma), clip(strings.Join(shown, " · "), 60))
 	}
 	return c, width, nil
 }
@@ -256,9 +257,13 @@ func (s *lineSource) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// delimiterName names a delimiter for a message.
-func delimiterName(r rune) string {
+// DelimiterName names a delimiter in the plural, for messages and
+// summaries: "commas", "semicolons", "tabs", "pipes", or the character
+// quoted.
+func DelimiterName(r rune) string {
 	switch r {
+	case ',':
+		return "commas"
 	case '\t':
 		return "tabs"
 	case ';':
@@ -266,8 +271,12 @@ func delimiterName(r rune) string {
 	case '|':
 		return "pipes"
 	}
-	return "commas"
+	return strconv.QuoteRune(r)
 }
+
+// NoPersonNote says what a file without a person column means
+// (Result.NoPerson), as grid and the Data screen print it.
+const NoPersonNote = "no person column: every row is treated as a person"
 
 // decimalPoint turns one decimal comma into a point ("40,5" → "40.5")
 // in a number that has no point.

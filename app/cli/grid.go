@@ -69,7 +69,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if census.IsFormat(*format) {
-		if err := onlyFor(fs, "check-in files", "bbox", "cell", "per-user", "home", "cols", "delim", "header", "encoding", "time-format"); err != nil {
+		if err := onlyFor(fs, "check-in files", append([]string{"bbox", "cell", "per-user", "home"}, mappingFlagNames...)...); err != nil {
 			return err
 		}
 		return runGridCensus(ctx, cf, *in, *format, *out, *studyOut, *preset, *skipBad, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
@@ -95,6 +95,9 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return runGridCheckins(ctx, *in, f, opt, *out, *studyOut, *preset, read, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
 }
 
+// mappingFlagNames are the flags of gridMappingFlags.
+var mappingFlagNames = []string{"cols", "delim", "header", "encoding", "time-format"}
+
 // gridMappingFlags are grid's flags of a delimited file's column mapping.
 type gridMappingFlags struct {
 	cols, delim, header, encoding, timeFormat *string
@@ -115,7 +118,7 @@ func mappingFlags(fs *flag.FlagSet) gridMappingFlags {
 func (m gridMappingFlags) mapping(fs *flag.FlagSet) (*geo.Mapping, error) {
 	set := false
 	fs.Visit(func(f *flag.Flag) {
-		set = set || slices.Contains([]string{"cols", "delim", "header", "encoding", "time-format"}, f.Name)
+		set = set || slices.Contains(mappingFlagNames, f.Name)
 	})
 	if !set {
 		return nil, nil
@@ -382,20 +385,12 @@ func ruleWords(gd *geo.Gridded) string {
 	return gd.RuleText()
 }
 
-// noPersonText says what a file without a person column means.
-const noPersonText = "no person column: every row is treated as a person (name one user, user_id or User ID in the header to count people)"
+// noPersonText is geo.NoPersonNote with what to do about it.
+const noPersonText = geo.NoPersonNote + " (name one user, user_id or User ID in the header to count people)"
 
-// delimiterWords names a delimited file's separator.
+// delimiterWords names a delimited file's separator: "comma-separated".
 func delimiterWords(r rune) string {
-	switch r {
-	case '\t':
-		return "tab-separated"
-	case ';':
-		return "semicolon-separated"
-	case '|':
-		return "pipe-separated"
-	}
-	return "comma-separated"
+	return strings.TrimSuffix(geo.DelimiterName(r), "s") + "-separated"
 }
 
 // looksLikeCensus reports whether the file's first line is a census

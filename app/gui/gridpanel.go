@@ -225,7 +225,7 @@ func (g *gridPanel) summarise(ds *dataset) {
 	set("Read", fmt.Sprintf("%v format%s · %s lines · %s skipped", res.Format, delimiterNote(res.Delimiter), app.Thousands(res.Lines), app.Thousands(res.Skipped)))
 	records := fmt.Sprintf("%s check-ins · %s users", app.Thousands(gd.Records), app.Thousands(gd.Users))
 	if res.NoPerson {
-		records += " · no person column: every row is treated as a person"
+		records += " · " + geo.NoPersonNote
 	}
 	set("Records", records)
 	rule := gd.RuleText()
@@ -261,17 +261,11 @@ func (g *gridPanel) hoverText(ds *dataset, _ *mapplot.Map, cell int) string {
 	return cellInfo(ds.grid, cell)
 }
 
-// delimiterNote names a delimited file's separator for the summary.
+// delimiterNote names a delimited file's separator for the summary:
+// " (semicolons)", "" for the other formats.
 func delimiterNote(r rune) string {
-	switch r {
-	case 0:
+	if r == 0 {
 		return ""
-	case '\t':
-		return " (tabs)"
-	case ';':
-		return " (semicolons)"
-	case '|':
-		return " (pipes)"
 	}
-	return " (commas)"
+	return " (" + geo.DelimiterName(r) + ")"
 }

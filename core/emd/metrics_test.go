@@ -251,18 +251,8 @@ func TestTransportCancel(t *testing.T) {
 func TestTransportIncrementalPotentials(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	p, q := randomDist(rng, 120, 0.4), randomDist(rng, 120, 0)
-	var a, b []float64
-	var src, dst []int
-	for i, v := range p {
-		if v > 0 {
-			a, src = append(a, v), append(src, i)
-		}
-	}
-	for j, v := range q {
-		if v > 0 {
-			b, dst = append(b, v), append(dst, j)
-		}
-	}
+	a, src, _ := positive(p, "supply")
+	b, dst, _ := positive(q, "demand")
 	grid := core.Alphabet{Kind: core.KindGrid, Cols: 12, Rows: 10, CellKm: 1}
 	table, _ := gridCosts(grid)(src, dst)
 	tab, err := newTableau(context.Background(), a, len(b), table)
@@ -422,18 +412,8 @@ func TestTransportCertificate(t *testing.T) {
 	grid := core.Alphabet{Kind: core.KindGrid, Cols: 30, Rows: 30, CellKm: 0.5}
 	for trial := range 3 {
 		p, q := randomDist(rng, 900, 0.7), randomDist(rng, 900, 0)
-		var a, b []float64
-		var src, dst []int
-		for i, v := range p {
-			if v > 0 {
-				a, src = append(a, v), append(src, i)
-			}
-		}
-		for j, v := range q {
-			if v > 0 {
-				b, dst = append(b, v), append(dst, j)
-			}
-		}
+		a, src, _ := positive(p, "supply")
+		b, dst, _ := positive(q, "demand")
 		floats.Scale(floats.Sum(a)/floats.Sum(b), b)
 		table, _ := gridCosts(grid)(src, dst)
 		tab, err := newTableau(context.Background(), a, len(b), table)

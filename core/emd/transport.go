@@ -140,23 +140,13 @@ func abs32(x int32) int32 {
 // transport is Transport with the costs between the symbols that send
 // and receive mass given by costs.
 func transport(ctx context.Context, supply, demand []float64, costs func(src, dst []int) (costTable, error)) (float64, error) {
-	var src, dst []int
-	var a, b []float64
-	for i, v := range supply {
-		if v < 0 {
-			return 0, errors.New("core: transport: negative supply")
-		}
-		if v > 0 {
-			src, a = append(src, i), append(a, v)
-		}
+	a, src, err := positive(supply, "supply")
+	if err != nil {
+		return 0, err
 	}
-	for j, v := range demand {
-		if v < 0 {
-			return 0, errors.New("core: transport: negative demand")
-		}
-		if v > 0 {
-			dst, b = append(dst, j), append(b, v)
-		}
+	b, dst, err := positive(demand, "demand")
+	if err != nil {
+		return 0, err
 	}
 	if len(a) == 0 || len(b) == 0 {
 		return 0, errors.New("core: transport: no mass")
@@ -186,6 +176,22 @@ func transport(ctx context.Context, supply, demand []float64, costs func(src, ds
 		return 0, err
 	}
 	return t.total(), nil
+}
+
+// positive returns the entries of v above zero and their symbols, or an
+// error naming what (supply, demand) when one is negative.
+func positive(v []float64, what string) ([]float64, []int, error) {
+	var mass []float64
+	var at []int
+	for i, x := range v {
+		if x < 0 {
+			return nil, nil, errors.New("core: transport: negative " + what)
+		}
+		if x > 0 {
+			mass, at = append(mass, x), append(at, i)
+		}
+	}
+	return mass, at, nil
 }
 
 // maxTransportCells bounds the m×n cells of a transportation problem,

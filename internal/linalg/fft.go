@@ -354,21 +354,53 @@ func (f *RealFFT) Coefficients(dst []complex128, x []float64) []complex128 {
 		copy(dst, z[:half])
 		return dst
 	}
-	m := f.n / 2
 	for t := range z {
 		z[t] = complex(x[2*t], x[2*t+1])
 	}
 	f.plan.transform(z, f.work, 1, false)
+	f.separate(dst, z, 1, 0)
+	return dst
+}
+
+// separate sets d to the coefficients of the real sequence whose
+// transform of z_t = x_2t + i·x_2t+1 is sequence i of the batch z
+// (stride sequences interleaved): X_k = E_k + w^k O_k.
+func (f *RealFFT) separate(d, z []complex128, stride, i int) {
+	m := f.n / 2
 	for k := 0; k <= m; k++ {
-		zk, zn := z[k%m], conj(z[(m-k)%m])
+		zk, zn := z[(k%m)*stride+i], conj(z[((m-k)%m)*stride+i])
 		e, o := (zk+zn)*0.5, (zk-zn)*complex(0, -0.5)
 		w := complex(-1, 0) // w^m
 		if k < m {
 			w = f.w[k]
 		}
-		dst[k] = e + w*o
+		d[k] = e + w*o
 	}
-	return dst
+}
+
+// extend returns coefficient k < n of the real sequence whose first
+// n/2+1 are spec: the Hermitian extension, the imaginary parts at 0 and
+// n/2 taken as zero.
+func (f *RealFFT) extend(spec []complex128, k int) complex128 {
+	if k <= f.n/2 {
+		v := spec[k]
+		if k == 0 || 2*k == f.n {
+			v = complex(real(v), 0)
+		}
+		return v
+	}
+	return conj(spec[f.n-k])
+}
+
+// combine sets sequence i of the batch z (stride sequences
+// interleaved) to the half-length transform whose inverse gives the
+// real sequence of coefficients spec in its z_t = x_2t + i·x_2t+1.
+func (f *RealFFT) combine(z, spec []complex128, stride, i int) {
+	m := f.n / 2
+	for k := range m {
+		a, b := f.extend(spec, k), f.extend(spec, k+m)
+		z[k*stride+i] = (a + b) + complex(0, 1)*(a-b)*conj(f.w[k])
+	}
 }
 
 // Sequence sets dst (allocated when nil) to the unnormalised inverse
@@ -383,19 +415,9 @@ func (f *RealFFT) Sequence(dst []float64, spec []complex128) []float64 {
 		panic("linalg: RealFFT: length mismatch")
 	}
 	z := f.z
-	at := func(k int) complex128 { // the Hermitian extension
-		if k < half {
-			v := spec[k]
-			if k == 0 || 2*k == f.n {
-				v = complex(real(v), 0)
-			}
-			return v
-		}
-		return conj(spec[f.n-k])
-	}
 	if f.w == nil {
 		for k := range z {
-			z[k] = at(k)
+			z[k] = f.extend(spec, k)
 		}
 		f.plan.transform(z, f.work, 1, true)
 		for t := range dst {
@@ -403,11 +425,7 @@ func (f *RealFFT) Sequence(dst []float64, spec []complex128) []float64 {
 		}
 		return dst
 	}
-	m := f.n / 2
-	for k := range z {
-		a, b := at(k), at(k+m)
-		z[k] = (a + b) + complex(0, 1)*(a-b)*conj(f.w[k])
-	}
+	f.combine(z, spec, 1, 0)
 	f.plan.transform(z, f.work, 1, true)
 	for t, v := range z {
 		dst[2*t], dst[2*t+1] = real(v), imag(v)
@@ -452,15 +470,7 @@ func (f *RealFFT) CoefficientsBatch(dst [][]complex128, load func(i int, x []flo
 	}
 	f.plan.transform(z, work, count, false)
 	for i, d := range dst {
-		for k := 0; k <= m; k++ {
-			zk, zn := z[(k%m)*count+i], conj(z[((m-k)%m)*count+i])
-			e, o := (zk+zn)*0.5, (zk-zn)*complex(0, -0.5)
-			w := complex(-1, 0) // w^m
-			if k < m {
-				w = f.w[k]
-			}
-			d[k] = e + w*o
-		}
+		f.separate(d, z, count, i)
 	}
 }
 
@@ -475,23 +485,10 @@ func (f *RealFFT) SequenceBatch(spec [][]complex128, store func(i int, x []float
 		}
 		return
 	}
-	count, m, half := len(spec), f.n/2, f.n/2+1
+	count, m := len(spec), f.n/2
 	z, work, x := f.batch(count, m)
 	for i, s := range spec {
-		at := func(k int) complex128 { // the Hermitian extension
-			if k < half {
-				v := s[k]
-				if k == 0 || 2*k == f.n {
-					v = complex(real(v), 0)
-				}
-				return v
-			}
-			return conj(s[f.n-k])
-		}
-		for k := range m {
-			a, b := at(k), at(k+m)
-			z[k*count+i] = (a + b) + complex(0, 1)*(a-b)*conj(f.w[k])
-		}
+		f.combine(z, s, count, i)
 	}
 	f.plan.transform(z, work, count, true)
 	for i := range spec {
