@@ -50,18 +50,56 @@ type Source struct {
 	BBox    []float64 `json:"bbox,omitempty"`
 	CellKm  float64   `json:"cell_km,omitempty"`
 	PerUser string    `json:"per_user,omitempty"`
+	// Delimited files read by a column mapping: grid's -cols, -delim,
+	// -header, -encoding and -time-format values (geo.Mapping.Text);
+	// empty when the guesses were taken.
+	Columns    string `json:"columns,omitempty"`
+	Delim      string `json:"delim,omitempty"`
+	Header     string `json:"header,omitempty"`
+	Encoding   string `json:"encoding,omitempty"`
+	TimeFormat string `json:"time_format,omitempty"`
 	// Census files: the attributes as privmap grid's -attrs lists them
 	// and the missing-value policy (drop or category).
 	Attrs   string `json:"attrs,omitempty"`
 	Missing string `json:"missing,omitempty"`
 }
 
-// GridSource records check-in data read from path in format f and
-// gridded as gd: its box, cell side and per-user rule.
-func GridSource(path string, f geo.Format, gd *geo.Gridded) *Source {
+// GridSource records check-in data read from path in format f by the
+// column mapping m (nil: none) and gridded as gd: its box, cell side and
+// per-user rule.
+func GridSource(path string, f geo.Format, m *geo.Mapping, gd *geo.Gridded) *Source {
 	b := gd.Grid.Bound
-	return &Source{Path: path, Format: f.String(), CellKm: gd.Grid.CellKm, PerUser: gd.RuleText(),
+	s := &Source{Path: path, Format: f.String(), CellKm: gd.Grid.CellKm, PerUser: gd.RuleText(),
 		BBox: []float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}}
+	if m != nil {
+		s.Columns, s.Delim, s.Header, s.Encoding, s.TimeFormat = m.Text()
+	}
+	return s
+}
+
+// Mapping returns the column mapping the source records, nil when it
+// records none.
+func (s *Source) Mapping() (*geo.Mapping, error) {
+	if s.Columns == "" && s.Delim == "" && s.Header == "" && s.Encoding == "" && s.TimeFormat == "" {
+		return nil, nil
+	}
+	m := &geo.Mapping{TimeLayout: s.TimeFormat}
+	var err error
+	if s.Columns != "" {
+		if m.Columns, err = geo.ParseColumns(s.Columns); err != nil {
+			return nil, err
+		}
+	}
+	if m.Delim, err = geo.ParseDelimiter(s.Delim); err != nil {
+		return nil, err
+	}
+	if m.Header, err = geo.ParseHeader(s.Header); err != nil {
+		return nil, err
+	}
+	if m.Latin1, err = geo.ParseEncoding(s.Encoding); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // CensusSource records a census file read from path in format f and

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo"
 )
 
 // TestStudyRoundTrip writes a study with its source and run and reads it
@@ -66,5 +67,34 @@ func TestStudyWithoutApplicationMembers(t *testing.T) {
 	}
 	if mine.String() != cores.String() {
 		t.Errorf("WriteStudy without source or run:\n%s\nwant core's\n%s", mine.String(), cores.String())
+	}
+}
+
+// TestSourceMapping: a source records the column mapping a file was read
+// by, and gives it back; a source without one gives nil.
+func TestSourceMapping(t *testing.T) {
+	m := &geo.Mapping{Columns: map[string]string{"user": "1", "lat": "Latitude (WGS84)", "lon": "6"}, Delim: ';', Header: geo.HeaderYes, Latin1: true, TimeLayout: "02.01.2006 15:04"}
+	gd := &geo.Gridded{Grid: &geo.Grid{CellKm: 0.5}}
+	s := GridSource("/d/x.csv", geo.Delimited, m, gd)
+	if s.Columns != "user=1,lat=Latitude (WGS84),lon=6" || s.Delim != "semicolon" || s.Header != "yes" || s.Encoding != "latin-1" || s.TimeFormat != "02.01.2006 15:04" {
+		t.Fatalf("recorded %+v", s)
+	}
+	var buf bytes.Buffer
+	if err := WriteStudy(&buf, &Study{Study: &core.Study{Alphabet: core.Alphabet{Kind: core.KindLinear, Size: 2}}, Source: s}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadStudy(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := back.Source.Mapping()
+	if err != nil || !reflect.DeepEqual(got, m) {
+		t.Fatalf("Mapping() = %+v, %v, want %+v", got, err, m)
+	}
+	if got, err := GridSource("/d/x.txt", geo.SNAP, nil, gd).Mapping(); got != nil || err != nil {
+		t.Errorf("a source without a mapping gives %+v, %v", got, err)
+	}
+	if _, err := (&Source{Delim: "two"}).Mapping(); err == nil {
+		t.Error("a malformed recorded delimiter was accepted")
 	}
 }

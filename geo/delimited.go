@@ -87,6 +87,22 @@ func headerColumns(fields []string) columns {
 	return c
 }
 
+// xyHint is the advice for a header with x and y fields, which may be
+// projected metres and so are read as degrees only when told to; "" for
+// a header without them.
+func xyHint(hdr []string) string {
+	x, y := slices.IndexFunc(hdr, isName("x")), slices.IndexFunc(hdr, isName("y"))
+	if x < 0 || y < 0 {
+		return ""
+	}
+	return fmt.Sprintf("; if %s and %s are longitude and latitude in degrees, say so with -cols lat=%s,lon=%s", hdr[x], hdr[y], hdr[y], hdr[x])
+}
+
+// isName returns whether a header field is name in normalForm.
+func isName(name string) func(string) bool {
+	return func(field string) bool { return normalForm(field) == name }
+}
+
 // sniffDelimiter returns the delimiter of a header line: whichever of
 // tab, comma, semicolon and pipe occurs most often outside quotes, in
 // that order on a tie; a comma when none occurs.
@@ -158,6 +174,7 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 		comma = m.Delim
 	}
 	res.Delimiter = comma
+	res.preview.previewDelimiter(comma)
 	headLine := lr.line
 	cr := csv.NewReader(&lineSource{lr: lr})
 	cr.Comma = comma
@@ -174,8 +191,10 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 	}
 	res.NoPerson = cols.user < 0
 	cols.decimalComma = comma == ';'
+	res.preview.previewHeader(first, width >= 0, cols)
 	if width < 0 { // no header: the first line is data
 		c, err := cols.row(first, width)
+		res.preview.previewRow(headLine, first, c, err)
 		if err := res.record(headLine, c, err, opt.SkipBad); err != nil {
 			return err
 		}
@@ -189,11 +208,13 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 		var c Checkin
 		if pe := (*csv.ParseError)(nil); errors.As(err, &pe) {
 			line, err = pe.Line, pe.Err
+			res.preview.previewRow(line+headLine-1, nil, c, err)
 		} else if err != nil {
 			return err
 		} else {
 			line, _ = cr.FieldPos(0)
 			c, err = cols.row(rec, width)
+			res.preview.previewRow(line+headLine-1, rec, c, err)
 		}
 		if err := res.record(line+headLine-1, c, err, opt.SkipBad); err != nil {
 			return err
@@ -230,7 +251,7 @@ func firstLine(first []string, m *Mapping, comma rune) (columns, int, error) {
 		for i, h := range first {
 			shown[i] = strings.TrimSpace(h)
 		}
-		return c, 0, fmt.Errorf("%w (the header's %d fields split at %s: %s)", ErrNoColumns, len(first), DelimiterName(comma), clip(strings.Join(shown, " · "), 60))
+		return c, 0, fmt.Errorf("%w (the header's %d fields split at %s: %s)%s", ErrNoColumns, len(first), DelimiterName(comma), clip(strings.Join(shown, " · "), 60), xyHint(shown))
 	}
 	return c, width, nil
 }

@@ -17,8 +17,8 @@ import (
 // the time layout. Kinds it leaves out are found by their header names
 // as without it.
 type Mapping struct {
-	// Columns maps a kind (user, lat, lon, time, loc) to a header name
-	// or a 1-based column number.
+	// Columns maps a kind (user, lat, lon, time, loc) to a header name,
+	// a 1-based column number or "none".
 	Columns map[string]string
 	// Delim is the delimiter; 0 sniffs it from the first line.
 	Delim rune
@@ -32,6 +32,19 @@ type Mapping struct {
 	// parseTime knows); "unix" and "unixms" name Unix seconds and
 	// milliseconds.
 	TimeLayout string
+}
+
+// LayoutMapping returns the mapping that reads a file of a headerless
+// layout f as a delimited file: SNAP's user, time, latitude, longitude
+// and location, TSMC's eight columns; nil for the other formats.
+func LayoutMapping(f Format) *Mapping {
+	switch f {
+	case SNAP:
+		return &Mapping{Columns: map[string]string{"user": "1", "time": "2", "lat": "3", "lon": "4", "loc": "5"}, Delim: '\t', Header: HeaderNo}
+	case TSMC:
+		return &Mapping{Columns: map[string]string{"user": "1", "loc": "2", "lat": "5", "lon": "6", "time": "8"}, Delim: '\t', Header: HeaderNo}
+	}
+	return nil
 }
 
 // Header says whether a delimited file's first line is a header.
@@ -52,7 +65,8 @@ var columnKinds = []string{"user", "lat", "lon", "time", "loc"}
 
 // ParseColumns parses a -cols value, "user=1,lat=5,lon=6,time=8" or
 // with header names ("lat=Latitude (WGS84)"): kind=column pairs
-// separated by commas, each kind once.
+// separated by commas, each kind once; "none" reads a kind from no
+// column even when the header names one (user=none: no person column).
 func ParseColumns(s string) (map[string]string, error) {
 	m := map[string]string{}
 	for _, pair := range strings.Split(s, ",") {
@@ -134,10 +148,12 @@ func (m *Mapping) apply(c *columns, hdr []string) error {
 		i := -1
 		if n, err := strconv.Atoi(col); err == nil {
 			i = n - 1
+		} else if strings.EqualFold(col, "none") {
+			// No such column, though the header may name one.
 		} else if hdr == nil {
 			return fmt.Errorf("%w: %s=%q names a column, but the file has no header: number it", ErrMapping, kind, col)
 		} else {
-			i = slices.IndexFunc(hdr, func(h string) bool { return normalForm(h) == normalForm(col) })
+			i = slices.IndexFunc(hdr, isName(normalForm(col)))
 			if i < 0 {
 				return fmt.Errorf("%w: %s=%q is not in the header (%s)", ErrMapping, kind, col, clip(strings.Join(hdr, " · "), 60))
 			}
@@ -165,7 +181,7 @@ func (m *Mapping) apply(c *columns, hdr []string) error {
 func (m *Mapping) numbered(rec []string) bool {
 	lat, err1 := strconv.Atoi(m.Columns["lat"])
 	lon, err2 := strconv.Atoi(m.Columns["lon"])
-	if err1 != nil || err2 != nil || lat > len(rec) || lon > len(rec) {
+	if err1 != nil || err2 != nil || min(lat, lon) < 1 || lat > len(rec) || lon > len(rec) {
 		return false
 	}
 	_, err := parsePoint(rec[lat-1], rec[lon-1], lat, lon)

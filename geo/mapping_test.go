@@ -44,6 +44,11 @@ func TestMapping(t *testing.T) {
 	if c := res.Checkins[0]; c.User != "ann" || c.Lon() != -74.1 || !c.Time.Equal(time.Date(2012, 4, 3, 18, 0, 9, 0, time.UTC)) {
 		t.Errorf("by names: %+v", c)
 	}
+	// user=none: no person column though the header names one.
+	res, err = ReadCheckins(strings.NewReader("user,lat,lon\nann,40.5,-74.1\n"), Auto, Options{Mapping: &Mapping{Columns: map[string]string{"user": "none"}}})
+	if err != nil || !res.NoPerson || res.Checkins[0].User != "" {
+		t.Errorf("user=none: %v, %+v", err, res)
+	}
 	for _, tc := range []struct {
 		name, in string
 		m        Mapping

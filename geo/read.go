@@ -108,6 +108,8 @@ type Result struct {
 
 	sink    func(Checkin) error
 	records int
+	// preview, when set, gets a delimited file's header and rows.
+	preview *Preview
 }
 
 // add appends a check-in. Its strings are copied out of the line they
@@ -176,8 +178,8 @@ func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) 
 		}
 		f, lr.forceLatin1 = Delimited, m.Latin1
 	}
-	if kind := binaryKind(lr.br); kind != "" {
-		return nil, fmt.Errorf("geo: %w: this is %s; check-ins are read from text (CSV, TSV or SNAP lines)", ErrBinary, kind)
+	if err := binaryError(lr.br); err != nil {
+		return nil, err
 	}
 	res.Format = f
 	if f == Auto {
@@ -213,6 +215,14 @@ func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) 
 	return res, nil
 }
 
+// binaryError is the error of a binary file (binaryKind), nil for text.
+func binaryError(br *bufio.Reader) error {
+	if kind := binaryKind(br); kind != "" {
+		return fmt.Errorf("geo: %w: this is %s; check-ins are read from text (CSV, TSV or SNAP lines)", ErrBinary, kind)
+	}
+	return nil
+}
+
 // binaryKind names the kind of a binary file from its first bytes (its
 // magic number), or says "binary data" for a NUL byte among the first
 // 512; "" for text.
@@ -236,6 +246,21 @@ func binaryKind(br *bufio.Reader) string {
 		return "binary data"
 	}
 	return ""
+}
+
+// DetectFormat returns the format ReadCheckins reads r as when asked for
+// Auto, from its first data line (only that line is read), or the error
+// of a binary or empty file.
+func DetectFormat(r io.Reader) (Format, error) {
+	lr := newLineReader(r)
+	if err := binaryError(lr.br); err != nil {
+		return Auto, err
+	}
+	first, err := lr.peekDataLine()
+	if err != nil {
+		return Auto, err
+	}
+	return detect(first), nil
 }
 
 // detect guesses the format of a file from its first data line.

@@ -123,6 +123,7 @@ func TestReadCheckinsErrors(t *testing.T) {
 		{"too few fields", good + "1\t2010-08-19T20:51:29Z\t37\n", SNAP, ErrFieldCount, 2, 0, ""},
 		{"too many fields", good + good[:len(good)-1] + "\textra\n", SNAP, ErrFieldCount, 2, 0, ""},
 		{"header without coordinates", "name,value\nx,1\n", Auto, ErrNoColumns, 1, 0, "2 fields split at commas: name · value"},
+		{"x and y only when told", "id;X;Y\n1;-74;40\n", Auto, ErrNoColumns, 1, 0, "if X and Y are longitude and latitude in degrees, say so with -cols lat=Y,lon=X"},
 		{"PNG image", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", Auto, ErrBinary, 0, 0, "a PNG image"},
 		{"xlsx workbook", "PK\x03\x04\x14\x00\x06\x00", Auto, ErrBinary, 0, 0, "Excel .xlsx"},
 		{"PDF", "%PDF-1.7\n", Delimited, ErrBinary, 0, 0, "a PDF document"},

@@ -167,7 +167,7 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
-		if err := addStudy(rec, studyOut, s, preset, in, app.GridSource(absPath(in), res.Format, gd)); err != nil {
+		if err := addStudy(rec, studyOut, s, preset, in, app.GridSource(absPath(in), res.Format, read.Mapping, gd)); err != nil {
 			return err
 		}
 	}

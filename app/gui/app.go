@@ -140,7 +140,10 @@ func (u *ui) openFile(name string) {
 	if err != nil {
 		abs = name
 	}
-	u.data.load(uriSource(storage.NewFileURI(abs)), false)
+	// Through the import dialog for a delimited file, shown once the
+	// window has its size.
+	src := uriSource(storage.NewFileURI(abs))
+	jobs.Go(func() { jobs.Do(func() { u.data.openFile(src) }) })
 }
 
 // command is an action of the main menu with its keyboard shortcut.

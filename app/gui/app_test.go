@@ -325,8 +325,8 @@ func TestLoadSpreadsheetCSV(t *testing.T) {
 	assert.Equal(t, "2 check-ins · 2 users · no person column: every row is treated as a person", d.fields["Records"].Text)
 }
 
-// TestLoadNoCoordinates: a header without coordinate columns is an error
-// with the header's fields, not an offer to skip lines, which could not
+// TestLoadNoCoordinates: a header without coordinate columns opens the
+// import dialog, saying why, not an offer to skip lines, which could not
 // help.
 func TestLoadNoCoordinates(t *testing.T) {
 	w, d := newTestUI(t)
@@ -336,4 +336,6 @@ func TestLoadNoCoordinates(t *testing.T) {
 	require.NotNil(t, top, "no dialog shown")
 	assert.Nil(t, findButton(top, "Yes"), "an offer to skip lines")
 	assert.Contains(t, d.status.Text, "Could not load names.csv")
+	require.NotNil(t, d.importer, "no import dialog")
+	assert.Contains(t, d.importer.problem.Text, "header names no latitude and longitude columns (the header's 2 fields split at semicolons: name · value)")
 }

@@ -44,7 +44,11 @@ type dataTab struct {
 	job jobControls
 
 	open, stop *widget.Button
-	scale      *widget.Select
+	// columns reopens the import dialog of the check-in file shown.
+	columns *widget.Button
+	// importer is the import dialog shown last.
+	importer *importer
+	scale    *widget.Select
 	// basemapPanel chooses the window's basemap and its opacity.
 	*basemapPanel
 	// gridPanel grids check-ins (a dataView); census tabulates a census
@@ -74,6 +78,8 @@ func newDataTab(ws *workspace) *dataTab {
 	p := a.Preferences()
 	d.open = &widget.Button{Text: "Open…", Icon: theme.FolderOpenIcon(), OnTapped: d.onOpen, Importance: widget.HighImportance}
 	d.stop = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon()}
+	d.columns = &widget.Button{Text: "Columns…", Icon: theme.ListIcon(), OnTapped: d.onColumns}
+	d.columns.Disable()
 	d.scale = widget.NewSelect([]string{scaleLinear, scaleSqrt}, d.onScale)
 	d.scale.SetSelected(choice(p.String(prefScale), d.scale.Options, scaleSqrt))
 	d.basemapPanel = newBasemapPanel(ws)
@@ -157,7 +163,7 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 	// The status beside Open…, and the colour and export above the map,
 	// so that the Summary fits without scrolling at the default size.
 	controls := container.NewVBox(
-		container.NewBorder(nil, nil, container.NewVBox(d.open), nil, d.status),
+		container.NewBorder(nil, nil, container.NewVBox(d.open, d.columns), nil, d.status),
 		d.busyRow,
 		d.gridCard,
 		d.census.card,
@@ -180,6 +186,17 @@ func (d *dataTab) setBusy(busy bool) {
 		d.busyRow.Show()
 	} else {
 		d.busyRow.Hide()
+	}
+	d.enableColumns()
+}
+
+// enableColumns enables Columns… when check-ins are shown and nothing
+// loads.
+func (d *dataTab) enableColumns() {
+	if ds := d.ws.data; ds != nil && !ds.isCensus() && !d.ws.loading {
+		d.columns.Enable()
+	} else {
+		d.columns.Disable()
 	}
 }
 
@@ -232,10 +249,13 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 		return
 	}
 	d.status.SetText("Could not load " + src.name + stay)
+	if errors.Is(err, geo.ErrNoColumns) || errors.Is(err, geo.ErrMapping) {
+		// The columns were not found or not met: pick them.
+		d.showImport(src, src.mapping)
+		return
+	}
 	var pe *geo.ParseError
-	// Skipping lines helps a malformed line, not a header without
-	// coordinates (every line would be skipped).
-	if !skipBad && errors.As(err, &pe) && !errors.Is(err, geo.ErrNoColumns) {
+	if !skipBad && errors.As(err, &pe) {
 		msg := fmt.Sprintf("%s: %v\n\nLoad it anyway, skipping malformed lines?\nSkipped lines are counted and listed.", src.name, err)
 		dialog.ShowConfirm("Malformed line", msg, func(ok bool) {
 			if ok {
@@ -264,6 +284,7 @@ func (d *dataTab) show(ds *dataset) {
 		}
 	}
 	d.status.SetText(v.present(ds))
+	d.enableColumns()
 	d.refreshSummary()
 	d.refreshMap()
 }
@@ -341,7 +362,7 @@ func (d *dataTab) onOpen() {
 	showFileOpen(d.win, d.app, dataExts, func(rc fyne.URIReadCloser) {
 		u := rc.URI()
 		_ = rc.Close()
-		d.load(uriSource(u), false)
+		d.openFile(uriSource(u))
 	})
 }
 
@@ -349,7 +370,19 @@ func (d *dataTab) onDropped(_ fyne.Position, uris []fyne.URI) {
 	if len(uris) == 0 || d.ws.loading {
 		return
 	}
-	d.load(uriSource(uris[0]), false)
+	d.openFile(uriSource(uris[0]))
+}
+
+// onColumns shows the import dialog of the check-ins shown, to read
+// them again by other columns.
+func (d *dataTab) onColumns() {
+	if ds := d.ws.data; ds != nil && !ds.isCensus() {
+		m := ds.src.mapping
+		if m == nil { // read in a known layout: its columns
+			m = geo.LayoutMapping(ds.res.Format)
+		}
+		d.showImport(ds.src, m)
+	}
 }
 
 // onCancel stops reading or gridding.

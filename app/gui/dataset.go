@@ -50,8 +50,8 @@ type datasetKind interface {
 	// their descriptive columns, as a release writes them.
 	countTable() *core.CountTable
 	// studySource records, for a study file, where the data came from
-	// (path) and how they were binned.
-	studySource(path string) *app.Source
+	// (src) and how they were read and binned.
+	studySource(src source) *app.Source
 	// persons returns the people in the data and the most data of one.
 	persons() (people, most int)
 	// personStudy returns the data as a study's data: each datum's
@@ -75,7 +75,7 @@ func (ds *dataset) isCensus() bool { return ds.tabulated != nil }
 func (ds *dataset) studyAlphabet() core.Alphabet           { return ds.kind().studyAlphabet() }
 func (ds *dataset) skippedLines() (int, []*geo.ParseError) { return ds.kind().skippedLines() }
 func (ds *dataset) countTable() *core.CountTable           { return ds.kind().countTable() }
-func (ds *dataset) studySource() *app.Source               { return ds.kind().studySource(ds.src.path) }
+func (ds *dataset) studySource() *app.Source               { return ds.kind().studySource(ds.src) }
 func (ds *dataset) users() ([]int, []float64, map[string][]int) {
 	return ds.kind().users()
 }
@@ -130,8 +130,8 @@ func (c *checkins) countTable() *core.CountTable {
 	return t
 }
 
-func (c *checkins) studySource(path string) *app.Source {
-	return app.GridSource(path, c.res.Format, c.grid)
+func (c *checkins) studySource(src source) *app.Source {
+	return app.GridSource(src.path, c.res.Format, src.mapping, c.grid)
 }
 
 func (t *tabulated) studyAlphabet() core.Alphabet { return t.alphabet }
@@ -154,6 +154,6 @@ func (t *tabulated) countTable() *core.CountTable {
 	return ct
 }
 
-func (t *tabulated) studySource(path string) *app.Source {
-	return app.CensusSource(path, t.table.Format, t.choice.attrs, t.choice.missing)
+func (t *tabulated) studySource(src source) *app.Source {
+	return app.CensusSource(src.path, t.table.Format, t.choice.attrs, t.choice.missing)
 }

@@ -198,6 +198,15 @@ func (g *gridPanel) regridFailed(err error) {
 // present shows the grid's card and says what was loaded or gridded.
 func (g *gridPanel) present(ds *dataset) string {
 	g.gridCard.Show()
+	// Without a person column every row is its own person: the
+	// per-person choices mean nothing then.
+	if ds.res.NoPerson {
+		g.perUser.Disable()
+		g.bound.Disable()
+	} else {
+		g.perUser.Enable()
+		g.showBound()
+	}
 	msg := fmt.Sprintf("Loaded %s.", ds.src.name)
 	switch {
 	case ds.regridded && ds.fitted:
@@ -222,7 +231,11 @@ func (g *gridPanel) summarise(ds *dataset) {
 	res, gd, gr := ds.res, ds.grid, ds.grid.Grid
 	set := func(k, v string) { d.fields[k].SetText(v) }
 	set("File", ds.src.name)
-	set("Read", fmt.Sprintf("%v format%s · %s lines · %s skipped", res.Format, delimiterNote(res.Delimiter), app.Thousands(res.Lines), app.Thousands(res.Skipped)))
+	latin1 := ""
+	if res.Latin1 {
+		latin1 = " · read as Latin-1 (not UTF-8)"
+	}
+	set("Read", fmt.Sprintf("%v format%s%s · %s lines · %s skipped", res.Format, delimiterNote(res.Delimiter), latin1, app.Thousands(res.Lines), app.Thousands(res.Skipped)))
 	records := fmt.Sprintf("%s check-ins · %s users", app.Thousands(gd.Records), app.Thousands(gd.Users))
 	if res.NoPerson {
 		records += " · " + geo.NoPersonNote

@@ -23,6 +23,9 @@ type source struct {
 	path string
 	// open returns the content and its size in bytes, or −1 if unknown.
 	open func() (io.ReadCloser, int64, error)
+	// mapping, when not nil, is the column mapping chosen in the import
+	// dialog, by which a delimited file is read.
+	mapping *geo.Mapping
 }
 
 // bytesSource is an in-memory file, such as the embedded default data.
@@ -93,7 +96,7 @@ func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 	}
 	pr := &progressReader{ctx: ctx, r: rc, total: size, report: report}
 	br := bufio.NewReaderSize(pr, 64<<10)
-	if f, ok := census.DetectReader(br); ok {
+	if f, ok := census.DetectReader(br); ok && src.mapping == nil {
 		defer rc.Close()
 		return readCensus(br, src, f, ch, skipBad)
 	}
@@ -128,7 +131,7 @@ func gridSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 				report(min(1, (done+f)/float64(passes)))
 			}
 		}}
-		return geo.ScanCheckins(ctx, pr, geo.Auto, geo.Options{SkipBad: skipBad}, fn)
+		return geo.ScanCheckins(ctx, pr, geo.Auto, geo.Options{SkipBad: skipBad, Mapping: src.mapping}, fn)
 	}, opt)
 	if err != nil {
 		return nil, err

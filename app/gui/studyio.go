@@ -121,7 +121,8 @@ func (u *ui) openStudy(b []byte, name string) error {
 	return nil
 }
 
-// studySource returns the file a study's source names.
+// studySource returns the file a study's source names, to be read by
+// the column mapping it records.
 func studySource(src *app.Source) (source, error) {
 	if src.Path == "" {
 		return defaultSource(), nil
@@ -129,7 +130,13 @@ func studySource(src *app.Source) (source, error) {
 	if _, err := os.Stat(src.Path); err != nil {
 		return source{}, fmt.Errorf("its data file: %w", err)
 	}
-	return uriSource(storage.NewFileURI(src.Path)), nil
+	m, err := src.Mapping()
+	if err != nil {
+		return source{}, fmt.Errorf("its data file's column mapping: %w", err)
+	}
+	s := uriSource(storage.NewFileURI(src.Path))
+	s.mapping = m
+	return s, nil
 }
 
 // sameAlphabet reports whether two alphabets have the same symbols and

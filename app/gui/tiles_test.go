@@ -74,10 +74,11 @@ func TestOutlinesInWindow(t *testing.T) {
 // TestFirstLoadFails checks that a window opened on a file it cannot
 // read does not speak of previous data that were never loaded.
 func TestFirstLoadFails(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "bad.csv")
-	os.WriteFile(name, []byte("lat,lon\n95,1\n"), 0o644)
+	name := filepath.Join(t.TempDir(), "bad.txt")
+	os.WriteFile(name, []byte("u\t2010-08-19T20:51:29Z\t95\t-122.42\t1\n"), 0o644)
 	_, u := openTestWindow(t, test.NewTempApp(t), name)
-	assert.Contains(t, u.data.status.Text, "Could not load bad.csv")
+	settle(t)
+	assert.Contains(t, u.data.status.Text, "Could not load bad.txt")
 	assert.NotContains(t, u.data.status.Text, "previous data")
 }
 

@@ -1,0 +1,147 @@
+package gui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/privmap/privmap/geo"
+)
+
+// spreadsheetExport is a spreadsheet's CSV: a BOM, semicolons, decimal
+// commas, CRLF, and one row whose latitude is out of range.
+const spreadsheetExport = "\xEF\xBB\xBFUser ID;Latitude (WGS84);Longitude (WGS84);Check-in Time\r\n" +
+	"ann;37,77;-122,41;2024-01-02T10:00:00Z\r\n" +
+	"ann;97,78;-122,42;2024-01-02T11:00:00Z\r\n" +
+	"bob;37,76;-122,40;2024-01-03T09:30:00Z\r\n"
+
+// tsmcStyle is a headerless tab-separated file in the TSMC layout, one
+// of its names in Latin-1.
+const tsmcStyle = "470\t49bbd6c0\t4bf58dd8\tArts & Crafts Store\t37.7198\t-122.4025\t-240\tTue Apr 03 18:00:09 +0000 2012\n" +
+	"979\t4a43c0ae\t4bf58dd8\tCaf\xe9\t37.7067\t-122.4441\t-240\tTue Apr 03 18:00:25 +0000 2012\n" +
+	"979\t4a43c0ae\t4bf58dd8\tCaf\xe9\t37.7068\t-122.4442\t-240\tWed Apr 04 08:00:25 +0000 2012\n"
+
+// TestImportDialog: a delimited file opens the import dialog with the
+// guesses pre-selected and each row's outcome; Load reads the file by the
+// mapping (the failing row skipped when the person agrees), the study
+// records it and a file named alike is offered the same mapping.
+func TestImportDialog(t *testing.T) {
+	w, d := newTestUI(t)
+	before := d.ws.data
+	d.openFile(bytesSource("export_2024-01.csv", []byte(spreadsheetExport)))
+	im := d.importer
+	require.NotNil(t, im, "no import dialog")
+	assert.Same(t, before, d.ws.data, "loaded before the dialog's Load")
+	assert.Equal(t, "semicolon", im.delim.Selected)
+	assert.Equal(t, "yes", im.header.Selected)
+	for kind, want := range map[string]string{"user": "1 · User ID", "lat": "2 · Latitude (WGS84)", "lon": "3 · Longitude (WGS84)", "time": "4 · Check-in Time", "loc": noColumn} {
+		assert.Equal(t, want, im.cols[kind].Selected, kind)
+	}
+	rows, cols := im.tableSize()
+	require.Equal(t, 4, rows)
+	require.Equal(t, 6, cols)
+	text, _, _ := im.cellText(1, 1)
+	assert.Equal(t, "✓ 37.7700°N 122.4100°W · person ann · 2024-01-02 10:00:00Z", text)
+	text, _, _ = im.cellText(2, 1)
+	assert.Equal(t, `✗ field 2: "97.78": invalid latitude`, text)
+	text, _, _ = im.cellText(2, 0)
+	assert.Equal(t, "✗ 3", text)
+	text, _, _ = im.cellText(0, 3)
+	assert.Equal(t, "2 · Latitude (WGS84) → latitude", text)
+	assert.Contains(t, im.summary.Text, "Fields split at semicolons; line 1 is the header. 2 of the first 3 rows read; 1 would fail")
+	assert.False(t, im.load.Disabled())
+
+	test.Tap(im.load)
+	settle(t)
+	top := w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "the failing row was not reported")
+	yes := findButton(top, "Yes")
+	require.NotNil(t, yes, "no offer to skip the failing row")
+	test.Tap(yes)
+	settle(t)
+	require.NotSame(t, before, d.ws.data)
+	assert.Equal(t, "2 check-ins · 2 users", d.fields["Records"].Text)
+	src := d.ws.data.studySource()
+	assert.Equal(t, "user=User ID,lat=Latitude (WGS84),lon=Longitude (WGS84),time=Check-in Time,loc=none", src.Columns)
+	assert.Equal(t, "semicolon", src.Delim)
+	assert.Equal(t, "yes", src.Header)
+
+	m := rememberedMapping(d.app.Preferences(), "Export_2025-12.csv")
+	require.NotNil(t, m, "the mapping was not remembered for a file named alike")
+	assert.Equal(t, ';', m.Delim)
+	d.openFile(bytesSource("export_2025-12.csv", []byte(spreadsheetExport)))
+	require.NotSame(t, im, d.importer)
+	assert.Equal(t, "2 · Latitude (WGS84)", d.importer.cols["lat"].Selected)
+	d.importer.dlg.Hide()
+}
+
+// TestImportHeaderless: a headerless TSMC-style file cannot be read by
+// the guesses; picking latitude and longitude by number reads it, with
+// no header, and a person column picked counts people.
+func TestImportHeaderless(t *testing.T) {
+	_, d := newTestUI(t)
+	d.showImport(bytesSource("tokyo.tsv", []byte(tsmcStyle)), nil)
+	im := d.importer
+	require.NotNil(t, im)
+	// The coordinates guessed from the values.
+	assert.Empty(t, im.problem.Text)
+	assert.False(t, im.load.Disabled())
+	assert.Equal(t, "column 5", im.cols["lat"].Selected)
+	assert.Equal(t, "column 6", im.cols["lon"].Selected)
+	assert.Equal(t, noColumn, im.cols["user"].Selected)
+	assert.Contains(t, im.summary.Text, "Fields split at tabs; no header line; read as Latin-1 (not UTF-8). 3 of the first 3 rows read. No person column")
+	text, _, _ := im.cellText(2, 5)
+	assert.Equal(t, "Café", text)
+
+	im.cols["lat"].SetSelected(noColumn)
+	assert.True(t, im.load.Disabled(), "loadable without a latitude")
+	assert.Contains(t, im.problem.Text, "The file cannot be read this way")
+	assert.Contains(t, im.summary.Text, "no header line")
+	im.cols["lat"].SetSelected("column 5")
+	im.cols["user"].SetSelected("column 1")
+	im.cols["time"].SetSelected("column 8")
+	assert.Empty(t, im.problem.Text)
+	assert.False(t, im.load.Disabled())
+	assert.Equal(t, "no", im.header.Selected)
+	rows, _ := im.tableSize()
+	assert.Equal(t, 4, rows, "the first line is data")
+	text, _, _ = im.cellText(1, 1)
+	assert.Equal(t, "✓ 37.7198°N 122.4025°W · person 470 · 2012-04-03 18:00:09Z", text)
+
+	test.Tap(im.load)
+	settle(t)
+	assert.Equal(t, "3 check-ins · 2 users", d.fields["Records"].Text)
+	assert.False(t, d.perUser.Disabled())
+	assert.Equal(t, "user=1,lat=5,lon=6,time=8,loc=none", d.ws.data.studySource().Columns)
+}
+
+// TestImportNoPerson: a file without a person column says so in the
+// dialog and disables the per-person choices once loaded; x and y are
+// read as coordinates only once confirmed.
+func TestImportNoPerson(t *testing.T) {
+	w, d := newTestUI(t)
+	d.openFile(bytesSource("stops.csv", []byte("stop;X;Y\nA;-122.41;37.77\nB;-122.42;37.78\n")))
+	im := d.importer
+	require.NotNil(t, im)
+	assert.True(t, im.xy.Visible(), "no confirmation offered for x and y")
+	assert.True(t, im.load.Disabled())
+	assert.Equal(t, noColumn, im.cols["lat"].Selected, "y guessed as latitude")
+	im.xy.SetChecked(true)
+	assert.Equal(t, "3 · Y", im.cols["lat"].Selected)
+	assert.Equal(t, "2 · X", im.cols["lon"].Selected)
+	assert.False(t, im.load.Disabled())
+	assert.Contains(t, im.summary.Text, "No person column: every row is treated as a person")
+	test.Tap(im.load)
+	settle(t)
+	assert.Nil(t, w.Canvas().Overlays().Top(), "a dialog after loading")
+	assert.True(t, strings.HasSuffix(d.fields["Records"].Text, geo.NoPersonNote), d.fields["Records"].Text)
+	assert.True(t, d.perUser.Disabled(), "per-person choices offered without a person column")
+	// A SNAP file loads at once, and its per-person choices come back.
+	d.openFile(bytesSource("snap.txt", []byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")))
+	settle(t)
+	assert.Same(t, im, d.importer, "a SNAP file went through the import dialog")
+	assert.False(t, d.perUser.Disabled())
+}
