@@ -58,6 +58,11 @@ type Source struct {
 	Header     string `json:"header,omitempty"`
 	Encoding   string `json:"encoding,omitempty"`
 	TimeFormat string `json:"time_format,omitempty"`
+	// The places file a check-in format is joined with:
+	// foursquare-global's venues, or the Yelp reviews read instead of
+	// the businesses at Path.
+	Venues  string `json:"venues,omitempty"`
+	Reviews string `json:"reviews,omitempty"`
 	// Census files: the attributes as privmap grid's -attrs lists them
 	// and the missing-value policy (drop or category).
 	Attrs   string `json:"attrs,omitempty"`

@@ -22,6 +22,8 @@ var (
 // are 1-based; Column is the field (not byte) that failed, or 0 when the
 // error concerns the whole line.
 type ParseError struct {
+	// File names the file of a folder read (ScanPath); "" otherwise.
+	File   string
 	Line   int
 	Column int
 	Err    error
@@ -29,10 +31,14 @@ type ParseError struct {
 
 // Error implements the error interface in the style of encoding/csv.
 func (e *ParseError) Error() string {
-	if e.Column > 0 {
-		return fmt.Sprintf("line %d, field %d: %v", e.Line, e.Column, e.Err)
+	file := ""
+	if e.File != "" {
+		file = e.File + ": "
 	}
-	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+	if e.Column > 0 {
+		return fmt.Sprintf("%sline %d, field %d: %v", file, e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%sline %d: %v", file, e.Line, e.Err)
 }
 
 // Unwrap returns the underlying reason.

@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -85,6 +86,71 @@ func FuzzMapping(f *testing.F) {
 				continue
 			}
 			checkResult(t, res, in)
+		}
+	})
+}
+
+func FuzzReadYelp(f *testing.F) {
+	f.Add(yelpBusinesses)
+	fuzzFormat(f, Yelp)
+}
+
+func FuzzReadGeoLife(f *testing.F) {
+	f.Add(pltHeader + "39.984702,116.318417,0,492,39744.1201851852,2008-10-23,02:53:04\r\n")
+	fuzzFormat(f, GeoLife)
+}
+
+// FuzzPlacesJoin reads fuzzed venues and check-ins joined with them: a
+// read join satisfies checkResult, each check-in at a venue read.
+func FuzzPlacesJoin(f *testing.F) {
+	f.Add(fsqVenues, fsqCheckins)
+	f.Add("a\t1\t2\n", "u\ta\tTue Apr 03 18:00:06 +0000 2012\t0\n")
+	f.Fuzz(func(t *testing.T, venues, checkins string) {
+		places, err := ReadPlaces(context.Background(), strings.NewReader(venues), FoursquareGlobal, true)
+		if err != nil {
+			return
+		}
+		if places.Len() == 0 || places.Skipped < len(places.Errors) {
+			t.Fatalf("%d places, %d skipped with %d reasons", places.Len(), places.Skipped, len(places.Errors))
+		}
+		for _, skip := range []bool{false, true} {
+			res, err := ReadCheckins(strings.NewReader(checkins), FoursquareGlobal, Options{SkipBad: skip, Places: places})
+			if err != nil {
+				continue
+			}
+			checkResult(t, res, checkins)
+			for _, c := range res.Checkins {
+				if p, ok := places.lookup(c.Location); !ok || p != c.Point {
+					t.Fatalf("check-in %+v not at its venue", c)
+				}
+			}
+		}
+	})
+}
+
+// FuzzPreview previews fuzzed text: the rows shown are at most those
+// asked for, each read row a valid point, and a file that reads has its
+// coordinate columns.
+func FuzzPreview(f *testing.F) {
+	addSeeds(f)
+	f.Add("\xef\xbb\xbfUser ID;Latitude;Longitude\nu;40,5;-73,9\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		p, err := PreviewDelimited(strings.NewReader(in), nil, 5)
+		if err != nil {
+			return
+		}
+		if len(p.Rows) > 5 {
+			t.Fatalf("%d rows shown, want at most 5", len(p.Rows))
+		}
+		if p.Err == nil {
+			if _, ok := p.Columns["lat"]; !ok {
+				t.Fatalf("read without a latitude column: %+v", p)
+			}
+		}
+		for _, r := range p.Rows {
+			if r.Err == nil && p.Err == nil && (math.Abs(r.Checkin.Lat()) > 90 || math.Abs(r.Checkin.Lon()) > 180 || math.IsNaN(r.Checkin.Lat())) {
+				t.Fatalf("row %+v read as an invalid point", r)
+			}
 		}
 	})
 }

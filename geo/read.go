@@ -29,6 +29,20 @@ const (
 	// TSMC is the eight tab-separated columns of Yang et al.'s
 	// Foursquare check-ins of New York and Tokyo (parseTSMC).
 	TSMC
+	// FoursquareGlobal is the check-ins of Yang et al.'s Foursquare
+	// global-scale data set, placed at their venues by Options.Places
+	// (parseFoursquareGlobal).
+	FoursquareGlobal
+	// Yelp is the Yelp Open Dataset's businesses, one JSON object a
+	// line, a point each and no person (parseYelpBusiness).
+	Yelp
+	// YelpReviews is its reviews, placed at their businesses by
+	// Options.Places, the reviewer the person (parseYelpReview).
+	YelpReviews
+	// GeoLife is a GeoLife trajectory's PLT file, its points the
+	// check-ins of Options.User (parseGeoLife); ScanPath reads a folder
+	// of them, each user's from the folder's name.
+	GeoLife
 )
 
 func (f Format) String() string {
@@ -43,6 +57,14 @@ func (f Format) String() string {
 		return "latlon"
 	case TSMC:
 		return "tsmc2014"
+	case FoursquareGlobal:
+		return "foursquare-global"
+	case Yelp:
+		return "yelp"
+	case YelpReviews:
+		return "yelp-reviews"
+	case GeoLife:
+		return "geolife"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
@@ -66,8 +88,16 @@ func ParseFormat(name string) (Format, error) {
 		return LatLon, nil
 	case "tsmc2014", "tsmc":
 		return TSMC, nil
+	case "foursquare-global", "tist2015":
+		return FoursquareGlobal, nil
+	case "yelp":
+		return Yelp, nil
+	case "yelp-reviews":
+		return YelpReviews, nil
+	case "geolife":
+		return GeoLife, nil
 	}
-	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare, tsmc2014 or csv)", ErrUnknownFmt, name)
+	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare, brightkite, tsmc2014, foursquare-global, weeplaces, yelp, geolife or csv)", ErrUnknownFmt, name)
 }
 
 // MaxKeptErrors is how many skipped-line reasons a Result keeps.
@@ -80,6 +110,11 @@ type Options struct {
 	SkipBad bool
 	// Mapping, when not nil, reads the file as delimited by it.
 	Mapping *Mapping
+	// Places places the records of FoursquareGlobal and YelpReviews
+	// (ReadPlaces).
+	Places *Places
+	// User is the person of a GeoLife file's points.
+	User string
 }
 
 // A Result is what ReadCheckins or ScanCheckins read.
@@ -189,18 +224,8 @@ func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) 
 		}
 		res.Format = detect(first)
 	}
-	var err error
-	switch res.Format {
-	case SNAP:
-		err = readLines(lr, res, opt, parseSNAP)
-	case LatLon:
-		res.NoPerson = true
-		err = readLines(lr, res, opt, parseLatLon)
-	case TSMC:
-		err = readLines(lr, res, opt, parseTSMC)
-	case Delimited:
-		err = readDelimited(lr, res, opt)
-	default:
+	err := readFormat(lr, res, opt)
+	if errors.Is(err, errNotRead) {
 		return nil, fmt.Errorf("geo: %w %v", ErrUnknownFmt, f)
 	}
 	res.Lines = lr.line
@@ -213,6 +238,39 @@ func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) 
 		return nil, fmt.Errorf("geo: %w", ErrEmpty)
 	}
 	return res, nil
+}
+
+// errNotRead is readFormat's error for a format it does not read.
+var errNotRead = errors.New("not read")
+
+// readFormat reads the lines of lr in res.Format into res.
+func readFormat(lr *lineReader, res *Result, opt Options) error {
+	switch res.Format {
+	case SNAP:
+		return readLines(lr, res, opt, parseSNAP)
+	case LatLon:
+		res.NoPerson = true
+		return readLines(lr, res, opt, parseLatLon)
+	case TSMC:
+		return readLines(lr, res, opt, parseTSMC)
+	case Delimited:
+		return readDelimited(lr, res, opt)
+	case Yelp:
+		res.NoPerson = true
+		return readLines(lr, res, opt, parseYelpBusiness)
+	case FoursquareGlobal, YelpReviews:
+		if opt.Places == nil {
+			return fmt.Errorf("geo: %v: %w (the venues or businesses to join with)", res.Format, ErrNoPlaces)
+		}
+		parse := opt.Places.parseFoursquareGlobal
+		if res.Format == YelpReviews {
+			parse = opt.Places.parseYelpReview
+		}
+		return readLines(lr, res, opt, parse)
+	case GeoLife:
+		return readGeoLife(lr, res, opt)
+	}
+	return errNotRead
 }
 
 // binaryError is the error of a binary file (binaryKind), nil for text.

@@ -30,6 +30,9 @@ import (
 //	             [-cell KM] [-per-user first|all] -o truth.csv [-study-out study.json [-home]]
 //	             [-cols user=1,lat=5,lon=6,time=8] [-delim tab|comma|semicolon|pipe|auto]
 //	             [-header yes|no|auto] [-encoding utf-8|latin-1|auto] [-time-format LAYOUT]
+//	privmap grid -in CHECKINS -format foursquare-global -venues POIS …
+//	privmap grid -in BUSINESSES -format yelp [-reviews REVIEWS] …
+//	privmap grid -in FOLDER -format geolife …
 //	privmap grid -in F -format adult|census1990 [-attrs A,B,…] [-bins A=E1,E2,…]
 //	             [-merge A=LABEL:V1|V2] [-missing drop|category] [-ordinal] -o truth.csv [-study-out study.json]
 //
@@ -41,7 +44,9 @@ import (
 func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("grid")
 	in := fs.String("in", "", "check-in or census `file` to read")
-	format := fs.String("format", "", "file format: gowalla, foursquare, brightkite (SNAP's layout), tsmc2014 (Yang et al.'s NYC and Tokyo check-ins), weeplaces, csv, adult or census1990 (default: detect a check-in format)")
+	format := fs.String("format", "", "file format: gowalla, foursquare, brightkite (SNAP's layout), tsmc2014 (Yang et al.'s NYC and Tokyo check-ins), foursquare-global (with -venues), weeplaces, yelp (businesses; with -reviews, reviews), geolife (a folder of PLT trajectories), csv, adult or census1990 (default: detect a check-in format)")
+	venues := fs.String("venues", "", "the venues `file` (dataset_TIST2015_POIs.txt) that -format foursquare-global's check-ins are placed at")
+	reviews := fs.String("reviews", "", "with -format yelp: read this reviews `file` (yelp_academic_dataset_review.json), each review a check-in of its reviewer at its business in -in, instead of one point per business")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` in degrees (default: the data's box)")
 	cell := fs.Float64("cell", 0.5, "cell side in `km`")
 	perUser := fs.String("per-user", "first", "data per person: first (first check-in by time), all, or K (at most K check-ins per person, the first K by time)")
@@ -62,14 +67,14 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := distinct(fs, []string{"o", "study-out", "record"}, "in"); err != nil {
 		return err
 	}
-	if *preset != "" && *studyOut == "" {
-		return usageError{msg: "-preset writes into the study: give -study-out too"}
+	if err := intoStudy(*studyOut, *preset != "", *home); err != nil {
+		return err
 	}
 	if err := knownPreset(*preset); err != nil {
 		return err
 	}
 	if census.IsFormat(*format) {
-		if err := onlyFor(fs, "check-in files", append([]string{"bbox", "cell", "per-user", "home"}, mappingFlagNames...)...); err != nil {
+		if err := onlyFor(fs, "check-in files", append([]string{"bbox", "cell", "per-user", "home", "venues", "reviews"}, mappingFlagNames...)...); err != nil {
 			return err
 		}
 		return runGridCensus(ctx, cf, *in, *format, *out, *studyOut, *preset, *skipBad, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
@@ -81,9 +86,6 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{msg: err.Error()}
 	}
-	if *home && *studyOut == "" {
-		return usageError{msg: "-home writes into the study: give -study-out too"}
-	}
 	opt, err := gridOptions(*bbox, *cell, *perUser, *home)
 	if err != nil {
 		return err
@@ -92,7 +94,89 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if read.Mapping, err = mf.mapping(fs); err != nil {
 		return err
 	}
-	return runGridCheckins(ctx, *in, f, opt, *out, *studyOut, *preset, read, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
+	src := gridInput{path: *in, format: f, venues: *venues, reviews: *reviews}
+	if err := src.check(*record); err != nil {
+		return err
+	}
+	return runGridCheckins(ctx, src, opt, *out, *studyOut, *preset, read, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
+}
+
+// intoStudy refuses -preset and -home, which write into the study,
+// without -study-out.
+func intoStudy(studyOut string, preset, home bool) error {
+	switch {
+	case studyOut != "":
+	case preset:
+		return usageError{msg: "-preset writes into the study: give -study-out too"}
+	case home:
+		return usageError{msg: "-home writes into the study: give -study-out too"}
+	}
+	return nil
+}
+
+// A gridInput is grid's check-in input: the file (or GeoLife folder),
+// its format, and the places file a format joins with.
+type gridInput struct {
+	path    string
+	format  geo.Format
+	venues  string // foursquare-global's venues
+	reviews string // yelp's reviews, read instead of its businesses
+}
+
+// check refuses places files the format does not join with, and a
+// record of a folder, which has no digest.
+func (g gridInput) check(record string) error {
+	switch {
+	case g.format == geo.FoursquareGlobal && g.venues == "":
+		return usageError{msg: "-format foursquare-global places check-ins at their venues: give the venues file with -venues (dataset_TIST2015_POIs.txt)"}
+	case g.format != geo.FoursquareGlobal && g.venues != "":
+		return usageError{msg: "-venues: for -format foursquare-global only"}
+	case g.format != geo.Yelp && g.reviews != "":
+		return usageError{msg: "-reviews: for -format yelp only"}
+	case g.format == geo.GeoLife && record != "":
+		if st, err := os.Stat(g.path); err == nil && st.IsDir() {
+			return usageError{msg: "-record hashes files: a GeoLife folder is not one"}
+		}
+	}
+	return nil
+}
+
+// inputs are the files read, for the record.
+func (g gridInput) inputs() []string {
+	in := []string{g.path}
+	for _, f := range []string{g.venues, g.reviews} {
+		if f != "" {
+			in = append(in, f)
+		}
+	}
+	return in
+}
+
+// scan returns the geo.Scan of the input: the places file of a join read
+// once, into memory, and the check-ins (or reviews) streamed on each
+// pass.
+func (g gridInput) scan(ctx context.Context, opt geo.Options) (geo.Scan, error) {
+	f, path := g.format, g.path
+	places := ""
+	switch {
+	case f == geo.FoursquareGlobal:
+		places = g.venues
+	case f == geo.Yelp && g.reviews != "":
+		places, path, f = g.path, g.reviews, geo.YelpReviews
+	}
+	if places != "" {
+		fh, err := os.Open(places)
+		if err != nil {
+			return nil, err
+		}
+		defer fh.Close()
+		if opt.Places, err = geo.ReadPlaces(ctx, fh, f, opt.SkipBad); err != nil {
+			return nil, fmt.Errorf("%s: %w", places, err)
+		}
+	}
+	return func(fn func(geo.Checkin) error) (*geo.Result, error) {
+		return geo.ScanPath(ctx, path, f, opt, fn)
+	}, nil
 }
 
 // mappingFlagNames are the flags of gridMappingFlags.
@@ -146,8 +230,13 @@ func (m gridMappingFlags) mapping(fs *flag.FlagSet) (*geo.Mapping, error) {
 // runGridCheckins grids a check-in file and writes the truth and study.
 // The file is streamed (geo.GridScan), once or twice, so that its size
 // does not bound what can be gridded.
-func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridOptions, out, studyOut, preset string, read geo.Options, rec *recording, stdout, stderr io.Writer) error {
-	gd, res, err := geo.GridScan(scanFile(ctx, in, f, read), opt)
+func runGridCheckins(ctx context.Context, src gridInput, opt geo.GridOptions, out, studyOut, preset string, read geo.Options, rec *recording, stdout, stderr io.Writer) error {
+	in := src.path
+	scan, err := src.scan(ctx, read)
+	if err != nil {
+		return err
+	}
+	gd, res, err := geo.GridScan(scan, opt)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.Is(err, context.Canceled) || errors.As(err, &pe) {
@@ -167,12 +256,17 @@ func runGridCheckins(ctx context.Context, in string, f geo.Format, opt geo.GridO
 		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
-		if err := addStudy(rec, studyOut, s, preset, in, app.GridSource(absPath(in), res.Format, read.Mapping, gd)); err != nil {
+		source := app.GridSource(absPath(in), res.Format, read.Mapping, gd)
+		if src.format == geo.Yelp {
+			source.Format = src.format.String() // yelp, though its reviews were read
+		}
+		source.Venues, source.Reviews = absPath(src.venues), absPath(src.reviews)
+		if err := addStudy(rec, studyOut, s, preset, in, source); err != nil {
 			return err
 		}
 	}
 	var b app.Batch
-	if err := rec.addTo(&b, nil, []string{in}); err != nil {
+	if err := rec.addTo(&b, nil, src.inputs()); err != nil {
 		return err
 	}
 	if err := commit(ctx, &b, stdout, stderr, func(w io.Writer) { printSummary(w, in, res, gd) }); err != nil {
@@ -253,6 +347,9 @@ func knownPreset(name string) error {
 // absPath returns name made absolute, so that a study names its data
 // file wherever it is opened from; name itself if that fails.
 func absPath(name string) string {
+	if name == "" {
+		return ""
+	}
 	if a, err := filepath.Abs(name); err == nil {
 		return a
 	}
@@ -275,19 +372,6 @@ func gridOptions(bbox string, cell float64, perUser string, home bool) (geo.Grid
 		}
 	}
 	return opt, nil
-}
-
-// scanFile returns the geo.Scan of a check-in file: each pass opens it
-// afresh and streams it, stopping once ctx is done.
-func scanFile(ctx context.Context, name string, f geo.Format, opt geo.Options) geo.Scan {
-	return func(fn func(geo.Checkin) error) (*geo.Result, error) {
-		fh, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer fh.Close()
-		return geo.ScanCheckins(ctx, fh, f, opt, fn)
-	}
 }
 
 func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {

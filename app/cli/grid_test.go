@@ -259,3 +259,65 @@ func TestGridColumnMapping(t *testing.T) {
 		t.Errorf("-cols with a census file: exit %d, %s", code, errs)
 	}
 }
+
+// TestGridPresets grids the public data sets' layouts, each in a file the
+// test writes: Foursquare's global-scale check-ins joined with their
+// venues, Yelp's businesses and reviews, a GeoLife folder; the study
+// records the places files; misplaced flags are refused.
+func TestGridPresets(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	venues := write("pois.txt", "3fd66200f964a52000e71ee3\t37.7735\t-122.4194\tJazz Club\tUS\n4a43c0aef964a520c6a61fe3\t37.7715\t-122.4214\tCafé\tUS\n")
+	checkins := write("checkins.txt", "50756\t4a43c0aef964a520c6a61fe3\tTue Apr 03 18:00:06 +0000 2012\t-420\n"+
+		"190571\t3fd66200f964a52000e71ee3\tTue Apr 03 18:00:07 +0000 2012\t-420\n190571\t4a43c0aef964a520c6a61fe3\tTue Apr 03 19:00:07 +0000 2012\t-420\n")
+	study := filepath.Join(dir, "fsq.json")
+	code, out, errs := run("grid", "-format", "foursquare-global", "-in", checkins, "-venues", venues, "-cell", "0.5", "-o", filepath.Join(dir, "fsq.csv"), "-study-out", study)
+	if code != 0 || !strings.Contains(out, "foursquare-global format") || !strings.Contains(out, "3 records, 2 users") {
+		t.Errorf("foursquare-global: exit %d\n%s%s", code, out, errs)
+	}
+	if b, err := os.ReadFile(study); err != nil {
+		t.Error(err)
+	} else if s, err := app.ReadStudy(bytes.NewReader(b)); err != nil || s.Source.Format != "foursquare-global" || s.Source.Venues != venues {
+		t.Errorf("the study's source: %v, %+v", err, s.Source)
+	}
+	code, _, errs = run("grid", "-format", "foursquare-global", "-in", checkins, "-o", filepath.Join(dir, "x.csv"))
+	if code != 2 || !strings.Contains(errs, "give the venues file with -venues") {
+		t.Errorf("no -venues: exit %d, %s", code, errs)
+	}
+
+	business := write("business.json", `{"business_id":"a","latitude":37.7735,"longitude":-122.4194}`+"\n"+`{"business_id":"b","latitude":37.7715,"longitude":-122.4214}`+"\n")
+	reviews := write("review.json", `{"user_id":"u1","business_id":"a","date":"2018-07-07 22:09:11"}`+"\n"+`{"user_id":"u1","business_id":"b","date":"2018-07-08 22:09:11"}`+"\n"+`{"user_id":"u2","business_id":"b","date":"2019-01-01 10:00:00"}`+"\n")
+	code, out, errs = run("grid", "-format", "yelp", "-in", business, "-cell", "0.5", "-o", filepath.Join(dir, "yb.csv"))
+	if code != 0 || !strings.Contains(out, "2 records, 2 users") || !strings.Contains(errs, "no person column") {
+		t.Errorf("yelp businesses: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = run("grid", "-format", "yelp", "-in", business, "-reviews", reviews, "-cell", "0.5", "-o", filepath.Join(dir, "yr.csv"))
+	if code != 0 || !strings.Contains(out, "yelp-reviews format") || !strings.Contains(out, "3 records, 2 users") || errs != "" {
+		t.Errorf("yelp reviews: exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs = run("grid", "-in", checkins, "-reviews", reviews, "-o", filepath.Join(dir, "y.csv"))
+	if code != 2 || !strings.Contains(errs, "-reviews: for -format yelp only") {
+		t.Errorf("-reviews without yelp: exit %d, %s", code, errs)
+	}
+
+	header := "Geolife trajectory\nWGS 84\nAltitude is in Feet\nReserved 3\n0,2,255,My Track,0,0,2,8421376\n0\n"
+	write("Data/000/Trajectory/20081023025304.plt", header+"37.7735,-122.4194,0,492,39744.12,2008-10-23,02:53:04\n37.7736,-122.4195,0,492,39744.13,2008-10-23,02:53:10\n")
+	write("Data/001/Trajectory/20081023055305.plt", header+"37.7715,-122.4214,0,492,39744.24,2008-10-23,05:53:05\n")
+	code, out, errs = run("grid", "-format", "geolife", "-in", filepath.Join(dir, "Data"), "-cell", "0.5", "-per-user", "all", "-o", filepath.Join(dir, "gl.csv"))
+	if code != 0 || !strings.Contains(out, "geolife format") || !strings.Contains(out, "3 records, 2 users") {
+		t.Errorf("geolife: exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs = run("grid", "-format", "geolife", "-in", filepath.Join(dir, "Data"), "-o", filepath.Join(dir, "g2.csv"), "-record", filepath.Join(dir, "r.json"))
+	if code != 2 || !strings.Contains(errs, "a GeoLife folder is not one") {
+		t.Errorf("-record of a folder: exit %d, %s", code, errs)
+	}
+}
