@@ -20,7 +20,7 @@ var layers = map[string][]string{
 	"core":                              {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/central":                      {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00", mod + "internal/linalg\x00"},
-	"geo":                               {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
+	"geo":                               {"github.com/paulmach/orb", mod + "core\x00", mod + "geo", "github.com/xuri/excelize/v2\x00"},
 	"geo/census":                        {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
 	"geo/layer":                         {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"assets":                            {},
@@ -57,7 +57,9 @@ var testOnly = map[string][]string{
 	"geo":    {mod + "internal/testtool\x00"},
 	// The report's JSON is validated against its published schema; GIS
 	// layers and PDFs are read with the field's own programs.
-	"app/cli":   {"github.com/santhosh-tekuri/jsonschema/v6\x00", mod + "internal/testtool\x00"},
+	"app/cli": {"github.com/santhosh-tekuri/jsonschema/v6\x00", mod + "internal/testtool\x00", "github.com/xuri/excelize/v2\x00"},
+	// Workbooks to import are written with the library that reads them.
+	"app/gui":   {"github.com/xuri/excelize/v2\x00"},
 	"geo/layer": {mod + "internal/testtool\x00"},
 }
 

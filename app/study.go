@@ -58,6 +58,8 @@ type Source struct {
 	Header     string `json:"header,omitempty"`
 	Encoding   string `json:"encoding,omitempty"`
 	TimeFormat string `json:"time_format,omitempty"`
+	// Sheet is the sheet of an Excel workbook read (grid's -sheet).
+	Sheet string `json:"sheet,omitempty"`
 	// The places file a check-in format is joined with:
 	// foursquare-global's venues, or the Yelp reviews read instead of
 	// the businesses at Path.
@@ -78,6 +80,7 @@ func GridSource(path string, f geo.Format, m *geo.Mapping, gd *geo.Gridded) *Sou
 		BBox: []float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}}
 	if m != nil {
 		s.Columns, s.Delim, s.Header, s.Encoding, s.TimeFormat = m.Text()
+		s.Sheet = m.Sheet
 	}
 	return s
 }
@@ -85,10 +88,10 @@ func GridSource(path string, f geo.Format, m *geo.Mapping, gd *geo.Gridded) *Sou
 // Mapping returns the column mapping the source records, nil when it
 // records none.
 func (s *Source) Mapping() (*geo.Mapping, error) {
-	if s.Columns == "" && s.Delim == "" && s.Header == "" && s.Encoding == "" && s.TimeFormat == "" {
+	if s.Columns == "" && s.Delim == "" && s.Header == "" && s.Encoding == "" && s.TimeFormat == "" && s.Sheet == "" {
 		return nil, nil
 	}
-	m := &geo.Mapping{TimeLayout: s.TimeFormat}
+	m := &geo.Mapping{TimeLayout: s.TimeFormat, Sheet: s.Sheet}
 	var err error
 	if s.Columns != "" {
 		if m.Columns, err = geo.ParseColumns(s.Columns); err != nil {

@@ -34,6 +34,10 @@ type columns struct {
 	decimalComma bool
 	// timeLayout is Mapping.TimeLayout ("": the known forms).
 	timeLayout string
+	// excelDates reads a number of days from 1 to 2,958,465 in the time
+	// column as an Excel date's serial number (a workbook's date cell),
+	// not as Unix seconds in January 1970.
+	excelDates bool
 }
 
 // widest returns the largest column index c reads.
@@ -146,6 +150,12 @@ func (c columns) row(rec []string, width int) (Checkin, error) {
 	if c.loc >= 0 {
 		ck.Location = strings.TrimSpace(rec[c.loc])
 	}
+	if c.time >= 0 && c.excelDates {
+		if t, ok := excelTime(rec[c.time]); ok {
+			ck.Time = t
+			return ck, nil
+		}
+	}
 	if c.time >= 0 {
 		parse := parseTime
 		if c.timeLayout != "" {
@@ -162,7 +172,8 @@ func (c columns) row(rec []string, width int) (Checkin, error) {
 
 // readDelimited reads a header line and the records under it with
 // encoding/csv, so that quoted fields (venue names with commas) work.
-// The delimiter is a tab if the header holds one, else a comma.
+// The delimiter is sniffed from the header (sniffDelimiter) unless the
+// mapping gives it.
 func readDelimited(lr *lineReader, res *Result, opt Options) error {
 	head, err := lr.peekDataLine()
 	if err != nil {
@@ -175,22 +186,79 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 	}
 	res.Delimiter = comma
 	res.preview.previewDelimiter(comma)
-	headLine := lr.line
 	cr := csv.NewReader(&lineSource{lr: lr})
 	cr.Comma = comma
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	cr.ReuseRecord = true
-	first, err := cr.Read()
-	if err != nil {
-		return &ParseError{Line: headLine, Err: err}
+	src := &csvRecords{cr: cr, headLine: lr.line}
+	// With semicolons a comma is the decimal mark ("40,5"), as
+	// spreadsheets write it.
+	return readRecords(src, res, opt, table{how: "split at " + DelimiterName(comma), decimalComma: comma == ';'})
+}
+
+// records yields a table's records: a delimited file's lines or a
+// sheet's rows.
+type records interface {
+	// read returns the next record and its 1-based line (or row)
+	// number, io.EOF after the last; a *rowError for a malformed
+	// record, which may be skipped; any other error stops the reading.
+	read() ([]string, int, error)
+}
+
+// rowError is a record that could not be split.
+type rowError struct{ err error }
+
+func (e *rowError) Error() string { return e.err.Error() }
+
+// csvRecords are the records of a delimited file whose first data line
+// is headLine.
+type csvRecords struct {
+	cr       *csv.Reader
+	headLine int
+}
+
+func (s *csvRecords) read() ([]string, int, error) {
+	rec, err := s.cr.Read()
+	if pe := (*csv.ParseError)(nil); errors.As(err, &pe) {
+		return nil, pe.Line + s.headLine - 1, &rowError{pe.Err}
 	}
-	cols, width, err := firstLine(first, m, comma)
+	if err != nil {
+		return nil, 0, err
+	}
+	line, _ := s.cr.FieldPos(0)
+	return rec, line + s.headLine - 1, nil
+}
+
+// A table says how a table's records are read beyond their columns.
+type table struct {
+	// how says how the header's fields were found, for the error of a
+	// header without coordinates ("split at commas").
+	how string
+	// decimalComma reads "40,5" as 40.5; excelDates reads date cells
+	// (columns.excelDates).
+	decimalComma, excelDates bool
+}
+
+// readRecords reads a header record and the records under it.
+func readRecords(src records, res *Result, opt Options, t table) error {
+	first, headLine, err := src.read()
+	if err == io.EOF {
+		return fmt.Errorf("geo: %w", ErrEmpty)
+	}
+	var re *rowError
+	if errors.As(err, &re) {
+		return &ParseError{Line: headLine, Err: re.err}
+	}
+	if err != nil {
+		return err
+	}
+	cols, width, err := firstLine(first, opt.Mapping, t.how)
 	if err != nil {
 		return &ParseError{Line: headLine, Err: err}
 	}
 	res.NoPerson = cols.user < 0
-	cols.decimalComma = comma == ';'
+	cols.decimalComma, cols.excelDates = t.decimalComma, t.excelDates
 	res.preview.previewHeader(first, width >= 0, cols)
 	if width < 0 { // no header: the first line is data
 		c, err := cols.row(first, width)
@@ -200,23 +268,20 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 		}
 	}
 	for {
-		rec, err := cr.Read()
+		rec, line, err := src.read()
 		if err == io.EOF {
 			return nil
 		}
-		var line int
 		var c Checkin
-		if pe := (*csv.ParseError)(nil); errors.As(err, &pe) {
-			line, err = pe.Line, pe.Err
-			res.preview.previewRow(line+headLine-1, nil, c, err)
+		if errors.As(err, &re) {
+			err = re.err
 		} else if err != nil {
 			return err
 		} else {
-			line, _ = cr.FieldPos(0)
 			c, err = cols.row(rec, width)
-			res.preview.previewRow(line+headLine-1, rec, c, err)
 		}
-		if err := res.record(line+headLine-1, c, err, opt.SkipBad); err != nil {
+		res.preview.previewRow(line, rec, c, err)
+		if err := res.record(line, c, err, opt.SkipBad); err != nil {
 			return err
 		}
 	}
@@ -227,21 +292,15 @@ func readDelimited(lr *lineReader, res *Result, opt Options) error {
 // the mapped coordinate columns hold coordinates): the columns and the
 // fields a record must have, −1 (at least the mapped ones) without a
 // header.
-func firstLine(first []string, m *Mapping, comma rune) (columns, int, error) {
+func firstLine(first []string, m *Mapping, how string) (columns, int, error) {
 	header := m == nil || m.Header == HeaderYes || m.Header == HeaderAuto && !m.numbered(first)
 	c := columns{lat: -1, lon: -1, user: -1, time: -1, loc: -1}
 	width := -1
 	if header {
 		c, width = headerColumns(first), len(first)
 	}
-	if m != nil {
-		var hdr []string
-		if header {
-			hdr = first
-		}
-		if err := m.apply(&c, hdr); err != nil {
-			return c, 0, err
-		}
+	if err := m.applyTo(&c, first, header); err != nil {
+		return c, 0, err
 	}
 	switch {
 	case (c.lat < 0 || c.lon < 0) && !header:
@@ -251,7 +310,9 @@ func firstLine(first []string, m *Mapping, comma rune) (columns, int, error) {
 		for i, h := range first {
 			shown[i] = strings.TrimSpace(h)
 		}
-		return c, 0, fmt.Errorf("%w (the header's %d fields split at %s: %s)%s", ErrNoColumns, len(first), DelimiterName(comma), clip(strings.Join(shown, " · "), 60), xyHint(shown))
+		return c, 0, fmt.Errorf("%w (the header's %d fields %s: %s)%s", ErrNoColumns, len(first), how, clip(strings.Join(shown, " · "), 60), xyHint(shown))
+	case header && c.widest() >= width:
+		return c, 0, fmt.Errorf("%w: column %d is mapped, but the header has %d fields", ErrMapping, c.widest()+1, width)
 	}
 	return c, width, nil
 }

@@ -23,7 +23,10 @@ var (
 // error concerns the whole line.
 type ParseError struct {
 	// File names the file of a folder read (ScanPath); "" otherwise.
-	File   string
+	File string
+	// Unit names what Line counts when not lines: "feature" for a
+	// GeoJSON FeatureCollection's features.
+	Unit   string
 	Line   int
 	Column int
 	Err    error
@@ -35,10 +38,14 @@ func (e *ParseError) Error() string {
 	if e.File != "" {
 		file = e.File + ": "
 	}
-	if e.Column > 0 {
-		return fmt.Sprintf("%sline %d, field %d: %v", file, e.Line, e.Column, e.Err)
+	unit := e.Unit
+	if unit == "" {
+		unit = "line"
 	}
-	return fmt.Sprintf("%sline %d: %v", file, e.Line, e.Err)
+	if e.Column > 0 {
+		return fmt.Sprintf("%s%s %d, field %d: %v", file, unit, e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%s%s %d: %v", file, unit, e.Line, e.Err)
 }
 
 // Unwrap returns the underlying reason.

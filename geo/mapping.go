@@ -32,6 +32,8 @@ type Mapping struct {
 	// parseTime knows); "unix" and "unixms" name Unix seconds and
 	// milliseconds.
 	TimeLayout string
+	// Sheet names a workbook's sheet ("" the first); ignored for text.
+	Sheet string
 }
 
 // LayoutMapping returns the mapping that reads a file of a headerless
@@ -135,6 +137,19 @@ func ParseEncoding(s string) (latin1 bool, err error) {
 		return true, nil
 	}
 	return false, fmt.Errorf("geo: %w: encoding %q (want utf-8, latin-1 or auto)", ErrMapping, s)
+}
+
+// applyTo applies the mapping (nil: none) to the columns of a file whose
+// first record is first, a header when header is set.
+func (m *Mapping) applyTo(c *columns, first []string, header bool) error {
+	if m == nil {
+		return nil
+	}
+	var hdr []string
+	if header {
+		hdr = first
+	}
+	return m.apply(c, hdr)
 }
 
 // apply sets c's columns from the mapping: numbers directly, names by

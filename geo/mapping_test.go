@@ -57,6 +57,7 @@ func TestMapping(t *testing.T) {
 		{"a name without a header", tsmc, Mapping{Columns: map[string]string{"lat": "latitude", "lon": "6"}, Header: HeaderNo}, "no header: number it"},
 		{"a name not in the header", piped, Mapping{Columns: map[string]string{"lat": "lat", "lon": "x"}}, `lat="lat" is not in the header`},
 		{"no coordinates without a header", tsmc, Mapping{Columns: map[string]string{"user": "1"}, Header: HeaderNo}, "give lat and lon by number"},
+		{"a column past the header", piped, Mapping{Columns: map[string]string{"lat": "2", "lon": "5"}, Header: HeaderYes}, "column 5 is mapped, but the header has 4 fields"},
 		{"a column past the record", tsmc, Mapping{Columns: map[string]string{"lat": "5", "lon": "9"}, Header: HeaderNo}, "wrong number of fields"},
 		{"a time layout not met", tsmc, Mapping{Columns: map[string]string{"lat": "5", "lon": "6", "time": "8"}, TimeLayout: time.RFC3339}, "invalid time"},
 	} {

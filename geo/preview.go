@@ -32,10 +32,16 @@ type Preview struct {
 	Latin1 bool
 	// Rows are the rows under the header, in order.
 	Rows []PreviewRow
+	// limit is the rows asked for.
+	limit int
 	// Guessed reports that the latitude and longitude columns were
 	// guessed from the values of a file whose header names none: every
 	// line shown holds coordinates in them.
 	Guessed bool
+	// Sheet is the sheet shown of a workbook, one of its Sheets; "" for
+	// a text file.
+	Sheet  string
+	Sheets []string
 	// Err says why the file cannot be read this way (no coordinate
 	// columns, a mapped name not in the header); its Rows then hold the
 	// fields only. nil when it can.
@@ -65,6 +71,9 @@ func PreviewDelimited(r io.Reader, m *Mapping, n int) (*Preview, error) {
 	if m != nil {
 		lr.forceLatin1 = m.Latin1
 	}
+	if isWorkbook(lr.br) {
+		return previewWorkbook(lr.br, m, n)
+	}
 	if err := binaryError(lr.br); err != nil {
 		return nil, err
 	}
@@ -89,6 +98,72 @@ func PreviewDelimited(r io.Reader, m *Mapping, n int) (*Preview, error) {
 		p.Rows = p.Rows[:n]
 	}
 	return p, nil
+}
+
+// previewWorkbook previews the first n rows under the header of a
+// workbook's sheet (m.Sheet, or the first). The workbook is held in
+// memory, at most MaxWorkbookBytes, so that a sheet whose header cannot
+// be read is shown again as its cells.
+func previewWorkbook(r io.Reader, m *Mapping, n int) (*Preview, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxWorkbookBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	p := &Preview{limit: n}
+	res := &Result{sink: func(Checkin) error { return nil }, preview: p}
+	_, err = readXLSX(context.Background(), bytes.NewReader(b), res, Options{SkipBad: true, Mapping: m})
+	var pe *ParseError
+	switch {
+	case errors.As(err, &pe) && res.Sheet != "":
+		// The header cannot be read so: show the cells as they are.
+		p.Err, p.Header, p.Columns, p.Rows = err, nil, nil, nil
+		raw := &Preview{limit: n}
+		every := &Mapping{Header: HeaderNo, Sheet: res.Sheet, Columns: map[string]string{"lat": "1", "lon": "1"}}
+		res = &Result{sink: func(Checkin) error { return nil }, preview: raw, Sheet: res.Sheet}
+		_, _ = readXLSX(context.Background(), bytes.NewReader(b), res, Options{SkipBad: true, Mapping: every})
+		var recs [][]string
+		for _, row := range raw.Rows {
+			p.Rows = append(p.Rows, PreviewRow{Line: row.Line, Fields: row.Fields})
+			p.Width = max(p.Width, len(row.Fields))
+			recs = append(recs, row.Fields)
+		}
+		if g := guessWorkbook(b, m, recs, res.Sheet, n); g != nil && errors.Is(err, ErrNoColumns) {
+			p = g
+		}
+	case err != nil:
+		return nil, err
+	}
+	p.Sheet = res.Sheet
+	if len(p.Rows) > n {
+		p.Rows = p.Rows[:n]
+	}
+	return p, nil
+}
+
+// guessWorkbook previews a sheet with the latitude and longitude columns
+// coordinatePair finds in its rows recs, when m maps neither; nil when
+// none are found or the sheet cannot be read by them.
+func guessWorkbook(b []byte, m *Mapping, recs [][]string, sheet string, n int) *Preview {
+	g := Mapping{Sheet: sheet}
+	if m != nil {
+		g = *m
+		g.Sheet = sheet
+	}
+	lat, lon, ok := coordinatePair(recs)
+	if !ok || g.Columns["lat"] != "" || g.Columns["lon"] != "" {
+		return nil
+	}
+	g.Columns = maps.Clone(g.Columns)
+	if g.Columns == nil {
+		g.Columns = map[string]string{}
+	}
+	g.Columns["lat"], g.Columns["lon"] = ColumnNumber(lat), ColumnNumber(lon)
+	p := &Preview{limit: n, Guessed: true}
+	res := &Result{sink: func(Checkin) error { return nil }, preview: p}
+	if _, err := readXLSX(context.Background(), bytes.NewReader(b), res, Options{SkipBad: true, Mapping: &g}); err != nil {
+		return nil
+	}
+	return p
 }
 
 // firstLines reads lines until n are not blank: their text (blank lines
@@ -179,6 +254,14 @@ func coordinateColumns(lines []string, delim rune) (lat, lon int, ok bool) {
 			return 0, 0, false
 		}
 		recs = append(recs, rec)
+	}
+	return coordinatePair(recs)
+}
+
+// coordinatePair is coordinateColumns over records.
+func coordinatePair(recs [][]string) (lat, lon int, ok bool) {
+	if len(recs) == 0 {
+		return 0, 0, false
 	}
 	if slices.ContainsFunc(recs[0], isName("x")) || slices.ContainsFunc(recs[0], isName("y")) {
 		return 0, 0, false // x and y are read only when the person says so

@@ -39,6 +39,12 @@ const (
 	// YelpReviews is its reviews, placed at their businesses by
 	// Options.Places, the reviewer the person (parseYelpReview).
 	YelpReviews
+	// XLSX is an Excel workbook's sheet (Options.Sheet, the first by
+	// default), its rows read as a delimited file's lines (readXLSX).
+	XLSX
+	// GeoJSON is a GeoJSON FeatureCollection or text sequence of point
+	// features (readGeoJSON).
+	GeoJSON
 	// GeoLife is a GeoLife trajectory's PLT file, its points the
 	// check-ins of Options.User (parseGeoLife); ScanPath reads a folder
 	// of them, each user's from the folder's name.
@@ -65,6 +71,10 @@ func (f Format) String() string {
 		return "yelp-reviews"
 	case GeoLife:
 		return "geolife"
+	case XLSX:
+		return "xlsx"
+	case GeoJSON:
+		return "geojson"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
@@ -96,8 +106,12 @@ func ParseFormat(name string) (Format, error) {
 		return YelpReviews, nil
 	case "geolife":
 		return GeoLife, nil
+	case "xlsx", "excel":
+		return XLSX, nil
+	case "geojson", "geojsonseq":
+		return GeoJSON, nil
 	}
-	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare, brightkite, tsmc2014, foursquare-global, weeplaces, yelp, geolife or csv)", ErrUnknownFmt, name)
+	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare, brightkite, tsmc2014, foursquare-global, weeplaces, yelp, geolife, xlsx, geojson or csv)", ErrUnknownFmt, name)
 }
 
 // MaxKeptErrors is how many skipped-line reasons a Result keeps.
@@ -124,7 +138,8 @@ type Result struct {
 	Checkins []Checkin
 	// Format is the format read, detected when Auto was asked.
 	Format Format
-	// Lines is the number of lines read, blank lines and header included.
+	// Lines is the number of lines read, blank lines and header
+	// included; a GeoJSON FeatureCollection's features.
 	Lines int
 	// Skipped counts malformed lines left out under Options.SkipBad.
 	Skipped int
@@ -136,6 +151,8 @@ type Result struct {
 	// Latin1 reports that some line was not UTF-8 and was read as
 	// Latin-1 (ISO 8859-1), each byte its own character.
 	Latin1 bool
+	// Sheet is the sheet of a workbook read.
+	Sheet string
 	// NoPerson reports that the file names no person (user) column, so
 	// that every row is taken as a person of its own: a Delimited header
 	// without one, or LatLon lines.
@@ -145,6 +162,18 @@ type Result struct {
 	records int
 	// preview, when set, gets a delimited file's header and rows.
 	preview *Preview
+}
+
+// LineUnit names what Lines counts: "lines", "rows" of a workbook's
+// sheet, or "features" of GeoJSON.
+func (r *Result) LineUnit() string {
+	switch r.Format {
+	case XLSX:
+		return "rows"
+	case GeoJSON:
+		return "features"
+	}
+	return "lines"
 }
 
 // add appends a check-in. Its strings are copied out of the line they
@@ -165,11 +194,17 @@ func (r *Result) add(c Checkin) error {
 // record adds c read from a line, or, when err is not nil, returns the
 // line's *ParseError, or counts it when skipBad is set.
 func (r *Result) record(line int, c Checkin, err error, skipBad bool) error {
+	return r.recordAs("", line, c, err, skipBad)
+}
+
+// recordAs is record for a record counted in unit (ParseError.Unit).
+func (r *Result) recordAs(unit string, line int, c Checkin, err error, skipBad bool) error {
 	if err == nil {
 		r.records++
 		return r.sink(c)
 	}
 	pe := lineError(line, err)
+	pe.Unit = unit
 	if !skipBad {
 		return pe
 	}
@@ -207,9 +242,21 @@ func ScanCheckins(ctx context.Context, r io.Reader, f Format, opt Options, fn fu
 func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) (*Result, error) {
 	lr := newLineReader(r)
 	lr.ctx = ctx
+	var err error
+	if f == GeoJSON || f == Auto && isGeoJSON(lr.br) {
+		res.Format = GeoJSON
+		err = readGeoJSON(lr, res, opt)
+		res.Lines = max(res.Lines, lr.line) // a collection counts features
+		return finish(res, err)
+	}
+	if (f == Auto || f == XLSX) && isWorkbook(lr.br) {
+		res.Format = XLSX
+		res.Lines, err = readXLSX(ctx, lr.br, res, opt)
+		return finish(res, err)
+	}
 	if m := opt.Mapping; m != nil {
 		if f != Auto && f != Delimited {
-			return nil, fmt.Errorf("geo: %w: for delimited files, not %v", ErrMapping, f)
+			return nil, fmt.Errorf("geo: %w: for delimited files and workbooks, not %v", ErrMapping, f)
 		}
 		f, lr.forceLatin1 = Delimited, m.Latin1
 	}
@@ -224,12 +271,18 @@ func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) 
 		}
 		res.Format = detect(first)
 	}
-	err := readFormat(lr, res, opt)
+	err = readFormat(lr, res, opt)
 	if errors.Is(err, errNotRead) {
 		return nil, fmt.Errorf("geo: %w %v", ErrUnknownFmt, f)
 	}
 	res.Lines = lr.line
 	res.Latin1 = lr.latin1
+	return finish(res, err)
+}
+
+// finish ends a scan that stopped with err: the result, or the error,
+// or ErrEmpty for a file without records.
+func finish(res *Result, err error) (*Result, error) {
 	res.sink = nil
 	if err != nil {
 		return nil, err
@@ -307,10 +360,16 @@ func binaryKind(br *bufio.Reader) string {
 }
 
 // DetectFormat returns the format ReadCheckins reads r as when asked for
-// Auto, from its first data line (only that line is read), or the error
-// of a binary or empty file.
+// Auto, from its first data line (only that line is read) or a
+// workbook's first bytes, or the error of a binary or empty file.
 func DetectFormat(r io.Reader) (Format, error) {
 	lr := newLineReader(r)
+	if isWorkbook(lr.br) {
+		return XLSX, nil
+	}
+	if isGeoJSON(lr.br) {
+		return GeoJSON, nil
+	}
 	if err := binaryError(lr.br); err != nil {
 		return Auto, err
 	}

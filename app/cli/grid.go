@@ -44,7 +44,7 @@ import (
 func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("grid")
 	in := fs.String("in", "", "check-in or census `file` to read")
-	format := fs.String("format", "", "file format: gowalla, foursquare, brightkite (SNAP's layout), tsmc2014 (Yang et al.'s NYC and Tokyo check-ins), foursquare-global (with -venues), weeplaces, yelp (businesses; with -reviews, reviews), geolife (a folder of PLT trajectories), csv, adult or census1990 (default: detect a check-in format)")
+	format := fs.String("format", "", "file format: gowalla, foursquare, brightkite (SNAP's layout), tsmc2014 (Yang et al.'s NYC and Tokyo check-ins), foursquare-global (with -venues), weeplaces, yelp (businesses; with -reviews, reviews), geolife (a folder of PLT trajectories), xlsx (an Excel workbook, -sheet), geojson (point features), csv, adult or census1990 (default: detect a check-in format, workbooks and GeoJSON included)")
 	venues := fs.String("venues", "", "the venues `file` (dataset_TIST2015_POIs.txt) that -format foursquare-global's check-ins are placed at")
 	reviews := fs.String("reviews", "", "with -format yelp: read this reviews `file` (yelp_academic_dataset_review.json), each review a check-in of its reviewer at its business in -in, instead of one point per business")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` in degrees (default: the data's box)")
@@ -180,11 +180,11 @@ func (g gridInput) scan(ctx context.Context, opt geo.Options) (geo.Scan, error) 
 }
 
 // mappingFlagNames are the flags of gridMappingFlags.
-var mappingFlagNames = []string{"cols", "delim", "header", "encoding", "time-format"}
+var mappingFlagNames = []string{"cols", "delim", "header", "encoding", "time-format", "sheet"}
 
 // gridMappingFlags are grid's flags of a delimited file's column mapping.
 type gridMappingFlags struct {
-	cols, delim, header, encoding, timeFormat *string
+	cols, delim, header, encoding, timeFormat, sheet *string
 }
 
 func mappingFlags(fs *flag.FlagSet) gridMappingFlags {
@@ -193,6 +193,7 @@ func mappingFlags(fs *flag.FlagSet) gridMappingFlags {
 		delim:      fs.String("delim", "auto", "delimiter of a delimited file: tab, comma, semicolon, pipe, auto (sniffed from the first line) or one character"),
 		header:     fs.String("header", "auto", "whether a delimited file's first line is a header: yes, no or auto (no when -cols numbers lat and lon and the line holds coordinates there)"),
 		encoding:   fs.String("encoding", "auto", "text encoding: utf-8, latin-1, or auto (lines that are not UTF-8 read as Latin-1)"),
+		sheet:      fs.String("sheet", "", "the `sheet` of an Excel workbook (.xlsx) to read (default: the first)"),
 		timeFormat: fs.String("time-format", "", "`layout` of the time column, in Go's form (2006-01-02 15:04:05), or unix, unixms (default: ISO 8601, RFC 1123, Twitter's, Unix seconds or milliseconds)"),
 	}
 }
@@ -223,7 +224,7 @@ func (m gridMappingFlags) mapping(fs *flag.FlagSet) (*geo.Mapping, error) {
 	if mp.Latin1, err = geo.ParseEncoding(*m.encoding); err != nil {
 		return nil, usageError{msg: err.Error()}
 	}
-	mp.TimeLayout = *m.timeFormat
+	mp.TimeLayout, mp.Sheet = *m.timeFormat, *m.sheet
 	return &mp, nil
 }
 
@@ -380,10 +381,13 @@ func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 	if res.Delimiter != 0 {
 		fmt.Fprintf(w, " (%s)", delimiterWords(res.Delimiter))
 	}
+	if res.Sheet != "" {
+		fmt.Fprintf(w, " (sheet %q)", res.Sheet)
+	}
 	if res.Latin1 {
 		fmt.Fprint(w, " read as Latin-1 (not UTF-8)")
 	}
-	fmt.Fprintf(w, ", %d lines, %d records, %d users", res.Lines, gd.Records, gd.Users)
+	fmt.Fprintf(w, ", %d %s, %d records, %d users", res.Lines, res.LineUnit(), gd.Records, gd.Users)
 	if res.Skipped > 0 {
 		fmt.Fprintf(w, ", %d bad lines skipped", res.Skipped)
 	}

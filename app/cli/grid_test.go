@@ -11,9 +11,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/geo"
+	"github.com/xuri/excelize/v2"
 )
 
 // writeSynth writes a synthetic SNAP file of n users and returns its path.
@@ -319,5 +321,41 @@ func TestGridPresets(t *testing.T) {
 	code, _, errs = run("grid", "-format", "geolife", "-in", filepath.Join(dir, "Data"), "-o", filepath.Join(dir, "g2.csv"), "-record", filepath.Join(dir, "r.json"))
 	if code != 2 || !strings.Contains(errs, "a GeoLife folder is not one") {
 		t.Errorf("-record of a folder: exit %d, %s", code, errs)
+	}
+}
+
+// TestGridWorkbook grids an Excel workbook's named sheet, its columns
+// mapped by header names, and refuses a sheet it lacks.
+func TestGridWorkbook(t *testing.T) {
+	dir := t.TempDir()
+	wb := excelize.NewFile()
+	if _, err := wb.NewSheet("Visits"); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range [][]any{{"Wer", "Breite", "Länge", "Wann"}, {"ann", 37.77, -122.41, time.Date(2024, 1, 2, 10, 0, 0, 0, time.UTC)}, {"ann", 37.78, -122.42, time.Date(2024, 1, 1, 10, 0, 0, 0, time.UTC)}, {"bob", 37.76, -122.40, time.Date(2024, 1, 3, 9, 0, 0, 0, time.UTC)}} {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := wb.SetSheetRow("Visits", cell, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := filepath.Join(dir, "visits.xlsx")
+	if err := wb.SaveAs(in); err != nil {
+		t.Fatal(err)
+	}
+	study := filepath.Join(dir, "s.json")
+	code, out, errs := run("grid", "-in", in, "-sheet", "Visits", "-cols", "user=Wer,lat=Breite,lon=Länge,time=Wann", "-cell", "0.5", "-o", filepath.Join(dir, "a.csv"), "-study-out", study)
+	if code != 0 || !strings.Contains(out, `xlsx format (sheet "Visits"), 4 rows, 3 records, 2 users`) {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	b, err := os.ReadFile(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := app.ReadStudy(bytes.NewReader(b)); err != nil || s.Source.Sheet != "Visits" || s.Source.Columns != "user=Wer,lat=Breite,lon=Länge,time=Wann" {
+		t.Errorf("the study's source: %v, %+v", err, s.Source)
+	}
+	code, _, errs = run("grid", "-in", in, "-sheet", "Stops", "-o", filepath.Join(dir, "b.csv"))
+	if code != 1 || !strings.Contains(errs, `no sheet "Stops" (its sheets: Sheet1 · Visits)`) {
+		t.Errorf("an unknown sheet: exit %d, %s", code, errs)
 	}
 }

@@ -231,11 +231,14 @@ func (g *gridPanel) summarise(ds *dataset) {
 	res, gd, gr := ds.res, ds.grid, ds.grid.Grid
 	set := func(k, v string) { d.fields[k].SetText(v) }
 	set("File", ds.src.name)
-	latin1 := ""
+	note := ""
 	if res.Latin1 {
-		latin1 = " · read as Latin-1 (not UTF-8)"
+		note = " · read as Latin-1 (not UTF-8)"
 	}
-	set("Read", fmt.Sprintf("%v format%s%s · %s lines · %s skipped", res.Format, delimiterNote(res.Delimiter), latin1, app.Thousands(res.Lines), app.Thousands(res.Skipped)))
+	if res.Sheet != "" {
+		note = fmt.Sprintf(" (sheet %q)", res.Sheet)
+	}
+	set("Read", fmt.Sprintf("%v format%s%s · %s %s · %s skipped", res.Format, delimiterNote(res.Delimiter), note, app.Thousands(res.Lines), res.LineUnit(), app.Thousands(res.Skipped)))
 	records := fmt.Sprintf("%s check-ins · %s users", app.Thousands(gd.Records), app.Thousands(gd.Users))
 	if res.NoPerson {
 		records += " · " + geo.NoPersonNote

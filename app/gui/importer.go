@@ -64,12 +64,15 @@ type importer struct {
 	dlg dialog.Dialog
 
 	delim, header, encoding *widget.Select
-	timeFormat              *widget.Entry
-	cols                    map[string]*widget.Select
-	xy                      *widget.Check
-	table                   *widget.Table
-	problem, summary        *widget.Label
-	load                    *widget.Button
+	// sheet picks a workbook's sheet; shown for workbooks only, where
+	// the delimiter and encoding are not asked.
+	sheet            *widget.Select
+	timeFormat       *widget.Entry
+	cols             map[string]*widget.Select
+	xy               *widget.Check
+	table            *widget.Table
+	problem, summary *widget.Label
+	load             *widget.Button
 
 	// mapping is what the controls say; preview what it reads.
 	mapping geo.Mapping
@@ -107,7 +110,7 @@ func needsImport(src source) bool {
 	if err != nil {
 		return false // binary or empty: load says so
 	}
-	return f == geo.Delimited || f == geo.LatLon
+	return f == geo.Delimited || f == geo.LatLon || f == geo.XLSX
 }
 
 // showImport shows the import dialog of src, its controls set from m
@@ -140,6 +143,7 @@ func (im *importer) build() (fyne.CanvasObject, error) {
 	im.delim = widget.NewSelect(delimChoices, onChange)
 	im.header = widget.NewSelect(headerChoices, onChange)
 	im.encoding = widget.NewSelect(encChoices, onChange)
+	im.sheet = widget.NewSelect(nil, onChange)
 	im.timeFormat = widget.NewEntry()
 	im.timeFormat.SetPlaceHolder("guess (ISO 8601, RFC 1123, Unix…)")
 	im.timeFormat.OnSubmitted = onChange
@@ -168,12 +172,28 @@ func (im *importer) build() (fyne.CanvasObject, error) {
 		return nil, err
 	}
 	im.setControls()
+	sheetLabel, delimLabel, encLabel := widget.NewLabel("Sheet"), widget.NewLabel("Delimiter"), widget.NewLabel("Encoding")
+	sheet, delim, enc := roomy(im.sheet), roomy(im.delim), roomy(im.encoding)
 	settings := container.NewHBox(
-		widget.NewLabel("Delimiter"), roomy(im.delim),
+		sheetLabel, sheet,
+		delimLabel, delim,
 		widget.NewLabel("Header line"), roomy(im.header),
-		widget.NewLabel("Encoding"), roomy(im.encoding),
+		encLabel, enc,
 		widget.NewLabel("Time format"), fixedWidth(im.timeFormat, 260),
 	)
+	textOnly := []fyne.CanvasObject{delimLabel, delim, im.delim, encLabel, enc, im.encoding}
+	workbook := []fyne.CanvasObject{sheetLabel, sheet, im.sheet}
+	show := func(objs []fyne.CanvasObject, on bool) {
+		for _, o := range objs {
+			if on {
+				o.Show()
+			} else {
+				o.Hide()
+			}
+		}
+	}
+	show(textOnly, im.preview.Sheet == "")
+	show(workbook, im.preview.Sheet != "")
 	top := container.NewVBox(settings, pickers, im.xy, im.problem)
 	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(cancel, im.load), im.summary)
 	return container.NewBorder(top, bottom, nil, nil, im.table), nil
@@ -192,9 +212,9 @@ func (im *importer) read() error {
 		return err
 	}
 	im.preview = p
-	// The controls show what was settled on: the delimiter sniffed, and
-	// the header line found once the file reads.
-	im.mapping.Delim = p.Delimiter
+	// The controls show what was settled on: the delimiter sniffed (or
+	// the sheet read), and the header line found once the file reads.
+	im.mapping.Delim, im.mapping.Sheet = p.Delimiter, p.Sheet
 	if p.Err == nil {
 		im.mapping.Header = geo.HeaderNo
 		if p.Header != nil {
@@ -205,8 +225,9 @@ func (im *importer) read() error {
 }
 
 // changed reads the controls into the mapping and previews it again.
-// A new delimiter, header or encoding splits the rows anew, so the
-// columns are guessed again; a column picked keeps the others.
+// A new delimiter, header, encoding or sheet splits the rows anew, so the
+// columns are guessed again (and, but for a new header, the header
+// line); a column picked keeps the others.
 func (im *importer) changed(column bool) {
 	if im.setting {
 		return
@@ -215,10 +236,14 @@ func (im *importer) changed(column bool) {
 	m.Delim, _ = geo.ParseDelimiter(strings.Replace(im.delim.Selected, choiceAuto, "auto", 1))
 	m.Header, _ = geo.ParseHeader(strings.Replace(im.header.Selected, choiceAuto, "auto", 1))
 	m.Latin1 = im.encoding.Selected == encodingL1
+	m.Sheet = im.sheet.Selected
 	if column {
 		m.Columns = im.pickedColumns()
 	}
-	if m.Delim != im.mapping.Delim || m.Header != im.mapping.Header || m.Latin1 != im.mapping.Latin1 {
+	if m.Delim != im.mapping.Delim || m.Sheet != im.mapping.Sheet {
+		m.Header = geo.HeaderAuto // rows split anew, or another sheet's
+	}
+	if m.Delim != im.mapping.Delim || m.Header != im.mapping.Header || m.Latin1 != im.mapping.Latin1 || m.Sheet != im.mapping.Sheet {
 		m.Columns = nil
 	} else if !column {
 		m.Columns = im.mapping.Columns
@@ -324,6 +349,8 @@ func (im *importer) setControls() {
 		enc = encodingL1
 	}
 	im.encoding.SetSelected(enc)
+	im.sheet.Options = p.Sheets
+	im.sheet.SetSelected(p.Sheet)
 	im.timeFormat.SetText(m.TimeLayout)
 	options := []string{noColumn}
 	for i := range p.Width {
@@ -419,13 +446,17 @@ func columnName(hdr []string, i int) string {
 func previewSummary(p *geo.Preview, header bool) string {
 	var b strings.Builder
 	how := fmt.Sprintf("Fields split at %s", geo.DelimiterName(p.Delimiter))
+	first := "line"
+	if p.Sheet != "" {
+		how, first = fmt.Sprintf("Sheet %q, one of %d", p.Sheet, len(p.Sheets)), "row"
+	}
 	switch {
 	case p.Header != nil:
-		how += "; line 1 is the header"
+		how += "; " + first + " 1 is the header"
 	case p.Err != nil && header:
-		how += "; line 1 taken as the header"
+		how += "; " + first + " 1 taken as the header"
 	default:
-		how += "; no header line"
+		how += "; no header " + first
 	}
 	if p.Latin1 {
 		how += "; read as Latin-1 (not UTF-8)"

@@ -1,12 +1,14 @@
 package gui
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/privmap/privmap/geo"
 )
@@ -144,4 +146,47 @@ func TestImportNoPerson(t *testing.T) {
 	settle(t)
 	assert.Same(t, im, d.importer, "a SNAP file went through the import dialog")
 	assert.False(t, d.perUser.Disabled())
+}
+
+// TestImportWorkbook: an Excel workbook opens the import dialog with a
+// sheet picker instead of the delimiter and encoding; another sheet,
+// whose rows have no header, is read by the coordinates guessed from its
+// cells, and the study records the sheet.
+func TestImportWorkbook(t *testing.T) {
+	wb := excelize.NewFile()
+	require.NoError(t, wb.SetSheetName("Sheet1", "Visits"))
+	for i, r := range [][]any{{"person", "lat", "lon"}, {"ann", 37.77, -122.41}} {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		require.NoError(t, wb.SetSheetRow("Visits", cell, &r))
+	}
+	_, err := wb.NewSheet("Stops")
+	require.NoError(t, err)
+	for i, r := range [][]any{{"A", 37.7749, -122.4194}, {"B", 37.7755, -122.4188}, {"C", 37.7761, -122.4180}} {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		require.NoError(t, wb.SetSheetRow("Stops", cell, &r))
+	}
+	var buf bytes.Buffer
+	require.NoError(t, wb.Write(&buf))
+
+	_, d := newTestUI(t)
+	d.openFile(bytesSource("visits.xlsx", buf.Bytes()))
+	im := d.importer
+	require.NotNil(t, im, "no import dialog for a workbook")
+	assert.Equal(t, "Visits", im.sheet.Selected)
+	assert.Equal(t, []string{"Visits", "Stops"}, im.sheet.Options)
+	assert.True(t, im.sheet.Visible())
+	assert.False(t, im.delim.Visible(), "a delimiter offered for a workbook")
+	assert.Equal(t, "1 · person", im.cols["user"].Selected)
+	assert.Contains(t, im.summary.Text, `Sheet "Visits", one of 2; row 1 is the header. 1 of the first 1 rows read.`)
+
+	im.sheet.SetSelected("Stops")
+	assert.Empty(t, im.problem.Text)
+	assert.Equal(t, "column 2", im.cols["lat"].Selected)
+	assert.Equal(t, "column 3", im.cols["lon"].Selected)
+	assert.Equal(t, "no", im.header.Selected)
+	test.Tap(im.load)
+	settle(t)
+	assert.Equal(t, "3 check-ins · 3 users · "+geo.NoPersonNote, d.fields["Records"].Text)
+	assert.Equal(t, `xlsx format (sheet "Stops") · 3 rows · 0 skipped`, d.fields["Read"].Text)
+	assert.Equal(t, "Stops", d.ws.data.studySource().Sheet)
 }

@@ -1,0 +1,215 @@
+package geo
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrNotPoint is the reason of a GeoJSON feature whose geometry is not a
+// point.
+var ErrNotPoint = errors.New("geometry is not a point")
+
+// isGeoJSON reports whether br starts a GeoJSON document: a JSON object
+// (after a byte-order mark, spaces or RFC 8142's record separator) whose
+// first bytes name a Feature or FeatureCollection type.
+func isGeoJSON(br *bufio.Reader) bool {
+	head, _ := br.Peek(1024)
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, bom), " \t\r\n\x1e")
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	compact := bytes.ReplaceAll(bytes.ReplaceAll(head, []byte(" "), nil), []byte("\n"), nil)
+	return bytes.Contains(compact, []byte(`"type":"FeatureCollection"`)) || bytes.Contains(compact, []byte(`"type":"Feature"`))
+}
+
+// feature is a GeoJSON feature as privmap reads it (RFC 7946 §3.2).
+type feature struct {
+	Type     string `json:"type"`
+	Geometry *struct {
+		Type        string          `json:"type"`
+		Coordinates json.RawMessage `json:"coordinates"`
+	} `json:"geometry"`
+	Properties map[string]any `json:"properties"`
+}
+
+// readGeoJSON reads a GeoJSON FeatureCollection, streaming its features
+// one at a time, or a GeoJSON text sequence (RFC 8142; one feature a
+// line, as GDAL's GeoJSONSeq writes). Each Point feature is a check-in
+// at its coordinates (longitude, latitude; RFC 7946 §3.1.1), its person,
+// time and place read from the properties the mapping names or, as in a
+// delimited file's header, whose names say so (user, user_id, time,
+// venue…). A feature's number stands for a line in its errors.
+func readGeoJSON(lr *lineReader, res *Result, opt Options) error {
+	props := &properties{m: opt.Mapping}
+	if err := props.check(); err != nil {
+		return err
+	}
+	defer func() { res.NoPerson = !props.sawUser }()
+	head, _ := lr.br.Peek(1024)
+	if bytes.Contains(bytes.ReplaceAll(head, []byte(" "), nil), []byte(`"type":"FeatureCollection"`)) {
+		// Read from the bytes, not lines: a collection is often one line.
+		return readFeatureCollection(lr.br, res, opt, props)
+	}
+	return readLines(lr, res, opt, func(line string) (Checkin, error) {
+		var f feature
+		if err := json.Unmarshal([]byte(strings.TrimLeft(line, "\x1e")), &f); err != nil {
+			return Checkin{}, fmt.Errorf("not a GeoJSON feature: %v", clip(err.Error(), 60))
+		}
+		return props.checkin(&f)
+	})
+}
+
+// readFeatureCollection streams the features of a FeatureCollection,
+// each at most maxLine bytes.
+func readFeatureCollection(r io.Reader, res *Result, opt Options, props *properties) error {
+	dec := json.NewDecoder(r)
+	bad := func(err error) error {
+		return &ParseError{Unit: "feature", Line: res.records + res.Skipped + 1, Err: err}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return bad(errors.New("not a GeoJSON object"))
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return bad(fmt.Errorf("not GeoJSON: %v", err))
+		}
+		if key != "features" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return bad(fmt.Errorf("not GeoJSON: %v", err))
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return bad(errors.New(`"features" is not an array`))
+		}
+		for n := 1; dec.More(); n++ {
+			var f feature
+			if err := dec.Decode(&f); err != nil {
+				// The stream cannot be followed past a malformed feature.
+				return bad(fmt.Errorf("not a GeoJSON feature: %v", clip(err.Error(), 60)))
+			}
+			res.Lines = n
+			c, err := props.checkin(&f)
+			if err := res.recordAs("feature", n, c, err, opt.SkipBad); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return bad(fmt.Errorf("not GeoJSON: %v", err))
+		}
+	}
+	return nil
+}
+
+// properties finds a feature's person, time and place among its
+// properties: by the names a mapping gives, else by the names a
+// delimited file's header would use (headerNames).
+type properties struct {
+	m *Mapping
+	// sawUser: some feature named a person.
+	sawUser bool
+}
+
+// check refuses a mapping that numbers columns: properties have names.
+func (p *properties) check() error {
+	if p.m == nil {
+		return nil
+	}
+	for _, kind := range []string{"lat", "lon"} {
+		if _, ok := p.m.Columns[kind]; ok {
+			return fmt.Errorf("geo: %w: a GeoJSON point's coordinates come from its geometry: map user, time and loc only", ErrMapping)
+		}
+	}
+	for kind, col := range p.m.Columns {
+		if _, err := strconv.Atoi(col); err == nil {
+			return fmt.Errorf("geo: %w: %s=%s: GeoJSON properties have names, not numbers", ErrMapping, kind, col)
+		}
+	}
+	return nil
+}
+
+// value returns the property of a feature that holds kind, "" if none.
+func (p *properties) value(props map[string]any, kind string) string {
+	name, mapped := "", false
+	if p.m != nil {
+		name, mapped = p.m.Columns[kind]
+	}
+	if mapped && strings.EqualFold(name, "none") {
+		return ""
+	}
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // the first match, whatever the map's order
+	for _, k := range keys {
+		if mapped && normalForm(k) == normalForm(name) || !mapped && slices.Contains(kindNames(kind), normalForm(k)) {
+			return propertyText(props[k])
+		}
+	}
+	return ""
+}
+
+// kindNames are the header names of kind (headerNames).
+func kindNames(kind string) []string {
+	i := slices.Index([]string{"lat", "lon", "user", "time", "loc"}, kind)
+	return headerNames[i].names
+}
+
+// propertyText is a property's value as text: a string as it is, a
+// number as written, anything else as JSON.
+func propertyText(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return strings.TrimSpace(v)
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// checkin reads a feature as a check-in.
+func (p *properties) checkin(f *feature) (Checkin, error) {
+	if f.Type != "Feature" {
+		return Checkin{}, fmt.Errorf("a %q, not a Feature", clip(f.Type, 30))
+	}
+	if f.Geometry == nil {
+		return Checkin{}, fmt.Errorf("%w: it has none", ErrNotPoint)
+	}
+	if f.Geometry.Type != "Point" {
+		return Checkin{}, fmt.Errorf("%w: a %s", ErrNotPoint, clip(f.Geometry.Type, 30))
+	}
+	var xy []float64
+	if err := json.Unmarshal(f.Geometry.Coordinates, &xy); err != nil || len(xy) < 2 {
+		return Checkin{}, fmt.Errorf("%w: its coordinates are not [longitude, latitude]", ErrNotPoint)
+	}
+	pt, err := parsePoint(strconv.FormatFloat(xy[1], 'g', -1, 64), strconv.FormatFloat(xy[0], 'g', -1, 64), 0, 0)
+	if err != nil {
+		return Checkin{}, err
+	}
+	c := Checkin{Point: pt, User: p.value(f.Properties, "user"), Location: p.value(f.Properties, "loc")}
+	p.sawUser = p.sawUser || c.User != ""
+	if s := p.value(f.Properties, "time"); s != "" {
+		parse := parseTime
+		if p.m != nil && p.m.TimeLayout != "" {
+			parse = func(s string) (t time.Time, err error) { return parseTimeLayout(s, p.m.TimeLayout) }
+		}
+		if c.Time, err = parse(s); err != nil {
+			return Checkin{}, fieldError(ErrBadTime, s)
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,90 @@
+package geo
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pointsGeoJSON is a FeatureCollection of points on one line, as GDAL and
+// most exporters write it, with a polygon among them.
+const pointsGeoJSON = `{"type": "FeatureCollection", "name": "visits", "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:OGC:1.3:CRS84"}}, "features": [` +
+	`{"type": "Feature", "properties": {"User ID": "ann", "visited_at": "2024-01-02T10:00:00Z", "venue": "Café", "time": "2024-01-02T10:00:00Z"}, "geometry": {"type": "Point", "coordinates": [-122.419416, 37.774929]}},` +
+	`{"type": "Feature", "properties": {"User ID": "bob", "time": 1704189600, "venue": 7}, "geometry": {"type": "Point", "coordinates": [-122.42, 37.78, 12.5]}},` +
+	`{"type": "Feature", "properties": {"User ID": "cat"}, "geometry": {"type": "Polygon", "coordinates": [[[-122.4, 37.7], [-122.3, 37.7], [-122.3, 37.8], [-122.4, 37.7]]]}}` +
+	`]}`
+
+// TestReadGeoJSON reads a FeatureCollection (found in Auto) and a text
+// sequence of features: the point from the geometry, the person, time
+// and place from the properties by their names or a mapping's; a
+// polygon is refused by its feature's number.
+func TestReadGeoJSON(t *testing.T) {
+	_, err := ReadCheckins(strings.NewReader(pointsGeoJSON), Auto, Options{})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Unit != "feature" || pe.Line != 3 || !errors.Is(err, ErrNotPoint) || err.Error() != "feature 3: geometry is not a point: a Polygon" {
+		t.Fatalf("a polygon: %v", err)
+	}
+	res, err := ReadCheckins(strings.NewReader(pointsGeoJSON), Auto, Options{SkipBad: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Checkins[0]
+	if res.Format != GeoJSON || len(res.Checkins) != 2 || res.Skipped != 1 || res.Lines != 3 || res.NoPerson ||
+		c.User != "ann" || c.Location != "Café" || c.Lon() != -122.419416 || c.Lat() != 37.774929 || !c.Time.Equal(time.Date(2024, 1, 2, 10, 0, 0, 0, time.UTC)) ||
+		res.Checkins[1].Location != "7" || !res.Checkins[1].Time.Equal(time.Unix(1704189600, 0)) {
+		t.Fatalf("%+v, first %+v", res, c)
+	}
+	// A mapping names the properties: visited_at as the time, no place.
+	m := &Mapping{Columns: map[string]string{"time": "visited_at", "loc": "none"}}
+	res, err = ReadCheckins(strings.NewReader(pointsGeoJSON), GeoJSON, Options{SkipBad: true, Mapping: m})
+	if err != nil || res.Checkins[0].Location != "" || !res.Checkins[1].Time.IsZero() {
+		t.Fatalf("mapped: %v, %+v", err, res)
+	}
+	seq := "\x1e{\"type\":\"Feature\",\"properties\":{\"id\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2.35,48.85]}}\n" +
+		"\x1e{\"type\":\"Feature\",\"properties\":{\"id\":2},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2.36,48.86]}}\n"
+	res, err = ReadCheckins(strings.NewReader(seq), Auto, Options{})
+	if err != nil || res.Format != GeoJSON || len(res.Checkins) != 2 || !res.NoPerson || res.Lines != 2 || res.Checkins[1].Lat() != 48.86 {
+		t.Fatalf("a text sequence: %v, %+v", err, res)
+	}
+	for name, tc := range map[string]struct {
+		in   string
+		m    *Mapping
+		want string
+	}{
+		"coordinates mapped":  {pointsGeoJSON, &Mapping{Columns: map[string]string{"lat": "y"}}, "coordinates come from its geometry"},
+		"a numbered property": {pointsGeoJSON, &Mapping{Columns: map[string]string{"user": "2"}}, "properties have names, not numbers"},
+		"cut short":           {pointsGeoJSON[:300], nil, "feature 1: not a GeoJSON feature: unexpected EOF"},
+		"latitude 95":         {`{"type":"FeatureCollection","features":[{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[0,95]}}]}`, nil, `feature 1: "95": invalid latitude`},
+		"no geometry":         {`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}]}`, nil, "feature 1: geometry is not a point: it has none"},
+	} {
+		_, err := ReadCheckins(strings.NewReader(tc.in), GeoJSON, Options{Mapping: tc.m})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", name, err, tc.want)
+		}
+	}
+}
+
+// FuzzReadGeoJSON reads fuzzed GeoJSON: a result's points are valid, and
+// its features (a collection's lines) count what was read and skipped.
+func FuzzReadGeoJSON(f *testing.F) {
+	f.Add(pointsGeoJSON)
+	f.Add("\x1e{\"type\":\"Feature\",\"properties\":{\"user\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2.35,48.85]}}\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, skip := range []bool{false, true} {
+			res, err := ReadCheckins(strings.NewReader(in), GeoJSON, Options{SkipBad: skip})
+			if err != nil {
+				continue
+			}
+			for _, c := range res.Checkins {
+				if math.IsNaN(c.Lat()) || math.Abs(c.Lat()) > 90 || math.IsNaN(c.Lon()) || math.Abs(c.Lon()) > 180 {
+					t.Fatalf("read invalid point %v", c.Point)
+				}
+			}
+			if len(res.Checkins)+res.Skipped > res.Lines || res.Skipped < len(res.Errors) {
+				t.Fatalf("%d read and %d skipped of %d", len(res.Checkins), res.Skipped, res.Lines)
+			}
+		}
+	})
+}
