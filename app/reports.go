@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/parquet-go/parquet-go/format"
 	"io"
 	"math/big"
 	"os"
@@ -15,8 +14,10 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/internal/parquetcheck"
 )
 
 // parquetMagic starts and ends every Parquet file.
@@ -142,7 +143,7 @@ func readParquetFile(ctx context.Context, name string, t **core.ReportTable, s *
 	if err != nil {
 		return err
 	}
-	md, err := checkParquet(ctx, f, fi.Size())
+	md, err := parquetcheck.Check(ctx, f, fi.Size())
 	if err != nil {
 		return err
 	}

@@ -120,19 +120,20 @@ type properties struct {
 	sawUser bool
 }
 
-// check refuses a mapping that numbers columns: properties have names.
+// check refuses a mapping of coordinates (a point layer's are its
+// geometry's) or by numbers (attributes have names).
 func (p *properties) check() error {
 	if p.m == nil {
 		return nil
 	}
 	for _, kind := range []string{"lat", "lon"} {
 		if _, ok := p.m.Columns[kind]; ok {
-			return fmt.Errorf("geo: %w: a GeoJSON point's coordinates come from its geometry: map user, time and loc only", ErrMapping)
+			return fmt.Errorf("geo: %w: a point layer's coordinates come from its geometry: map user, time and loc only", ErrMapping)
 		}
 	}
 	for kind, col := range p.m.Columns {
 		if _, err := strconv.Atoi(col); err == nil {
-			return fmt.Errorf("geo: %w: %s=%s: GeoJSON properties have names, not numbers", ErrMapping, kind, col)
+			return fmt.Errorf("geo: %w: %s=%s: a layer's attributes have names, not numbers", ErrMapping, kind, col)
 		}
 	}
 	return nil

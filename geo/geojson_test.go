@@ -54,7 +54,7 @@ func TestReadGeoJSON(t *testing.T) {
 		want string
 	}{
 		"coordinates mapped":  {pointsGeoJSON, &Mapping{Columns: map[string]string{"lat": "y"}}, "coordinates come from its geometry"},
-		"a numbered property": {pointsGeoJSON, &Mapping{Columns: map[string]string{"user": "2"}}, "properties have names, not numbers"},
+		"a numbered property": {pointsGeoJSON, &Mapping{Columns: map[string]string{"user": "2"}}, "attributes have names, not numbers"},
 		"cut short":           {pointsGeoJSON[:300], nil, "feature 1: not a GeoJSON feature: unexpected EOF"},
 		"latitude 95":         {`{"type":"FeatureCollection","features":[{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[0,95]}}]}`, nil, `feature 1: "95": invalid latitude`},
 		"no geometry":         {`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}]}`, nil, "feature 1: geometry is not a point: it has none"},

@@ -14,9 +14,15 @@ import (
 // ScanCheckins does for one file: a GeoLife folder (its Data folder, one
 // user's, or a single PLT file) is walked in lexical order, each PLT
 // file's points the check-ins of the user whose folder holds it
-// (Data/000/Trajectory/….plt is user 000), its errors naming the file.
-// Every other format reads the file at path.
+// (Data/000/Trajectory/….plt is user 000), its errors naming the file;
+// a GeoParquet layer, which is read from its path (Parquet's footer is
+// at its end), is found by its first bytes. Every other format reads
+// the file at path.
 func ScanPath(ctx context.Context, path string, f Format, opt Options, fn func(Checkin) error) (*Result, error) {
+	if f == GeoParquet || f == Auto && isParquetFile(path) {
+		res := &Result{Format: GeoParquet, sink: fn}
+		return finish(res, scanGeoParquet(ctx, path, opt, res))
+	}
 	if f != GeoLife {
 		fh, err := os.Open(path)
 		if err != nil {

@@ -45,6 +45,9 @@ const (
 	// GeoJSON is a GeoJSON FeatureCollection or text sequence of point
 	// features (readGeoJSON).
 	GeoJSON
+	// GeoParquet is a GeoParquet point layer, read from a file by
+	// ScanPath (scanGeoParquet).
+	GeoParquet
 	// GeoLife is a GeoLife trajectory's PLT file, its points the
 	// check-ins of Options.User (parseGeoLife); ScanPath reads a folder
 	// of them, each user's from the folder's name.
@@ -75,6 +78,8 @@ func (f Format) String() string {
 		return "xlsx"
 	case GeoJSON:
 		return "geojson"
+	case GeoParquet:
+		return "geoparquet"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
@@ -110,8 +115,10 @@ func ParseFormat(name string) (Format, error) {
 		return XLSX, nil
 	case "geojson", "geojsonseq":
 		return GeoJSON, nil
+	case "geoparquet", "parquet":
+		return GeoParquet, nil
 	}
-	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare, brightkite, tsmc2014, foursquare-global, weeplaces, yelp, geolife, xlsx, geojson or csv)", ErrUnknownFmt, name)
+	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare, brightkite, tsmc2014, foursquare-global, weeplaces, yelp, geolife, xlsx, geojson, geoparquet or csv)", ErrUnknownFmt, name)
 }
 
 // MaxKeptErrors is how many skipped-line reasons a Result keeps.
@@ -344,7 +351,7 @@ func binaryKind(br *bufio.Reader) string {
 		{"\xff\xd8\xff", "a JPEG image"},
 		{"%PDF-", "a PDF document"},
 		{"PK\x03\x04", "a ZIP archive (an Excel .xlsx workbook is one)"},
-		{"PAR1", "a Parquet file"},
+		{"PAR1", "a Parquet file (privmap grid reads a GeoParquet layer from its path)"},
 		{"\x1f\x8b", "a gzip-compressed file (decompress it first)"},
 		{"SQLite format 3\x00", "an SQLite database"},
 		{"\xd0\xcf\x11\xe0", "an old Office document (.xls)"},

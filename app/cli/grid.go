@@ -44,7 +44,7 @@ import (
 func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("grid")
 	in := fs.String("in", "", "check-in or census `file` to read")
-	format := fs.String("format", "", "file format: gowalla, foursquare, brightkite (SNAP's layout), tsmc2014 (Yang et al.'s NYC and Tokyo check-ins), foursquare-global (with -venues), weeplaces, yelp (businesses; with -reviews, reviews), geolife (a folder of PLT trajectories), xlsx (an Excel workbook, -sheet), geojson (point features), csv, adult or census1990 (default: detect a check-in format, workbooks and GeoJSON included)")
+	format := fs.String("format", "", "file format: gowalla, foursquare, brightkite (SNAP's layout), tsmc2014 (Yang et al.'s NYC and Tokyo check-ins), foursquare-global (with -venues), weeplaces, yelp (businesses; with -reviews, reviews), geolife (a folder of PLT trajectories), xlsx (an Excel workbook, -sheet), geojson (point features), geoparquet (a point layer), csv, adult or census1990 (default: detect a check-in format, workbooks, GeoJSON and GeoParquet included)")
 	venues := fs.String("venues", "", "the venues `file` (dataset_TIST2015_POIs.txt) that -format foursquare-global's check-ins are placed at")
 	reviews := fs.String("reviews", "", "with -format yelp: read this reviews `file` (yelp_academic_dataset_review.json), each review a check-in of its reviewer at its business in -in, instead of one point per business")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` in degrees (default: the data's box)")

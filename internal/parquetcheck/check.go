@@ -1,4 +1,8 @@
-package app
+// Package parquetcheck checks a Parquet file's footer and page headers
+// before parquet-go, which allocates what they declare, reads it: the
+// reports tables of package app and the GeoParquet layers of package geo
+// are read only past it.
+package parquetcheck
 
 import (
 	"context"
@@ -11,7 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// Bounds on what checkParquet lets parquet-go read. A reports table has
+// Bounds on what Check lets parquet-go read. A reports table has
 // two or three flat columns in pages of some thousand rows; these leave
 // room for any writer's real files.
 const (
@@ -24,10 +28,10 @@ const (
 	minPageValues     = 1 << 20   // values a page may declare whatever its size
 )
 
-// errParquet marks a file whose structure privmap refuses to read.
-var errParquet = errors.New("not a readable Parquet file")
+// ErrUnreadable marks a file whose structure privmap refuses to read.
+var ErrUnreadable = errors.New("not a readable Parquet file")
 
-// checkParquet reads the footer and every page header of the Parquet
+// Check reads the footer and every page header of the Parquet
 // file r of size bytes and checks them before parquet-go, which
 // allocates what they declare, reads the file:
 //
@@ -45,31 +49,31 @@ var errParquet = errors.New("not a readable Parquet file")
 //     declaring 2³¹ values exhausted memory).
 //
 // It returns the file's metadata. ctx stops the walk over the pages.
-func checkParquet(ctx context.Context, r io.ReaderAt, size int64) (*format.FileMetaData, error) {
+func Check(ctx context.Context, r io.ReaderAt, size int64) (*format.FileMetaData, error) {
 	if size < 12 {
-		return nil, fmt.Errorf("%w: %d bytes is too short", errParquet, size)
+		return nil, fmt.Errorf("%w: %d bytes is too short", ErrUnreadable, size)
 	}
 	var tail [8]byte
 	if _, err := r.ReadAt(tail[:], size-8); err != nil {
 		return nil, err
 	}
 	if string(tail[4:]) != "PAR1" {
-		return nil, fmt.Errorf("%w: its end is %q, not PAR1 (an encrypted or damaged file)", errParquet, tail[4:])
+		return nil, fmt.Errorf("%w: its end is %q, not PAR1 (an encrypted or damaged file)", ErrUnreadable, tail[4:])
 	}
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))
 	if n > size-12 || n > maxParquetFooter {
-		return nil, fmt.Errorf("%w: its footer declares %d bytes in a file of %d (at most %d)", errParquet, n, size, int64(maxParquetFooter))
+		return nil, fmt.Errorf("%w: its footer declares %d bytes in a file of %d (at most %d)", ErrUnreadable, n, size, int64(maxParquetFooter))
 	}
 	footer := make([]byte, n)
 	if _, err := r.ReadAt(footer, size-8-n); err != nil {
 		return nil, err
 	}
 	if _, err := thriftLen(footer); err != nil {
-		return nil, fmt.Errorf("%w: footer: %v", errParquet, err)
+		return nil, fmt.Errorf("%w: footer: %v", ErrUnreadable, err)
 	}
 	md := new(format.FileMetaData)
 	if err := thrift.Unmarshal(new(thrift.CompactProtocol), footer, md); err != nil {
-		return nil, fmt.Errorf("%w: footer: %v", errParquet, err)
+		return nil, fmt.Errorf("%w: footer: %v", ErrUnreadable, err)
 	}
 	if err := checkSchema(md.Schema); err != nil {
 		return nil, err
@@ -77,11 +81,11 @@ func checkParquet(ctx context.Context, r io.ReaderAt, size int64) (*format.FileM
 	dataEnd := size - 8 - n
 	for i, rg := range md.RowGroups {
 		if rg.NumRows < 0 {
-			return nil, fmt.Errorf("%w: row group %d declares %d rows", errParquet, i+1, rg.NumRows)
+			return nil, fmt.Errorf("%w: row group %d declares %d rows", ErrUnreadable, i+1, rg.NumRows)
 		}
 		for _, c := range rg.Columns {
 			if err := checkChunk(ctx, r, &c.MetaData, dataEnd); err != nil {
-				return nil, fmt.Errorf("%w: row group %d, column %s: %v", errParquet, i+1, columnPath(c.MetaData.PathInSchema), err)
+				return nil, fmt.Errorf("%w: row group %d, column %s: %v", ErrUnreadable, i+1, columnPath(c.MetaData.PathInSchema), err)
 			}
 		}
 	}
@@ -92,7 +96,7 @@ func checkParquet(ctx context.Context, r io.ReaderAt, size int64) (*format.FileM
 // of num_children counts must close within the list.
 func checkSchema(s []format.SchemaElement) error {
 	if len(s) == 0 || len(s) > maxSchemaElements {
-		return fmt.Errorf("%w: a schema of %d nodes (at most %d)", errParquet, len(s), maxSchemaElements)
+		return fmt.Errorf("%w: a schema of %d nodes (at most %d)", ErrUnreadable, len(s), maxSchemaElements)
 	}
 	open := []int32{} // children still to read at each open group
 	for i, e := range s {
@@ -101,21 +105,21 @@ func checkSchema(s []format.SchemaElement) error {
 		}
 		if k, ok := e.NumChildren.Get(); ok && k > 0 {
 			if len(open) == maxSchemaDepth {
-				return fmt.Errorf("%w: schema groups nested deeper than %d (at %q)", errParquet, maxSchemaDepth, e.Name)
+				return fmt.Errorf("%w: schema groups nested deeper than %d (at %q)", ErrUnreadable, maxSchemaDepth, e.Name)
 			}
 			if int(k) > len(s)-i-1 {
-				return fmt.Errorf("%w: schema node %q declares %d children, more than the %d nodes that follow", errParquet, e.Name, k, len(s)-i-1)
+				return fmt.Errorf("%w: schema node %q declares %d children, more than the %d nodes that follow", ErrUnreadable, e.Name, k, len(s)-i-1)
 			}
 			open = append(open, k)
 		} else if k < 0 {
-			return fmt.Errorf("%w: schema node %q declares %d children", errParquet, e.Name, k)
+			return fmt.Errorf("%w: schema node %q declares %d children", ErrUnreadable, e.Name, k)
 		}
 		for len(open) > 0 && open[len(open)-1] == 0 {
 			open = open[:len(open)-1]
 		}
 	}
 	if len(open) > 0 {
-		return fmt.Errorf("%w: the schema ends inside a group", errParquet)
+		return fmt.Errorf("%w: the schema ends inside a group", ErrUnreadable)
 	}
 	return nil
 }
