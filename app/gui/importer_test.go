@@ -2,14 +2,18 @@ package gui
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/geo"
 )
 
@@ -189,4 +193,36 @@ func TestImportWorkbook(t *testing.T) {
 	assert.Equal(t, "3 check-ins · 3 users · "+geo.NoPersonNote, d.fields["Records"].Text)
 	assert.Equal(t, `xlsx format (sheet "Stops") · 3 rows · 0 skipped`, d.fields["Read"].Text)
 	assert.Equal(t, "Stops", d.ws.data.studySource().Sheet)
+}
+
+// TestImportStudyReopens: a study saved after an import records the
+// mapping, and opening it reads the file by the mapping again, without
+// the dialog.
+func TestImportStudyReopens(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "tokyo.tsv")
+	require.NoError(t, os.WriteFile(name, []byte(tsmcStyle), 0o644))
+	_, u := newTestWindow(t)
+	settle(t)
+	u.data.showImport(uriSource(storage.NewFileURI(name)), nil)
+	im := u.data.importer
+	im.cols["user"].SetSelected("column 1")
+	test.Tap(im.load)
+	settle(t)
+	s, err := u.study()
+	require.NoError(t, err)
+	assert.Equal(t, name, s.Source.Path)
+	assert.Equal(t, "user=1,lat=5,lon=6,time=none,loc=none", s.Source.Columns)
+	var buf bytes.Buffer
+	require.NoError(t, app.WriteStudy(&buf, s))
+
+	u.data.load(defaultSource(), false)
+	settle(t)
+	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
+	settle(t)
+	assert.Same(t, im, u.data.importer, "the dialog was shown again")
+	assert.Equal(t, "tokyo.tsv", u.data.fields["File"].Text)
+	assert.Equal(t, "3 check-ins · 2 users", u.data.fields["Records"].Text)
+	got, err := u.study()
+	require.NoError(t, err)
+	assert.Equal(t, s.Source, got.Source)
 }
