@@ -60,7 +60,7 @@ var testOnly = map[string][]string{
 	// layers and PDFs are read with the field's own programs.
 	"app/cli": {"github.com/santhosh-tekuri/jsonschema/v6\x00", mod + "internal/testtool\x00", "github.com/xuri/excelize/v2\x00"},
 	// Workbooks to import are written with the library that reads them.
-	"app/gui":   {"github.com/xuri/excelize/v2\x00"},
+	"app/gui":   {"github.com/xuri/excelize/v2\x00", "github.com/parquet-go/parquet-go\x00"},
 	"geo/layer": {mod + "internal/testtool\x00"},
 }
 

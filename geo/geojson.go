@@ -3,6 +3,7 @@ package geo
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,7 +57,7 @@ func readGeoJSON(lr *lineReader, res *Result, opt Options) error {
 	head, _ := lr.br.Peek(1024)
 	if bytes.Contains(bytes.ReplaceAll(head, []byte(" "), nil), []byte(`"type":"FeatureCollection"`)) {
 		// Read from the bytes, not lines: a collection is often one line.
-		return readFeatureCollection(lr.br, res, opt, props)
+		return readFeatureCollection(lr.ctx, lr.br, res, opt, props)
 	}
 	return readLines(lr, res, opt, func(line string) (Checkin, error) {
 		var f feature
@@ -68,9 +69,11 @@ func readGeoJSON(lr *lineReader, res *Result, opt Options) error {
 }
 
 // readFeatureCollection streams the features of a FeatureCollection,
-// each at most maxLine bytes.
-func readFeatureCollection(r io.Reader, res *Result, opt Options, props *properties) error {
-	dec := json.NewDecoder(r)
+// stopping once ctx (nil: never) is done.
+func readFeatureCollection(ctx context.Context, r io.Reader, res *Result, opt Options, props *properties) error {
+	feed := &featureFeed{r: r}
+	dec := json.NewDecoder(feed)
+	feed.dec = dec
 	bad := func(err error) error {
 		return &ParseError{Unit: "feature", Line: res.records + res.Skipped + 1, Err: err}
 	}
@@ -89,26 +92,62 @@ func readFeatureCollection(r io.Reader, res *Result, opt Options, props *propert
 			}
 			continue
 		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return bad(errors.New(`"features" is not an array`))
-		}
-		for n := 1; dec.More(); n++ {
-			var f feature
-			if err := dec.Decode(&f); err != nil {
-				// The stream cannot be followed past a malformed feature.
-				return bad(fmt.Errorf("not a GeoJSON feature: %v", clip(err.Error(), 60)))
-			}
-			res.Lines = n
-			c, err := props.checkin(&f)
-			if err := res.recordAs("feature", n, c, err, opt.SkipBad); err != nil {
-				return err
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return bad(fmt.Errorf("not GeoJSON: %v", err))
+		if err := readFeatures(ctx, dec, res, opt, props, bad); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// readFeatures reads the "features" array whose name dec has just
+// read, a feature at a time; bad makes the error of malformed JSON.
+func readFeatures(ctx context.Context, dec *json.Decoder, res *Result, opt Options, props *properties, bad func(error) error) error {
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return bad(errors.New(`"features" is not an array`))
+	}
+	for n := 1; dec.More(); n++ {
+		if n&1023 == 0 && ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		var f feature
+		if err := dec.Decode(&f); err != nil {
+			// The stream cannot be followed past a malformed feature.
+			return bad(fmt.Errorf("not a GeoJSON feature: %v", clip(err.Error(), 60)))
+		}
+		res.Lines = n
+		c, err := props.checkin(&f)
+		if err := res.recordAs("feature", n, c, err, opt.SkipBad); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return bad(fmt.Errorf("not GeoJSON: %v", err))
+	}
+	return nil
+}
+
+// maxFeature bounds the bytes of one GeoJSON feature (a point's are a
+// few hundred): the decoder holds a whole feature in memory. A variable
+// so that a test can lower it.
+var maxFeature int64 = 64 << 20
+
+// featureFeed feeds a json.Decoder, failing once the decoder holds more
+// than maxFeature bytes past its last token: a feature too large.
+type featureFeed struct {
+	r    io.Reader
+	dec  *json.Decoder
+	read int64
+}
+
+func (f *featureFeed) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	f.read += int64(n)
+	if f.read-f.dec.InputOffset() > maxFeature {
+		return 0, fmt.Errorf("a feature of more than %d bytes", maxFeature)
+	}
+	return n, err
 }
 
 // properties finds a feature's person, time and place among its

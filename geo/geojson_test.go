@@ -48,6 +48,8 @@ func TestReadGeoJSON(t *testing.T) {
 	if err != nil || res.Format != GeoJSON || len(res.Checkins) != 2 || !res.NoPerson || res.Lines != 2 || res.Checkins[1].Lat() != 48.86 {
 		t.Fatalf("a text sequence: %v, %+v", err, res)
 	}
+	defer func(n int64) { maxFeature = n }(maxFeature)
+	maxFeature = 1 << 16
 	for name, tc := range map[string]struct {
 		in   string
 		m    *Mapping
@@ -57,6 +59,7 @@ func TestReadGeoJSON(t *testing.T) {
 		"a numbered property": {pointsGeoJSON, &Mapping{Columns: map[string]string{"user": "2"}}, "attributes have names, not numbers"},
 		"cut short":           {pointsGeoJSON[:300], nil, "feature 1: not a GeoJSON feature: unexpected EOF"},
 		"latitude 95":         {`{"type":"FeatureCollection","features":[{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[0,95]}}]}`, nil, `feature 1: "95": invalid latitude`},
+		"a feature too large": {`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":"` + strings.Repeat("x", 1<<17) + `"}}]}`, nil, "feature 1: not a GeoJSON feature: a feature of more than 65536 bytes"},
 		"no geometry":         {`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}]}`, nil, "feature 1: geometry is not a point: it has none"},
 	} {
 		_, err := ReadCheckins(strings.NewReader(tc.in), GeoJSON, Options{Mapping: tc.m})

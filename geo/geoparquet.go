@@ -86,9 +86,13 @@ func scanGeoParquet(ctx context.Context, path string, opt Options, res *Result) 
 	}
 	res.NoPerson = layer.user < 0
 	rows := make([]parquet.Row, 1024)
+	total := max(pf.NumRows(), 1)
 	for _, rg := range pf.RowGroups() {
 		if err := layer.readGroup(ctx, rg, rows, res, opt.SkipBad); err != nil {
 			return err
+		}
+		if opt.Progress != nil {
+			opt.Progress(min(1, float64(layer.row)/float64(total)))
 		}
 	}
 	return nil

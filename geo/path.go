@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,20 +20,43 @@ import (
 // at its end), is found by its first bytes. Every other format reads
 // the file at path.
 func ScanPath(ctx context.Context, path string, f Format, opt Options, fn func(Checkin) error) (*Result, error) {
-	if f == GeoParquet || f == Auto && isParquetFile(path) {
+	switch {
+	case f == GeoParquet || f == Auto && isParquetFile(path):
 		res := &Result{Format: GeoParquet, sink: fn}
 		return finish(res, scanGeoParquet(ctx, path, opt, res))
+	case f == GeoLife:
+		return scanGeoLife(ctx, path, opt, fn)
 	}
-	if f != GeoLife {
-		fh, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer fh.Close()
-		return ScanCheckins(ctx, fh, f, opt, fn)
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
+	defer fh.Close()
+	var r io.Reader = fh
+	if fi, err := fh.Stat(); err == nil && opt.Progress != nil && fi.Size() > 0 {
+		r = &progressFeed{r: fh, total: fi.Size(), report: opt.Progress}
+	}
+	return ScanCheckins(ctx, r, f, opt, fn)
+}
+
+// isPLT reports whether a folder entry is a GeoLife trajectory.
+func isPLT(name string, d fs.DirEntry) bool {
+	return !d.IsDir() && strings.EqualFold(filepath.Ext(name), ".plt")
+}
+
+// scanGeoLife walks a GeoLife folder (ScanPath), telling opt.Progress
+// the share of its trajectories read.
+func scanGeoLife(ctx context.Context, path string, opt Options, fn func(Checkin) error) (*Result, error) {
 	total := &Result{Format: GeoLife}
-	files := 0
+	files, all := 0, 0
+	if opt.Progress != nil { // the trajectories, counted first
+		_ = filepath.WalkDir(path, func(name string, d fs.DirEntry, err error) error {
+			if err == nil && isPLT(name, d) {
+				all++
+			}
+			return err
+		})
+	}
 	err := filepath.WalkDir(path, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -40,19 +64,21 @@ func ScanPath(ctx context.Context, path string, f Format, opt Options, fn func(C
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if d.IsDir() || !strings.EqualFold(filepath.Ext(name), ".plt") {
+		if !isPLT(name, d) {
 			return nil
 		}
 		files++
+		if all > 0 {
+			defer opt.Progress(min(1, float64(files)/float64(all)))
+		}
 		return scanPLT(ctx, path, name, opt, fn, total)
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if files == 0 {
+	case files == 0:
 		return nil, fmt.Errorf("geo: no GeoLife trajectories (.plt files) there: %w", ErrEmpty)
-	}
-	if total.records == 0 && total.Skipped == 0 {
+	case total.records == 0 && total.Skipped == 0:
 		return nil, fmt.Errorf("geo: %w", ErrEmpty)
 	}
 	return total, nil
@@ -91,6 +117,25 @@ func scanPLT(ctx context.Context, root, name string, opt Options, fn func(Checki
 		}
 	}
 	return nil
+}
+
+// progressFeed tells report the fraction of total bytes read, every
+// half per cent.
+type progressFeed struct {
+	r        io.Reader
+	n, total int64
+	last     float64
+	report   func(float64)
+}
+
+func (p *progressFeed) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if f := float64(p.n) / float64(p.total); f-p.last >= 0.005 || f >= 1 {
+		p.last = f
+		p.report(min(1, f))
+	}
+	return n, err
 }
 
 // geoLifeUser is the user of a PLT file: the name of its folder, or of

@@ -136,6 +136,10 @@ type Options struct {
 	Places *Places
 	// User is the person of a GeoLife file's points.
 	User string
+	// Progress, when set, is told the fraction of a file read by
+	// ScanPath where no reader of bytes could tell it: a GeoParquet
+	// layer's rows.
+	Progress func(float64)
 }
 
 // A Result is what ReadCheckins or ScanCheckins read.
@@ -172,10 +176,10 @@ type Result struct {
 }
 
 // LineUnit names what Lines counts: "lines", "rows" of a workbook's
-// sheet, or "features" of GeoJSON.
+// sheet or a GeoParquet layer, or "features" of GeoJSON.
 func (r *Result) LineUnit() string {
 	switch r.Format {
-	case XLSX:
+	case XLSX, GeoParquet:
 		return "rows"
 	case GeoJSON:
 		return "features"

@@ -94,8 +94,8 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if read.Mapping, err = mf.mapping(fs); err != nil {
 		return err
 	}
-	src := gridInput{path: *in, format: f, venues: *venues, reviews: *reviews}
-	if err := src.check(*record); err != nil {
+	src := geo.Input{Path: *in, Format: f, Venues: *venues, Reviews: *reviews}
+	if err := checkInput(src, *record); err != nil {
 		return err
 	}
 	return runGridCheckins(ctx, src, opt, *out, *studyOut, *preset, read, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
@@ -114,69 +114,18 @@ func intoStudy(studyOut string, preset, home bool) error {
 	return nil
 }
 
-// A gridInput is grid's check-in input: the file (or GeoLife folder),
-// its format, and the places file a format joins with.
-type gridInput struct {
-	path    string
-	format  geo.Format
-	venues  string // foursquare-global's venues
-	reviews string // yelp's reviews, read instead of its businesses
-}
-
-// check refuses places files the format does not join with, and a
-// record of a folder, which has no digest.
-func (g gridInput) check(record string) error {
-	switch {
-	case g.format == geo.FoursquareGlobal && g.venues == "":
-		return usageError{msg: "-format foursquare-global places check-ins at their venues: give the venues file with -venues (dataset_TIST2015_POIs.txt)"}
-	case g.format != geo.FoursquareGlobal && g.venues != "":
-		return usageError{msg: "-venues: for -format foursquare-global only"}
-	case g.format != geo.Yelp && g.reviews != "":
-		return usageError{msg: "-reviews: for -format yelp only"}
-	case g.format == geo.GeoLife && record != "":
-		if st, err := os.Stat(g.path); err == nil && st.IsDir() {
+// checkInput refuses an input whose files do not fit its format, and a
+// record of a GeoLife folder, which has no digest.
+func checkInput(in geo.Input, record string) error {
+	if err := in.Check(); err != nil {
+		return usageError{msg: strings.TrimPrefix(err.Error(), geo.ErrInput.Error()+": ")}
+	}
+	if in.Format == geo.GeoLife && record != "" {
+		if st, err := os.Stat(in.Path); err == nil && st.IsDir() {
 			return usageError{msg: "-record hashes files: a GeoLife folder is not one"}
 		}
 	}
 	return nil
-}
-
-// inputs are the files read, for the record.
-func (g gridInput) inputs() []string {
-	in := []string{g.path}
-	for _, f := range []string{g.venues, g.reviews} {
-		if f != "" {
-			in = append(in, f)
-		}
-	}
-	return in
-}
-
-// scan returns the geo.Scan of the input: the places file of a join read
-// once, into memory, and the check-ins (or reviews) streamed on each
-// pass.
-func (g gridInput) scan(ctx context.Context, opt geo.Options) (geo.Scan, error) {
-	f, path := g.format, g.path
-	places := ""
-	switch {
-	case f == geo.FoursquareGlobal:
-		places = g.venues
-	case f == geo.Yelp && g.reviews != "":
-		places, path, f = g.path, g.reviews, geo.YelpReviews
-	}
-	if places != "" {
-		fh, err := os.Open(places)
-		if err != nil {
-			return nil, err
-		}
-		defer fh.Close()
-		if opt.Places, err = geo.ReadPlaces(ctx, fh, f, opt.SkipBad); err != nil {
-			return nil, fmt.Errorf("%s: %w", places, err)
-		}
-	}
-	return func(fn func(geo.Checkin) error) (*geo.Result, error) {
-		return geo.ScanPath(ctx, path, f, opt, fn)
-	}, nil
 }
 
 // mappingFlagNames are the flags of gridMappingFlags.
@@ -231,9 +180,9 @@ func (m gridMappingFlags) mapping(fs *flag.FlagSet) (*geo.Mapping, error) {
 // runGridCheckins grids a check-in file and writes the truth and study.
 // The file is streamed (geo.GridScan), once or twice, so that its size
 // does not bound what can be gridded.
-func runGridCheckins(ctx context.Context, src gridInput, opt geo.GridOptions, out, studyOut, preset string, read geo.Options, rec *recording, stdout, stderr io.Writer) error {
-	in := src.path
-	scan, err := src.scan(ctx, read)
+func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, out, studyOut, preset string, read geo.Options, rec *recording, stdout, stderr io.Writer) error {
+	in := src.Path
+	scan, err := src.Scan(ctx, read)
 	if err != nil {
 		return err
 	}
@@ -258,16 +207,16 @@ func runGridCheckins(ctx context.Context, src gridInput, opt geo.GridOptions, ou
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
 		source := app.GridSource(absPath(in), res.Format, read.Mapping, gd)
-		if src.format == geo.Yelp {
-			source.Format = src.format.String() // yelp, though its reviews were read
+		if src.Format == geo.Yelp {
+			source.Format = src.Format.String() // yelp, though its reviews were read
 		}
-		source.Venues, source.Reviews = absPath(src.venues), absPath(src.reviews)
+		source.Venues, source.Reviews = absPath(src.Venues), absPath(src.Reviews)
 		if err := addStudy(rec, studyOut, s, preset, in, source); err != nil {
 			return err
 		}
 	}
 	var b app.Batch
-	if err := rec.addTo(&b, nil, src.inputs()); err != nil {
+	if err := rec.addTo(&b, nil, src.Files()); err != nil {
 		return err
 	}
 	if err := commit(ctx, &b, stdout, stderr, func(w io.Writer) { printSummary(w, in, res, gd) }); err != nil {

@@ -190,10 +190,10 @@ func (d *dataTab) setBusy(busy bool) {
 	d.enableColumns()
 }
 
-// enableColumns enables Columns… when check-ins are shown and nothing
-// loads.
+// enableColumns enables Columns… when check-ins of a tabular format are
+// shown and nothing loads.
 func (d *dataTab) enableColumns() {
-	if ds := d.ws.data; ds != nil && !ds.isCensus() && !d.ws.loading {
+	if ds := d.ws.data; ds != nil && !ds.isCensus() && !d.ws.loading && tabular(ds.res.Format) {
 		d.columns.Enable()
 	} else {
 		d.columns.Disable()
@@ -371,6 +371,12 @@ func (d *dataTab) onDropped(_ fyne.Position, uris []fyne.URI) {
 		return
 	}
 	d.openFile(uriSource(uris[0]))
+}
+
+// tabular reports whether files of format f are tables of columns, which
+// the import dialog maps (not GeoJSON's named properties, say).
+func tabular(f geo.Format) bool {
+	return slices.Contains([]geo.Format{geo.Delimited, geo.LatLon, geo.SNAP, geo.TSMC, geo.XLSX}, f)
 }
 
 // onColumns shows the import dialog of the check-ins shown, to read

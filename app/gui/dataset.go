@@ -131,7 +131,11 @@ func (c *checkins) countTable() *core.CountTable {
 }
 
 func (c *checkins) studySource(src source) *app.Source {
-	return app.GridSource(src.path, c.res.Format, src.mapping, c.grid)
+	s := app.GridSource(src.path, c.res.Format, src.mapping, c.grid)
+	if in := src.layout; in != nil {
+		s.Format, s.Venues, s.Reviews = in.Format.String(), in.Venues, in.Reviews
+	}
+	return s
 }
 
 func (t *tabulated) studyAlphabet() core.Alphabet { return t.alphabet }

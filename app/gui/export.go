@@ -67,9 +67,10 @@ func viewMaps(ms [3]*mapplot.Map, extra *mapplot.Map, view string) []*mapplot.Ma
 }
 
 // dataExts are the file kinds privmap reads data from: check-ins (.txt,
-// .csv, .tsv, .dat, Excel's .xlsx) and census microdata (UCI's
-// adult.data and adult.test, the 1990 census's .data.txt).
-var dataExts = []string{".txt", ".csv", ".tsv", ".dat", ".xlsx", ".data", ".test"}
+// .csv, .tsv, .dat, Excel's .xlsx, GeoJSON, GeoParquet) and census
+// microdata (UCI's adult.data and adult.test, the 1990 census's
+// .data.txt).
+var dataExts = []string{".txt", ".csv", ".tsv", ".dat", ".xlsx", ".geojson", ".geojsonl", ".parquet", ".data", ".test"}
 
 // lastFolder returns the folder last written in, or the home folder.
 func lastFolder(a fyne.App) string { return folderPref(a, prefFolder) }

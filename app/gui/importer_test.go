@@ -9,6 +9,9 @@ import (
 
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"github.com/parquet-go/parquet-go"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/encoding/wkb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
@@ -225,4 +228,79 @@ func TestImportStudyReopens(t *testing.T) {
 	got, err := u.study()
 	require.NoError(t, err)
 	assert.Equal(t, s.Source, got.Source)
+}
+
+// TestLoadGeoLayers opens a GeoJSON and a GeoParquet point layer: each
+// loads at once (no column dialog: their attributes have names), with
+// progress for the layer read from its path.
+func TestLoadGeoLayers(t *testing.T) {
+	dir := t.TempDir()
+	gj := filepath.Join(dir, "visits.geojson")
+	require.NoError(t, os.WriteFile(gj, []byte(`{"type":"FeatureCollection","features":[`+
+		`{"type":"Feature","properties":{"user":"ann"},"geometry":{"type":"Point","coordinates":[-122.41,37.77]}},`+
+		`{"type":"Feature","properties":{"user":"ann"},"geometry":{"type":"Point","coordinates":[-122.42,37.78]}},`+
+		`{"type":"Feature","properties":{"user":"bob"},"geometry":{"type":"Point","coordinates":[-122.40,37.76]}}]}`), 0o644))
+	_, d := newTestUI(t)
+	settle(t)
+	d.openFile(uriSource(storage.NewFileURI(gj)))
+	settle(t)
+	assert.Nil(t, d.importer, "a dialog for GeoJSON")
+	assert.Equal(t, "geojson format · 3 features · 0 skipped", d.fields["Read"].Text)
+	assert.Equal(t, "3 check-ins · 2 users", d.fields["Records"].Text)
+	assert.True(t, d.columns.Disabled(), "columns offered for GeoJSON")
+
+	type row struct {
+		Geometry []byte `parquet:"geometry"`
+		User     string `parquet:"user_id"`
+	}
+	pq := filepath.Join(dir, "visits.parquet")
+	fh, err := os.Create(pq)
+	require.NoError(t, err)
+	w := parquet.NewGenericWriter[row](fh, parquet.KeyValueMetadata("geo", `{"version":"1.1.0","primary_column":"geometry","columns":{"geometry":{"encoding":"WKB"}}}`))
+	var rows []row
+	for i, p := range []orb.Point{{-122.41, 37.77}, {-122.42, 37.78}} {
+		b, err := wkb.Marshal(p)
+		require.NoError(t, err)
+		rows = append(rows, row{b, []string{"ann", "bob"}[i]})
+	}
+	_, err = w.Write(rows)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	require.NoError(t, fh.Close())
+	d.openFile(uriSource(storage.NewFileURI(pq)))
+	settle(t)
+	assert.Equal(t, "geoparquet format · 2 rows · 0 skipped", d.fields["Read"].Text)
+	assert.Equal(t, "2 check-ins · 2 users", d.fields["Records"].Text)
+}
+
+// TestStudyOfJoinedLayout: a study of Foursquare's global-scale
+// check-ins records their format and venues file, and the window reads
+// them again by the join when it opens the study.
+func TestStudyOfJoinedLayout(t *testing.T) {
+	dir := t.TempDir()
+	venues := filepath.Join(dir, "pois.txt")
+	checkins := filepath.Join(dir, "checkins.txt")
+	require.NoError(t, os.WriteFile(venues, []byte("3fd66200f964a52000e71ee3\t37.7735\t-122.4194\tJazz Club\tUS\n4a43c0aef964a520c6a61fe3\t37.7715\t-122.4214\tCafé\tUS\n"), 0o644))
+	require.NoError(t, os.WriteFile(checkins, []byte("50756\t4a43c0aef964a520c6a61fe3\tTue Apr 03 18:00:06 +0000 2012\t-420\n"+
+		"190571\t3fd66200f964a52000e71ee3\tTue Apr 03 18:00:07 +0000 2012\t-420\n190571\t4a43c0aef964a520c6a61fe3\tTue Apr 03 19:00:07 +0000 2012\t-420\n"), 0o644))
+	_, u := newTestWindow(t)
+	settle(t)
+	src := uriSource(storage.NewFileURI(checkins))
+	src.layout = &geo.Input{Path: checkins, Format: geo.FoursquareGlobal, Venues: venues}
+	u.data.load(src, false)
+	settle(t)
+	assert.Equal(t, "3 check-ins · 2 users", u.data.fields["Records"].Text)
+	s, err := u.study()
+	require.NoError(t, err)
+	assert.Equal(t, "foursquare-global", s.Source.Format)
+	assert.Equal(t, venues, s.Source.Venues)
+	var buf bytes.Buffer
+	require.NoError(t, app.WriteStudy(&buf, s))
+
+	u.data.load(defaultSource(), false)
+	settle(t)
+	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
+	settle(t)
+	assert.Equal(t, "checkins.txt", u.data.fields["File"].Text)
+	assert.Equal(t, "foursquare-global format · 3 lines · 0 skipped", u.data.fields["Read"].Text)
 }

@@ -26,7 +26,21 @@ type source struct {
 	// mapping, when not nil, is the column mapping chosen in the import
 	// dialog, by which a delimited file is read.
 	mapping *geo.Mapping
+	// layout, when not nil, names a format read from the path with its
+	// places file (a study's foursquare-global, yelp or geolife source).
+	layout *geo.Input
 }
+
+// input is the geo.Input that src reads.
+func (src source) input() geo.Input {
+	if src.layout != nil {
+		return *src.layout
+	}
+	return geo.Input{Path: src.path}
+}
+
+// fromPath reports whether src is read from its path (geo.ScanPath).
+func (src source) fromPath() bool { return src.path != "" && src.input().FromPath() }
 
 // bytesSource is an in-memory file, such as the embedded default data.
 func bytesSource(name string, b []byte) source {
@@ -90,17 +104,19 @@ func (p *progressReader) Read(b []byte) (int, error) {
 // check-ins are gridded, and if most fall outside opt.Bound the grid is
 // fitted to the data instead.
 func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptions, ch censusChoice, report func(float64)) (*dataset, error) {
-	rc, size, err := src.open()
-	if err != nil {
-		return nil, err
+	if !src.fromPath() {
+		rc, size, err := src.open()
+		if err != nil {
+			return nil, err
+		}
+		pr := &progressReader{ctx: ctx, r: rc, total: size, report: report}
+		br := bufio.NewReaderSize(pr, 64<<10)
+		if f, ok := census.DetectReader(br); ok && src.mapping == nil {
+			defer rc.Close()
+			return readCensus(br, src, f, ch, skipBad)
+		}
+		_ = rc.Close()
 	}
-	pr := &progressReader{ctx: ctx, r: rc, total: size, report: report}
-	br := bufio.NewReaderSize(pr, 64<<10)
-	if f, ok := census.DetectReader(br); ok && src.mapping == nil {
-		defer rc.Close()
-		return readCensus(br, src, f, ch, skipBad)
-	}
-	_ = rc.Close()
 	ds, err := gridSource(ctx, src, skipBad, opt, report)
 	if err != nil || 2*ds.grid.Outside > ds.grid.Data {
 		opt.Bound = orb.Bound{}
@@ -118,13 +134,29 @@ func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 // all passes read, and the reading stops once ctx is done.
 func gridSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptions, report func(float64)) (*dataset, error) {
 	passes, pass := opt.Passes(), 0
+	var fromPath geo.Scan
+	if src.fromPath() {
+		read := geo.Options{SkipBad: skipBad, Mapping: src.mapping, Progress: func(f float64) {
+			if report != nil { // a file not sorted by user takes a pass more
+				report(min(1, (float64(pass-1)+f)/float64(passes)))
+			}
+		}}
+		var err error
+		if fromPath, err = src.input().Scan(ctx, read); err != nil {
+			return nil, err
+		}
+	}
 	gd, res, err := geo.GridScan(func(fn func(geo.Checkin) error) (*geo.Result, error) {
+		done := float64(pass)
+		if fromPath != nil {
+			pass++
+			return fromPath(fn)
+		}
 		rc, size, err := src.open()
 		if err != nil {
 			return nil, err
 		}
 		defer rc.Close()
-		done := float64(pass)
 		pass++
 		pr := &progressReader{ctx: ctx, r: rc, total: size, report: func(f float64) {
 			if report != nil { // a file not sorted by user takes a pass more

@@ -136,6 +136,15 @@ func studySource(src *app.Source) (source, error) {
 	}
 	s := uriSource(storage.NewFileURI(src.Path))
 	s.mapping = m
+	// The layouts read from their path keep their format and places.
+	if f, err := geo.ParseFormat(src.Format); err == nil {
+		if in := (geo.Input{Path: src.Path, Format: f, Venues: src.Venues, Reviews: src.Reviews}); in.FromPath() {
+			if err := in.Check(); err != nil {
+				return source{}, fmt.Errorf("its data file: %w", err)
+			}
+			s.layout = &in
+		}
+	}
 	return s, nil
 }
 
