@@ -17,7 +17,7 @@ import (
 var layers = map[string][]string{
 	"internal/linalg":                   {"gonum.org/v1/gonum/", "golang.org/x/sys/cpu\x00"},
 	"internal/testtool":                 {},
-	"internal/parquetcheck":             {"github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00"},
+	"internal/parquetcheck":             {"github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00"},
 	"core":                              {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/central":                      {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00", mod + "internal/linalg\x00"},

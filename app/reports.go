@@ -139,17 +139,9 @@ func readParquetFile(ctx context.Context, name string, t **core.ReportTable, s *
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	pf, md, err := parquetcheck.Open(ctx, f)
 	if err != nil {
 		return err
-	}
-	md, err := parquetcheck.Check(ctx, f, fi.Size())
-	if err != nil {
-		return err
-	}
-	pf, err := parquet.OpenFile(f, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return fmt.Errorf("not a readable Parquet file: %w", err)
 	}
 	head, err := parquetColumns(pf.Schema())
 	if err != nil {

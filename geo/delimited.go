@@ -49,8 +49,10 @@ var headerNames = []struct {
 	names []string
 	set   func(*columns, int)
 }{
-	{[]string{"lat", "latitude"}, func(c *columns, i int) { c.lat = i }},
-	{[]string{"lon", "lng", "long", "longitude"}, func(c *columns, i int) { c.lon = i }},
+	// Latitude and longitude also in German, French, Spanish, Italian
+	// and Portuguese, as exports in those languages name them.
+	{[]string{"lat", "latitude", "breite", "breitengrad", "latitud", "latitudine"}, func(c *columns, i int) { c.lat = i }},
+	{[]string{"lon", "lng", "long", "longitude", "länge", "laenge", "längengrad", "longitud", "longitudine"}, func(c *columns, i int) { c.lon = i }},
 	{[]string{"user", "userid", "uid", "username", "person", "personid", "member", "memberid"}, func(c *columns, i int) { c.user = i }},
 	{[]string{"time", "timestamp", "utctime", "datetime", "checkintime", "date"}, func(c *columns, i int) { c.time = i }},
 	{[]string{"loc", "location", "locationid", "venue", "venueid", "poi", "poiid", "placeid", "spotid"}, func(c *columns, i int) { c.loc = i }},

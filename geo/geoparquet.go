@@ -69,16 +69,9 @@ func scanGeoParquet(ctx context.Context, path string, opt Options, res *Result) 
 		return err
 	}
 	defer fh.Close()
-	fi, err := fh.Stat()
+	pf, _, err := parquetcheck.Open(ctx, fh)
 	if err != nil {
-		return err
-	}
-	if _, err := parquetcheck.Check(ctx, fh, fi.Size()); err != nil {
 		return fmt.Errorf("geo: %w", err)
-	}
-	pf, err := parquet.OpenFile(fh, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return fmt.Errorf("geo: not a readable Parquet file: %w", err)
 	}
 	layer, err := newParquetLayer(pf, opt.Mapping)
 	if err != nil {

@@ -258,13 +258,22 @@ func coordinateColumns(lines []string, delim rune) (lat, lon int, ok bool) {
 	return coordinatePair(recs)
 }
 
-// coordinatePair is coordinateColumns over records.
+// coordinatePair is coordinateColumns over records: over all of them,
+// or, the first being a header whose names are not known, the others.
 func coordinatePair(recs [][]string) (lat, lon int, ok bool) {
+	if len(recs) == 0 || slices.ContainsFunc(recs[0], isName("x")) || slices.ContainsFunc(recs[0], isName("y")) {
+		return 0, 0, false // x and y are read only when the person says so
+	}
+	if lat, lon, ok := pairIn(recs); ok || len(recs) < 2 {
+		return lat, lon, ok
+	}
+	return pairIn(recs[1:])
+}
+
+// pairIn is coordinatePair over every record of recs.
+func pairIn(recs [][]string) (lat, lon int, ok bool) {
 	if len(recs) == 0 {
 		return 0, 0, false
-	}
-	if slices.ContainsFunc(recs[0], isName("x")) || slices.ContainsFunc(recs[0], isName("y")) {
-		return 0, 0, false // x and y are read only when the person says so
 	}
 	decimal := func(s string) bool { return strings.Contains(s, ".") }
 	for i := 0; i+1 < len(recs[0]); i++ {

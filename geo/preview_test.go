@@ -60,6 +60,11 @@ func TestPreviewDelimited(t *testing.T) {
 		p.Rows[1].Fields[3] != "Café" || p.Rows[0].Checkin.Lon() != -74.0025 || !p.Latin1 || p.Header != nil {
 		t.Fatalf("guessed preview of a TSMC file: err %v, guessed %v, columns %v, delimiter %q, %d rows, width %d, latin-1 %v", p.Err, p.Guessed, p.Columns, p.Delimiter, len(p.Rows), p.Width, p.Latin1)
 	}
+	// A header of names not known: the coordinates guessed below it.
+	p, err = PreviewDelimited(strings.NewReader("wer;nord;ost\nann;40.5;-74.1\nbob;40.6;-74.2\n"), nil, 20)
+	if err != nil || p.Err != nil || !p.Guessed || p.Header == nil || p.Columns["lat"] != 1 || len(p.Rows) != 2 || p.Rows[1].Checkin.Lon() != -74.2 {
+		t.Errorf("a header of unknown names: %v, %+v", err, p)
+	}
 	// No guess where a line lacks coordinates, nor from x and y.
 	for _, in := range []string{"a,1.5,2.5\nb,1.5,x\n", "id,x,y\n1,2.5,3.5\n"} {
 		p, err := PreviewDelimited(strings.NewReader(in), nil, 20)

@@ -512,6 +512,9 @@ func (im *importer) cellText(row, col int) (string, fyne.TextStyle, widget.Impor
 		bold := fyne.TextStyle{Bold: true}
 		switch col {
 		case 0:
+			if p.Sheet != "" {
+				return "Row", bold, widget.MediumImportance
+			}
 			return "Line", bold, widget.MediumImportance
 		case 1:
 			return "Read as", bold, widget.MediumImportance

@@ -215,13 +215,7 @@ func TestImportStudyReopens(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, name, s.Source.Path)
 	assert.Equal(t, "user=1,lat=5,lon=6,time=none,loc=none", s.Source.Columns)
-	var buf bytes.Buffer
-	require.NoError(t, app.WriteStudy(&buf, s))
-
-	u.data.load(defaultSource(), false)
-	settle(t)
-	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
-	settle(t)
+	reopen(t, u, s)
 	assert.Same(t, im, u.data.importer, "the dialog was shown again")
 	assert.Equal(t, "tokyo.tsv", u.data.fields["File"].Text)
 	assert.Equal(t, "3 check-ins · 2 users", u.data.fields["Records"].Text)
@@ -294,13 +288,19 @@ func TestStudyOfJoinedLayout(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "foursquare-global", s.Source.Format)
 	assert.Equal(t, venues, s.Source.Venues)
+	reopen(t, u, s)
+	assert.Equal(t, "checkins.txt", u.data.fields["File"].Text)
+	assert.Equal(t, "foursquare-global format · 3 lines · 0 skipped", u.data.fields["Read"].Text)
+}
+
+// reopen saves the study s, loads the embedded data instead, and opens
+// s again, as a person who saved and later opened it would.
+func reopen(t *testing.T, u *ui, s *app.Study) {
+	t.Helper()
 	var buf bytes.Buffer
 	require.NoError(t, app.WriteStudy(&buf, s))
-
 	u.data.load(defaultSource(), false)
 	settle(t)
 	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
 	settle(t)
-	assert.Equal(t, "checkins.txt", u.data.fields["File"].Text)
-	assert.Equal(t, "foursquare-global format · 3 lines · 0 skipped", u.data.fields["Read"].Text)
 }

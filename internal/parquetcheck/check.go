@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -30,6 +32,25 @@ const (
 
 // ErrUnreadable marks a file whose structure privmap refuses to read.
 var ErrUnreadable = errors.New("not a readable Parquet file")
+
+// Open checks the Parquet file f (Check) and opens it with parquet-go,
+// without the page index and bloom filters, which privmap does not
+// read. It returns the file and its metadata as Check read it.
+func Open(ctx context.Context, f *os.File) (*parquet.File, *format.FileMetaData, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	md, err := Check(ctx, f, fi.Size())
+	if err != nil {
+		return nil, nil, err
+	}
+	pf, err := parquet.OpenFile(f, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	return pf, md, nil
+}
 
 // Check reads the footer and every page header of the Parquet
 // file r of size bytes and checks them before parquet-go, which
