@@ -26,7 +26,8 @@ var layers = map[string][]string{
 	"geo/layer":                         {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"assets":                            {},
 	"assets/gen":                        {mod + "geo"},
-	"app":                               append(coreAll, mod+"geo", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00", mod+"internal/parquetcheck\x00"),
+	"assets/licences/gen":               {},
+	"app":                               append(coreAll, mod+"geo", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00", mod+"internal/parquetcheck\x00", mod+"assets\x00"),
 	"app/mapplot":                       {"gonum.org/v1/plot", "gonum.org/v1/gonum/", "github.com/paulmach/orb", mod + "core\x00"},
 	"app/basemap":                       {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"app/basemap/basemaptest":           {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
@@ -36,7 +37,7 @@ var layers = map[string][]string{
 	"app/experiment":                    append(coreAll, mod+"app\x00", mod+"app/mapplot\x00", mod+"assets\x00", mod+"geo", "gonum.org/v1/gonum/", "gonum.org/v1/plot"),
 	// The two front ends share the application layer and its figures,
 	// maps and experiments; neither imports the other.
-	"app/cli": append(coreAll, mod+"app\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/mapplot\x00", mod+"app/report\x00",
+	"app/cli": append(coreAll, mod+"app\x00", mod+"assets\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/mapplot\x00", mod+"app/report\x00",
 		mod+"geo", "github.com/paulmach/orb", "gonum.org/v1/plot/"),
 	"app/gui": append(coreAll, "fyne.io/fyne/v2/widget", "fyne.io/fyne/v2/container", "fyne.io/fyne/v2/dialog", "fyne.io/fyne/v2/canvas",
 		"fyne.io/fyne/v2/theme", "fyne.io/fyne/v2/storage", "fyne.io/fyne/v2/data/", "fyne.io/fyne/v2/driver/",

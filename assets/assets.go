@@ -4,6 +4,7 @@ package assets
 import _ "embed"
 
 //go:generate go run ./gen -data default_checkins.snap.txt -icon icon.png
+//go:generate go run ./licences/gen -o licences
 
 // DefaultCheckins is a synthetic Gowalla-style check-in file in SNAP
 // format over San Francisco, made by geo.Synthesize with geo.SFSynth and
@@ -32,3 +33,16 @@ var Census1990Head []byte
 
 // Census1990HeadName names Census1990Head.
 const Census1990HeadName = "the first 99 records of US Census 1990 (embedded)"
+
+// Licences lists the modules linked into privmap, Go's runtime first:
+// a header line, then each module's path, version and licence (SPDX),
+// tab-separated (./licences/gen, from go list -deps).
+//
+//go:embed licences/modules.tsv
+var Licences string
+
+// ThirdParty holds every linked module's licence files in full, as the
+// packages ship them and privmap version -licences prints them.
+//
+//go:embed licences/THIRD_PARTY.txt
+var ThirdParty string

@@ -20,7 +20,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/assets"
 )
 
@@ -208,12 +210,25 @@ func (u *ui) addMenuAndShortcuts() {
 		}
 		menus = append(menus, fyne.NewMenu(name, items...))
 	}
+	menus = append(menus, fyne.NewMenu("Help", fyne.NewMenuItem("About privmap", u.showAbout)))
 	u.win.SetMainMenu(fyne.NewMainMenu(menus...))
 	u.win.Canvas().SetOnTypedKey(func(e *fyne.KeyEvent) {
 		if e.Name == fyne.KeyEscape {
 			u.onCancel()
 		}
 	})
+}
+
+// showAbout shows privmap's build, the data's licences, OpenStreetMap's
+// credit and the linked modules' licences (app.AboutText), as privmap
+// version prints them.
+func (u *ui) showAbout() {
+	text := widget.NewLabelWithStyle(app.AboutText()+"\nThe licences' full texts: privmap version -licences, or THIRD_PARTY.txt beside the program in its package.",
+		fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	text.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom("About privmap", "Close", container.NewVScroll(text), u.win)
+	d.Resize(importSize(u.win.Canvas().Size()))
+	d.Show()
 }
 
 // onExportPNG exports what the screen shown draws, else the compared

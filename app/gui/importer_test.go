@@ -304,3 +304,17 @@ func reopen(t *testing.T, u *ui, s *app.Study) {
 	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
 	settle(t)
 }
+
+// TestAbout shows the build, OpenStreetMap's credit and the licences in
+// Help › About.
+func TestAbout(t *testing.T) {
+	w, u := newTestWindow(t)
+	settle(t)
+	u.showAbout()
+	top := w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "no About dialog")
+	text := overlayTexts(top)
+	for _, want := range []string{"privmap " + app.Version, "© OpenStreetMap contributors", "fyne.io/fyne/v2", "privmap version -licences"} {
+		assert.Contains(t, text, want)
+	}
+}

@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/assets"
+)
+
+// runVersion is
+//
+//	privmap version [-licences]
+//
+// It prints the build (version, commit, build date, Go and Fyne), the
+// data's licences and OpenStreetMap's credit, and every linked module's
+// licence; with -licences, the licences' full texts after them.
+func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
+	fs := newFlagSet("version")
+	texts := fs.Bool("licences", false, "also print the full text of every linked module's licence")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	fmt.Fprint(stdout, app.AboutText())
+	if *texts {
+		fmt.Fprint(stdout, "\n", assets.ThirdParty)
+	}
+	return nil
+}
