@@ -181,7 +181,7 @@ func (s *XYZ) fetch(ctx context.Context, t maptile.Tile) ([]byte, error) {
 	case resp.StatusCode == http.StatusNotFound:
 		return nil, fmt.Errorf("tile %d/%d/%d: %w", t.Z, t.X, t.Y, ErrNoTile)
 	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("tile %d/%d/%d: the server answered %s", t.Z, t.X, t.Y, resp.Status)
+		return nil, fmt.Errorf("tile %d/%d/%d: %w", t.Z, t.X, t.Y, &StatusError{Status: resp.Status})
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxTileBytes+1))
 	if err == nil && len(b) > maxTileBytes {

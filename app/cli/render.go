@@ -115,7 +115,7 @@ func addBasemap(ctx context.Context, f *mapplot.Figure, src basemap.Source, base
 			return ctx.Err()
 		}
 		fmt.Fprintf(stderr, "privmap render: basemap %s: %v; the maps are drawn without it\n", base, err)
-		credit = "none (" + shortError(err) + ")"
+		credit = "none (" + basemap.Reason(err) + ")" // the full reason on stderr only
 	}
 	f.Notes = append(f.Notes, "Basemap: "+credit)
 	return nil
@@ -419,12 +419,6 @@ func underlay(ctx context.Context, src basemap.Source, maps []*mapplot.Map, o re
 		credit += fmt.Sprintf(" (%d tiles missing)", l.Missing)
 	}
 	return credit, nil
-}
-
-// shortError is an error's first line.
-func shortError(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
 }
 
 // tooSmall explains ErrTooSmall as a -size to enlarge.

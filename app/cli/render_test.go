@@ -125,10 +125,14 @@ func TestRender(t *testing.T) {
 	if code, _, errs := run("render", "-truth", truth, "-study", study, "-overlay", gj, "-o", withLine); code != 1 || !strings.Contains(errs, "line.geojson: geo: GeoJSON: vertex") {
 		t.Errorf("bad overlay: exit %d, %q", code, errs)
 	}
-	// An unreachable basemap: drawn without it, said on stderr.
-	code, _, errs := run("render", "-truth", truth, "-study", study, "-basemap", "http://127.0.0.1:1/{z}/{x}/{y}.png", "-o", p("x.png"))
-	if code != 0 || !strings.Contains(errs, "the maps are drawn without it") {
+	// An unreachable basemap: drawn without it, the header saying
+	// "offline" and stderr the full reason.
+	code, _, errs := run("render", "-truth", truth, "-study", study, "-basemap", "http://127.0.0.1:1/{z}/{x}/{y}.png", "-o", p("x.svg"))
+	if code != 0 || !strings.Contains(errs, "the maps are drawn without it") || !strings.Contains(errs, "127.0.0.1:1") {
 		t.Errorf("unreachable basemap: exit %d, %q", code, errs)
+	}
+	if b, err := os.ReadFile(p("x.svg")); err != nil || !strings.Contains(string(b), "Basemap: none (offline)") || strings.Contains(string(b), "127.0.0.1") {
+		t.Errorf("the figure's header on an unreachable basemap: %v, %s", err, grepLine(string(b), "Basemap"))
 	}
 }
 
@@ -249,4 +253,14 @@ func TestRenderUncertainty(t *testing.T) {
 			t.Errorf("SVG lacks %q", want)
 		}
 	}
+}
+
+// grepLine returns the first line of s that holds sub, for messages.
+func grepLine(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return "(no line with " + sub + ")"
 }

@@ -220,7 +220,7 @@ func (in *reportInputs) underlay(ctx context.Context) (report.Underlay, func(), 
 		credit, err := underlay(ctx, src, maps, renderOpts{w: 2000, h: 900, opacity: in.opacity})
 		if err != nil {
 			fmt.Fprintf(in.stderr, "privmap report: basemap %s: %v; the maps are drawn without it\n", in.basemap, err)
-			return "none (" + shortError(err) + ")"
+			return "none (" + basemap.Reason(err) + ")" // the full reason on stderr only
 		}
 		return credit
 	}, closeBase, nil

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/privmap/privmap/app/basemap"
@@ -21,8 +23,14 @@ type basemapPanel struct {
 	ws      *workspace
 	base    *widget.Select
 	opacity *widget.Slider
-	// baseNote shows the basemap's note, hidden while there is none.
-	baseNote *widget.Label
+	// baseNote shows the basemap's note, hidden while there is none,
+	// and Retry beside it when tiles could not be had.
+	baseNote *fyne.Container
+	noteText *widget.Label
+	retry    *widget.Button
+	// relayout lays out again the container that holds baseNote, so that
+	// a note shown or hidden takes or gives back its room at once.
+	relayout func()
 }
 
 func newBasemapPanel(ws *workspace) *basemapPanel {
@@ -34,14 +42,21 @@ func newBasemapPanel(ws *workspace) *basemapPanel {
 	b.opacity.Step = 0.05
 	b.opacity.SetValue(ws.tiles.opacity())
 	b.opacity.OnChangeEnded = b.onOpacity
-	b.baseNote = widget.NewLabel("")
-	b.baseNote.Wrapping = fyne.TextWrapWord
-	b.baseNote.Importance = widget.LowImportance
+	b.noteText = widget.NewLabel("")
+	b.noteText.Wrapping = fyne.TextWrapWord
+	b.noteText.Importance = widget.WarningImportance
+	b.retry = &widget.Button{Text: "Retry", Icon: theme.ViewRefreshIcon(), OnTapped: ws.tiles.retry}
+	b.retry.Hide()
+	b.baseNote = container.NewBorder(nil, nil, nil, container.NewCenter(b.retry), b.noteText)
 	b.baseNote.Hide()
-	ws.tiles.onNote = func(s string) {
-		b.baseNote.SetText(s)
+	ws.tiles.onNote = func(s string, retry bool) {
+		b.noteText.SetText(s)
 		b.baseNote.Hidden = s == ""
+		b.retry.Hidden = !retry
 		b.baseNote.Refresh()
+		if b.relayout != nil {
+			b.relayout()
+		}
 	}
 	return b
 }

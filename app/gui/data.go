@@ -126,7 +126,7 @@ func newDataTab(ws *workspace) *dataTab {
 	if name := p.String(prefOverlay); name != "" {
 		ws.tiles.loadOverlay(name, func(err error) {
 			if err != nil {
-				ws.tiles.onNote("no outlines: " + shortText(err.Error(), 80))
+				ws.tiles.onNote("no outlines: "+shortText(err.Error(), 80), false)
 			}
 		})
 	}
@@ -172,7 +172,9 @@ func (d *dataTab) buildUI() fyne.CanvasObject {
 	left := container.NewVScroll(controls)
 	left.SetMinSize(fyne.NewSize(340, 0))
 	mapBar := container.NewHBox(widget.NewLabel("Colour"), roomy(d.scale), layout.NewSpacer(), export)
-	right := container.NewBorder(container.NewVBox(d.picker.banner, mapBar), d.hover, nil, nil, d.heat)
+	// The basemap's note (tiles unavailable, with Retry) under the map.
+	right := container.NewBorder(container.NewVBox(d.picker.banner, mapBar), container.NewVBox(d.baseNote, d.hover), nil, nil, d.heat)
+	d.relayout = right.Refresh
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.3
 	return split

@@ -71,7 +71,7 @@ func (g *gridPanel) build(b *basemapPanel) {
 		widget.NewLabel("Basemap"), b.base,
 		widget.NewLabel("Opacity"), b.opacity,
 	)
-	g.gridCard = widget.NewCard("", "Grid", container.NewVBox(grid, b.baseNote, container.NewGridWithColumns(2, g.fit, g.apply)))
+	g.gridCard = widget.NewCard("", "Grid", container.NewVBox(grid, container.NewGridWithColumns(2, g.fit, g.apply)))
 }
 
 func (g *gridPanel) onFit()           { g.regrid(true) }

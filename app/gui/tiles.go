@@ -43,9 +43,10 @@ const layerW, layerH = 1200, 800
 type tiles struct {
 	app fyne.App
 	// onReady redraws the maps once a layer has arrived; onNote shows
-	// why there is none when a fetch fails ("" once one arrives).
+	// why there is none when a fetch fails ("" once one arrives), with
+	// a Retry when retry is set.
 	onReady []func()
-	onNote  func(string)
+	onNote  func(note string, retry bool)
 
 	mu      sync.Mutex
 	bound   orb.Bound // of the layer, or of the fetch under way
@@ -117,12 +118,14 @@ func (t *tiles) fetchLocked(b orb.Bound) {
 			}
 			t.layer = l
 			if err != nil {
-				t.note = "no basemap: " + shortText(err.Error(), 80)
+				// One readable line: the reason in a word, never the
+				// machine's DNS server or a tile's numbers.
+				t.note = "Map tiles unavailable (" + basemap.Reason(err) + ") — maps are drawn without a basemap"
 			}
 			note := t.note
 			t.mu.Unlock()
 			if t.onNote != nil {
-				t.onNote(note)
+				t.onNote(note, err != nil)
 			}
 			if l != nil {
 				t.redraw()
@@ -191,6 +194,15 @@ func (t *tiles) reset() {
 		t.cancel()
 	}
 	t.cancel, t.layer, t.note, t.bound = nil, nil, "", orb.Bound{}
+}
+
+// retry asks the source again for the maps shown.
+func (t *tiles) retry() {
+	t.reset()
+	if t.onNote != nil {
+		t.onNote("", false)
+	}
+	t.redraw()
 }
 
 // stop cancels a fetch under way and waits for it.

@@ -49,9 +49,25 @@ func TestBasemapOffline(t *testing.T) {
 	settle(t)
 	require.NotNil(t, u.data.heat.Map)
 	assert.Nil(t, u.data.heat.Map.Basemap)
-	assert.Contains(t, u.ws.tiles.Note(), "no basemap")
+	assert.Equal(t, "Map tiles unavailable (offline) — maps are drawn without a basemap", u.ws.tiles.Note())
 	assert.True(t, u.data.baseNote.Visible())
-	assert.Contains(t, u.data.baseNote.Text, "no basemap")
+	assert.Equal(t, u.ws.tiles.Note(), u.data.noteText.Text)
+	assert.NotContains(t, u.data.noteText.Text, "127.0.0.1", "an address in the note")
+	require.True(t, u.data.retry.Visible(), "no Retry")
+	// Retry asks again, and says the same while the server stays away.
+	test.Tap(u.data.retry)
+	settle(t)
+	assert.Nil(t, u.data.heat.Map.Basemap)
+	assert.Equal(t, "Map tiles unavailable (offline) — maps are drawn without a basemap", u.data.noteText.Text)
+	assert.True(t, u.data.retry.Visible())
+	// The server back (here, another one named): Retry draws its tiles.
+	srv := basemaptest.NewServer()
+	defer srv.Close()
+	a.Preferences().SetString(prefBasemap, srv.Template())
+	test.Tap(u.data.retry)
+	settle(t)
+	assert.NotNil(t, u.data.heat.Map.Basemap, "no basemap after Retry")
+	assert.False(t, u.data.baseNote.Visible(), "the note stayed")
 }
 
 // TestOutlinesInWindow draws a GeoJSON file's outlines over the maps,
