@@ -25,6 +25,9 @@ type jobControls struct {
 	running           bool
 	// holds are more widgets disabled while the job runs.
 	holds []fyne.Disableable
+	// barBox holds the bar when busyBar made it: shown only while the
+	// job runs (Fyne draws an idle bar's track as a blue bar).
+	barBox *fyne.Container
 	// onRunning, when set, is called as the job starts and stops.
 	onRunning func(bool)
 }
@@ -94,6 +97,7 @@ func (c *jobControls) setRunning(on bool) {
 // busyBar returns box, which holds the bar, shown only while the job
 // runs: idle, a bar reads as a job stuck or done. It takes onRunning.
 func (c *jobControls) busyBar(box *fyne.Container) *fyne.Container {
+	c.barBox = box
 	box.Hide()
 	c.onRunning = func(on bool) {
 		if on {

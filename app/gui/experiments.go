@@ -131,7 +131,7 @@ func (t *experimentsTab) buildUI() fyne.CanvasObject {
 	left := container.NewVBox(
 		widget.NewCard("", "Experiment", container.NewVBox(form, t.about)),
 		container.NewBorder(nil, nil, container.NewHBox(t.runBtn, t.cancelBtn), t.exportBtn),
-		t.bar,
+		t.busyBar(container.NewStack(t.bar)),
 		t.status,
 	)
 	t.view = container.NewStack(container.NewCenter(t.empty))

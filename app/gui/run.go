@@ -197,7 +197,7 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 	// Run, Cancel and the progress stay in view at the top; the stage
 	// and the estimator's step share a line.
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, container.NewHBox(r.runBtn, r.cancelBtn), nil, r.bar),
+		container.NewBorder(nil, nil, container.NewHBox(r.runBtn, r.cancelBtn), nil, r.busyBar(container.NewStack(r.bar))),
 		container.NewBorder(nil, nil, r.stage, nil, r.detail),
 	)
 	r.scroll = container.NewVScroll(container.NewGridWithColumns(2, left, right))

@@ -34,8 +34,14 @@ func TestRunAndCompare(t *testing.T) {
 	settle(t)
 	u.run.checks[core.MethodGIBU].SetChecked(true)
 	u.run.checks[core.MethodINVM].SetChecked(true)
+	// The bar shows only while a job runs: idle, it is not drawn.
+	require.NotNil(t, u.run.barBox)
+	assert.False(t, u.run.barBox.Visible(), "an idle bar on the Run screen")
+	assert.False(t, u.exp.barBox.Visible(), "an idle bar on the Experiments screen")
 	u.run.onRun()
+	assert.True(t, u.run.barBox.Visible(), "no bar while the run runs")
 	settle(t)
+	assert.False(t, u.run.barBox.Visible(), "the bar stayed after the run")
 	res := u.cmp.res
 	require.NotNil(t, res)
 	assert.Equal(t, screen(u.cmp), u.ws.current())
