@@ -45,7 +45,7 @@ const (
 	prefHeight = "window.height"
 )
 
-// WindowSize returns the size the window had when last closed, or
+// WindowSize returns the size the window last had (sizeKeeper), or
 // DefaultSize.
 func WindowSize(a fyne.App) fyne.Size {
 	p := a.Preferences()
@@ -61,9 +61,9 @@ func WindowSize(a fyne.App) fyne.Size {
 // (a .json file) or a data file, else the embedded default data. Work
 // still running is cancelled when w closes, and the window's size is
 // remembered.
-func New(a fyne.App, w fyne.Window, file ...string) *container.AppTabs {
+func New(a fyne.App, w fyne.Window, file ...string) fyne.CanvasObject {
 	u := newUI(a, w, file...)
-	return u.tabs
+	return u.content
 }
 
 // ui is the window: its workspace and its screens, in the order of
@@ -74,6 +74,12 @@ type ui struct {
 	ws      *workspace
 	tabs    *container.AppTabs
 	screens []screen
+	// content is the tabs in the sizeKeeper that remembers the window's
+	// size as it changes.
+	content *fyne.Container
+	size    *sizeKeeper
+	// closed ends the window's work when it closes.
+	closed func()
 	// The screens by type, for the menu's defaults and the tests.
 	data *dataTab
 	pop  *populationTab
@@ -87,20 +93,20 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	ctx, cancel := context.WithCancel(context.Background())
 	ws := newWorkspace(ctx, a, w)
 	u := &ui{app: a, win: w, ws: ws}
-	w.SetOnClosed(func() {
+	u.size = &sizeKeeper{prefs: a.Preferences()}
+	u.closed = func() {
 		cancel()
 		ws.tiles.stop()
-		if sz := w.Canvas().Size(); sz.Width > 0 {
-			a.Preferences().SetFloat(prefWidth, float64(sz.Width))
-			a.Preferences().SetFloat(prefHeight, float64(sz.Height))
-		}
-	})
+		u.size.flush() // a size not yet written
+	}
+	w.SetOnClosed(u.closed)
 	w.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	u.data, u.pop, u.run = newDataTab(ws), newPopulationTab(ws), newRunTab(ws)
 	u.cmp, u.rel, u.exp = newCompareTab(ws), newReleaseTab(ws), newExperimentsTab(ws)
 	// The tabs, in order: adding a screen is one more here.
 	u.screens = []screen{u.data, u.pop, u.run, u.cmp, u.rel, u.exp}
 	u.tabs = container.NewAppTabs()
+	u.content = container.New(u.size, u.tabs)
 	for _, sc := range u.screens {
 		title, icon := sc.tab()
 		u.tabs.Append(container.NewTabItemWithIcon(title, icon, sc.buildUI()))

@@ -50,7 +50,7 @@ func openTestWindow(t *testing.T, a fyne.App, file ...string) (fyne.Window, *ui)
 	u := newUI(a, w, file...)
 	settle(t) // the data load and are audited before the window lays out
 
-	w.SetContent(u.tabs)
+	w.SetContent(u.content)
 	w.Resize(DefaultSize)
 	t.Cleanup(w.Close)
 	return w, u

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"github.com/parquet-go/parquet-go"
@@ -317,4 +318,20 @@ func TestAbout(t *testing.T) {
 	for _, want := range []string{"privmap " + app.Version, "© OpenStreetMap contributors", "fyne.io/fyne/v2", "privmap version -licences"} {
 		assert.Contains(t, text, want)
 	}
+}
+
+// TestWindowSizeRemembered: the window's size is written as it changes
+// (once it settles), and a size not yet written is on closing.
+func TestWindowSizeRemembered(t *testing.T) {
+	w, u := newTestWindow(t)
+	settle(t)
+	w.Resize(fyne.NewSize(1400, 900))
+	got := u.content.Size()
+	require.NotNil(t, u.size.pending, "no write scheduled after a resize")
+	u.size.flush() // what the timer does a second later
+	assert.Equal(t, got, WindowSize(u.app))
+	w.Resize(fyne.NewSize(1250, 820))
+	got = u.content.Size()
+	u.closed() // as closing the window does
+	assert.Equal(t, got, WindowSize(u.app), "the last size was not written on closing")
 }
