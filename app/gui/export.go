@@ -110,27 +110,66 @@ func startIn(fd *dialog.FileDialog, dir string) {
 	}
 }
 
-// showFileOpen shows the file dialog in the folder last opened from,
-// offering files ending in one of exts (any file when none), passes the
-// file chosen to open and remembers its folder; a failure of the dialog
-// itself is shown.
+// showFileOpen asks for a file to open: a path typed or pasted (the
+// folder last opened from filled in, Enter opens), or Browse… for the
+// file dialog there, offering files ending in one of exts (any file when
+// none). It passes the file to open and remembers its folder; a path
+// that cannot be opened, or a failure of the dialog, is shown.
 func showFileOpen(w fyne.Window, a fyne.App, exts []string, open func(fyne.URIReadCloser)) {
-	fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, w)
-			return
+	dir := folderPref(a, prefOpened)
+	entry := widget.NewEntry()
+	entry.SetText(dir + string(filepath.Separator))
+	entry.SetPlaceHolder("a file's path, typed or pasted")
+	entry.Validator = func(s string) error {
+		st, err := os.Stat(strings.TrimSpace(s))
+		switch {
+		case err != nil:
+			return errors.New("no such file")
+		case st.IsDir():
+			return errors.New("a folder: name a file in it, or Browse…")
 		}
-		if rc != nil {
-			rememberOpened(a, rc.URI())
-			open(rc)
-		}
-	}, w)
-	if len(exts) > 0 {
-		fd.SetFilter(storage.NewExtensionFileFilter(exts))
+		return nil
 	}
-	startIn(fd, folderPref(a, prefOpened))
-	fd.Resize(fyne.NewSize(800, 560))
-	fd.Show()
+	var form *dialog.FormDialog
+	chosen := func(rc fyne.URIReadCloser) {
+		form.Hide()
+		rememberOpened(a, rc.URI())
+		open(rc)
+	}
+	browse := &widget.Button{Text: "Browse…", Icon: theme.FolderOpenIcon(), OnTapped: func() {
+		fd := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+			if err != nil {
+				dialog.ShowError(err, w)
+				return
+			}
+			if rc != nil {
+				chosen(rc)
+			}
+		}, w)
+		if len(exts) > 0 {
+			fd.SetFilter(storage.NewExtensionFileFilter(exts))
+		}
+		startIn(fd, dir)
+		fd.Resize(fyne.NewSize(800, 560))
+		fd.Show()
+	}}
+	form = dialog.NewForm("Open a file", "Open", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Path", container.NewBorder(nil, nil, nil, browse, entry))}, func(ok bool) {
+			if !ok {
+				return
+			}
+			path := strings.TrimSpace(entry.Text)
+			rc, err := storage.Reader(storage.NewFileURI(path))
+			if err != nil {
+				showError(w, fmt.Errorf("%s: %w", path, err), "Check the path, or choose the file with Browse….")
+				return
+			}
+			chosen(rc)
+		}, w)
+	entry.OnSubmitted = func(string) { form.Submit() }
+	form.Resize(fyne.NewSize(720, form.MinSize().Height))
+	form.Show()
+	w.Canvas().Focus(entry)
 }
 
 // pathEntry is a file name entry with a Browse… button that opens the

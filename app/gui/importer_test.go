@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/parquet-go/parquet-go"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/encoding/wkb"
@@ -334,4 +335,28 @@ func TestWindowSizeRemembered(t *testing.T) {
 	got = u.content.Size()
 	u.closed() // as closing the window does
 	assert.Equal(t, got, WindowSize(u.app), "the last size was not written on closing")
+}
+
+// TestOpenTypedPath: Open… takes a path typed or pasted, refuses a
+// folder or a missing file before opening, and opens the file typed
+// (here through the import dialog, a CSV).
+func TestOpenTypedPath(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "typed.csv")
+	require.NoError(t, os.WriteFile(name, []byte(spreadsheetExport), 0o644))
+	w, d := newTestUI(t)
+	settle(t)
+	d.onOpen()
+	entry, ok := w.Canvas().Focused().(*widget.Entry)
+	require.True(t, ok, "the path is not focused")
+	entry.SetText(dir)
+	assert.ErrorContains(t, entry.Validate(), "a folder")
+	entry.SetText(filepath.Join(dir, "missing.csv"))
+	assert.ErrorContains(t, entry.Validate(), "no such file")
+	entry.SetText(name)
+	require.NoError(t, entry.Validate())
+	entry.OnSubmitted(entry.Text) // Enter
+	require.NotNil(t, d.importer, "the typed file was not opened")
+	assert.Equal(t, "typed.csv", d.importer.src.name)
+	assert.Equal(t, dir, d.app.Preferences().String(prefOpened), "its folder was not remembered")
 }
