@@ -41,6 +41,9 @@ const (
 
 	prefPopulation = "population.mechanisms"
 
+	// prefSize is the window's size, "WxH"; prefWidth and prefHeight
+	// held it before, and are still read.
+	prefSize   = "window.size"
 	prefWidth  = "window.width"
 	prefHeight = "window.height"
 )
@@ -50,6 +53,11 @@ const (
 func WindowSize(a fyne.App) fyne.Size {
 	p := a.Preferences()
 	w, h := p.Float(prefWidth), p.Float(prefHeight)
+	if s := p.String(prefSize); s != "" {
+		if _, err := fmt.Sscanf(s, "%gx%g", &w, &h); err != nil {
+			return DefaultSize
+		}
+	}
 	if w < 400 || h < 300 {
 		return DefaultSize
 	}
@@ -93,7 +101,7 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	ctx, cancel := context.WithCancel(context.Background())
 	ws := newWorkspace(ctx, a, w)
 	u := &ui{app: a, win: w, ws: ws}
-	u.size = &sizeKeeper{prefs: a.Preferences()}
+	u.size = &sizeKeeper{prefs: a.Preferences(), canvas: func() fyne.Size { return w.Canvas().Size() }}
 	u.closed = func() {
 		cancel()
 		ws.tiles.stop()

@@ -327,12 +327,12 @@ func TestWindowSizeRemembered(t *testing.T) {
 	w, u := newTestWindow(t)
 	settle(t)
 	w.Resize(fyne.NewSize(1400, 900))
-	got := u.content.Size()
+	got := w.Canvas().Size() // as Resize takes it, menu included
 	require.NotNil(t, u.size.pending, "no write scheduled after a resize")
 	u.size.flush() // what the timer does a second later
 	assert.Equal(t, got, WindowSize(u.app))
 	w.Resize(fyne.NewSize(1250, 820))
-	got = u.content.Size()
+	got = w.Canvas().Size()
 	u.closed() // as closing the window does
 	assert.Equal(t, got, WindowSize(u.app), "the last size was not written on closing")
 }

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -20,9 +21,12 @@ const sizeDelay = time.Second
 // listener, so the layout is where the size is heard.
 type sizeKeeper struct {
 	prefs fyne.Preferences
+	// canvas is the window's size, as Resize takes it: the content is
+	// laid out smaller, below the main menu.
+	canvas func() fyne.Size
 
 	mu      sync.Mutex
-	size    fyne.Size // the size last laid out
+	size    fyne.Size // the window's size when last laid out
 	pending *time.Timer
 }
 
@@ -31,6 +35,9 @@ func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objects {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
+	}
+	if k.canvas != nil {
+		size = k.canvas()
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -63,6 +70,9 @@ func (k *sizeKeeper) flush() {
 	}
 	k.pending.Stop()
 	k.pending = nil
-	k.prefs.SetFloat(prefWidth, float64(k.size.Width))
-	k.prefs.SetFloat(prefHeight, float64(k.size.Height))
+	// One key, one write: Fyne saves the preferences on every change and
+	// a second change within its 100 ms save window is written again
+	// while its file watcher may read the file truncated ("Preferences
+	// load error: EOF").
+	k.prefs.SetString(prefSize, fmt.Sprintf("%gx%g", k.size.Width, k.size.Height))
 }
