@@ -78,11 +78,17 @@ func GridSource(path string, f geo.Format, m *geo.Mapping, gd *geo.Gridded) *Sou
 	b := gd.Grid.Bound
 	s := &Source{Path: path, Format: f.String(), CellKm: gd.Grid.CellKm, PerUser: gd.RuleText(),
 		BBox: []float64{b.Min[1], b.Min[0], b.Max[1], b.Max[0]}}
+	s.SetMapping(m)
+	return s
+}
+
+// SetMapping records the column mapping m (nil: none) in grid's flag
+// values; Mapping gives it back.
+func (s *Source) SetMapping(m *geo.Mapping) {
 	if m != nil {
 		s.Columns, s.Delim, s.Header, s.Encoding, s.TimeFormat = m.Text()
 		s.Sheet = m.Sheet
 	}
-	return s
 }
 
 // Mapping returns the column mapping the source records, nil when it

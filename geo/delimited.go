@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // parseLatLon reads a headerless "lat,lon" line; a tab also separates.
@@ -97,11 +96,19 @@ func headerColumns(fields []string) columns {
 // projected metres and so are read as degrees only when told to; "" for
 // a header without them.
 func xyHint(hdr []string) string {
-	x, y := slices.IndexFunc(hdr, isName("x")), slices.IndexFunc(hdr, isName("y"))
+	x, y := XYColumns(hdr)
 	if x < 0 || y < 0 {
 		return ""
 	}
 	return fmt.Sprintf("; if %s and %s are longitude and latitude in degrees, say so with -cols lat=%s,lon=%s", hdr[x], hdr[y], hdr[y], hdr[x])
+}
+
+// XYColumns returns the 0-based columns of a header named x and y, in
+// any case and with a unit ("X (m)"), −1 where absent: coordinates that
+// may be projected metres, which privmap reads as degrees only when told
+// to (grid's -cols, the import dialog's check box).
+func XYColumns(hdr []string) (x, y int) {
+	return slices.IndexFunc(hdr, isName("x")), slices.IndexFunc(hdr, isName("y"))
 }
 
 // isName returns whether a header field is name in normalForm.
@@ -159,11 +166,7 @@ func (c columns) row(rec []string, width int) (Checkin, error) {
 		}
 	}
 	if c.time >= 0 {
-		parse := parseTime
-		if c.timeLayout != "" {
-			parse = func(s string) (time.Time, error) { return parseTimeLayout(s, c.timeLayout) }
-		}
-		t, err := parse(rec[c.time])
+		t, err := timeParser(c.timeLayout)(rec[c.time])
 		if err != nil {
 			return Checkin{}, &fieldErr{c.time + 1, err}
 		}

@@ -1,12 +1,14 @@
 package geo
 
 import (
-	"github.com/privmap/privmap/core"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/paulmach/orb"
+
+	"github.com/privmap/privmap/core"
 )
 
 // parsePoint parses a latitude and a longitude given in fields latCol and
@@ -21,6 +23,13 @@ func parsePoint(lat, lon string, latCol, lonCol int) (orb.Point, error) {
 		return orb.Point{}, &fieldErr{lonCol, err}
 	}
 	return orb.Point{x, y}, nil
+}
+
+// floatPoint checks a latitude and a longitude given as numbers (a
+// GeoJSON, Yelp or GeoParquet geometry's) as parsePoint checks text: the
+// same ranges and errors, without a field number.
+func floatPoint(lat, lon float64) (orb.Point, error) {
+	return parsePoint(strconv.FormatFloat(lat, 'g', -1, 64), strconv.FormatFloat(lon, 'g', -1, 64), 0, 0)
 }
 
 // parseLat parses a latitude in degrees, in [−90, 90].

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // ErrNotPoint is the reason of a GeoJSON feature whose geometry is not a
@@ -236,18 +235,18 @@ func (p *properties) checkin(f *feature) (Checkin, error) {
 	if err := json.Unmarshal(f.Geometry.Coordinates, &xy); err != nil || len(xy) < 2 {
 		return Checkin{}, fmt.Errorf("%w: its coordinates are not [longitude, latitude]", ErrNotPoint)
 	}
-	pt, err := parsePoint(strconv.FormatFloat(xy[1], 'g', -1, 64), strconv.FormatFloat(xy[0], 'g', -1, 64), 0, 0)
+	pt, err := floatPoint(xy[1], xy[0])
 	if err != nil {
 		return Checkin{}, err
 	}
 	c := Checkin{Point: pt, User: p.value(f.Properties, "user"), Location: p.value(f.Properties, "loc")}
 	p.sawUser = p.sawUser || c.User != ""
 	if s := p.value(f.Properties, "time"); s != "" {
-		parse := parseTime
-		if p.m != nil && p.m.TimeLayout != "" {
-			parse = func(s string) (t time.Time, err error) { return parseTimeLayout(s, p.m.TimeLayout) }
+		layout := ""
+		if p.m != nil {
+			layout = p.m.TimeLayout
 		}
-		if c.Time, err = parse(s); err != nil {
+		if c.Time, err = timeParser(layout)(s); err != nil {
 			return Checkin{}, fieldError(ErrBadTime, s)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -272,7 +271,7 @@ func (l *parquetLayer) checkin(r parquet.Row) (Checkin, error) {
 // placed returns c at the point pt (longitude, latitude), checked, and
 // at the time timeText ("": none).
 func placed(c Checkin, pt orb.Point, timeText string) (Checkin, error) {
-	p, err := parsePoint(strconv.FormatFloat(pt[1], 'g', -1, 64), strconv.FormatFloat(pt[0], 'g', -1, 64), 0, 0)
+	p, err := floatPoint(pt[1], pt[0])
 	if err != nil {
 		return Checkin{}, err
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -189,7 +188,7 @@ func parseYelpBusiness(line string) (Checkin, error) {
 	if r.Latitude == nil || r.Longitude == nil {
 		return Checkin{}, errors.New("no latitude and longitude members")
 	}
-	p, err := parsePoint(strconv.FormatFloat(*r.Latitude, 'g', -1, 64), strconv.FormatFloat(*r.Longitude, 'g', -1, 64), 0, 0)
+	p, err := floatPoint(*r.Latitude, *r.Longitude)
 	if err != nil {
 		return Checkin{}, err
 	}

@@ -203,6 +203,15 @@ func (m *Mapping) numbered(rec []string) bool {
 	return err == nil
 }
 
+// timeParser returns the parser of a time column: by layout
+// (Mapping.TimeLayout), or the forms parseTime knows when layout is "".
+func timeParser(layout string) func(string) (time.Time, error) {
+	if layout == "" {
+		return parseTime
+	}
+	return func(s string) (time.Time, error) { return parseTimeLayout(s, layout) }
+}
+
 // parseTimeLayout parses s by layout, "unix" or "unixms".
 func parseTimeLayout(s, layout string) (time.Time, error) {
 	s = strings.TrimSpace(s)

@@ -34,7 +34,7 @@ func ScanPath(ctx context.Context, path string, f Format, opt Options, fn func(C
 	defer fh.Close()
 	var r io.Reader = fh
 	if fi, err := fh.Stat(); err == nil && opt.Progress != nil && fi.Size() > 0 {
-		r = &progressFeed{r: fh, total: fi.Size(), report: opt.Progress}
+		r = &ProgressReader{R: fh, Total: fi.Size(), Report: opt.Progress}
 	}
 	return ScanCheckins(ctx, r, f, opt, fn)
 }
@@ -119,21 +119,33 @@ func scanPLT(ctx context.Context, root, name string, opt Options, fn func(Checki
 	return nil
 }
 
-// progressFeed tells report the fraction of total bytes read, every
-// half per cent.
-type progressFeed struct {
-	r        io.Reader
-	n, total int64
-	last     float64
-	report   func(float64)
+// A ProgressReader reads R, telling Report the fraction of Total bytes
+// read every half per cent (nothing when Total is not positive or
+// Report nil), and fails with Ctx's error once Ctx (nil: never) is done,
+// so that a streaming reader stops at its next read.
+type ProgressReader struct {
+	Ctx    context.Context
+	R      io.Reader
+	Total  int64
+	Report func(float64)
+
+	n    int64
+	last float64
 }
 
-func (p *progressFeed) Read(b []byte) (int, error) {
-	n, err := p.r.Read(b)
+func (p *ProgressReader) Read(b []byte) (int, error) {
+	if p.Ctx != nil {
+		if err := p.Ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
+	n, err := p.R.Read(b)
 	p.n += int64(n)
-	if f := float64(p.n) / float64(p.total); f-p.last >= 0.005 || f >= 1 {
-		p.last = f
-		p.report(min(1, f))
+	if p.Total > 0 && p.Report != nil {
+		if f := float64(p.n) / float64(p.Total); f-p.last >= 0.005 || f >= 1 {
+			p.last = f
+			p.Report(min(1, f))
+		}
 	}
 	return n, err
 }

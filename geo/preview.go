@@ -153,11 +153,7 @@ func guessWorkbook(b []byte, m *Mapping, recs [][]string, sheet string, n int) *
 	if !ok || g.Columns["lat"] != "" || g.Columns["lon"] != "" {
 		return nil
 	}
-	g.Columns = maps.Clone(g.Columns)
-	if g.Columns == nil {
-		g.Columns = map[string]string{}
-	}
-	g.Columns["lat"], g.Columns["lon"] = ColumnNumber(lat), ColumnNumber(lon)
+	g.Columns = withCoordinates(g.Columns, lat, lon)
 	p := &Preview{limit: n, Guessed: true}
 	res := &Result{sink: func(Checkin) error { return nil }, preview: p}
 	if _, err := readXLSX(context.Background(), bytes.NewReader(b), res, Options{SkipBad: true, Mapping: &g}); err != nil {
@@ -199,11 +195,7 @@ func guessCoordinates(buf []byte, lines []string, m Mapping, p *Preview, err err
 	if !ok {
 		return p, err
 	}
-	m.Columns = maps.Clone(m.Columns)
-	if m.Columns == nil {
-		m.Columns = map[string]string{}
-	}
-	m.Columns["lat"], m.Columns["lon"] = ColumnNumber(lat), ColumnNumber(lon)
+	m.Columns = withCoordinates(m.Columns, lat, lon)
 	gp, gerr := previewLines(buf, &m)
 	if gerr != nil {
 		return p, err
@@ -365,6 +357,18 @@ func (m *Mapping) Text() (cols, delim, header, encoding, timeFormat string) {
 		encoding = "latin-1"
 	}
 	return strings.Join(parts, ","), delim, header, encoding, m.TimeLayout
+}
+
+// withCoordinates returns a copy of cols with latitude and longitude
+// mapped to the 0-based columns lat and lon: a guess, which leaves the
+// mapping it was made from as it was.
+func withCoordinates(cols map[string]string, lat, lon int) map[string]string {
+	c := maps.Clone(cols)
+	if c == nil {
+		c = map[string]string{}
+	}
+	c["lat"], c["lon"] = ColumnNumber(lat), ColumnNumber(lon)
+	return c
 }
 
 // ColumnNumber is the -cols form of a 0-based column: its 1-based number.

@@ -320,20 +320,11 @@ func (im *importer) useXY() {
 // columns (the first row shown, which the guesses took for a header),
 // −1 when absent.
 func (im *importer) xyColumns() (x, y int) {
-	x, y = -1, -1
 	p := im.preview
 	if p.Err == nil || im.mapping.Header == geo.HeaderNo || len(p.Rows) == 0 {
-		return x, y
+		return -1, -1
 	}
-	for i, h := range p.Rows[0].Fields {
-		switch strings.ToLower(strings.TrimSpace(h)) {
-		case "x":
-			x = i
-		case "y":
-			y = i
-		}
-	}
-	return x, y
+	return geo.XYColumns(p.Rows[0].Fields)
 }
 
 // setControls sets the controls, the table and the summary from the
@@ -416,17 +407,12 @@ func importReason(err error) string {
 	return s
 }
 
-// delimChoice is a delimiter's name among delimChoices.
+// delimChoice is a delimiter's name among delimChoices: grid's -delim
+// name (geo.Mapping.Text), or the guess for none or another character.
 func delimChoice(r rune) string {
-	switch r {
-	case ',':
-		return "comma"
-	case ';':
-		return "semicolon"
-	case '\t':
-		return "tab"
-	case '|':
-		return "pipe"
+	_, name, _, _, _ := (&geo.Mapping{Delim: r}).Text()
+	if slices.Contains(delimChoices[1:], name) {
+		return name
 	}
 	return choiceAuto
 }
@@ -633,14 +619,11 @@ func importPattern(name string) string {
 	return digits.ReplaceAllString(strings.ToLower(name), "*")
 }
 
-// rememberedImport is one remembered mapping, in grid's flag values.
+// rememberedImport is one remembered mapping, kept as a study's source
+// keeps it (grid's flag values, the sheet too; app.Source.SetMapping).
 type rememberedImport struct {
-	Pattern    string `json:"pattern"`
-	Columns    string `json:"columns,omitempty"`
-	Delim      string `json:"delim,omitempty"`
-	Header     string `json:"header,omitempty"`
-	Encoding   string `json:"encoding,omitempty"`
-	TimeFormat string `json:"time_format,omitempty"`
+	Pattern string `json:"pattern"`
+	app.Source
 }
 
 func remembered(p fyne.Preferences) []rememberedImport {
@@ -659,8 +642,7 @@ func rememberedMapping(p fyne.Preferences, name string) *geo.Mapping {
 		if r.Pattern != pat {
 			continue
 		}
-		s := app.Source{Columns: r.Columns, Delim: r.Delim, Header: r.Header, Encoding: r.Encoding, TimeFormat: r.TimeFormat}
-		m, err := s.Mapping()
+		m, err := r.Mapping()
 		if err != nil || m == nil {
 			return nil
 		}
@@ -673,7 +655,7 @@ func rememberedMapping(p fyne.Preferences, name string) *geo.Mapping {
 // list, which keeps the maxRemembered most recent.
 func rememberMapping(p fyne.Preferences, name string, m *geo.Mapping) {
 	r := rememberedImport{Pattern: importPattern(name)}
-	r.Columns, r.Delim, r.Header, r.Encoding, r.TimeFormat = m.Text()
+	r.SetMapping(m)
 	list := slices.DeleteFunc(remembered(p), func(o rememberedImport) bool { return o.Pattern == r.Pattern })
 	list = append([]rememberedImport{r}, list...)
 	if len(list) > maxRemembered {

@@ -198,6 +198,9 @@ func TestImportWorkbook(t *testing.T) {
 	assert.Equal(t, "3 check-ins · 3 users · "+geo.NoPersonNote, d.fields["Records"].Text)
 	assert.Equal(t, `xlsx format (sheet "Stops") · 3 rows · 0 skipped`, d.fields["Read"].Text)
 	assert.Equal(t, "Stops", d.ws.data.studySource().Sheet)
+	m := rememberedMapping(d.app.Preferences(), "visits.xlsx")
+	require.NotNil(t, m, "the workbook's mapping was not remembered")
+	assert.Equal(t, "Stops", m.Sheet, "the sheet was not remembered")
 }
 
 // TestImportStudyReopens: a study saved after an import records the

@@ -73,32 +73,6 @@ func uriSource(u fyne.URI) source {
 	}}
 }
 
-// progressReader reports the fraction of total read and fails with the
-// context's error once it is cancelled, so that a streaming reader stops
-// at its next read.
-type progressReader struct {
-	ctx      context.Context
-	r        io.Reader
-	n, total int64
-	last     float64
-	report   func(float64)
-}
-
-func (p *progressReader) Read(b []byte) (int, error) {
-	if err := p.ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := p.r.Read(b)
-	p.n += int64(n)
-	if p.total > 0 && p.report != nil {
-		if f := float64(p.n) / float64(p.total); f-p.last >= 0.005 || f >= 1 {
-			p.last = f
-			p.report(f)
-		}
-	}
-	return n, err
-}
-
 // readSource reads a source off the UI goroutine: a census file (told by
 // its first line, census.Detect) is tabulated over the attributes of ch;
 // check-ins are gridded, and if most fall outside opt.Bound the grid is
@@ -109,7 +83,7 @@ func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 		if err != nil {
 			return nil, err
 		}
-		pr := &progressReader{ctx: ctx, r: rc, total: size, report: report}
+		pr := &geo.ProgressReader{Ctx: ctx, R: rc, Total: size, Report: report}
 		br := bufio.NewReaderSize(pr, 64<<10)
 		if f, ok := census.DetectReader(br); ok && src.mapping == nil {
 			defer rc.Close()
@@ -158,7 +132,7 @@ func gridSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 		}
 		defer rc.Close()
 		pass++
-		pr := &progressReader{ctx: ctx, r: rc, total: size, report: func(f float64) {
+		pr := &geo.ProgressReader{Ctx: ctx, R: rc, Total: size, Report: func(f float64) {
 			if report != nil { // a file not sorted by user takes a pass more
 				report(min(1, (done+f)/float64(passes)))
 			}
