@@ -29,21 +29,32 @@ APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev \
 	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
 	xvfb xauth libgl1-mesa-dri xdotool imagemagick gdal-bin poppler-utils
 
-.PHONY: all deps build release run test lint unit unit-race unit-headless smoke-test fuzz smoke screenshot bench package generate clean
+.PHONY: all deps build release run test lint unit unit-race unit-headless smoke-test fuzz smoke screenshot bench package package-windows generate clean
 
 all: build
+
+# The packages' tools: dpkg-shlibdeps, lintian and appstreamcli for the
+# Linux packages, MinGW-w64, zip and wine for the Windows one and its test.
+PACKAGE_APT_PKGS := dpkg-dev lintian appstream zip unzip
+WINDOWS_APT_PKGS := gcc-mingw-w64-x86-64 imagemagick zip unzip wine wine64
+
+# apt-install installs the Debian packages of $(1) that are missing
+# (apt-get update first), as root or through sudo.
+define apt-install
+	@missing=$$(for p in $(1); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo -n "$$p "; done); \
+	if [ -n "$$missing" ]; then \
+		cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing"; \
+		if [ "$$(id -u)" = 0 ]; then echo "make: installing $$missing"; bash -c "$$cmd"; \
+		elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then echo "make: installing $$missing"; sudo bash -c "$$cmd"; \
+		else echo "make: missing Debian packages: $$missing"; echo "run as root:  $$cmd"; exit 1; fi; \
+	fi
+endef
 
 ## deps: install missing Debian packages (apt-get update first) and Go modules
 deps:
 	@command -v $(GO) >/dev/null || { echo "make deps: Go 1.26 or newer is needed on PATH (or in /usr/local/go/bin); see README.md, Two commands"; exit 1; }
-	@missing=$$(for p in $(APT_PKGS); do \
-		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo -n "$$p "; done); \
-	if [ -n "$$missing" ]; then \
-		cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing"; \
-		if [ "$$(id -u)" = 0 ]; then echo "make deps: installing $$missing"; bash -c "$$cmd"; \
-		elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then echo "make deps: installing $$missing"; sudo bash -c "$$cmd"; \
-		else echo "make deps: missing Debian packages: $$missing"; echo "run as root:  $$cmd"; exit 1; fi; \
-	fi
+	$(call apt-install,$(APT_PKGS))
 	@$(GO) mod download
 
 ## build: the privmap binary (cgo, Fyne's GLFW driver), stamped with its
@@ -109,13 +120,27 @@ screenshot: smoke
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## package: a Linux desktop package (fyne package)
+## package: the Linux packages in dist/ (a .deb checked by lintian and a
+## .tar.xz, each with the .desktop file, icon, AppStream metainfo and man
+## page), then their install test: the .deb unpacked with dpkg -x runs
+## privmap version and the README's San Francisco pipeline
 package: deps
-	$(GO) tool fyne package -os linux -icon assets/icon.png -release
+	$(call apt-install,$(PACKAGE_APT_PKGS))
+	GO=$(GO) .ci/package dist
+	.ci/package-test dist
+
+## package-windows: privmap.exe cross-built with MinGW-w64 (icon, version
+## resource) zipped with its licences in dist/, then run under wine: its
+## version and a grid/simulate/estimate pipeline whose files must equal,
+## byte for byte, those of the Linux build
+package-windows: build
+	$(call apt-install,$(WINDOWS_APT_PKGS))
+	GO=$(GO) .ci/package-windows dist
+	.ci/package-windows-test ./$(BIN) dist
 
 ## generate: rebuild the embedded default data and icon
 generate:
 	$(GO) generate ./assets
 
 clean:
-	rm -f $(BIN) $(SHOT) *.tar.xz
+	rm -rf $(BIN) $(SHOT) *.tar.xz dist

@@ -63,6 +63,8 @@ var testOnly = map[string][]string{
 	// Workbooks to import are written with the library that reads them.
 	"app/gui":   {"github.com/xuri/excelize/v2\x00", "github.com/parquet-go/parquet-go\x00"},
 	"geo/layer": {mod + "internal/testtool\x00"},
+	// The packaged files' versions are checked against app.Version.
+	".": {mod + "app\x00"},
 }
 
 const mod = "github.com/privmap/privmap/"

@@ -47,6 +47,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "privmap: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); the sub-commands run without one: privmap help")
 		os.Exit(1)
 	}
+	hideOwnConsole()
 	a := fyneapp.NewWithID("io.github.privmap")
 	w := a.NewWindow("privmap")
 	w.SetContent(gui.New(a, w, files...))

@@ -66,6 +66,56 @@ var SFSynth = SynthOptions{
 	End:           time.Date(2010, 10, 23, 0, 0, 0, 0, time.UTC),
 }
 
+// NewYork lists real New York City neighbourhoods and landmarks inside
+// NYCBound, with popularity weights chosen by hand to resemble Gowalla's
+// Manhattan-heavy check-ins (two airports and Jersey City's waterfront
+// included). Coordinates are the places' approximate centres.
+var NewYork = []Hotspot{
+	{"Midtown", orb.Point{-73.9840, 40.7549}, 0.60, 10},
+	{"Times Square", orb.Point{-73.9855, 40.7580}, 0.25, 8},
+	{"Financial District", orb.Point{-74.0090, 40.7075}, 0.40, 7},
+	{"Greenwich Village", orb.Point{-74.0020, 40.7336}, 0.40, 6},
+	{"SoHo", orb.Point{-74.0000, 40.7233}, 0.30, 5},
+	{"East Village", orb.Point{-73.9870, 40.7265}, 0.35, 5},
+	{"Upper East Side", orb.Point{-73.9565, 40.7736}, 0.60, 5},
+	{"Upper West Side", orb.Point{-73.9754, 40.7870}, 0.60, 5},
+	{"Harlem", orb.Point{-73.9465, 40.8116}, 0.70, 3},
+	{"Williamsburg", orb.Point{-73.9573, 40.7081}, 0.60, 4},
+	{"Downtown Brooklyn", orb.Point{-73.9860, 40.6925}, 0.50, 3},
+	{"Park Slope", orb.Point{-73.9800, 40.6710}, 0.60, 2},
+	{"Long Island City", orb.Point{-73.9485, 40.7447}, 0.50, 2},
+	{"Astoria", orb.Point{-73.9230, 40.7644}, 0.70, 2},
+	{"Jackson Heights", orb.Point{-73.8830, 40.7557}, 0.60, 1.5},
+	{"Flushing", orb.Point{-73.8330, 40.7580}, 0.70, 1.5},
+	{"LaGuardia Airport", orb.Point{-73.8740, 40.7769}, 0.40, 2},
+	{"JFK Airport", orb.Point{-73.7781, 40.6413}, 0.80, 2},
+	{"Yankee Stadium", orb.Point{-73.9262, 40.8296}, 0.50, 1.5},
+	{"Coney Island", orb.Point{-73.9770, 40.5755}, 0.50, 1},
+	{"Jersey City", orb.Point{-74.0431, 40.7178}, 0.60, 2},
+}
+
+// NYCBound is the box of the New York sample: 40.56–40.90 N,
+// 74.06–73.76 W, about 25 × 38 km.
+var NYCBound = orb.Bound{Min: orb.Point{-74.06, 40.56}, Max: orb.Point{-73.76, 40.90}}
+
+// NYCSeed seeds the PCG generator of the window's New York sample.
+var NYCSeed = [2]uint64{2009, 1123}
+
+// NYCSynth are the options of the window's New York sample: 7,000 users
+// with 20 check-ins on average (the size of Gowalla's New York file:
+// 138,957 check-ins of 7,115 users) at 120 venues per place of NewYork,
+// 60% of them near home, over Gowalla's collection period, inside
+// NYCBound.
+var NYCSynth = SynthOptions{
+	Users:         7000,
+	MeanCheckins:  20,
+	VenuesPerSpot: 120,
+	HomeShare:     0.6,
+	Bound:         NYCBound,
+	Start:         SFSynth.Start,
+	End:           SFSynth.End,
+}
+
 // SynthOptions configure Synthesize.
 type SynthOptions struct {
 	Users int

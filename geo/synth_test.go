@@ -54,3 +54,28 @@ func TestSynthesize(t *testing.T) {
 		}
 	}
 }
+
+// TestNYCSample checks the New York sample's set-up: every place inside
+// its box, and the sample's size (7,000 users, every check-in inside).
+func TestNYCSample(t *testing.T) {
+	for _, s := range NewYork {
+		if !NYCBound.Contains(s.Center) || s.Weight <= 0 || s.SpreadKm <= 0 {
+			t.Errorf("%s: %v outside %v or bad weight", s.Name, s.Center, NYCBound)
+		}
+	}
+	cs := Synthesize(rand.New(rand.NewPCG(NYCSeed[0], NYCSeed[1])), NewYork, NYCSynth)
+	if n := CountUsers(cs); n != NYCSynth.Users {
+		t.Errorf("%d users, want %d", n, NYCSynth.Users)
+	}
+	// Mean check-ins per user: 1 + geometric(mean 19), σ = √(19·20) ≈ 19.5;
+	// over 7,000 users the mean is within 6σ/√7000 = 1.4 of 20 with
+	// probability 1 − 2e−9.
+	if mean := float64(len(cs)) / float64(NYCSynth.Users); mean < 18.6 || mean > 21.4 {
+		t.Errorf("mean check-ins per user %.2f, want 20±1.4", mean)
+	}
+	for _, c := range cs {
+		if !NYCBound.Contains(c.Point) {
+			t.Fatalf("check-in %v outside the box", c)
+		}
+	}
+}

@@ -33,7 +33,7 @@ const (
 // from them.
 func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("experiment")
-	list := fs.Bool("list", false, "list the experiments: name, default runs, what it reproduces")
+	list := fs.Bool("list", false, "list the experiments: name, default runs, what it reproduces, under its paper's citation")
 	name := fs.String("name", "", "the experiment to run (see -list)")
 	runs := fs.Int("runs", 0, "runs at each setting (default: the experiment's; the papers use 100)")
 	seed := fs.Uint64("seed", 1, "seed of every run (each run's own seed is derived from it)")
@@ -49,7 +49,16 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	if *list {
-		for _, e := range experiment.List() {
+		var paper *experiment.Paper
+		for i, e := range experiment.List() {
+			// Each paper's experiments under a comment line citing it.
+			if p := e.Paper(); i == 0 || p != paper {
+				if i > 0 {
+					fmt.Fprintln(stdout)
+				}
+				fmt.Fprintf(stdout, "# %s\n", e.Source())
+				paper = p
+			}
 			runs := "runs"
 			if e.Runs == 1 {
 				runs = "run "

@@ -147,7 +147,8 @@ func TestExperimentErrors(t *testing.T) {
 		}
 	}
 	code, out, _ := run("experiment", "-list")
-	if code != 0 || !strings.Contains(out, "fw-fig14") || !strings.Contains(out, "fw-fig2 ") {
+	if code != 0 || !strings.Contains(out, "fw-fig14") || !strings.Contains(out, "\nfw-fig2 ") ||
+		!strings.Contains(out, "\n# ULDP: T. Murakami and Y. Kawamoto, “Utility-optimized local differential privacy mechanisms for distribution estimation”, 28th USENIX Security Symposium, 2019\nuldp-tv ") {
 		t.Errorf("-list: %d\n%s", code, out)
 	}
 }

@@ -350,3 +350,30 @@ func TestTimeLeft(t *testing.T) {
 		t.Errorf("progress %q", got)
 	}
 }
+
+// TestPapers checks that every experiment names its paper (the coverage
+// check excepted) with authors, title and year, and a short label that
+// is the start of its title.
+func TestPapers(t *testing.T) {
+	for _, e := range List() {
+		p := e.Paper()
+		switch {
+		case e.Name == "coverage":
+			if p != nil || !strings.Contains(e.Source(), "no paper") {
+				t.Errorf("coverage: paper %v, source %q", p, e.Source())
+			}
+		case p == nil:
+			t.Errorf("%s: no paper", e.Name)
+		case p.Title == "" || p.Year < 2000 || p.Venue == "":
+			t.Errorf("%s: paper %+v", e.Name, p)
+		case !strings.HasPrefix(e.Source(), p.Short+": "):
+			t.Errorf("%s: source %q", e.Name, e.Source())
+		}
+		if s := e.Short(); s == "" || len(s) > 40 || !strings.HasPrefix(e.Title, s) {
+			t.Errorf("%s: short label %q", e.Name, s)
+		}
+	}
+	if got, want := Papers[1].Citation(), "T. Murakami, H. Hino and J. Sakuma, “Toward distribution estimation under local differential privacy with small samples”, Proceedings on Privacy Enhancing Technologies 2018(3), doi:10.1515/popets-2018-0022, 2018"; got != want {
+		t.Errorf("CEM's citation:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -86,6 +86,8 @@ type ui struct {
 	// size as it changes.
 	content *fyne.Container
 	size    *sizeKeeper
+	// welcome is the welcome panel while it is shown.
+	welcome *dialog.CustomDialog
 	// closed ends the window's work when it closes.
 	closed func()
 	// The screens by type, for the menu's defaults and the tests.
@@ -126,6 +128,10 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	u.addMenuAndShortcuts()
 	if len(file) == 0 {
 		u.data.load(defaultSource(), false)
+		if !a.Preferences().Bool(prefWelcomed) {
+			// The first start: shown once the window has its size.
+			jobs.Go(func() { jobs.Do(u.showWelcome) })
+		}
 		return u
 	}
 	u.openFile(file[0])
@@ -224,10 +230,13 @@ func (u *ui) addMenuAndShortcuts() {
 		}
 		menus = append(menus, fyne.NewMenu(name, items...))
 	}
-	menus = append(menus, fyne.NewMenu("Help", fyne.NewMenuItem("About privmap", u.showAbout)))
+	menus = append(menus, fyne.NewMenu("Help", fyne.NewMenuItem("Welcome", u.showWelcome), fyne.NewMenuItem("About privmap", u.showAbout)))
 	u.win.SetMainMenu(fyne.NewMainMenu(menus...))
 	u.win.Canvas().SetOnTypedKey(func(e *fyne.KeyEvent) {
-		if e.Name == fyne.KeyEscape {
+		switch {
+		case e.Name == fyne.KeyEscape && u.welcome != nil:
+			u.welcome.Hide()
+		case e.Name == fyne.KeyEscape:
 			u.onCancel()
 		}
 	})

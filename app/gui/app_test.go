@@ -46,6 +46,9 @@ func openTestWindow(t *testing.T, a fyne.App, file ...string) (fyne.Window, *ui)
 	// A bootstrap after every run would multiply the tests' time;
 	// TestIntervals ticks the choice.
 	a.Preferences().SetBool(prefRunIntervals, false)
+	if !a.Preferences().Bool(prefWelcomed) { // TestWelcome opens its own
+		a.Preferences().SetBool(prefWelcomed, true)
+	}
 	w := a.NewWindow("privmap")
 	u := newUI(a, w, file...)
 	settle(t) // the data load and are audited before the window lays out

@@ -85,8 +85,13 @@ func newExperimentsTab(ws *workspace) *experimentsTab {
 	a := ws.app
 	t := &experimentsTab{ctx: ws.ctx, app: a, win: ws.win, run: experiment.Run}
 	var names []string
+	stored := a.Preferences().String(prefExpName)
+	choice := ""
 	for _, e := range experiment.List() {
-		names = append(names, e.Name)
+		names = append(names, experimentLabel(e))
+		if e.Name == stored || choice == "" {
+			choice = experimentLabel(e)
+		}
 	}
 	p := a.Preferences()
 	t.about = widget.NewLabel("")
@@ -113,7 +118,7 @@ func newExperimentsTab(ws *workspace) *experimentsTab {
 	t.results = container.NewAppTabs()
 	t.empty = widget.NewLabel("The figures and the summary of a run show here.")
 	t.name = widget.NewSelect(names, func(string) { t.chosen() })
-	t.name.SetSelected(choice(p.String(prefExpName), names, names[0]))
+	t.name.SetSelected(choice)
 	return t
 }
 
@@ -141,15 +146,27 @@ func (t *experimentsTab) buildUI() fyne.CanvasObject {
 	return split
 }
 
+// experimentLabel names e in the experiment picker: its name and what it
+// reproduces in a few words ("fw-fig7 · FW Fig. 7").
+func experimentLabel(e *experiment.Experiment) string {
+	return e.Name + " · " + e.Short()
+}
+
+// chosenExperiment returns the experiment the picker shows.
+func (t *experimentsTab) chosenExperiment() (*experiment.Experiment, error) {
+	name, _, _ := strings.Cut(t.name.Selected, " · ")
+	return experiment.Lookup(name)
+}
+
 // chosen shows what the experiment chosen reproduces and which users it
 // takes.
 func (t *experimentsTab) chosen() {
-	e, err := experiment.Lookup(t.name.Selected)
+	e, err := t.chosenExperiment()
 	if err != nil {
 		return
 	}
 	t.app.Preferences().SetString(prefExpName, e.Name)
-	t.about.SetText(e.Title + "\n\n" + e.Claim)
+	t.about.SetText(e.Title + "\n\n" + e.Source() + "\n\n" + e.Claim)
 	t.runs.SetPlaceHolder(strconv.Itoa(e.Runs))
 	hint := ""
 	switch e.UsersRole {
@@ -236,7 +253,7 @@ func parseUsers(s string) ([]int, error) {
 // request reads the entries: the experiment, its options and users.
 func (t *experimentsTab) request() (*experiment.Experiment, experiment.Options, []int, error) {
 	var opt experiment.Options
-	e, err := experiment.Lookup(t.name.Selected)
+	e, err := t.chosenExperiment()
 	if err != nil {
 		return nil, opt, nil, err
 	}

@@ -17,6 +17,16 @@ import (
 	"github.com/privmap/privmap/app/experiment"
 )
 
+// pickExperiment chooses the experiment called name in x's picker, as a
+// person would by its label.
+func pickExperiment(t *testing.T, x *experimentsTab, name string) {
+	t.Helper()
+	e, err := experiment.Lookup(name)
+	require.NoError(t, err)
+	x.name.SetSelected(experimentLabel(e))
+	require.Equal(t, experimentLabel(e), x.name.Selected)
+}
+
 // TestExperimentRun runs FW Fig. 3 at tiny settings on the Experiments
 // screen: a tab of figures for its panel and the summary, with the
 // runs' means; exported, the folder holds what privmap experiment
@@ -25,9 +35,11 @@ func TestExperimentRun(t *testing.T) {
 	w, u := newTestWindow(t)
 	x := u.exp
 	u.ws.show(u.exp)
-	x.name.SetSelected("fw-fig3")
+	pickExperiment(t, x, "fw-fig3")
 	assert.False(t, x.users.Disabled())
 	assert.Contains(t, x.about.Text, "FW Fig. 3")
+	assert.Contains(t, x.about.Text, "E. ElSalamouny and C. Palamidessi, “Reconstruction of the distribution of sensitive data under free-will privacy”, arXiv:2208.11268, 2022")
+	assert.Equal(t, "fw-fig3 · FW Fig. 3", x.name.Selected)
 	x.runs.SetText("2")
 	x.users.SetText("200, 500")
 	x.seed.SetText("7")
@@ -79,9 +91,9 @@ func TestExperimentRun(t *testing.T) {
 func TestExperimentEntries(t *testing.T) {
 	_, u := newTestWindow(t)
 	x := u.exp
-	x.name.SetSelected("cem-fig5")
+	pickExperiment(t, x, "cem-fig5")
 	assert.True(t, x.users.Disabled())
-	x.name.SetSelected("uldp-tv")
+	pickExperiment(t, x, "uldp-tv")
 	assert.False(t, x.users.Disabled())
 	assert.Equal(t, "one number: the x-axis is not the users", x.form.Items[2].HintText)
 	x.users.SetText("100,200")
@@ -109,7 +121,7 @@ func TestExperimentEntries(t *testing.T) {
 func TestExperimentCancel(t *testing.T) {
 	w, u := newTestWindow(t)
 	x := u.exp
-	x.name.SetSelected("fw-fig3")
+	pickExperiment(t, x, "fw-fig3")
 	x.runs.SetText("3")
 	x.users.SetText("100")
 	started := make(chan struct{})
