@@ -33,6 +33,7 @@ var layers = map[string][]string{
 	"app/basemap/basemaptest":           {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"app/basemap/basemaptest/mkmbtiles": {"github.com/paulmach/orb", mod + "app/basemap/basemaptest"},
 	"app/clocale":                       {},
+	"app/fynelog":                       {},
 	"app/report":                        append(coreAll, mod+"app\x00", mod+"app/mapplot\x00", mod+"geo\x00", "codeberg.org/go-pdf/fpdf\x00", "codeberg.org/go-fonts/liberation/"),
 	"app/experiment":                    append(coreAll, mod+"app\x00", mod+"app/mapplot\x00", mod+"assets\x00", mod+"geo", "gonum.org/v1/gonum/", "gonum.org/v1/plot"),
 	// The two front ends share the application layer and its figures,
@@ -44,7 +45,7 @@ var layers = map[string][]string{
 		"fyne.io/fyne/v2/layout", "fyne.io/fyne/v2\x00", "fyne.io/fyne/v2/test", "github.com/stretchr/testify/",
 		mod+"app\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/mapplot\x00", mod+"app/report\x00", mod+"assets\x00",
 		mod+"geo", "github.com/paulmach/orb", "gonum.org/v1/gonum/"),
-	".": {mod + "app/gui\x00", mod + "app/cli\x00", mod + "app/clocale\x00", "fyne.io/fyne/v2/app\x00"},
+	".": {mod + "app/gui\x00", mod + "app/cli\x00", mod + "app/clocale\x00", mod + "app/fynelog\x00", "fyne.io/fyne/v2/app\x00"},
 }
 
 // coreAll is core with its leaves, which the application layer uses;

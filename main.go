@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"os/signal"
 	"runtime"
@@ -17,10 +18,14 @@ import (
 
 	"github.com/privmap/privmap/app/cli"
 	_ "github.com/privmap/privmap/app/clocale" // before Fyne reads the locale
+	"github.com/privmap/privmap/app/fynelog"
 	"github.com/privmap/privmap/app/gui"
 )
 
 func main() {
+	// Two of Fyne's log messages are its own races or defaults, not
+	// faults (package fynelog); every other line reaches stderr.
+	log.SetOutput(fynelog.Filter(os.Stderr))
 	var files []string
 	switch {
 	case len(os.Args) > 1 && os.Args[1] == "gui":

@@ -36,7 +36,7 @@ func GridLayer(a core.Alphabet, m LayerMaps) (*layer.Layer, error) {
 	if a.Kind != core.KindGrid || !(a.North > a.South && a.East > a.West) {
 		return nil, fmt.Errorf("a GIS layer is a grid with its latitude–longitude box, as privmap grid writes it; this study's alphabet is %s without one", a.Kind)
 	}
-	l := &layer.Layer{Name: LayerName, Grid: layer.Grid{Cols: a.Cols, Rows: a.Rows, South: a.South, West: a.West, North: a.North, East: a.East}}
+	l := &layer.Layer{Name: LayerName, Software: Software(), Grid: layer.Grid{Cols: a.Cols, Rows: a.Rows, South: a.South, West: a.West, North: a.North, East: a.East}}
 	add := func(name string, v []float64, integer bool) {
 		if v != nil {
 			l.Columns = append(l.Columns, layer.Column{Name: name, Values: v, Integer: integer})

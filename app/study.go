@@ -20,13 +20,15 @@ const (
 	memberSource = "source"
 	memberRun    = "run"
 	memberLedger = "ledger"
+	// memberPrivmap records the privmap that wrote the study.
+	memberPrivmap = "privmap"
 )
 
 // ApplicationMembers are the top-level members that privmap's
 // application layer adds to a study (docs/ARCHITECTURE.md §7): the data
 // file it was made from and the window's run settings. A reader of study
 // files outside this package passes them to core.ReadStudy.
-var ApplicationMembers = []string{memberSource, memberRun, memberLedger}
+var ApplicationMembers = []string{memberSource, memberRun, memberLedger, memberPrivmap}
 
 // A Study is a study file as the application reads and writes it: core's
 // study, plus where its data came from and how the window ran it.
@@ -35,7 +37,21 @@ type Study struct {
 	Source *Source      // nil when the file records no source
 	Run    *RunSettings // nil when the file records no run
 	Ledger *Ledger      // nil when nothing was published nor a budget set
+	// Writer is the privmap that wrote the file, nil when it does not
+	// say (files of privmap before 0.1.0's packages, or hand-written).
+	// WriteStudy records the running privmap, whatever Writer holds.
+	Writer *Writer
 }
+
+// A Writer names the privmap that wrote a file: its version and the
+// commit it was built from ("" when not built from a checkout).
+type Writer struct {
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
+}
+
+// ThisWriter returns the running privmap as a Writer.
+func ThisWriter() *Writer { return &Writer{Version: Version, Commit: Commit()} }
 
 // Source records the data file of a study and how it was binned, so that
 // the window can reopen the whole study.
@@ -188,6 +204,12 @@ func ReadStudy(r io.Reader) (*Study, error) {
 			return nil, fmt.Errorf("study: %w", err)
 		}
 	}
+	if raw, ok := cs.Extensions[memberPrivmap]; ok {
+		s.Writer = new(Writer)
+		if err := decodeMember(raw, memberPrivmap, s.Writer); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -215,11 +237,12 @@ func OpenStudy(name string) (*Study, error) {
 	return s, nil
 }
 
-// WriteStudy writes s as core.WriteStudy does, with its source and run.
+// WriteStudy writes s as core.WriteStudy does, with its source, run and
+// ledger, and the privmap writing it (ThisWriter).
 func WriteStudy(w io.Writer, s *Study) error {
 	c := *s.Study
-	c.Extensions = make(map[string]json.RawMessage, 3)
-	for name, v := range map[string]any{memberSource: s.Source, memberRun: s.Run, memberLedger: s.Ledger} {
+	c.Extensions = make(map[string]json.RawMessage, 4)
+	for name, v := range map[string]any{memberSource: s.Source, memberRun: s.Run, memberLedger: s.Ledger, memberPrivmap: ThisWriter()} {
 		raw, err := json.Marshal(v)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -33,6 +34,11 @@ func TestStudyRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	got.Extensions = nil
+	if got.Writer == nil || *got.Writer != *ThisWriter() || !strings.Contains(written, `"privmap": {
+    "version": "`+Version+`"`) {
+		t.Errorf("the study records its writer as %+v:\n%s", got.Writer, written)
+	}
+	got.Writer = nil
 	if !reflect.DeepEqual(got, s) {
 		t.Errorf("ReadStudy(WriteStudy(s)) = %+v, want %+v", got, s)
 	}
@@ -46,6 +52,7 @@ func TestStudyRoundTrip(t *testing.T) {
 		{"misspelt source member", `{"alphabet": {"kind": "linear", "size": 2}, "mechanisms": [], "source": {"pth": "x"}}`, `unknown field "pth"`},
 		{"misspelt top-level member", `{"alphabet": {"kind": "linear", "size": 2}, "mechanisms": [], "sources": {}}`, `unknown field "sources"`},
 		{"wrong type in source", `{"alphabet": {"kind": "linear", "size": 2}, "mechanisms": [], "source": {"cell_km": "half"}}`, `"source"`},
+		{"misspelt writer", `{"alphabet": {"kind": "linear", "size": 2}, "mechanisms": [], "privmap": {"versoin": "0.1.0"}}`, `unknown field "versoin"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := ReadStudy(strings.NewReader(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -55,19 +62,35 @@ func TestStudyRoundTrip(t *testing.T) {
 	}
 }
 
-// TestStudyWithoutApplicationMembers writes a plain study as core does.
+// TestStudyWithoutApplicationMembers writes a plain study as core does,
+// with only the privmap that wrote it added; a study without that member
+// (an older privmap's) reads with a nil Writer.
 func TestStudyWithoutApplicationMembers(t *testing.T) {
 	cs := &core.Study{Alphabet: core.Alphabet{Kind: core.KindLinear, Size: 2}}
 	var mine, cores bytes.Buffer
 	if err := WriteStudy(&mine, &Study{Study: cs}); err != nil {
 		t.Fatal(err)
 	}
-	if err := core.WriteStudy(&cores, cs); err != nil {
+	c := *cs
+	c.Extensions = map[string]json.RawMessage{"privmap": json.RawMessage(`{"version":"` + Version + `"` + commitMember() + `}`)}
+	if err := core.WriteStudy(&cores, &c); err != nil {
 		t.Fatal(err)
 	}
 	if mine.String() != cores.String() {
 		t.Errorf("WriteStudy without source or run:\n%s\nwant core's\n%s", mine.String(), cores.String())
 	}
+	old, err := ReadStudy(strings.NewReader(`{"alphabet": {"kind": "linear", "size": 2}, "mechanisms": []}`))
+	if err != nil || old.Writer != nil {
+		t.Errorf("a study of an older privmap: %v, writer %+v", err, old)
+	}
+}
+
+// commitMember is the "commit" member of the running privmap's Writer.
+func commitMember() string {
+	if c := Commit(); c != "" {
+		return `,"commit":"` + c + `"`
+	}
+	return ""
 }
 
 // TestSourceMapping: a source records the column mapping a file was read

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -438,12 +437,11 @@ func writePicture(w io.Writer, f *mapplot.Figure, o renderOpts) error {
 		if err != nil {
 			return tooSmall(o, err)
 		}
-		return png.Encode(w, img)
+		return app.WritePNG(w, img)
 	}
 	c := vgsvg.New(f.Fit(vg.Length(float64(o.w)/scale), vg.Length(float64(o.h)/scale)))
 	if err := f.Draw(draw.New(c)); err != nil {
 		return tooSmall(o, err)
 	}
-	_, err := c.WriteTo(w)
-	return err
+	return app.WriteStamped(w, app.StampSVG, func(w io.Writer) error { _, err := c.WriteTo(w); return err })
 }

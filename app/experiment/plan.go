@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"fmt"
-	"image/png"
 	"io"
 
 	"github.com/privmap/privmap/app"
@@ -42,5 +41,5 @@ func WritePlanPNG(w io.Writer, p *app.Plan, title string) error {
 		return err
 	}
 	pl.Title.Text = title
-	return png.Encode(w, mapplot.StyledPlot{Plot: pl, Style: mapplot.Print}.Image(planPNGW, planPNGH, planPxPerPt))
+	return app.WritePNG(w, mapplot.StyledPlot{Plot: pl, Style: mapplot.Print}.Image(planPNGW, planPNGH, planPxPerPt))
 }

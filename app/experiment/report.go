@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
 )
 
@@ -457,17 +458,17 @@ func (ch *Chart) Draw(dc draw.Canvas) {
 func WriteFigure(w io.Writer, ch *Chart, format string) error {
 	wd, ht := ch.Size()
 	var c vg.CanvasWriterTo
+	var stamp func([]byte) []byte
 	switch format {
 	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(200))}
+		c, stamp = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(200))}, app.StampPNG
 	case "svg":
-		c = vgsvg.New(wd, ht)
+		c, stamp = vgsvg.New(wd, ht), app.StampSVG
 	default:
 		return fmt.Errorf("figure format %q: want png or svg", format)
 	}
 	ch.Draw(draw.New(c))
-	_, err := c.WriteTo(w)
-	return err
+	return app.WriteStamped(w, stamp, func(w io.Writer) error { _, err := c.WriteTo(w); return err })
 }
 
 // Image draws the chart on a w×h-pixel image at pxPerPt pixels a point,

@@ -147,9 +147,11 @@ func (t *experimentsTab) buildUI() fyne.CanvasObject {
 }
 
 // experimentLabel names e in the experiment picker: its name and what it
-// reproduces in a few words ("fw-fig7 · FW Fig. 7").
+// reproduces, on one line ("fw-fig7 · FW Fig. 7: [INV]_M (projection,
+// normalisation) and GIBU…"); the text under the picker gives it whole
+// with its paper's citation.
 func experimentLabel(e *experiment.Experiment) string {
-	return e.Name + " · " + e.Short()
+	return e.Name + " · " + shortText(e.Title, 34)
 }
 
 // chosenExperiment returns the experiment the picker shows.

@@ -39,7 +39,7 @@ func TestExperimentRun(t *testing.T) {
 	assert.False(t, x.users.Disabled())
 	assert.Contains(t, x.about.Text, "FW Fig. 3")
 	assert.Contains(t, x.about.Text, "E. ElSalamouny and C. Palamidessi, “Reconstruction of the distribution of sensitive data under free-will privacy”, arXiv:2208.11268, 2022")
-	assert.Equal(t, "fw-fig3 · FW Fig. 3", x.name.Selected)
+	assert.Equal(t, "fw-fig3 · FW Fig. 3: [INV]_R, [IBU]_R and…", x.name.Selected)
 	x.runs.SetText("2")
 	x.users.SetText("200, 500")
 	x.seed.SetText("7")

@@ -396,7 +396,7 @@ func writeFigure(name string, f *mapplot.Figure, w, h int, source string) error 
 	if err != nil {
 		return fmt.Errorf("%d×%d pixels: %w", w, h, err)
 	}
-	return app.WriteFile(name, func(out io.Writer) error { return png.Encode(out, img) }, source)
+	return app.WriteFile(name, func(out io.Writer) error { return app.WritePNG(out, img) }, source)
 }
 
 // onExportPNG exports the data's true map.

@@ -23,6 +23,11 @@ func WriteGeoJSON(w io.Writer, l *Layer) error {
 	name, _ := json.Marshal(l.Name)
 	bw.WriteString(`{"type":"FeatureCollection","name":`)
 	bw.Write(name)
+	if l.Software != "" { // a foreign member (RFC 7946 §6.1)
+		gen, _ := json.Marshal(l.Software)
+		bw.WriteString(`,"generator":`)
+		bw.Write(gen)
+	}
 	bw.WriteString(`,"features":[`)
 	g := l.Grid
 	var buf []byte

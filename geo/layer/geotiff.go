@@ -109,6 +109,9 @@ func geoTIFFEntries(l *Layer, size int) []tiffEntry {
 		{279, tiffLong, 1, long(uint32(size))},
 		{284, tiffShort, 1, shorts(1)}, // chunky
 	}
+	if l.Software != "" { // Software (TIFF 6.0, tag 305), NUL-terminated
+		entries = append(entries, tiffEntry{305, tiffASCII, uint32(len(l.Software) + 1), append([]byte(l.Software), 0)})
+	}
 	if n > 1 {
 		entries = append(entries, tiffEntry{338, tiffShort, uint32(n - 1), shorts(make([]uint16, n-1)...)})
 	}

@@ -88,8 +88,8 @@ func buildGeoPackage(ctx context.Context, path string, l *Layer) (err error) {
 			CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
 			CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id))`,
 		fmt.Sprintf(`INSERT INTO gpkg_contents (table_name, data_type, identifier, description, last_change, min_x, min_y, max_x, max_y, srs_id)
-			VALUES ('%s', 'features', '%s', 'privmap grid of %d×%d cells', '%s', %s, %s, %s, %s, 4326)`,
-			l.Name, l.Name, g.Cols, g.Rows, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"),
+			VALUES ('%s', 'features', '%s', '%s', '%s', %s, %s, %s, %s, 4326)`,
+			l.Name, l.Name, strings.ReplaceAll(description(l), "'", "''"), time.Now().UTC().Format("2006-01-02T15:04:05.000Z"),
 			sqlFloat(g.West), sqlFloat(g.South), sqlFloat(g.East), sqlFloat(g.North)),
 		fmt.Sprintf(`INSERT INTO gpkg_geometry_columns VALUES ('%s', 'geom', 'POLYGON', 4326, 0, 0)`, l.Name),
 		createFeatures(l),
@@ -103,6 +103,16 @@ func buildGeoPackage(ctx context.Context, path string, l *Layer) (err error) {
 }
 
 // createFeatures returns the features table's CREATE statement.
+// description describes the layer's table in gpkg_contents: the grid,
+// and the program that wrote it.
+func description(l *Layer) string {
+	d := fmt.Sprintf("privmap grid of %d×%d cells", l.Grid.Cols, l.Grid.Rows)
+	if l.Software != "" {
+		d += ", written by " + l.Software
+	}
+	return d
+}
+
 func createFeatures(l *Layer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `CREATE TABLE "%s" (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom POLYGON, cell INTEGER NOT NULL, row INTEGER NOT NULL, col INTEGER NOT NULL`, l.Name)

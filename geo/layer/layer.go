@@ -47,6 +47,10 @@ type Layer struct {
 	Name    string
 	Grid    Grid
 	Columns []Column
+	// Software names the program writing the layer, "" for none: the
+	// GeoJSON's "generator" member, the GeoTIFF's Software tag and the
+	// end of the GeoPackage table's description.
+	Software string
 }
 
 var namePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)

@@ -23,7 +23,7 @@ import (
 // testLayer is a 4×3 grid over San Francisco with a probability column
 // whose values have all 17 digits, a count column and a negative one.
 func testLayer() *Layer {
-	l := &Layer{Name: "privmap", Grid: Grid{Cols: 4, Rows: 3, South: 37.7228, West: -122.5153, North: 37.7946, East: -122.3789}}
+	l := &Layer{Name: "privmap", Software: "privmap 0.1.0 (commit 'abc')", Grid: Grid{Cols: 4, Rows: 3, South: 37.7228, West: -122.5153, North: 37.7946, East: -122.3789}}
 	k := l.Grid.Len()
 	p, c, d := make([]float64, k), make([]float64, k), make([]float64, k)
 	for x := range k {
@@ -139,6 +139,12 @@ func TestVectorLayersWithOGR(t *testing.T) {
 			if !strings.Contains(info, `ID["EPSG",4326]`) {
 				t.Errorf("ogrinfo: not in WGS 84: %s", info)
 			}
+			// The program that wrote it: the GeoJSON's generator member
+			// (ogrinfo does not list it), the GeoPackage's description.
+			if b, _ := os.ReadFile(path); name == "map.geojson" && !bytes.Contains(b, []byte(`"generator":"privmap 0.1.0 (commit 'abc')"`)) ||
+				name == "map.gpkg" && !strings.Contains(info, "DESCRIPTION=privmap grid of 4×3 cells, written by privmap 0.1.0 (commit 'abc')") {
+				t.Errorf("%s does not name the program that wrote it: %s", name, info)
+			}
 			rows, err := csv.NewReader(bytes.NewReader(run(t, "ogr2ogr", "-f", "CSV", "/vsistdout/", path, "-lco", "GEOMETRY=AS_WKT"))).ReadAll()
 			if err != nil {
 				t.Fatal(err)
@@ -201,9 +207,10 @@ func TestGeoTIFFWithGDAL(t *testing.T) {
 	l := testLayer()
 	path := write(t, l, "map.tif")
 	var info struct {
-		Size              []int                `json:"size"`
-		CoordinateSystem  struct{ Wkt string } `json:"coordinateSystem"`
-		CornerCoordinates map[string][]float64 `json:"cornerCoordinates"`
+		Metadata          map[string]map[string]string `json:"metadata"`
+		Size              []int                        `json:"size"`
+		CoordinateSystem  struct{ Wkt string }         `json:"coordinateSystem"`
+		CornerCoordinates map[string][]float64         `json:"cornerCoordinates"`
 		Bands             []struct {
 			Type        string `json:"type"`
 			Description string `json:"description"`
@@ -211,6 +218,9 @@ func TestGeoTIFFWithGDAL(t *testing.T) {
 	}
 	if err := json.Unmarshal(run(t, "gdalinfo", "-json", path), &info); err != nil {
 		t.Fatal(err)
+	}
+	if got := info.Metadata[""]["TIFFTAG_SOFTWARE"]; got != l.Software {
+		t.Errorf("TIFFTAG_SOFTWARE %q, want %q", got, l.Software)
 	}
 	g := l.Grid
 	if len(info.Size) != 2 || info.Size[0] != g.Cols || info.Size[1] != g.Rows {
