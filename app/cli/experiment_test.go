@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/experiment"
 )
 
@@ -57,8 +58,14 @@ func TestExperimentWorkers(t *testing.T) {
 		t.Errorf("the partial file is left: %v", err)
 	}
 	sum, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
-	if !strings.Contains(string(sum), "| 500 |") || !strings.Contains(string(sum), "GIBU") {
+	if !strings.Contains(string(sum), "| 500 |") || !strings.Contains(string(sum), "GIBU") ||
+		!strings.Contains(string(sum), "*FW: E. ElSalamouny and C. Palamidessi, “Reconstruction of the distribution of sensitive data under free-will privacy”, arXiv:2208.11268, 2022.* Written by privmap "+app.Version) {
 		t.Errorf("summary:\n%s", sum)
+	}
+	for _, name := range []string{"fw-fig7-a.png", "fw-fig7-a.svg"} { // the figures name their writer
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); !bytes.Contains(b, []byte(app.Software())) {
+			t.Errorf("%s does not name %s", name, app.Software())
+		}
 	}
 }
 

@@ -21,7 +21,7 @@ import (
 // Fig. 9).
 func Summary(w io.Writer, e *Experiment, panels []Panel, points []Point, d *Data, runs int, seed uint64) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n%s\n\n", e.Name, e.Title)
+	fmt.Fprintf(&b, "# %s\n\n%s\n\n*%s.* Written by %s.\n\n", e.Name, e.Title, e.Source(), app.Software())
 	if e.Claim != "" {
 		fmt.Fprintf(&b, "**The paper:** %s\n\n", e.Claim)
 	}
