@@ -41,7 +41,7 @@ var layers = map[string][]string{
 	"app/cli": append(coreAll, mod+"app\x00", mod+"assets\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/mapplot\x00", mod+"app/report\x00",
 		mod+"geo", "github.com/paulmach/orb", "gonum.org/v1/plot/"),
 	"app/gui": append(coreAll, "fyne.io/fyne/v2/widget", "fyne.io/fyne/v2/container", "fyne.io/fyne/v2/dialog", "fyne.io/fyne/v2/canvas",
-		"fyne.io/fyne/v2/theme", "fyne.io/fyne/v2/storage", "fyne.io/fyne/v2/data/", "fyne.io/fyne/v2/driver/",
+		"fyne.io/fyne/v2/theme", "fyne.io/fyne/v2/storage", "fyne.io/fyne/v2/data/", "fyne.io/fyne/v2/driver/", "fyne.io/fyne/v2/driver\x00",
 		"fyne.io/fyne/v2/layout", "fyne.io/fyne/v2\x00", "fyne.io/fyne/v2/test", "github.com/stretchr/testify/",
 		mod+"app\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/mapplot\x00", mod+"app/report\x00", mod+"assets\x00",
 		mod+"geo", "github.com/paulmach/orb", "gonum.org/v1/gonum/"),

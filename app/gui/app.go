@@ -86,6 +86,7 @@ type ui struct {
 	// size as it changes.
 	content *fyne.Container
 	size    *sizeKeeper
+	place   *placeKeeper
 	// welcome is the welcome panel while it is shown.
 	welcome *dialog.CustomDialog
 	// closed ends the window's work when it closes.
@@ -104,10 +105,12 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	ws := newWorkspace(ctx, a, w)
 	u := &ui{app: a, win: w, ws: ws}
 	u.size = &sizeKeeper{prefs: a.Preferences(), canvas: func() fyne.Size { return w.Canvas().Size() }}
+	u.place = &placeKeeper{prefs: a.Preferences(), win: w}
 	u.closed = func() {
 		cancel()
 		ws.tiles.stop()
-		u.size.flush() // a size not yet written
+		u.size.flush()  // a size not yet written
+		u.place.check() // a move since the last reading
 	}
 	w.SetOnClosed(u.closed)
 	w.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
@@ -126,6 +129,7 @@ func newUI(a fyne.App, w fyne.Window, file ...string) *ui {
 	u.tabs.OnSelected = func(*container.TabItem) { ws.current().shown() }
 	w.SetOnDropped(u.data.onDropped)
 	u.addMenuAndShortcuts()
+	u.place.keep(ctx)
 	if len(file) == 0 {
 		u.data.load(defaultSource(), false)
 		if !a.Preferences().Bool(prefWelcomed) {

@@ -46,7 +46,10 @@ func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	}
 	k.size = size
 	if k.pending == nil {
-		k.pending = time.AfterFunc(sizeDelay, k.flush)
+		// Written on the UI goroutine, as Fyne's own preference saves
+		// are: its file watcher's reloads run there too, so they never
+		// read the file while it is being written.
+		k.pending = time.AfterFunc(sizeDelay, func() { fyne.Do(k.flush) })
 	} else {
 		k.pending.Reset(sizeDelay)
 	}
