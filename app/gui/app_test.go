@@ -122,24 +122,30 @@ func TestCellInfo(t *testing.T) {
 
 // findButton returns the button labelled text under o, or nil.
 func findButton(o fyne.CanvasObject, text string) *widget.Button {
-	switch v := o.(type) {
-	case *widget.Button:
-		if v.Text == text {
-			return v
-		}
-	case *fyne.Container:
-		for _, c := range v.Objects {
-			if b := findButton(c, text); b != nil {
-				return b
-			}
-		}
-		return nil
+	b, _ := findObject(o, func(c fyne.CanvasObject) bool {
+		b, ok := c.(*widget.Button)
+		return ok && b.Text == text
+	}).(*widget.Button)
+	return b
+}
+
+// findObject returns the first object under o, o itself first, that
+// match accepts, or nil: containers' objects and widgets' renderers'
+// objects in order.
+func findObject(o fyne.CanvasObject, match func(fyne.CanvasObject) bool) fyne.CanvasObject {
+	if match(o) {
+		return o
 	}
-	if wd, ok := o.(fyne.Widget); ok {
-		for _, c := range test.WidgetRenderer(wd).Objects() {
-			if b := findButton(c, text); b != nil {
-				return b
-			}
+	var under []fyne.CanvasObject
+	switch v := o.(type) {
+	case *fyne.Container:
+		under = v.Objects
+	case fyne.Widget:
+		under = test.WidgetRenderer(v).Objects()
+	}
+	for _, c := range under {
+		if f := findObject(c, match); f != nil {
+			return f
 		}
 	}
 	return nil

@@ -85,15 +85,14 @@ func newExperimentsTab(ws *workspace) *experimentsTab {
 	a := ws.app
 	t := &experimentsTab{ctx: ws.ctx, app: a, win: ws.win, run: experiment.Run}
 	var names []string
-	stored := a.Preferences().String(prefExpName)
-	choice := ""
 	for _, e := range experiment.List() {
 		names = append(names, experimentLabel(e))
-		if e.Name == stored || choice == "" {
-			choice = experimentLabel(e)
-		}
 	}
 	p := a.Preferences()
+	stored := ""
+	if e, err := experiment.Lookup(p.String(prefExpName)); err == nil {
+		stored = experimentLabel(e)
+	}
 	t.about = widget.NewLabel("")
 	t.about.Wrapping = fyne.TextWrapWord
 	t.runs = optionalNumber("the experiment's", p.String(prefExpRuns))
@@ -118,7 +117,7 @@ func newExperimentsTab(ws *workspace) *experimentsTab {
 	t.results = container.NewAppTabs()
 	t.empty = widget.NewLabel("The figures and the summary of a run show here.")
 	t.name = widget.NewSelect(names, func(string) { t.chosen() })
-	t.name.SetSelected(choice)
+	t.name.SetSelected(choice(stored, names, names[0]))
 	return t
 }
 

@@ -69,23 +69,8 @@ func TestWelcome(t *testing.T) {
 
 // hasLink reports whether a hyperlink under o leads to address.
 func hasLink(o fyne.CanvasObject, address string) bool {
-	switch v := o.(type) {
-	case *widget.Hyperlink:
-		return v.URL != nil && v.URL.String() == address
-	case *fyne.Container:
-		for _, c := range v.Objects {
-			if hasLink(c, address) {
-				return true
-			}
-		}
-		return false
-	}
-	if wd, ok := o.(fyne.Widget); ok {
-		for _, c := range test.WidgetRenderer(wd).Objects() {
-			if hasLink(c, address) {
-				return true
-			}
-		}
-	}
-	return false
+	return findObject(o, func(c fyne.CanvasObject) bool {
+		l, ok := c.(*widget.Hyperlink)
+		return ok && l.URL != nil && l.URL.String() == address
+	}) != nil
 }
