@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/privmap/privmap/core"
@@ -121,7 +122,9 @@ func percent(v float64) string { return fmt.Sprintf("%.3g%%", 100*v) }
 // ReleaseReading says in words what a central release's noise
 // guarantees whom c protects — one person, or one record when the data
 // do not say who contributed which: the worst case, and PM's general
-// privacy budget as the average loss.
+// privacy budget as the average loss. With sum.Person (PersonSummary)
+// both are over every way her records fall among the cells, and the
+// reading says which way is worst.
 func ReleaseReading(sum ReleaseSummary, c Contribution) string {
 	who := "one person"
 	switch {
@@ -130,6 +133,50 @@ func ReleaseReading(sum ReleaseSummary, c Contribution) string {
 	case c.Sensitivity > 1:
 		who = fmt.Sprintf("one person (up to %s records)", Thousands(c.Sensitivity))
 	}
-	return fmt.Sprintf("Whether %s is in the data changes the odds of any released map at most %s (worst-case ε %.4g), and %s on average over the noise (ε_g %.4g, PM's general privacy budget).",
-		who, Odds(sum.WorstEps), sum.WorstEps, Odds(sum.Budget), sum.Budget)
+	p := sum.Person
+	// e^{E|L|} is the geometric mean of the odds factor e^{|L|}; the
+	// plain mean is E e^{|L|} = e^{ε_PM}, PM Table I's reading.
+	avg := fmt.Sprintf("on average over the noise ε_g %s (PM's general privacy budget: the odds change %s as a geometric mean, %s as a plain mean)",
+		EpsText(sum.Budget), Odds(sum.Budget), Odds(sum.BudgetPM))
+	if p == nil || p.Records == 1 {
+		return fmt.Sprintf("Whether %s is in the data changes the odds of any released map at most %s (worst-case ε %s), and %s.",
+			who, Odds(sum.WorstEps), EpsText(sum.WorstEps), avg)
+	}
+	if p.BudgetExact {
+		avg += ", at its largest over how her records fall: " + SplitText(p.BudgetSplit)
+	} else {
+		avg = fmt.Sprintf("on average at most as much (the ways %s records can fall among %s cells are too many to enumerate, so the average loss is stated by its bound, the worst case)",
+			Thousands(p.Records), Thousands(p.Cells))
+	}
+	return fmt.Sprintf("Whether %s is in the data changes the odds of any released map at most %s (worst-case ε %s, when %s), and %s.",
+		who, Odds(sum.WorstEps), EpsText(sum.WorstEps), SplitText(p.WorstSplit), avg)
+}
+
+// SplitText says how a person's records fall among the cells: "all 3 in
+// one cell", "one record in each of 3 cells", "3, 2 and 2 records in 3
+// cells".
+func SplitText(split []int) string {
+	switch {
+	case len(split) == 0:
+		return "no records"
+	case len(split) == 1:
+		return fmt.Sprintf("all %s in one cell", Thousands(split[0]))
+	case len(split) > 1 && split[0] == 1:
+		return fmt.Sprintf("one record in each of %s cells", Thousands(len(split)))
+	}
+	parts := make([]string, len(split))
+	for i, d := range split {
+		parts[i] = Thousands(d)
+	}
+	if len(parts) > 6 {
+		parts = append(parts[:3], "…", parts[len(parts)-1])
+	}
+	return fmt.Sprintf("%s and %s records in %s cells", strings.Join(parts[:len(parts)-1], ", "), parts[len(parts)-1], Thousands(len(split)))
+}
+
+// EpsText writes a privacy level for people to read: at most six
+// significant figures, without the binary noise of floating point
+// (0.9999999999999999 is 1).
+func EpsText(eps float64) string {
+	return strconv.FormatFloat(eps, 'g', 6, 64)
 }

@@ -97,13 +97,15 @@ func TestMetricsReading(t *testing.T) {
 
 // TestReleaseReading words PM Table I's geometric mixture (ε 0.25 within
 // 6, 2.5 beyond) from its summary: the worst case ×e^2.5 ≈ ×12, on
-// average ×e^0.3409 = ×1.41.
+// average ×e^0.3409 = ×1.41 as a geometric mean, and E e^{|L|} =
+// e^0.5449 = ×1.72 as a plain one (issue 44: ×1.41 was called the
+// average).
 func TestReleaseReading(t *testing.T) {
 	sum, err := ReleaseSpec{Mechanism: PMGeometric, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1}.Summary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Whether one person is in the data changes the odds of any released map at most ×12 (worst-case ε 2.5), and ×1.41 on average over the noise (ε_g 0.3409, PM's general privacy budget)."
+	want := "Whether one person is in the data changes the odds of any released map at most ×12 (worst-case ε 2.5), and on average over the noise ε_g 0.340907 (PM's general privacy budget: the odds change ×1.41 as a geometric mean, ×1.72 as a plain mean)."
 	if got := ReleaseReading(sum, Contribution{Sensitivity: 1, Known: true}); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -90,6 +90,10 @@ func (s ReleaseSpec) noise() (ReleaseNoise, error) {
 type ReleaseSummary struct {
 	WorstEps, Budget, BudgetPM float64
 	AbsMean, Variance, Entropy float64
+	// Person, set by PersonSummary, is one person's loss over every way
+	// her Δ records fall among the released cells; WorstEps, Budget and
+	// BudgetPM are then hers, not one count's.
+	Person *central.PersonLoss
 }
 
 // Summary returns the spec's summary.
@@ -101,6 +105,66 @@ func (s ReleaseSpec) Summary() (ReleaseSummary, error) {
 	sum := ReleaseSummary{WorstEps: n.WorstEpsilon(s.Sensitivity), Budget: n.Budget(s.Sensitivity), BudgetPM: n.BudgetPM(s.Sensitivity),
 		AbsMean: n.AbsMean(), Variance: n.Variance(), Entropy: n.Entropy()}
 	return sum, sum.check()
+}
+
+// PersonSummary returns the summary of a release of cells counts for one
+// person who adds or removes up to Δ records, which may fall in any of
+// the cells (central.PersonLoss, docs/ARCHITECTURE.md §9): WorstEps is
+// the exact worst case over every split of her records, Budget and
+// BudgetPM the largest average loss over them (or the worst case, an
+// upper bound, when the splits are too many: Person.BudgetExact false).
+// A geometric release's worst case is Σ_i W(d_i) with W(d) =
+// (min(d, c)·ε_in + (d−c)⁺·ε_out)/Δ, or d·ε_out/Δ, so it is computed
+// from the ε as given, exactly, and rounded once (1, not
+// 0.9999999999999999).
+func (s ReleaseSpec) PersonSummary(cells int) (ReleaseSummary, error) {
+	if cells < 1 {
+		return ReleaseSummary{}, fmt.Errorf("a release of %d cells: want at least 1", cells)
+	}
+	sum, err := s.Summary()
+	if err != nil {
+		return sum, err
+	}
+	n, _ := s.noise()
+	p := n.PersonLoss(s.Sensitivity, cells)
+	if s.Discrete() {
+		p.Worst = s.exactWorst(p.WorstSplit)
+		if !p.BudgetExact {
+			p.Budget, p.BudgetPM = p.Worst, p.Worst
+		}
+	}
+	sum.WorstEps, sum.Budget, sum.BudgetPM, sum.Person = p.Worst, p.Budget, p.BudgetPM, &p
+	return sum, sum.check()
+}
+
+// exactWorst returns Σ_i W(d_i) of a geometric release over split in
+// rational arithmetic from the ε's shortest decimal forms, rounded once:
+// W(d) = (min(d, c)·ε_in + (d−c)⁺·ε_out)/Δ when ε_in > ε_out (c = 0 for
+// the geometric mechanism), else d·ε_out/Δ (PM Def. 4; central's
+// GeometricMixture.WorstEpsilon).
+func (s ReleaseSpec) exactWorst(split []int) float64 {
+	c := 0
+	if s.Mixture() {
+		c = int(s.Break)
+	}
+	var in, out int64
+	for _, d := range split {
+		if s.EpsIn > s.EpsOut {
+			in += int64(min(d, c))
+			out += int64(max(d-c, 0))
+		} else {
+			out += int64(d)
+		}
+	}
+	rat := func(v float64) *big.Rat {
+		r, _ := new(big.Rat).SetString(strconv.FormatFloat(v, 'g', -1, 64))
+		return r
+	}
+	w := new(big.Rat).Mul(rat(s.EpsIn), new(big.Rat).SetInt64(in))
+	w.Add(w, new(big.Rat).Mul(rat(s.EpsOut), new(big.Rat).SetInt64(out)))
+	w.Quo(w, new(big.Rat).SetInt64(int64(s.Sensitivity)))
+	f, _ := w.Float64()
+	return f
 }
 
 // check refuses a summary whose closed forms overflowed or cancelled at
@@ -197,6 +261,8 @@ type ReleaseNoise interface {
 	WorstEpsilon(sensitivity int) float64
 	Budget(sensitivity int) float64
 	BudgetPM(sensitivity int) float64
+	// PersonLoss is the loss of one person's records among cells counts.
+	PersonLoss(records, cells int) central.PersonLoss
 	// AbsMean, Variance and Entropy describe the noise (the unrounded
 	// Laplace noise's, for a Laplace release).
 	AbsMean() float64

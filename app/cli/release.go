@@ -127,9 +127,7 @@ func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float
 // notes says on stderr what the release protects and spends: Δ read off
 // the data, a preview, the ledger's total.
 func (r *release) notes(stderr io.Writer) {
-	if sum, err := r.spec.Summary(); err == nil {
-		fmt.Fprintln(stderr, "privmap release: "+app.ReleaseReading(sum, app.Contribution{Sensitivity: r.spec.Sensitivity, Known: r.contrib.Known}))
-	}
+	fmt.Fprintln(stderr, "privmap release: "+app.ReleaseReading(r.sum, app.Contribution{Sensitivity: r.spec.Sensitivity, Known: r.contrib.Known}))
 	if r.interval != nil {
 		fmt.Fprintln(stderr, "privmap release: "+r.interval.Sentence())
 	}
@@ -197,6 +195,7 @@ type release struct {
 	ci                   float64 // -ci, 0 for none
 	interval             *app.ReleaseInterval
 	study                *app.Study // read with -study; its ledger is updated
+	sum                  app.ReleaseSummary
 }
 
 // draw reads the truth (and the study), draws the noise and returns the
@@ -215,10 +214,12 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	if err := r.readStudy(t); err != nil {
 		return nil, nil, err
 	}
-	sum, err := r.spec.Summary()
+	// A person's loss over every way her Δ records fall among the cells.
+	sum, err := r.spec.PersonSummary(len(t.Counts))
 	if err != nil {
 		return nil, nil, err
 	}
+	r.sum = sum
 	if err := r.spend(sum.WorstEps); err != nil {
 		return nil, nil, err
 	}
@@ -242,7 +243,7 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, r.brk)
 	rl := releaseLine{Mechanism: r.spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
 		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
-		BudgetPM: sum.BudgetPM, Secure: r.secure, Cells: len(raw), Sensitivity: r.contrib.Sensitivity,
+		BudgetPM: sum.BudgetPM, WorstSplit: sum.Person.WorstSplit, BudgetExact: sum.Person.BudgetExact, Secure: r.secure, Cells: len(raw), Sensitivity: r.contrib.Sensitivity,
 		RecordsDropped: r.contrib.Dropped, Neighbours: r.contrib.Neighbours(),
 		SmallCells: r.contrib.SmallCells, Suppressed: r.suppressed}
 	if iv := r.interval; iv != nil {
@@ -316,8 +317,14 @@ type releaseLine struct {
 	MRE       float64 `json:"mre"`
 	PWithin   float64 `json:"p_within"`
 	BudgetPM  float64 `json:"budget_pm"`
-	Secure    bool    `json:"secure"`
-	Cells     int     `json:"cells"`
+	// WorstSplit is how the person's Δ records fall among the cells at
+	// the worst case; BudgetExact is false when the splits were too many
+	// to enumerate, and Budget and BudgetPM are the worst case, their
+	// bound (docs/ARCHITECTURE.md §9).
+	WorstSplit  []int `json:"worst_split,omitempty"`
+	BudgetExact bool  `json:"budget_exact"`
+	Secure      bool  `json:"secure"`
+	Cells       int   `json:"cells"`
 	// Sensitivity is Δ; MaxPerPerson the most records one person
 	// contributes (before clipping; absent without a study, which alone
 	// says who contributed which), RecordsDropped those clipping dropped,

@@ -396,3 +396,52 @@ func TestReleaseCI(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasePersonSplit is issue 44's first finding: a person's 3
+// records may fall in 3 cells, so pm-geometric at ε_in 2, ε_out 0.5,
+// break 1 costs her 3 × 2/3 = 2 (not the 1 of three records in one
+// count), said in the JSON line, on stderr and in the ledger; and pm-laplace
+// (rounded) 3 × its one-record loss, about 1.302. The plain geometric
+// mechanism's ε is printed as given (1, not 0.9999999999999999).
+func TestReleasePersonSplit(t *testing.T) {
+	dir := t.TempDir()
+	truth, study := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.json")
+	if code, _, errs := run("grid", "-in", "../../assets/default_checkins.snap.txt", "-per-user", "3", "-o", truth, "-study-out", study); code != 0 {
+		t.Fatal(errs)
+	}
+	out := filepath.Join(dir, "r.csv")
+	code, stdout, errs := run("release", "-truth", truth, "-study", study, "-mechanism", "pm-geometric", "-eps-in", "2", "-eps-out", "0.5", "-break", "1",
+		"-secure", "-budget", "5", "-o", out)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["sensitivity"] != 3.0 || m["worst_eps"] != 2.0 || m["ledger_spent"] != 2.0 {
+		t.Errorf("pm-geometric, Δ = 3: %s", stdout)
+	}
+	if !strings.Contains(errs, "worst-case ε 2,") || !strings.Contains(errs, "one record in each of 3 cells") {
+		t.Errorf("the reading does not say the split: %s", errs)
+	}
+	s, err := app.OpenStudy(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Ledger == nil || len(s.Ledger.Entries) != 1 || s.Ledger.Entries[0].Epsilon != 2 {
+		t.Errorf("ledger %+v: want one entry of ε 2", s.Ledger)
+	}
+	_, stdout, _ = run("release", "-truth", truth, "-study", study, "-mechanism", "pm-laplace", "-eps-in", "2", "-eps-out", "0.5", "-break", "1", "-o", out)
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := central.NewLaplaceMixture(2, 0.5, 1, 3)
+	if w := m["worst_eps"].(float64); math.Abs(w-3*central.Rounded{LaplaceMixture: l}.WorstEpsilon(1)) > 1e-12 || w < 1.30 || w > 1.31 {
+		t.Errorf("pm-laplace, Δ = 3: worst %v, want about 1.302", w)
+	}
+	_, stdout, _ = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-o", out)
+	if !strings.Contains(stdout, `"worst_eps":1,`) {
+		t.Errorf("geometric ε 1 at Δ = 3: %s", stdout)
+	}
+}

@@ -97,6 +97,17 @@ type releaseTab struct {
 	// ε it needs (app.PlanRelease, as typed).
 	within *widget.Entry
 	plan   *widget.Label
+	// summaries keeps the person summaries worked out, by spec and
+	// cells: one person's average loss enumerates the ways her records
+	// fall (up to a few tenths of a second), and the screen asks again
+	// at every key typed.
+	summaries map[summaryKey]app.ReleaseSummary
+}
+
+// summaryKey names a person summary: a spec over a number of cells.
+type summaryKey struct {
+	spec  app.ReleaseSpec
+	cells int
 }
 
 // releaseResult is a release drawn from a data set's counts.
@@ -313,7 +324,7 @@ func (r *releaseTab) changed() {
 		r.pmf.set(nil)
 		return
 	}
-	sum, err := s.Summary()
+	sum, err := r.summaryOf(s)
 	if err != nil {
 		r.summary.SetText(err.Error())
 		r.pmf.set(nil)
@@ -326,7 +337,7 @@ func (r *releaseTab) changed() {
 			std, ok = m, true
 		}
 	}
-	r.matching.SetText(matchingText(s, sum, std, ok))
+	r.matching.SetText(r.matchingText(s, sum, std, ok))
 	curves, err := noiseCurves(s, std, ok)
 	if err != nil {
 		r.pmf.set(nil)
@@ -391,19 +402,27 @@ func summaryText(sum app.ReleaseSummary) string {
 }
 
 // matchingText compares a mixture with the standard mechanism of its
-// family that has the same general privacy budget,
-// std, when ok.
-func matchingText(s app.ReleaseSpec, sum app.ReleaseSummary, std app.ReleaseSpec, ok bool) string {
+// family that has the same general privacy budget, std, when ok — and
+// says both worst cases, which the same budget does not make equal: a
+// smaller noise at a weaker worst case is said to be one.
+func (r *releaseTab) matchingText(s app.ReleaseSpec, sum app.ReleaseSummary, std app.ReleaseSpec, ok bool) string {
 	if !ok {
 		return ""
 	}
-	ss, err := std.Summary()
+	ss, err := r.summaryOf(std)
 	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("The %s mechanism with the same budget has ε = %s: E|noise| %s, variance %s — the mixture's noise is %s.",
+	text := fmt.Sprintf("The %s mechanism with the same budget has ε = %s: E|noise| %s, variance %s — the mixture's noise is %s.",
 		releaseNames[std.Mechanism], roundText(std.EpsIn, 4), roundText(ss.AbsMean, 4), roundText(ss.Variance, 4),
 		compareNoise(sum.AbsMean, ss.AbsMean))
+	switch {
+	case sum.WorstEps > ss.WorstEps*(1+1e-9):
+		text += fmt.Sprintf(" But its worst case is ε %s against the %s mechanism's %s: a weaker guarantee.", app.EpsText(sum.WorstEps), releaseNames[std.Mechanism], app.EpsText(ss.WorstEps))
+	case sum.WorstEps < ss.WorstEps*(1-1e-9):
+		text += fmt.Sprintf(" Its worst case is ε %s against the %s mechanism's %s: a stronger guarantee too.", app.EpsText(sum.WorstEps), releaseNames[std.Mechanism], app.EpsText(ss.WorstEps))
+	}
+	return text
 }
 
 // compareNoise says how a noise's E|noise| compares with another's.
@@ -456,7 +475,7 @@ func (r *releaseTab) onRelease() {
 		return
 	}
 	if secure {
-		if err := r.ledgerBudget().Check(summaryEps(s)); err != nil {
+		if err := r.ledgerBudget().Check(r.summaryEps(s)); err != nil {
 			showError(r.win, err, "Nothing was released; raise the budget only if the officer allows it.")
 			return
 		}
@@ -468,7 +487,7 @@ func (r *releaseTab) onRelease() {
 	}
 	r.job.start(r.ctx, func(ctx context.Context) func() {
 		res, err := guarded(func() (*releaseResult, error) {
-			sum, err := s.Summary()
+			sum, err := s.PersonSummary(len(counts.Counts))
 			if err != nil {
 				return nil, err
 			}
@@ -707,9 +726,31 @@ func (r *releaseTab) ledgerBudget() *app.Ledger {
 	return r.ledger
 }
 
-// summaryEps returns the worst-case ε a release of s spends.
-func summaryEps(s app.ReleaseSpec) float64 {
-	sum, err := s.Summary()
+// summaryOf returns the summary of a release of s: a person's loss over
+// every way her records fall among the cells of the data shown, or one
+// count's when none are loaded.
+func (r *releaseTab) summaryOf(s app.ReleaseSpec) (app.ReleaseSummary, error) {
+	ds := r.ws.data
+	if ds == nil {
+		return s.Summary()
+	}
+	k := summaryKey{s, ds.studyAlphabet().Len()}
+	if sum, ok := r.summaries[k]; ok {
+		return sum, nil
+	}
+	sum, err := s.PersonSummary(k.cells)
+	if err == nil {
+		if r.summaries == nil || len(r.summaries) > 64 {
+			r.summaries = map[summaryKey]app.ReleaseSummary{}
+		}
+		r.summaries[k] = sum
+	}
+	return sum, err
+}
+
+// summaryEps returns the worst-case ε a release of s spends on a person.
+func (r *releaseTab) summaryEps(s app.ReleaseSpec) float64 {
+	sum, err := r.summaryOf(s)
 	if err != nil {
 		return math.Inf(1)
 	}

@@ -41,6 +41,8 @@ func TestReleaseScreen(t *testing.T) {
 	assert.Equal(t, summaryText(sum)+"\n"+app.ReleaseReading(sum, app.Contribution{Sensitivity: 1, Known: true}), r.summary.Text)
 	assert.Contains(t, r.summary.Text, "general privacy budget 0.3409 (PM Table I's reading: 0.5449)")
 	assert.Contains(t, r.matching.Text, "The geometric mechanism with the same budget has ε = 0.3409")
+	// The same budget is not the same guarantee: both worst cases said.
+	assert.Contains(t, r.matching.Text, "But its worst case is ε 2.5 against the geometric mechanism's 0.340907: a weaker guarantee.")
 	assert.True(t, r.pmForm.Visible())
 	assert.False(t, r.stdForm.Visible(), "ε alone is for the standard mechanisms")
 	// Before any release: the summary shows beside the form, the maps'
