@@ -24,6 +24,10 @@ type Contribution struct {
 	// given or read off the data.
 	Largest int
 	Bound   bool
+	// Clipped reports that Δ was given by the officer and each person
+	// clipped to it (-sensitivity Δ -clip): a bound fixed before the
+	// data were read, whoever it drops.
+	Clipped bool
 	// Dropped counts the records clipping dropped, each person's beyond Δ.
 	Dropped int
 	// SmallCells counts the cells whose true count comes from one or two
@@ -44,6 +48,18 @@ func SmallCells(counts []float64) int {
 	}
 	return n
 }
+
+// InAdvance reports whether Δ was fixed before the data were read — the
+// bound the data were selected under (grid -per-user K) or one the
+// officer gave and clipped each person to — as differential privacy
+// requires of a guarantee: a Δ read off the data (the largest
+// contribution) depends on them, and so does the noise drawn with it.
+// Without people (records taken for persons) Δ is the officer's.
+func (c Contribution) InAdvance() bool { return !c.Known || c.Bound || c.Clipped }
+
+// ErrBoundFromData refuses a publication whose Δ was read off the data.
+var ErrBoundFromData = errors.New("the bound was read from the data, so this is not a differential-privacy guarantee: " +
+	"bound each person's data when gridding (-per-user K), or give a bound and clip each person to it (-sensitivity Δ -clip)")
 
 // Neighbours says in words whom Δ protects.
 func (c Contribution) Neighbours() string {
@@ -89,7 +105,10 @@ func StudyCounts(s *core.Study, delta int, clip bool, rng *rand.Rand) ([]float64
 	c := Contribution{Known: s.People != nil, Largest: largest}
 	c.Sensitivity, c.Bound = s.Sensitivity()
 	if delta > 0 {
-		c.Sensitivity, c.Bound = delta, s.MaxPerPerson > 0 && delta == s.MaxPerPerson
+		// A Δ at or above the bound the data were selected under is a
+		// bound too; one given and clipped to is fixed in advance.
+		c.Sensitivity, c.Bound = delta, s.MaxPerPerson > 0 && delta >= s.MaxPerPerson
+		c.Clipped = clip
 	}
 	keep := make([]int, len(s.Data))
 	for i := range keep {

@@ -131,8 +131,8 @@ func (r *release) notes(stderr io.Writer) {
 	if r.interval != nil {
 		fmt.Fprintln(stderr, "privmap release: "+r.interval.Sentence())
 	}
-	if c := r.contrib; c.Known && !c.Bound && c.Dropped == 0 && r.delta == 0 {
-		fmt.Fprintf(stderr, "privmap release: Δ = %s is the largest contribution read off the data, itself a number that depends on them; bound each person's data when gridding (-per-user K) before a release for publication\n", app.Thousands(c.Sensitivity))
+	if c := r.contrib; !c.InAdvance() {
+		fmt.Fprintf(stderr, "privmap release: a preview only: Δ = %s is the largest contribution read off the data — %s\n", app.Thousands(c.Sensitivity), app.ErrBoundFromData)
 	}
 	if n := r.contrib.SmallCells; n > 0 {
 		who := "people"
@@ -243,7 +243,7 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, r.brk)
 	rl := releaseLine{Mechanism: r.spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
 		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
-		BudgetPM: sum.BudgetPM, WorstSplit: sum.Person.WorstSplit, BudgetExact: sum.Person.BudgetExact, Secure: r.secure, Cells: len(raw), Sensitivity: r.contrib.Sensitivity,
+		BudgetPM: sum.BudgetPM, WorstSplit: sum.Person.WorstSplit, BudgetExact: sum.Person.BudgetExact, BoundInAdvance: r.contrib.InAdvance(), Secure: r.secure, Cells: len(raw), Sensitivity: r.contrib.Sensitivity,
 		RecordsDropped: r.contrib.Dropped, Neighbours: r.contrib.Neighbours(),
 		SmallCells: r.contrib.SmallCells, Suppressed: r.suppressed}
 	if iv := r.interval; iv != nil {
@@ -278,6 +278,9 @@ func (r *release) readStudy(t *core.CountTable) error {
 	r.spec.Sensitivity = r.contrib.Sensitivity
 	if err := r.spec.Validate(); err != nil {
 		return fmt.Errorf("%s: %w", r.studyName, err)
+	}
+	if r.secure && !r.contrib.InAdvance() {
+		return fmt.Errorf("%s: -secure: Δ = %s is the largest contribution, %w", r.studyName, app.Thousands(r.contrib.Sensitivity), app.ErrBoundFromData)
 	}
 	return nil
 }
@@ -323,8 +326,12 @@ type releaseLine struct {
 	// bound (docs/ARCHITECTURE.md §9).
 	WorstSplit  []int `json:"worst_split,omitempty"`
 	BudgetExact bool  `json:"budget_exact"`
-	Secure      bool  `json:"secure"`
-	Cells       int   `json:"cells"`
+	// BoundInAdvance is false when Δ was read off the data: then the
+	// figures are not a differential-privacy guarantee, and -secure is
+	// refused (app.Contribution.InAdvance).
+	BoundInAdvance bool `json:"bound_in_advance"`
+	Secure         bool `json:"secure"`
+	Cells          int  `json:"cells"`
 	// Sensitivity is Δ; MaxPerPerson the most records one person
 	// contributes (before clipping; absent without a study, which alone
 	// says who contributed which), RecordsDropped those clipping dropped,

@@ -258,8 +258,21 @@ func TestReleasePerPerson(t *testing.T) {
 	if m["sensitivity"] != 5.0 || m["max_contributions_per_person"] != 5.0 || m["records_dropped"] != 0.0 {
 		t.Errorf("Δ from the study: %s", stdout)
 	}
-	if !strings.Contains(errs, "Δ = 5 is the largest contribution read off the data") {
-		t.Errorf("no word that Δ was read off the data: %s", errs)
+	if !strings.Contains(errs, "a preview only: Δ = 5 is the largest contribution read off the data — the bound was read from the data, so this is not a differential-privacy guarantee") ||
+		m["bound_in_advance"] != false {
+		t.Errorf("no word that Δ was read off the data: %s %s", stdout, errs)
+	}
+	// Issue 44's fifth finding: a bound read off the data is no
+	// guarantee, so a publication with it is refused, naming the two
+	// ways out; a Δ given and clipped to is fixed in advance.
+	code, _, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-secure", "-o", out)
+	if code != 1 || !strings.Contains(errs, "-secure: Δ = 5 is the largest contribution, the bound was read from the data") ||
+		!strings.Contains(errs, "-per-user K") || !strings.Contains(errs, "-sensitivity Δ -clip") {
+		t.Errorf("-secure with Δ read off the data: exit %d: %s", code, errs)
+	}
+	code, stdout, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-secure", "-sensitivity", "5", "-clip", "-o", out)
+	if m := line(stdout); code != 0 || m["bound_in_advance"] != true || strings.Contains(errs, "preview only") {
+		t.Errorf("-secure -sensitivity 5 -clip: exit %d: %s %s", code, stdout, errs)
 	}
 	code, _, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-sensitivity", "1", "-o", out)
 	if code != 1 || !strings.Contains(errs, "sensitivity 1 is below the 5 records one person contributes") {
@@ -284,7 +297,7 @@ func TestReleasePerPerson(t *testing.T) {
 	}
 	truth, study = grid("2")
 	code, stdout, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-o", out)
-	if m := line(stdout); code != 0 || m["sensitivity"] != 2.0 || m["max_contributions_per_person"] != 2.0 {
+	if m := line(stdout); code != 0 || m["sensitivity"] != 2.0 || m["max_contributions_per_person"] != 2.0 || m["bound_in_advance"] != true {
 		t.Errorf("-per-user 2: exit %d, %s %s", code, stdout, errs)
 	}
 }

@@ -469,9 +469,14 @@ func (r *releaseTab) onRelease() {
 		return
 	}
 	secure := r.secure.Checked
-	counts, small, err := r.personCounts(ds, s, seed)
+	counts, contrib, err := r.personCounts(ds, s, seed)
 	if err != nil {
 		showError(r.win, err, "Nothing was released; change Δ or keep at most Δ records of each person.")
+		return
+	}
+	small := contrib.SmallCells
+	if secure && !contrib.InAdvance() {
+		showError(r.win, app.ErrBoundFromData, "Nothing was published. Tick “keep at most Δ records of each person” with the Δ you choose, or grid with a bound on each person's check-ins.")
 		return
 	}
 	if secure {
@@ -704,15 +709,15 @@ func (r *releaseTab) dataShown(ds *dataset) {
 
 // personCounts returns the counts of ds to release at the spec's Δ: each
 // person's records beyond Δ refused, or clipped (seeded) when asked.
-func (r *releaseTab) personCounts(ds *dataset, s app.ReleaseSpec, seed int) (*core.CountTable, int, error) {
+func (r *releaseTab) personCounts(ds *dataset, s app.ReleaseSpec, seed int) (*core.CountTable, app.Contribution, error) {
 	t := ds.countTable()
 	counts, c, err := app.StudyCounts(ds.personStudy(), s.Sensitivity, r.clip.Checked, app.NewRand(uint64(seed)))
 	if err != nil {
-		return nil, 0, err
+		return nil, c, err
 	}
 	t.Counts = counts
 	t.Notes = app.ReleaseNotes(c, 0, 0)
-	return t, c.SmallCells, nil
+	return t, c, nil
 }
 
 // ledgerBudget sets the ledger's budget from its entry and returns the
@@ -799,13 +804,17 @@ func (r *releaseTab) peopleText(s app.ReleaseSpec) string {
 		return ""
 	}
 	people, most := ds.persons()
-	c := app.Contribution{Sensitivity: s.Sensitivity, Known: true, Largest: most}
+	bound := ds.personStudy().MaxPerPerson
+	c := app.Contribution{Sensitivity: s.Sensitivity, Known: true, Largest: most, Bound: bound > 0 && s.Sensitivity >= bound, Clipped: r.clip.Checked}
 	text := fmt.Sprintf("%s people, at most %s of one. Neighbours: %s.", app.Thousands(people), plural(most, "record", "records"), c.Neighbours())
 	if most > s.Sensitivity {
 		if r.clip.Checked {
 			return text + fmt.Sprintf(" Each person keeps %d of her records (a seeded draw); the rest are dropped.", s.Sensitivity)
 		}
 		return text + fmt.Sprintf(" A person has %s records, more than Δ = %d: the release is refused unless each keeps at most Δ.", app.Thousands(most), s.Sensitivity)
+	}
+	if !c.InAdvance() {
+		text += " Δ is not a bound fixed before the data were read: a preview only, not a differential-privacy guarantee. To publish, tick “keep at most Δ records of each person”."
 	}
 	return text
 }

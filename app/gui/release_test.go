@@ -198,6 +198,21 @@ func TestReleasePeople(t *testing.T) {
 	w.Canvas().Overlays().Remove(top)
 	assert.Nil(t, r.last)
 
+	// Issue 44's fifth finding: Δ = 51 read off the data is no bound
+	// fixed in advance: a preview, and a publication is refused.
+	r.sens.SetText("51")
+	assert.Contains(t, r.people.Text, "a preview only, not a differential-privacy guarantee")
+	r.secure.SetChecked(true)
+	r.onRelease()
+	settle(t)
+	top = w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "a publication with Δ read off the data is refused")
+	assert.Contains(t, overlayTexts(top), "bound was read from the data, so this is not a differential-privacy guarantee")
+	top.Hide()
+	w.Canvas().Overlays().Remove(top)
+	assert.Nil(t, r.last)
+	r.sens.SetText("1")
+
 	r.clip.SetChecked(true)
 	r.secure.SetChecked(true)
 	r.budget.SetText("1.5")
