@@ -436,9 +436,61 @@ func Suppressible(raw []float64, t float64) []bool {
 
 // Sentence says the bounds in words, as DP Creator does: "With
 // probability 95%, every released count is within ±17 of its true count;
-// each one alone is within ±6."
-func (iv ReleaseInterval) Sentence() string {
+// each one alone is within ±6." It holds for a release neither clipped
+// nor suppressed; Statement says what one that is holds.
+func (iv ReleaseInterval) Sentence() string { return iv.Statement(Accuracy{}) }
+
+// An Accuracy is what, besides the noise, sets how far a released count
+// is from the count it stands for: counts suppressed to 0 at a threshold,
+// and each person's records clipped to Δ before the noise.
+type Accuracy struct {
+	// Suppressed counts the released counts set to 0, of at most
+	// Threshold.
+	Suppressed int
+	Threshold  float64
+	// Dropped counts the records clipping dropped (Sensitivity the Δ
+	// kept of each person); in a preview, DroppedCells and MostDropped
+	// say in how many cells and at most how many from one (0 when not
+	// said: a publication does not tell where records were dropped).
+	Dropped, Sensitivity      int
+	DroppedCells, MostDropped int
+}
+
+// Statement says the bounds in words as they hold: of the count after
+// clipping when records were dropped (a true count is higher by the
+// records dropped from its cell, which the noise does not bound), and
+// with the suppressed counts, released as 0 from a raw count of at most
+// T, within T more (ReleaseInterval.Bounds).
+func (iv ReleaseInterval) Statement(a Accuracy) string {
 	p := strconv.FormatFloat(100*iv.Level, 'f', -1, 64)
-	return fmt.Sprintf("With probability %s%%, every one of the %s released counts is within ±%s of its true count; each one alone is within ±%s.",
-		p, Thousands(iv.Cells), Thousands(iv.All), Thousands(iv.Each))
+	of := "its true count"
+	if a.Dropped > 0 {
+		of = "its count after clipping"
+	}
+	s := fmt.Sprintf("With probability %s%%, every one of the %s released counts is within ±%s of %s", p, Thousands(iv.Cells), Thousands(iv.All), of)
+	alone := fmt.Sprintf("each one alone is within ±%s", Thousands(iv.Each))
+	if a.Suppressed > 0 {
+		t := int(math.Floor(a.Threshold))
+		s += fmt.Sprintf(", but the %s set to 0 by suppression (their noisy counts were at most %s) are within +%s",
+			plural(a.Suppressed, "count", "counts"), Thousands(t), Thousands(t+iv.All))
+		alone += fmt.Sprintf(" (a suppressed one within +%s)", Thousands(t+iv.Each))
+	}
+	s += "; " + alone + "."
+	if a.Dropped > 0 {
+		s += fmt.Sprintf(" Clipping kept at most %s of each person and dropped %s: a true count is higher than its clipped one by the records dropped from its cell, which these bounds do not include",
+			plural(a.Sensitivity, "record", "records"), plural(a.Dropped, "record", "records"))
+		if a.DroppedCells > 0 {
+			s += fmt.Sprintf(" (this preview dropped records in %s, at most %s from one)", plural(a.DroppedCells, "cell", "cells"), Thousands(a.MostDropped))
+		}
+		s += "."
+	}
+	return s
+}
+
+// plural writes n and the noun in its number: "1 record", "3 records".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Thousands(n) + " " + many
 }

@@ -129,7 +129,7 @@ func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float
 func (r *release) notes(stderr io.Writer) {
 	fmt.Fprintln(stderr, "privmap release: "+app.ReleaseReading(r.sum, app.Contribution{Sensitivity: r.spec.Sensitivity, Known: r.contrib.Known}))
 	if r.interval != nil {
-		fmt.Fprintln(stderr, "privmap release: "+r.interval.Sentence())
+		fmt.Fprintln(stderr, "privmap release: "+r.interval.Statement(r.accuracy()))
 	}
 	if c := r.contrib; !c.InAdvance() {
 		fmt.Fprintf(stderr, "privmap release: a preview only: Δ = %s is the largest contribution read off the data — %s\n", app.Thousands(c.Sensitivity), app.ErrBoundFromData)
@@ -196,6 +196,15 @@ type release struct {
 	interval             *app.ReleaseInterval
 	study                *app.Study // read with -study; its ledger is updated
 	sum                  app.ReleaseSummary
+	// droppedCells and mostDropped say, in a preview, in how many cells
+	// clipping dropped records and at most how many from one.
+	droppedCells, mostDropped int
+}
+
+// accuracy returns what besides the noise sets the release's errors.
+func (r *release) accuracy() app.Accuracy {
+	return app.Accuracy{Suppressed: r.suppressed, Threshold: r.suppress, Dropped: r.contrib.Dropped, Sensitivity: r.contrib.Sensitivity,
+		DroppedCells: r.droppedCells, MostDropped: r.mostDropped}
 }
 
 // draw reads the truth (and the study), draws the noise and returns the
@@ -248,6 +257,7 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 		SmallCells: r.contrib.SmallCells, Suppressed: r.suppressed}
 	if iv := r.interval; iv != nil {
 		rl.CILevel, rl.CIEach, rl.CIAll = &iv.Level, &iv.Each, &iv.All
+		rl.Accuracy = iv.Statement(r.accuracy())
 	}
 	if r.contrib.Known {
 		rl.MaxPerPerson = &r.contrib.Largest
@@ -272,8 +282,19 @@ func (r *release) readStudy(t *core.CountTable) error {
 	if r.study, err = app.OpenStudy(r.studyName); err != nil {
 		return err
 	}
+	whole := slices.Clone(t.Counts)
 	if r.contrib, err = studyCounts(r.study.Study, r.studyName, r.truthName, t, r.delta, r.clip, r.seed, r.secure); err != nil {
 		return err
+	}
+	if !r.secure {
+		// A preview may say where clipping dropped records; a
+		// publication does not.
+		for x, v := range whole {
+			if d := int(v - t.Counts[x]); d > 0 {
+				r.droppedCells++
+				r.mostDropped = max(r.mostDropped, d)
+			}
+		}
 	}
 	r.spec.Sensitivity = r.contrib.Sensitivity
 	if err := r.spec.Validate(); err != nil {
@@ -354,6 +375,9 @@ type releaseLine struct {
 	CILevel *float64 `json:"ci_level,omitempty"`
 	CIEach  *int     `json:"ci_each,omitempty"`
 	CIAll   *int     `json:"ci_all,omitempty"`
+	// Accuracy says the interval in words as it holds, suppression and
+	// clipping included (app.ReleaseInterval.Statement).
+	Accuracy string `json:"accuracy,omitempty"`
 }
 
 // bounds sets, with -ci, the intervals the released file's columns give:

@@ -286,6 +286,14 @@ func TestReleasePerPerson(t *testing.T) {
 		m["neighbours"] != "add or remove one person with her one record" {
 		t.Errorf("clipped: %s", stdout)
 	}
+	// The interval is of the clipped counts, and says so (issue 44's
+	// sixth finding): a preview says where records were dropped.
+	code, stdout, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-sensitivity", "1", "-clip", "-ci", "0.95", "-o", out)
+	if m := line(stdout); code != 0 || !strings.Contains(m["accuracy"].(string), "of its count after clipping") ||
+		!strings.Contains(m["accuracy"].(string), "dropped 4 records") || !strings.Contains(m["accuracy"].(string), "(this preview dropped records in 3 cells, at most 2 from one)") ||
+		!strings.Contains(errs, "of its count after clipping") {
+		t.Errorf("clipped with -ci: exit %d: %s %s", code, stdout, errs)
+	}
 	if b, _ := os.ReadFile(out); !strings.HasPrefix(string(b), "# records_dropped: 4 (each person kept at most 1 record, a seeded draw") {
 		t.Errorf("the clipped release does not begin with its records dropped: %.80q", b)
 	}

@@ -120,6 +120,11 @@ type releaseResult struct {
 	released []float64 // clipped at 0
 	seed     uint64
 	secure   bool
+	// contrib says whom the release protects and what clipping dropped,
+	// droppedCells and mostDropped in how many cells and at most how many
+	// from one (a preview's; 0 in a publication).
+	contrib                   app.Contribution
+	droppedCells, mostDropped int
 	// small counts the cells of one or two people, suppressed the
 	// released counts of at most threshold set to 0.
 	small, suppressed int
@@ -515,11 +520,27 @@ func (r *releaseTab) onRelease() {
 				counts.Notes = append(counts.Notes, app.ReleaseNotes(app.Contribution{}, n, threshold)...)
 			}
 			clipped, _ := core.ClipCounts(raw)
-			return &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure,
-				small: small, suppressed: n, threshold: threshold, bounds: bounds, level: intervalLevel}, nil
+			res := &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure,
+				contrib: contrib, small: small, suppressed: n, threshold: threshold, bounds: bounds, level: intervalLevel}
+			if !secure {
+				// A preview may say where clipping dropped records.
+				for x, v := range app.DataCounts(ds.personStudy()) {
+					if d := int(v - counts.Counts[x]); d > 0 {
+						res.droppedCells++
+						res.mostDropped = max(res.mostDropped, d)
+					}
+				}
+			}
+			return res, nil
 		})
 		return func() { r.finish(res, err) }
 	})
+}
+
+// accuracy returns what besides the noise sets the release's errors.
+func (res *releaseResult) accuracy() app.Accuracy {
+	return app.Accuracy{Suppressed: res.suppressed, Threshold: res.threshold, Dropped: res.contrib.Dropped, Sensitivity: res.contrib.Sensitivity,
+		DroppedCells: res.droppedCells, MostDropped: res.mostDropped}
 }
 
 // finish shows a release.
@@ -548,7 +569,7 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 		how = "Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people."
 	}
 	if iv, err := res.spec.Interval(len(res.raw), intervalLevel); err == nil {
-		how += "\n" + iv.Sentence() + " The uncertainty map gives each true count's interval; Only cells surely not empty keeps the cells whose band lies above 0."
+		how += "\n" + iv.Statement(res.accuracy()) + " The uncertainty map gives each true count's interval; Only cells surely not empty keeps the cells whose band lies above 0."
 	}
 	if res.suppressed > 0 {
 		how += fmt.Sprintf("\n%s of at most %s set to 0: post-processing of the noisy counts, which costs no privacy.",

@@ -353,6 +353,7 @@ func (in *reportInput) releaseFacts(fd app.FileDigest) *report.Release {
 	}
 	if iv, err := rel.spec.Interval(len(rel.raw), level); err == nil {
 		l.CILevel, l.CIEach, l.CIAll = &iv.Level, &iv.Each, &iv.All
+		l.Accuracy = iv.Statement(rel.accuracy())
 	}
 	eps := fmt.Sprintf("ε %g nats for every count", rel.spec.EpsIn)
 	if rel.spec.EpsOut != rel.spec.EpsIn {

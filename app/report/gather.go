@@ -326,6 +326,12 @@ type ReleaseLine struct {
 	CILevel      *float64 `json:"ci_level"`
 	CIEach       *int     `json:"ci_each"`
 	CIAll        *int     `json:"ci_all"`
+	// Accuracy is the interval's sentence as the release said it;
+	// Suppressed and RecordsDropped what it says it of (a record written
+	// before it had Accuracy has only these).
+	Accuracy       string `json:"accuracy"`
+	Suppressed     int    `json:"suppressed"`
+	RecordsDropped int    `json:"records_dropped"`
 }
 
 // ReleaseFacts describes a release of cells counts in file fd: with l
@@ -341,8 +347,17 @@ func ReleaseFacts(fd app.FileDigest, cells int, l *ReleaseLine, level string) *R
 	if !l.Secure {
 		r.MAE = &l.MAE
 	}
-	if l.CILevel != nil && l.CIEach != nil && l.CIAll != nil {
+	switch {
+	case l.Accuracy != "":
+		r.Accuracy = l.Accuracy
+	case l.CILevel != nil && l.CIEach != nil && l.CIAll != nil:
 		r.Accuracy = app.ReleaseInterval{Level: *l.CILevel, Cells: cells, Each: *l.CIEach, All: *l.CIAll}.Sentence()
+		if l.Suppressed > 0 || l.RecordsDropped > 0 {
+			// An older record: its sentence held for counts neither
+			// suppressed nor clipped, which these are.
+			r.Accuracy = fmt.Sprintf("The interval of each count is ±%s alone and ±%s for every one at once, of the noise only: %s suppressed and %s dropped by clipping are farther from their true counts (the record predates privmap's statement of them; release again with -ci to have it).",
+				app.Thousands(*l.CIEach), app.Thousands(*l.CIAll), app.Thousands(l.Suppressed)+" counts", app.Thousands(l.RecordsDropped)+" records")
+		}
 	}
 	return r
 }
