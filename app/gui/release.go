@@ -569,7 +569,11 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 		how = "Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people."
 	}
 	if iv, err := res.spec.Interval(len(res.raw), intervalLevel); err == nil {
-		how += "\n" + iv.Statement(res.accuracy()) + " The uncertainty map gives each true count's interval; Only cells surely not empty keeps the cells whose band lies above 0."
+		of := "true"
+		if res.contrib.Dropped > 0 {
+			of = "clipped"
+		}
+		how += "\n" + iv.Statement(res.accuracy()) + " The uncertainty map gives each " + of + " count's interval; Only cells surely not empty keeps the cells whose band lies above 0."
 	}
 	if res.suppressed > 0 {
 		how += fmt.Sprintf("\n%s of at most %s set to 0: post-processing of the noisy counts, which costs no privacy.",
