@@ -229,10 +229,11 @@ func (s *gridder) first(c Checkin) error {
 			s.kept = append(s.kept, []firstCheckin{{c.Point, stampOf(c.Time), -1}})
 		}
 	}
+	// The box is fitted to every check-in, whatever the rule keeps, so
+	// that grids of one file under different rules line up cell for cell.
 	switch {
 	case s.grid != nil:
 		s.place(c, id)
-	case s.limit > 0: // the box is fitted to the check-ins kept
 	case s.records == 0:
 		s.box = orb.Bound{Min: c.Point, Max: c.Point}
 	default:
@@ -367,22 +368,12 @@ func (s *gridder) startBins() {
 	}
 }
 
-// fitGrid makes the grid over the box of the data: the check-ins kept
-// under First or a bound, every check-in under All.
+// fitGrid makes the grid over the box of every check-in read, whatever
+// the per-person rule keeps of them.
 func (s *gridder) fitGrid() error {
-	b, n := s.box, s.records
-	if s.limit > 0 {
-		n = 0
-		b = orb.Bound{Min: s.kept[0][0].p, Max: s.kept[0][0].p}
-		for _, k := range s.kept {
-			for _, f := range k {
-				b = b.Extend(f.p)
-			}
-			n += len(k)
-		}
-	}
+	b := s.box
 	if !(b.Min[0] < b.Max[0] && b.Min[1] < b.Max[1]) {
-		return fmt.Errorf("geo: the %d data span no area (%v to %v); give a bounding box", n, b.Min, b.Max)
+		return fmt.Errorf("geo: the %d check-ins span no area (%v to %v); give a bounding box", s.records, b.Min, b.Max)
 	}
 	g, err := NewGrid(b, s.opt.CellKm)
 	if err != nil {
@@ -414,18 +405,32 @@ func (s *gridder) binKept() int {
 	return n
 }
 
-// people numbers the person of every datum, parallel to cells: a named
-// user by her id, each anonymous check-in a person of its own after
-// them. It returns the numbers and the most data of one person.
+// people numbers the person of every datum, parallel to cells: the named
+// users with data kept 0, 1, … in order of appearance, then each
+// anonymous check-in a person of its own, so that users whose check-ins
+// the box dropped leave no gap (a study's people are 0…P−1). It returns
+// the numbers and the most data of one person.
 func (s *gridder) people() ([]int, int) {
+	rank := make([]int32, len(s.ids))
+	for _, id := range s.users {
+		if id >= 0 {
+			rank[id] = 1
+		}
+	}
+	next := 0
+	for id, kept := range rank {
+		rank[id] = int32(next)
+		next += int(kept)
+	}
 	out := make([]int, len(s.cells))
 	per := make(map[int]int)
-	next := len(s.ids)
 	most := 0
 	for i, id := range s.users {
-		p := int(id)
-		if id < 0 {
-			p, next = next, next+1
+		p := next
+		if id >= 0 {
+			p = int(rank[id])
+		} else {
+			next++
 		}
 		out[i] = p
 		per[p]++

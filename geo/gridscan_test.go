@@ -28,7 +28,7 @@ func gridReference(cs []Checkin, opt GridOptions) (*Gridded, error) {
 	}
 	b := opt.Bound
 	if b == (orb.Bound{}) {
-		b = BoundOf(data)
+		b = BoundOf(cs) // every check-in, whatever the rule keeps
 	}
 	g, err := NewGrid(b, opt.CellKm)
 	if err != nil {
@@ -40,11 +40,18 @@ func gridReference(cs []Checkin, opt GridOptions) (*Gridded, error) {
 	if opt.PerUser == All {
 		gd.Limit = opt.MaxPerUser
 	}
-	// People: named users by first appearance in the file, then each
-	// anonymous datum in data order; the most data of one person.
+	// People: named users with a datum in the grid by first appearance
+	// in the file, then each anonymous datum in data order; the most data
+	// of one person.
+	inside := map[string]bool{}
+	for _, c := range data {
+		if _, ok := g.Index(c.Point); ok {
+			inside[c.User] = true
+		}
+	}
 	index := map[string]int{}
 	for _, c := range cs {
-		if _, ok := index[c.User]; !ok && c.User != "" {
+		if _, ok := index[c.User]; !ok && c.User != "" && inside[c.User] {
 			index[c.User] = len(index)
 		}
 	}

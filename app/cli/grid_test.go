@@ -359,3 +359,49 @@ func TestGridWorkbook(t *testing.T) {
 		t.Errorf("an unknown sheet: exit %d, %s", code, errs)
 	}
 }
+
+// TestGridPeopleAndBox is issue 44's ninth and tenth findings: gridded in
+// a box that drops every check-in of some users, one per person, the
+// study numbers its people 0…P−1, so that release -study and the study's
+// own reader take it (they refused "datum … has person …, outside …");
+// and the box fitted to the data is the same under every per-person
+// rule, so that grids of one file line up cell for cell.
+func TestGridPeopleAndBox(t *testing.T) {
+	in := writeSynth(t, 400)
+	dir := t.TempDir()
+	truth, study := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.json")
+	if code, _, errs := run("grid", "-in", in, "-bbox", "37.75,-122.45,37.78,-122.40", "-cell", "0.5", "-per-user", "first", "-o", truth, "-study-out", study); code != 0 {
+		t.Fatal(errs)
+	}
+	s, err := app.OpenStudy(study)
+	if err != nil {
+		t.Fatalf("privmap cannot read its own study: %v", err)
+	}
+	if len(s.Data) >= 400 || len(s.Data) == 0 {
+		t.Fatalf("%d data of 400 users: the box drops none or all", len(s.Data))
+	}
+	if code, _, errs := run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-o", filepath.Join(dir, "r.csv")); code != 0 {
+		t.Errorf("release -study refuses grid's study: %s", errs)
+	}
+	var box []string
+	for _, rule := range []string{"first", "20", "all"} {
+		st := filepath.Join(dir, "s"+rule+".json")
+		if code, _, errs := run("grid", "-in", in, "-cell", "0.5", "-per-user", rule, "-o", filepath.Join(dir, "t"+rule+".csv"), "-study-out", st); code != 0 {
+			t.Fatal(errs)
+		}
+		b, err := os.ReadFile(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Alphabet json.RawMessage `json:"alphabet"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		box = append(box, string(m.Alphabet))
+	}
+	if box[0] != box[1] || box[1] != box[2] {
+		t.Errorf("the fitted grid depends on the per-person rule:\nfirst %s\n20    %s\nall   %s", box[0], box[1], box[2])
+	}
+}

@@ -263,9 +263,10 @@ func TestDroppedFileFitsBox(t *testing.T) {
 	assert.Equal(t, "3 (first per user) · 0 outside box · at most 1 of one person", d.fields["Data"].Text)
 }
 
-// TestFitBox checks that "Fit box to data" grids over the box of the
-// selected data (first check-ins) and shows it in the entries, even when
-// the entries hold no valid box.
+// TestFitBox checks that "Fit box to data" grids over the box of every
+// check-in, whatever the per-person rule keeps (first check-ins here), so
+// that grids under different rules line up (issue 44), and shows it in
+// the entries, even when the entries hold no valid box.
 func TestFitBox(t *testing.T) {
 	_, d := newTestUI(t)
 	d.north.SetText("north")
@@ -273,7 +274,7 @@ func TestFitBox(t *testing.T) {
 	settle(t)
 	all, err := geo.ReadCheckins(bytes.NewReader(assets.DefaultCheckins), geo.Auto, geo.Options{})
 	require.NoError(t, err)
-	want := geo.BoundOf(geo.FirstPerUser(all.Checkins))
+	want := geo.BoundOf(all.Checkins)
 	assert.Equal(t, want, d.ws.data.grid.Grid.Bound)
 	assert.Equal(t, degreesText(want.Max[1]), d.north.Text)
 	assert.Equal(t, degreesText(want.Min[0]), d.west.Text)
