@@ -250,18 +250,8 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	}
 	clipped, _ := core.ClipCounts(raw)
 	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, r.brk)
-	rl := releaseLine{Mechanism: r.spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
-		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: mae, MRE: mre, PWithin: within,
-		BudgetPM: sum.BudgetPM, WorstSplit: sum.Person.WorstSplit, BudgetExact: sum.Person.BudgetExact, BoundInAdvance: r.contrib.InAdvance(), Secure: r.secure, Cells: len(raw), Sensitivity: r.contrib.Sensitivity,
-		RecordsDropped: r.contrib.Dropped, Neighbours: r.contrib.Neighbours(),
-		SmallCells: r.contrib.SmallCells, Suppressed: r.suppressed}
-	if iv := r.interval; iv != nil {
-		rl.CILevel, rl.CIEach, rl.CIAll = &iv.Level, &iv.Each, &iv.All
-		rl.Accuracy = iv.Statement(r.accuracy())
-	}
-	if r.contrib.Known {
-		rl.MaxPerPerson = &r.contrib.Largest
-	}
+	rl := app.NewReleaseLine(app.ReleaseFacts{Spec: r.spec, Summary: sum, Contribution: r.contrib, Secure: r.secure, Cells: len(raw),
+		MAE: mae, MRE: mre, PWithin: within, Suppressed: r.suppressed, Interval: r.interval, Accuracy: r.accuracy()})
 	if r.study != nil {
 		spent, budget := r.study.Ledger.Spent(), r.study.Ledger.Budget
 		rl.LedgerSpent, rl.LedgerBudget = &spent, &budget
@@ -325,59 +315,6 @@ func (r *release) spend(eps float64) error {
 		return fmt.Errorf("%s: %w", r.studyName, err)
 	}
 	return nil
-}
-
-// releaseLine is release's JSON line: the fields docs/ARCHITECTURE.md §8
-// names, then budget_pm (PM Table I's reading of the budget), secure and
-// the number of cells.
-type releaseLine struct {
-	Mechanism string  `json:"mechanism"`
-	WorstEps  float64 `json:"worst_eps"`
-	Budget    float64 `json:"budget"`
-	AbsMean   float64 `json:"abs_mean"`
-	Variance  float64 `json:"variance"`
-	Entropy   float64 `json:"entropy"`
-	MAE       float64 `json:"mae"`
-	MRE       float64 `json:"mre"`
-	PWithin   float64 `json:"p_within"`
-	BudgetPM  float64 `json:"budget_pm"`
-	// WorstSplit is how the person's Δ records fall among the cells at
-	// the worst case; BudgetExact is false when the splits were too many
-	// to enumerate, and Budget and BudgetPM are the worst case, their
-	// bound (docs/ARCHITECTURE.md §9).
-	WorstSplit  []int `json:"worst_split,omitempty"`
-	BudgetExact bool  `json:"budget_exact"`
-	// BoundInAdvance is false when Δ was read off the data: then the
-	// figures are not a differential-privacy guarantee, and -secure is
-	// refused (app.Contribution.InAdvance).
-	BoundInAdvance bool `json:"bound_in_advance"`
-	Secure         bool `json:"secure"`
-	Cells          int  `json:"cells"`
-	// Sensitivity is Δ; MaxPerPerson the most records one person
-	// contributes (before clipping; absent without a study, which alone
-	// says who contributed which), RecordsDropped those clipping dropped,
-	// and Neighbours the neighbouring relation in words.
-	Sensitivity    int    `json:"sensitivity"`
-	MaxPerPerson   *int   `json:"max_contributions_per_person,omitempty"`
-	RecordsDropped int    `json:"records_dropped"`
-	Neighbours     string `json:"neighbours"`
-	// LedgerSpent is the ε publications of the study's data have spent,
-	// this one included when it is published (-secure), and
-	// LedgerBudget the budget set (0 for none); both with -study only.
-	LedgerSpent  *float64 `json:"ledger_spent,omitempty"`
-	LedgerBudget *float64 `json:"ledger_budget,omitempty"`
-	// SmallCells counts the cells whose true count comes from one or
-	// two people, Suppressed the released counts -suppress set to 0.
-	SmallCells int `json:"small_cells"`
-	Suppressed int `json:"suppressed"`
-	// With -ci: the level, and the half-widths of the interval of each
-	// true count alone and of every one at once.
-	CILevel *float64 `json:"ci_level,omitempty"`
-	CIEach  *int     `json:"ci_each,omitempty"`
-	CIAll   *int     `json:"ci_all,omitempty"`
-	// Accuracy says the interval in words as it holds, suppression and
-	// clipping included (app.ReleaseInterval.Statement).
-	Accuracy string `json:"accuracy,omitempty"`
 }
 
 // bounds sets, with -ci, the intervals the released file's columns give:

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -145,7 +147,13 @@ func (u *ui) reportInput(req reportRequest) (*reportInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &reportInput{req: req, study: as, audits: u.pop.cachedAudits(as.Study), release: u.rel.last}
+	// The study the report describes holds the data and their people,
+	// as privmap grid -study-out writes it: whom the guarantees protect.
+	ps := u.ws.data.personStudy()
+	st := *as.Study
+	st.Data, st.People, st.MaxPerPerson = ps.Data, ps.People, ps.MaxPerPerson
+	as.Study = &st
+	in := &reportInput{req: req, study: as, audits: u.pop.cachedAudits(as.Study), release: u.rel.last, ledger: u.rel.ledgerBudget()}
 	if shown := u.cmp.maps[1].Map; shown != nil && shown.Basemap != nil {
 		l, opacity := shown.Basemap, shown.Opacity
 		in.under = func(maps []*mapplot.Map) string {
@@ -179,6 +187,7 @@ type reportInput struct {
 	run       *app.Result
 	estimates []reportEstimate
 	release   *releaseResult
+	ledger    *app.Ledger
 	// under lays the window's basemap (its tiles on screen) under the
 	// report's maps; nil without one.
 	under report.Underlay
@@ -189,44 +198,56 @@ type reportEstimate struct {
 	iv *core.Intervals
 }
 
-// write gathers the facts and writes, all or none, the PDF, its JSON,
-// the study, every estimate and the release beside it.
+// write gathers the facts through report.Gather, as privmap report
+// does, and writes, all or none, the PDF, its JSON, the study (with its
+// data and people), every estimate and the release beside it, and a
+// record of each of these saying what the window knows of it, so that
+// privmap report on the same files states the same facts.
 func (in *reportInput) write(ctx context.Context) error {
 	req := in.req
 	stem := strings.TrimSuffix(req.path, filepath.Ext(req.path))
-	r := report.New(req.title, req.operator, req.notes, req.paper, req.sections, time.Now().UTC().Truncate(time.Second).Format(time.RFC3339))
 	var b app.Batch
 	var source string
 	if in.study.Source != nil {
 		source = in.study.Source.Path
 	}
-	mf := &report.Manifest{Note: "Made in privmap's window: the files below were written with this report. " +
-		"privmap estimate -study " + filepath.Base(stem) + "-study.json with the reports remakes an estimate; the window's reports are simulated and not kept."}
-	var err error
-	if r.Data, err = report.DataFacts(ctx, in.study, ""); err != nil {
-		return err
-	}
-	if r.Data.File != nil {
-		mf.Inputs = append(mf.Inputs, *r.Data.File)
-	}
 	studyBytes, err := fill(func(w io.Writer) error { return app.WriteStudy(w, in.study) })
 	if err != nil {
 		return err
 	}
-	mf.Outputs = append(mf.Outputs, add(&b, stem+"-study.json", studyBytes, source))
-	if r.Has(report.SectionPopulation) {
-		if r.Population, err = in.population(ctx); err != nil {
-			return err
-		}
+	inputs := &report.Inputs{Study: in.study, StudyFile: add(&b, stem+"-study.json", studyBytes, source), StudyWritten: true, Audits: in.audits}
+	if in.req.raw && in.run != nil {
+		inputs.Truth = in.run.Users.Truth
 	}
-	var figs []report.Figure
-	for _, e := range in.estimates {
-		ef, f, err := in.estimate(ctx, &b, stem, e, source)
+	record := func(name string, out app.FileDigest, args []string, line any) error {
+		result, err := json.Marshal(line)
 		if err != nil {
 			return err
 		}
-		r.Estimates, figs = append(r.Estimates, *ef), append(figs, f...)
-		mf.Outputs = append(mf.Outputs, ef.File)
+		rec, err := app.NewRecord(report.WindowCommand, args, nil, out, result)
+		if err != nil {
+			return err
+		}
+		data, err := fill(func(w io.Writer) error { return app.WriteRecord(w, rec) })
+		if err != nil {
+			return err
+		}
+		add(&b, name, data, source)
+		inputs.Records = append(inputs.Records, rec)
+		return nil
+	}
+	a := in.study.Study.Alphabet
+	for _, e := range in.estimates {
+		data, err := fill(func(w io.Writer) error { return core.WriteEstimate(w, e.m.Estimate.Theta, a, e.iv) })
+		if err != nil {
+			return err
+		}
+		name := stem + "-" + string(e.m.Method)
+		fd := add(&b, name+".csv", data, source)
+		inputs.Estimates = append(inputs.Estimates, report.EstimateInput{File: fd, Theta: e.m.Estimate.Theta, Intervals: e.iv})
+		if err := record(name+".record.json", fd, []string{"-seed", strconv.FormatUint(in.run.Seed, 10)}, in.runLine(e)); err != nil {
+			return err
+		}
 	}
 	if rel := in.release; rel != nil {
 		data, err := fill(func(w io.Writer) error { return core.WriteRelease(w, rel.counts, rel.raw) })
@@ -234,13 +255,24 @@ func (in *reportInput) write(ctx context.Context) error {
 			return err
 		}
 		fd := add(&b, stem+"-released.csv", data, source)
-		mf.Outputs = append(mf.Outputs, fd)
-		r.Release = in.releaseFacts(fd)
+		inputs.Release = &report.ReleaseInput{File: fd, Cells: len(rel.raw)}
+		var args []string
+		if !rel.secure {
+			args = []string{"-seed", strconv.FormatUint(rel.seed, 10)}
+		}
+		if err := record(stem+"-released.record.json", fd, args, in.releaseLine()); err != nil {
+			return err
+		}
 	}
-	mf.Outputs = append(mf.Outputs, app.FileDigest{Path: req.path, SHA256: report.SelfDigest}, app.FileDigest{Path: stem + ".json", SHA256: report.SelfDigest})
-	r.Manifest = mf
-	report.AddFigures(r, figs)
-	report.KeepSections(r)
+	opt := report.Options{Title: req.title, Operator: req.operator, Notes: req.notes, Paper: req.paper, Sections: req.sections,
+		Created: time.Now().UTC().Truncate(time.Second).Format(time.RFC3339), Under: in.under,
+		Note: "Made in privmap's window: the files below were written with this report, each with a record of what the window knows of it (privmap report -study " +
+			filepath.Base(stem) + "-study.json with them and their -record files states the same facts). " +
+			"privmap estimate -study " + filepath.Base(stem) + "-study.json with the reports remakes an estimate; the window's reports are simulated and not kept."}
+	r, figs, err := report.Gather(ctx, inputs, opt, []string{req.path, stem + ".json"})
+	if err != nil {
+		return err
+	}
 	b.Add(req.path, func(w io.Writer) error { return report.WritePDF(w, r, figs) }, source)
 	b.Add(stem+".json", func(w io.Writer) error { return report.WriteJSON(w, r) }, source)
 	return b.Commit(ctx)
@@ -259,50 +291,9 @@ func add(b *app.Batch, name string, data []byte, source string) app.FileDigest {
 	return app.BytesDigest(name, data)
 }
 
-// population audits the mechanisms the population screen has not.
-func (in *reportInput) population(ctx context.Context) ([]report.Mechanism, error) {
-	s := in.study.Study
-	audits := make([]core.Audit, len(s.Mechanisms))
-	var todo []int
-	for i := range audits {
-		if i < len(in.audits) && in.audits[i] != nil {
-			audits[i] = *in.audits[i]
-		} else {
-			todo = append(todo, i)
-		}
-	}
-	if len(todo) > 0 {
-		mechs, err := app.BuildMechanisms(ctx, s, nil)
-		if err != nil {
-			return nil, err
-		}
-		var ms []core.Mechanism
-		for _, i := range todo {
-			ms = append(ms, mechs[i])
-		}
-		sub := &core.Study{Alphabet: s.Alphabet}
-		for _, i := range todo {
-			sub.Mechanisms = append(sub.Mechanisms, s.Mechanisms[i])
-		}
-		done, err := report.Audits(ctx, ms, sub)
-		if err != nil {
-			return nil, err
-		}
-		for j, i := range todo {
-			audits[i] = done[j]
-		}
-	}
-	return report.PopulationFacts(s, audits)
-}
-
-// estimate writes the estimate e beside the report and describes it.
-func (in *reportInput) estimate(ctx context.Context, b *app.Batch, stem string, e reportEstimate, source string) (*report.Estimate, []report.Figure, error) {
-	a := in.study.Alphabet
-	data, err := fill(func(w io.Writer) error { return core.WriteEstimate(w, e.m.Estimate.Theta, a, e.iv) })
-	if err != nil {
-		return nil, nil, err
-	}
-	fd := add(b, stem+"-"+string(e.m.Method)+".csv", data, source)
+// runLine returns what the window knows of an estimate, as privmap
+// estimate's JSON line says it.
+func (in *reportInput) runLine(e reportEstimate) *report.Run {
 	est := e.m.Estimate
 	run := &report.Run{Method: string(e.m.Method), Converged: est.Converged, Iterations: est.Iterations}
 	if ll := est.LogLik; ll == ll && ll > -1e308 {
@@ -324,42 +315,33 @@ func (in *reportInput) estimate(ctx context.Context, b *app.Batch, stem string, 
 			run.CITV, run.CIMaxError = &iv.TV, &iv.MaxError
 		}
 	}
-	var truth []float64
-	if in.req.raw {
-		truth = in.run.Users.Truth
-	}
-	ef, err := report.EstimateFacts(ctx, fd, est.Theta, e.iv, a, run, truth)
-	if err != nil {
-		return nil, nil, err
-	}
-	seed := in.run.Seed
-	ef.Seed = &seed
-	figs, err := report.EstimateFigures(a, ef, est.Theta, truth, e.iv, in.under)
-	return ef, figs, err
+	return run
 }
 
-// releaseFacts describes the window's last release, written as fd.
-func (in *reportInput) releaseFacts(fd app.FileDigest) *report.Release {
+// releaseLine returns the window's last release's JSON line, made as
+// privmap release makes it (app.NewReleaseLine).
+func (in *reportInput) releaseLine() *app.ReleaseLine {
 	rel := in.release
-	s := rel.sum
-	l := &report.ReleaseLine{Mechanism: rel.spec.Mechanism, WorstEps: s.WorstEps, Sensitivity: rel.spec.Sensitivity, Secure: rel.secure,
-		Neighbours: app.Contribution{Sensitivity: rel.spec.Sensitivity, Known: true}.Neighbours()}
-	if !rel.secure {
-		l.MAE, _, _ = core.ReleaseErrors(rel.counts.Counts, rel.released, 0)
-	}
 	level := rel.level
 	if level == 0 {
-		level = 0.95
+		level = intervalLevel
 	}
+	c := 0.0
+	if rel.spec.Mixture() {
+		c = rel.spec.Break
+	}
+	mae, mre, within := core.ReleaseErrors(rel.counts.Counts, rel.released, c)
+	f := app.ReleaseFacts{Spec: rel.spec, Summary: rel.sum, Contribution: rel.contrib, Secure: rel.secure, Cells: len(rel.raw),
+		MAE: mae, MRE: mre, PWithin: within, Suppressed: rel.suppressed, Accuracy: rel.accuracy()}
 	if iv, err := rel.spec.Interval(len(rel.raw), level); err == nil {
-		l.CILevel, l.CIEach, l.CIAll = &iv.Level, &iv.Each, &iv.All
-		l.Accuracy = iv.Statement(rel.accuracy())
+		f.Interval = &iv
 	}
-	eps := fmt.Sprintf("ε %g nats for every count", rel.spec.EpsIn)
-	if rel.spec.EpsOut != rel.spec.EpsIn {
-		eps = fmt.Sprintf("ε %g within the break-point %g and %g beyond it", rel.spec.EpsIn, rel.spec.Break, rel.spec.EpsOut)
+	l := app.NewReleaseLine(f)
+	if led := in.ledger; led != nil && (led.Budget > 0 || len(led.Entries) > 0) {
+		spent, budget := led.Spent(), led.Budget
+		l.LedgerSpent, l.LedgerBudget = &spent, &budget
 	}
-	return report.ReleaseFacts(fd, len(rel.raw), l, eps)
+	return l
 }
 
 // cachedAudits returns the audits of the rows whose mechanism is s's,

@@ -19,6 +19,16 @@ import (
 	"github.com/privmap/privmap/core"
 )
 
+// readReport reads a report's JSON.
+func readReport(t *testing.T, name string) *report.Report {
+	t.Helper()
+	raw, err := os.ReadFile(name)
+	require.NoError(t, err)
+	var rep report.Report
+	require.NoError(t, json.Unmarshal(raw, &rep))
+	return &rep
+}
+
 // TestReportFromWindow writes the window's report after a run and a
 // release: the PDF, its JSON, the study, the estimate and the release
 // beside it, all digested in the manifest; the true map only when
@@ -90,6 +100,65 @@ func TestReportFromWindow(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &rep))
 	require.NotNil(t, rep.Estimates[0].Errors)
 	assert.InDelta(t, m.Metrics.TV, rep.Estimates[0].Errors.TV, 1e-15)
+
+	// Issue 44's second finding: the window's report said "0 data of 0
+	// people" and "each person sends one report". It states whom its
+	// guarantees protect, and privmap report on the files and records it
+	// wrote (report.ReadFiles and report.Gather, privmap report's own
+	// path) states the same facts, but for paths and times.
+	u.data.bound.SetText("20")
+	u.data.perUser.SetSelected(perUserBounded)
+	settle(t)
+	u.run.onRun()
+	settle(t)
+	r.sens.SetText("20")
+	r.clip.SetChecked(true)
+	r.onRelease()
+	settle(t)
+	require.NotNil(t, r.last)
+	req.raw, req.path = false, filepath.Join(dir, "people.pdf")
+	in, err = u.reportInput(req)
+	require.NoError(t, err)
+	require.NoError(t, in.write(t.Context()))
+	win := readReport(t, filepath.Join(dir, "people.json"))
+	require.NotNil(t, win.Data)
+	assert.Equal(t, 2000, win.Data.People)
+	assert.Equal(t, 20, win.Data.Bound)
+	assert.Equal(t, 20, win.Data.MostPerPerson)
+	for _, m := range win.Population {
+		assert.Contains(t, m.PerPerson, "All 20 reports of one person together", m.ID)
+	}
+	assert.Equal(t, 20, win.Release.Sensitivity)
+	assert.Contains(t, win.Release.Neighbours, "all her records, at most 20")
+	files := report.Files{Study: filepath.Join(dir, "people-study.json"), Release: filepath.Join(dir, "people-released.csv"),
+		Estimates: []string{filepath.Join(dir, "people-gibu.csv")},
+		Records:   []string{filepath.Join(dir, "people-gibu.record.json"), filepath.Join(dir, "people-released.record.json")}}
+	inputs, err := report.ReadFiles(files)
+	require.NoError(t, err)
+	cli, _, err := report.Gather(t.Context(), inputs, report.Options{Title: req.title, Operator: req.operator, Paper: req.paper, Sections: req.sections, Created: win.Created},
+		[]string{"people.pdf", "people.json"})
+	require.NoError(t, err)
+	strip := func(r *report.Report) string {
+		c := *r
+		c.Manifest, c.Figures = nil, nil
+		if c.Data != nil {
+			d := *c.Data
+			d.File = nil
+			c.Data = &d
+		}
+		for i := range c.Estimates {
+			c.Estimates[i].File.Path = filepath.Base(c.Estimates[i].File.Path)
+		}
+		if c.Release != nil {
+			rel := *c.Release
+			rel.File.Path = filepath.Base(rel.File.Path)
+			c.Release = &rel
+		}
+		b, err := json.MarshalIndent(&c, "", " ")
+		require.NoError(t, err)
+		return string(b)
+	}
+	assert.Equal(t, strip(win), strip(cli), "the window's report and privmap report's state the same facts")
 
 	// A population changed since the run.
 	u.pop.rows[0].level.SetText("9")

@@ -312,27 +312,9 @@ func figurePNG(f *mapplot.Figure, w, h int) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// ReleaseLine is what report reads of a release's JSON line.
-type ReleaseLine struct {
-	Mechanism    string   `json:"mechanism"`
-	WorstEps     float64  `json:"worst_eps"`
-	Sensitivity  int      `json:"sensitivity"`
-	Secure       bool     `json:"secure"`
-	Neighbours   string   `json:"neighbours"`
-	MAE          float64  `json:"mae"`
-	Cells        int      `json:"cells"`
-	LedgerSpent  *float64 `json:"ledger_spent"`
-	LedgerBudget *float64 `json:"ledger_budget"`
-	CILevel      *float64 `json:"ci_level"`
-	CIEach       *int     `json:"ci_each"`
-	CIAll        *int     `json:"ci_all"`
-	// Accuracy is the interval's sentence as the release said it;
-	// Suppressed and RecordsDropped what it says it of (a record written
-	// before it had Accuracy has only these).
-	Accuracy       string `json:"accuracy"`
-	Suppressed     int    `json:"suppressed"`
-	RecordsDropped int    `json:"records_dropped"`
-}
+// ReleaseLine is a release's JSON line, which report reads from its
+// record.
+type ReleaseLine = app.ReleaseLine
 
 // ReleaseFacts describes a release of cells counts in file fd: with l
 // (nil: unknown) its mechanism at level (ε in words), privacy and
