@@ -49,6 +49,15 @@ func SmallCells(counts []float64) int {
 	return n
 }
 
+// Unit names whom the release protects: "person", or "record" when the
+// data do not say who contributed which.
+func (c Contribution) Unit() string {
+	if c.Known {
+		return "person"
+	}
+	return "record"
+}
+
 // InAdvance reports whether Δ was fixed before the data were read — the
 // bound the data were selected under (grid -per-user K) or one the
 // officer gave and clipped each person to — as differential privacy
@@ -102,7 +111,7 @@ func StudyCounts(s *core.Study, delta int, clip bool, rng *rand.Rand) ([]float64
 		return nil, Contribution{}, ErrNoData
 	}
 	_, largest := s.Contributions()
-	c := Contribution{Known: s.People != nil, Largest: largest}
+	c := Contribution{Known: s.Unit() == "person", Largest: largest}
 	c.Sensitivity, c.Bound = s.Sensitivity()
 	if delta > 0 {
 		// A Δ at or above the bound the data were selected under is a

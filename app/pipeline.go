@@ -65,6 +65,20 @@ func (u Users) Persons() (people, most int) {
 	return (&core.Study{Data: u.Data, People: u.People}).Contributions()
 }
 
+// Words says in words whom a run sanitises, in the data's unit: "59,251
+// reports from 2,000 people" (a report a check-in), "10,000 users, one
+// report each" (drawn from the truth), "8,000 reports, one a datum".
+func (u Users) Words() string {
+	switch {
+	case u.N > 0:
+		return Thousands(u.N) + " users, one report each"
+	case u.People != nil:
+		people, _ := u.Persons()
+		return fmt.Sprintf("%s reports from %s people", Thousands(len(u.Data)), Thousands(people))
+	}
+	return Thousands(len(u.Data)) + " reports, one a datum"
+}
+
 // Count returns the number of users sanitised.
 func (u Users) Count() int {
 	if u.N > 0 {

@@ -37,6 +37,9 @@ type ReleaseLine struct {
 	MaxPerPerson   *int   `json:"max_contributions_per_person,omitempty"`
 	RecordsDropped int    `json:"records_dropped"`
 	Neighbours     string `json:"neighbours"`
+	// Unit is whom the figures protect: "person", or "record" when the
+	// data do not say who contributed which.
+	Unit string `json:"unit"`
 	// LedgerSpent is the ε publications of the study's data have spent,
 	// this one included when it is published (-secure), and
 	// LedgerBudget the budget set (0 for none); both with -study only.
@@ -83,7 +86,7 @@ func NewReleaseLine(f ReleaseFacts) *ReleaseLine {
 	l := &ReleaseLine{Mechanism: f.Spec.Mechanism, WorstEps: sum.WorstEps, Budget: sum.Budget,
 		AbsMean: sum.AbsMean, Variance: sum.Variance, Entropy: sum.Entropy, MAE: f.MAE, MRE: f.MRE, PWithin: f.PWithin,
 		BudgetPM: sum.BudgetPM, BudgetExact: true, BoundInAdvance: c.InAdvance(), Secure: f.Secure, Cells: f.Cells,
-		Sensitivity: c.Sensitivity, RecordsDropped: c.Dropped, Neighbours: c.Neighbours(),
+		Sensitivity: c.Sensitivity, RecordsDropped: c.Dropped, Neighbours: c.Neighbours(), Unit: c.Unit(),
 		SmallCells: c.SmallCells, Suppressed: f.Suppressed, EpsIn: f.Spec.EpsIn, EpsOut: f.Spec.EpsOut}
 	if f.Spec.Mixture() {
 		l.Break = f.Spec.Break

@@ -60,6 +60,12 @@ type Study struct {
 	// docs/ARCHITECTURE.md §7 compatibly.
 	People       []int `json:"people,omitempty"`
 	MaxPerPerson int   `json:"max_per_person,omitempty"`
+	// PeopleUnknown says the data do not say who contributed which
+	// datum (a check-in file without a person column): each datum is
+	// counted alone, and what privmap states protects data (records),
+	// not people. It goes without People and MaxPerPerson, and extends
+	// the study format compatibly.
+	PeopleUnknown bool `json:"people_unknown,omitempty"`
 
 	// Extensions holds the top-level members that a layer above core
 	// stores with the study (privmap's window keeps its data source and
@@ -112,6 +118,9 @@ func (s *Study) validatePeople() error {
 	if s.MaxPerPerson < 0 {
 		return fmt.Errorf("core: max_per_person %d: want a positive whole number, or none", s.MaxPerPerson)
 	}
+	if s.PeopleUnknown && (s.People != nil || s.MaxPerPerson > 0) {
+		return errors.New("core: people_unknown with people or max_per_person: the data either say who contributed which datum or do not")
+	}
 	if s.People == nil {
 		return nil
 	}
@@ -127,6 +136,16 @@ func (s *Study) validatePeople() error {
 		return fmt.Errorf("core: a person has %d data, more than max_per_person %d", most, s.MaxPerPerson)
 	}
 	return nil
+}
+
+// Unit names what the study's data protect: "person" when People says
+// who contributed which datum, or each datum is a person's one (a census
+// record: MaxPerPerson 1), else "record".
+func (s *Study) Unit() string {
+	if s.People != nil || !s.PeopleUnknown && s.MaxPerPerson == 1 {
+		return "person"
+	}
+	return "record"
 }
 
 // Contributions returns how many people the data hold and the most data

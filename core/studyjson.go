@@ -69,7 +69,7 @@ func ReadStudy(r io.Reader, extensions ...string) (*Study, error) {
 }
 
 // studyMembers are the top-level members of a study file that core reads.
-var studyMembers = []string{"alphabet", "mechanisms", "data", "personal", "people", "max_per_person"}
+var studyMembers = []string{"alphabet", "mechanisms", "data", "personal", "people", "max_per_person", "people_unknown"}
 
 // studyWith returns a pointer to a new struct that embeds Study and adds
 // one json.RawMessage member for each name, so that the strict decoder

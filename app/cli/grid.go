@@ -203,6 +203,12 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 		if gd.Rule == geo.First {
 			s.MaxPerPerson = 1
 		}
+		if res.NoPerson {
+			// No person column: who contributed which check-in is not
+			// known, and the study says so rather than number a person
+			// per row.
+			s.People, s.MaxPerPerson, s.PeopleUnknown = nil, 0, true
+		}
 		if opt.Home {
 			s.Personal = map[string][]int{"home": gd.Homes}
 		}
@@ -346,7 +352,11 @@ func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 		g.Cols, g.Rows, g.Len(), g.CellWidthKm(), g.CellHeightKm(), boxString(g.Bound))
 	fmt.Fprintf(w, "data: %d (%s per user), %d in the grid, %d outside the box, %d non-empty cells\n",
 		gd.Data, ruleWords(gd), gd.N(), gd.Outside, gd.NonEmpty())
-	fmt.Fprintf(w, "people: %d, the most data of one person in the grid %d%s\n", gd.Users, gd.MaxPerPerson, boundText(gd))
+	if res.NoPerson {
+		fmt.Fprintf(w, "people: unknown (no person column: each of the %d records is counted alone)\n", gd.Records)
+	} else {
+		fmt.Fprintf(w, "people: %d, the most data of one person in the grid %d%s\n", gd.Users, gd.MaxPerPerson, boundText(gd))
+	}
 	if gd.Homes != nil {
 		at := 0
 		for i, h := range gd.Homes {

@@ -466,3 +466,68 @@ func TestReleasePersonSplit(t *testing.T) {
 		t.Errorf("geometric ε 1 at Δ = 3: %s", stdout)
 	}
 }
+
+// TestReleaseWithoutPeople is issue 44's third finding: a file with no
+// person column gave a study with people and a bound of 1, and release
+// said "whether one person is in the data". The study now says people
+// are unknown, and grid, release (unit "record") and report speak of
+// records.
+func TestReleaseWithoutPeople(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "points.csv")
+	var b strings.Builder
+	b.WriteString("lat,lon\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "37.7%d,-122.4%d\n", i%10, i%7)
+	}
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	truth, study := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.json")
+	code, stdout, errs := run("grid", "-in", in, "-cell", "1", "-o", truth, "-study-out", study)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(stdout, "people: unknown (no person column: each of the 60 records is counted alone)") {
+		t.Errorf("grid's summary: %s", stdout)
+	}
+	s, err := app.OpenStudy(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.PeopleUnknown || s.People != nil || s.MaxPerPerson != 0 || s.Unit() != "record" {
+		t.Errorf("study: people_unknown %v, people %v, max_per_person %d", s.PeopleUnknown, s.People != nil, s.MaxPerPerson)
+	}
+	out, rec := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r.json")
+	code, stdout, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-ci", "0.95", "-o", out, "-record", rec)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["unit"] != "record" || !strings.Contains(m["neighbours"].(string), "protects records, not people") {
+		t.Errorf("release line: %s", stdout)
+	}
+	if !strings.Contains(errs, "Whether one record is in the data") || strings.Contains(errs, "one person") {
+		t.Errorf("release's reading: %s", errs)
+	}
+	pdf := filepath.Join(dir, "report.pdf")
+	if code, _, errs := run("report", "-study", study, "-release", out, "-record", rec, "-o", pdf); code != 0 {
+		t.Fatal(errs)
+	}
+	var rep struct {
+		Data struct {
+			People    int    `json:"people"`
+			Unit      string `json:"unit"`
+			PerPerson string `json:"per_person"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(mustRead(t, filepath.Join(dir, "report.json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Data.Unit != "record" || rep.Data.People != 0 || !strings.Contains(rep.Data.PerPerson, "people unknown") {
+		t.Errorf("report's data: %+v", rep.Data)
+	}
+}

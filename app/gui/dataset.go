@@ -87,6 +87,10 @@ func (c *checkins) personStudy() *core.Study {
 	if c.grid.Rule == geo.First {
 		bound = 1
 	}
+	if c.res.NoPerson {
+		// Who contributed which check-in is not known.
+		return &core.Study{Alphabet: c.grid.Grid.Alphabet(), Data: c.grid.Cells, PeopleUnknown: true}
+	}
 	return &core.Study{Alphabet: c.grid.Grid.Alphabet(), Data: c.grid.Cells, People: c.grid.People, MaxPerPerson: bound}
 }
 

@@ -335,7 +335,11 @@ func (r *releaseTab) changed() {
 		r.pmf.set(nil)
 		return
 	}
-	r.summary.SetText(summaryText(sum) + "\n" + app.ReleaseReading(sum, app.Contribution{Sensitivity: s.Sensitivity, Known: true}))
+	known := true
+	if ds := r.ws.data; ds != nil {
+		known = ds.personStudy().Unit() == "person"
+	}
+	r.summary.SetText(summaryText(sum) + "\n" + app.ReleaseReading(sum, app.Contribution{Sensitivity: s.Sensitivity, Known: known}))
 	std, ok := s, false
 	if s.Mixture() {
 		if m, err := s.Matching(); err == nil {
@@ -829,8 +833,12 @@ func (r *releaseTab) peopleText(s app.ReleaseSpec) string {
 		return ""
 	}
 	people, most := ds.persons()
-	bound := ds.personStudy().MaxPerPerson
-	c := app.Contribution{Sensitivity: s.Sensitivity, Known: true, Largest: most, Bound: bound > 0 && s.Sensitivity >= bound, Clipped: r.clip.Checked}
+	ps := ds.personStudy()
+	bound := ps.MaxPerPerson
+	c := app.Contribution{Sensitivity: s.Sensitivity, Known: ps.Unit() == "person", Largest: most, Bound: bound > 0 && s.Sensitivity >= bound, Clipped: r.clip.Checked}
+	if !c.Known {
+		return fmt.Sprintf("%s records; the data do not say who contributed which. Neighbours: %s.", app.Thousands(len(ps.Data)), c.Neighbours())
+	}
 	text := fmt.Sprintf("%s people, at most %s of one. Neighbours: %s.", app.Thousands(people), plural(most, "record", "records"), c.Neighbours())
 	if most > s.Sensitivity {
 		if r.clip.Checked {

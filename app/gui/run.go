@@ -326,8 +326,8 @@ func (r *runTab) updateCosts() {
 	if req.Study.Alphabet.Kind == core.KindGrid {
 		symbols = "cells"
 	}
-	r.costs.SetText(fmt.Sprintf("Expected on %s %s and %s users, on this machine (an estimate):\n%s",
-		app.Thousands(req.Study.Alphabet.Len()), symbols, app.Thousands(req.Users.Count()), strings.Join(lines, "\n")))
+	r.costs.SetText(fmt.Sprintf("Expected on %s %s and %s, on this machine (an estimate):\n%s",
+		app.Thousands(req.Study.Alphabet.Len()), symbols, req.Users.Words(), strings.Join(lines, "\n")))
 	r.costs.Show()
 }
 
@@ -526,8 +526,8 @@ func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 		"The run failed; the last results stay on the Compare screen.", "Check the population of mechanisms and the data, then run again.") {
 		return
 	}
-	r.stage.SetText(fmt.Sprintf("Ran %s on %s users in %s.", plural(len(res.Results), "estimator", "estimators"),
-		app.Thousands(res.N()), took.Round(time.Millisecond)))
+	r.stage.SetText(fmt.Sprintf("Ran %s on %s in %s.", plural(len(res.Results), "estimator", "estimators"),
+		res.Users.Words(), took.Round(time.Millisecond)))
 	var b strings.Builder
 	for _, m := range res.Results {
 		if m.Err != nil {

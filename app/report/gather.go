@@ -31,9 +31,15 @@ func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, erro
 	if delta, bound := s.Sensitivity(); bound {
 		d.Bound = delta
 	}
-	d.PerPerson = "every datum a person of its own"
-	if s.People != nil {
+	d.Unit = s.Unit()
+	switch {
+	case s.People != nil:
 		d.PerPerson = "people as the data file names them"
+	case d.Unit == "record":
+		d.People, d.MostPerPerson = 0, 0
+		d.PerPerson = "people unknown: the data do not say who contributed which records, so each record is counted alone and what this report states protects records, not people"
+	default:
+		d.PerPerson = "every datum a person of its own"
 	}
 	if as.Source != nil {
 		d.Format = as.Source.Format
@@ -130,12 +136,16 @@ func PopulationFacts(s *core.Study, audits []core.Audit) ([]Mechanism, error) {
 		return nil, err
 	}
 	_, most := s.Contributions()
+	unknown := s.Unit() == "record"
 	var out []Mechanism
 	for i, spec := range s.Mechanisms {
 		au := audits[i]
 		m := Mechanism{ID: spec.ID, Kind: string(spec.Kind), Level: levelWithUnits(spec, au), Eps: spec.Epsilon, Share: shares[i],
 			Sensitive: len(spec.Sensitive), PerReport: app.PlainReading(au), PerPerson: app.PersonReading(au, most)}
-		if m.PerPerson == "" {
+		switch {
+		case unknown:
+			m.PerPerson = "The data do not say who sent which reports: each report is counted alone, and a person who sent several is protected less than one report's guarantee says."
+		case m.PerPerson == "":
 			m.PerPerson = "Each person sends one report: the guarantee of one report is hers."
 		}
 		if !math.IsInf(au.LDP, 1) {

@@ -185,7 +185,11 @@ func (d *pdfDoc) data(x *Data) {
 		d.kv("Read", fmt.Sprintf("%s lines: %s records read, %s malformed lines skipped", app.Thousands(rd.Lines), app.Thousands(rd.Records), app.Thousands(rd.Skipped)))
 	}
 	d.kv("Alphabet", x.Alphabet)
-	d.kv("Data in the study", fmt.Sprintf("%s data of %s people (%s)", app.Thousands(x.Data), app.Thousands(x.People), x.PerPerson))
+	if x.Unit == "record" {
+		d.kv("Data in the study", fmt.Sprintf("%s records (%s)", app.Thousands(x.Data), x.PerPerson))
+	} else {
+		d.kv("Data in the study", fmt.Sprintf("%s data of %s people (%s)", app.Thousands(x.Data), app.Thousands(x.People), x.PerPerson))
+	}
 	bound := "none: a person may contribute any number of data"
 	if x.Bound > 0 {
 		bound = fmt.Sprintf("at most %s data a person", app.Thousands(x.Bound))

@@ -78,6 +78,9 @@ type Data struct {
 	MostPerPerson int    `json:"most_per_person"`
 	Bound         int    `json:"bound"`
 	PerPerson     string `json:"per_person"` // the rule in words
+	// Unit is whom the data's guarantees protect: "person", or "record"
+	// when the data do not say who contributed which (People is then 0).
+	Unit string `json:"unit,omitempty"`
 }
 
 // Read is what a reading of a check-in file finds: its lines (blank
