@@ -21,7 +21,7 @@ var layers = map[string][]string{
 	"core":                              {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/central":                      {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00", mod + "internal/linalg\x00"},
-	"geo":                               {"github.com/paulmach/orb", mod + "core\x00", mod + "geo", "github.com/xuri/excelize/v2\x00", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", mod + "internal/parquetcheck\x00"},
+	"geo":                               {"github.com/paulmach/orb", "golang.org/x/text/cases\x00", "golang.org/x/text/unicode/norm\x00", mod + "core\x00", mod + "geo", "github.com/xuri/excelize/v2\x00", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", mod + "internal/parquetcheck\x00"},
 	"geo/census":                        {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
 	"geo/layer":                         {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"assets":                            {},

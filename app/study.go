@@ -81,6 +81,11 @@ type Source struct {
 	// the businesses at Path.
 	Venues  string `json:"venues,omitempty"`
 	Reviews string `json:"reviews,omitempty"`
+	// People: how a record naming no person was read in a file that
+	// names people (grid's -blank-person own|skip) and when two ids are
+	// one person (-person-key fold); empty for the defaults.
+	BlankPerson string `json:"blank_person,omitempty"`
+	PersonKey   string `json:"person_key,omitempty"`
 	// Census files: the attributes as privmap grid's -attrs lists them
 	// and the missing-value policy (drop or category).
 	Attrs   string `json:"attrs,omitempty"`

@@ -262,7 +262,7 @@ func readRecords(src records, res *Result, opt Options, t table) error {
 	if err != nil {
 		return &ParseError{Line: headLine, Err: err}
 	}
-	res.NoPerson = cols.user < 0
+	res.NoPerson, res.hasPerson = cols.user < 0, cols.user >= 0
 	cols.decimalComma, cols.excelDates = t.decimalComma, t.excelDates
 	res.preview.previewHeader(first, width >= 0, cols)
 	if width < 0 { // no header: the first line is data

@@ -16,6 +16,18 @@ var (
 	ErrLineTooLong  = errors.New("line too long")
 	ErrUnknownFmt   = errors.New("unknown format")
 	ErrBinary       = errors.New("not a text file")
+	ErrBlankPerson  = errors.New("blank person ids")
+)
+
+// How a record whose person id is blank is read, in a file that names
+// people (Options.BlankPerson).
+const (
+	// BlankRefuse refuses the file, naming the lines (the default).
+	BlankRefuse = ""
+	// BlankOwn counts each such record as a person of its own.
+	BlankOwn = "own"
+	// BlankSkip leaves such records out.
+	BlankSkip = "skip"
 )
 
 // A ParseError is returned for a line that cannot be read. Line and Column

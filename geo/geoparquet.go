@@ -76,7 +76,7 @@ func scanGeoParquet(ctx context.Context, path string, opt Options, res *Result) 
 	if err != nil {
 		return err
 	}
-	res.NoPerson = layer.user < 0
+	res.NoPerson, res.hasPerson = layer.user < 0, layer.user >= 0
 	rows := make([]parquet.Row, 1024)
 	total := max(pf.NumRows(), 1)
 	for _, rg := range pf.RowGroups() {

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/paulmach/orb"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // A PerUser rule says which check-ins of a user become data.
@@ -86,7 +89,23 @@ type GridOptions struct {
 	MaxPerUser int
 	// Home asks for each datum's home cell (Gridded.Homes).
 	Home bool
+	// PersonKey says when two person ids are one person: PersonExact
+	// (the default) when equal, PersonFold when equal after Unicode
+	// compatibility normalisation (NFKC) and case folding ("Alice",
+	// "alice" and "ＡＬＩＣＥ").
+	PersonKey string
 }
+
+// The person keys of GridOptions.PersonKey.
+const (
+	PersonExact = "exact"
+	PersonFold  = "fold"
+)
+
+// FoldID returns a person id's folded key: NFKC-normalised, then case
+// folded (Unicode's full case folding), so that ids that differ only in
+// case or normal form fold alike.
+func FoldID(id string) string { return cases.Fold().String(norm.NFKC.String(id)) }
 
 // Gridded is a data set binned into a grid.
 type Gridded struct {
@@ -116,6 +135,12 @@ type Gridded struct {
 	// neighbours.
 	People       []int
 	MaxPerPerson int
+	// Alike counts the person ids that differ from an earlier one only
+	// in case or Unicode normal form (FoldID); AlikeExample is the first
+	// such pair. Under PersonFold they are that person; else different
+	// people, which privmap warns of.
+	Alike        int
+	AlikeExample [2]string
 }
 
 // RuleText names the data's per-user rule as privmap grid's -per-user

@@ -66,8 +66,8 @@ func GridScan(scan Scan, opt GridOptions) (*Gridded, *Result, error) {
 	}
 	gd := &Gridded{
 		Grid: s.grid, Counts: s.counts, Cells: s.cells,
-		Records: s.records, Users: len(s.ids) + s.anon, Data: data, Outside: outside,
-		Rule: opt.PerUser, Limit: opt.MaxPerUser,
+		Records: s.records, Users: s.persons + s.anon, Data: data, Outside: outside,
+		Rule: opt.PerUser, Limit: opt.MaxPerUser, Alike: s.alike, AlikeExample: s.alikeExample,
 	}
 	if opt.PerUser != All {
 		gd.Limit = 0
@@ -172,10 +172,17 @@ type visit struct {
 type gridder struct {
 	opt  GridOptions
 	grid *Grid
-	// ids numbers the named users in order of appearance; anon counts
-	// the anonymous check-ins, each a user of its own.
-	ids  map[string]int32
-	anon int
+	// ids numbers the named users in order of appearance by their ids
+	// as written, persons counts them; anon counts the anonymous
+	// check-ins, each a user of its own. folded keeps the first id of
+	// each folded key (FoldID), the person under PersonFold; alike
+	// counts the ids that fold like an earlier, different one.
+	ids          map[string]int32
+	persons      int
+	anon         int
+	folded       map[string]foldedID
+	alike        int
+	alikeExample [2]string
 	// records counts the check-ins of the first scan; order the current
 	// scan's.
 	records, order int
@@ -211,14 +218,15 @@ func (s *gridder) first(c Checkin) error {
 	if c.User != "" {
 		var ok bool
 		if id, ok = s.ids[c.User]; !ok {
-			if len(s.ids) == 1<<31-1 {
+			var fresh bool
+			if id, fresh, ok = s.newID(c.User); !ok {
 				return errors.New("geo: more than 2³¹−1 users")
 			}
-			id = int32(len(s.ids))
-			s.ids[strings.Clone(c.User)] = id
-			if s.limit > 0 {
+			if s.limit > 0 && fresh {
 				s.at = append(s.at, int32(len(s.kept)))
 				s.kept = append(s.kept, []firstCheckin{{c.Point, stampOf(c.Time), id}})
+			} else if s.limit > 0 {
+				s.keep(s.at[id], firstCheckin{c.Point, stampOf(c.Time), id})
 			}
 		} else if s.limit > 0 {
 			s.keep(s.at[id], firstCheckin{c.Point, stampOf(c.Time), id})
@@ -242,6 +250,44 @@ func (s *gridder) first(c Checkin) error {
 	s.records++
 	s.order++
 	return nil
+}
+
+// foldedID is the first id written of a folded key, and its person.
+type foldedID struct {
+	first string
+	id    int32
+}
+
+// newID numbers the id user, not seen before as written: a new person,
+// or under PersonFold the person of an earlier id that folds alike.
+// It counts the ids that fold like an earlier one, and reports whether
+// the person is new; ok is false past 2³¹−1 people.
+func (s *gridder) newID(user string) (id int32, fresh, ok bool) {
+	user = strings.Clone(user)
+	key := FoldID(user)
+	if s.folded == nil {
+		s.folded = make(map[string]foldedID)
+	}
+	if f, seen := s.folded[key]; seen {
+		if s.alike == 0 {
+			s.alikeExample = [2]string{f.first, user}
+		}
+		s.alike++
+		if s.opt.PersonKey == PersonFold {
+			s.ids[user] = f.id
+			return f.id, false, true
+		}
+	}
+	if s.persons == 1<<31-1 {
+		return 0, false, false
+	}
+	id = int32(s.persons)
+	s.persons++
+	s.ids[user] = id
+	if _, seen := s.folded[key]; !seen {
+		s.folded[key] = foldedID{user, id}
+	}
+	return id, true, true
 }
 
 // again is the function of the second scan, once the grid is known.
@@ -411,7 +457,7 @@ func (s *gridder) binKept() int {
 // the box dropped leave no gap (a study's people are 0…P−1). It returns
 // the numbers and the most data of one person.
 func (s *gridder) people() ([]int, int) {
-	rank := make([]int32, len(s.ids))
+	rank := make([]int32, s.persons)
 	for _, id := range s.users {
 		if id >= 0 {
 			rank[id] = 1
@@ -471,8 +517,8 @@ func (s *gridder) homesAgain(scan Scan) error {
 	}); err != nil {
 		return err
 	}
-	best := make([]visit, len(s.ids))
-	s.home = slices.Repeat([]int32{-1}, len(s.ids))
+	best := make([]visit, s.persons)
+	s.home = slices.Repeat([]int32{-1}, s.persons)
 	for k, v := range s.visits {
 		id, cell := k>>32, int32(k&(1<<32-1))
 		if better(v, best[id]) {

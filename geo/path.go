@@ -23,6 +23,7 @@ func ScanPath(ctx context.Context, path string, f Format, opt Options, fn func(C
 	switch {
 	case f == GeoParquet || f == Auto && isParquetFile(path):
 		res := &Result{Format: GeoParquet, sink: fn}
+		res.blankRule = opt.BlankPerson
 		return finish(res, scanGeoParquet(ctx, path, opt, res))
 	case f == GeoLife:
 		return scanGeoLife(ctx, path, opt, fn)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -140,6 +141,10 @@ type Options struct {
 	// ScanPath where no reader of bytes could tell it: a GeoParquet
 	// layer's rows.
 	Progress func(float64)
+	// BlankPerson says how a record with a blank (or all-space) person
+	// id is read in a file that names people: BlankRefuse (the file is
+	// refused, the lines named), BlankOwn or BlankSkip.
+	BlankPerson string
 }
 
 // A Result is what ReadCheckins or ScanCheckins read.
@@ -168,6 +173,17 @@ type Result struct {
 	// that every row is taken as a person of its own: a Delimited header
 	// without one, or LatLon lines.
 	NoPerson bool
+	// BlankPerson counts the records whose person id was blank in a file
+	// that names people: each its own person, or left out, as
+	// Options.BlankPerson says.
+	BlankPerson int
+
+	// hasPerson is set by a reader that knows the file names people;
+	// blankRule is Options.BlankPerson; blankLines the first lines of
+	// blank ids.
+	hasPerson  bool
+	blankRule  string
+	blankLines []int
 
 	sink    func(Checkin) error
 	records int
@@ -211,6 +227,16 @@ func (r *Result) record(line int, c Checkin, err error, skipBad bool) error {
 // recordAs is record for a record counted in unit (ParseError.Unit).
 func (r *Result) recordAs(unit string, line int, c Checkin, err error, skipBad bool) error {
 	if err == nil {
+		if r.hasPerson && strings.TrimSpace(c.User) == "" {
+			r.BlankPerson++
+			if len(r.blankLines) < maxBlankLines {
+				r.blankLines = append(r.blankLines, line)
+			}
+			if r.blankRule != BlankOwn {
+				return nil // left out, or refused once the file is read
+			}
+			c.User = "" // a person of its own
+		}
 		r.records++
 		return r.sink(c)
 	}
@@ -251,6 +277,7 @@ func ScanCheckins(ctx context.Context, r io.Reader, f Format, opt Options, fn fu
 }
 
 func scan(ctx context.Context, r io.Reader, f Format, opt Options, res *Result) (*Result, error) {
+	res.blankRule = opt.BlankPerson
 	lr := newLineReader(r)
 	lr.ctx = ctx
 	var err error
@@ -298,10 +325,36 @@ func finish(res *Result, err error) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if res.BlankPerson > 0 && res.blankRule == BlankRefuse {
+		return nil, res.blankError()
+	}
 	if res.records == 0 && res.Skipped == 0 {
 		return nil, fmt.Errorf("geo: %w", ErrEmpty)
 	}
 	return res, nil
+}
+
+// maxBlankLines is how many lines of blank person ids an error names.
+const maxBlankLines = 10
+
+// blankError refuses a file with blank person ids, naming their lines.
+func (r *Result) blankError() error {
+	lines := make([]string, len(r.blankLines))
+	for i, l := range r.blankLines {
+		lines[i] = strconv.Itoa(l)
+	}
+	more := ""
+	if r.BlankPerson > len(r.blankLines) {
+		more = ", …"
+	}
+	unit := r.LineUnit()
+	what := fmt.Sprintf("%d records name", r.BlankPerson)
+	if r.BlankPerson == 1 {
+		what, unit = "1 record names", strings.TrimSuffix(unit, "s")
+	}
+	return fmt.Errorf("geo: %w: %s no person (%s %s%s), in a file that names people: "+
+		"say whether each is a person of its own (-blank-person own) or is left out (-blank-person skip)",
+		ErrBlankPerson, what, unit, strings.Join(lines, ", "), more)
 }
 
 // errNotRead is readFormat's error for a format it does not read.
@@ -311,11 +364,13 @@ var errNotRead = errors.New("not read")
 func readFormat(lr *lineReader, res *Result, opt Options) error {
 	switch res.Format {
 	case SNAP:
+		res.hasPerson = true
 		return readLines(lr, res, opt, parseSNAP)
 	case LatLon:
 		res.NoPerson = true
 		return readLines(lr, res, opt, parseLatLon)
 	case TSMC:
+		res.hasPerson = true
 		return readLines(lr, res, opt, parseTSMC)
 	case Delimited:
 		return readDelimited(lr, res, opt)
@@ -326,6 +381,7 @@ func readFormat(lr *lineReader, res *Result, opt Options) error {
 		if opt.Places == nil {
 			return fmt.Errorf("geo: %v: %w (the venues or businesses to join with)", res.Format, ErrNoPlaces)
 		}
+		res.hasPerson = true
 		parse := opt.Places.parseFoursquareGlobal
 		if res.Format == YelpReviews {
 			parse = opt.Places.parseYelpReview

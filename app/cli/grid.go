@@ -54,6 +54,8 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	studyOut := fs.String("study-out", "", "study JSON `file` to write with the alphabet and every datum")
 	home := fs.Bool("home", false, "write each user's home cell (most frequent check-in cell) as personal data of tag \"home\" for pum into the study")
 	skipBad := fs.Bool("skip-bad", false, "skip malformed lines (counted and reported) instead of failing")
+	blank := fs.String("blank-person", "", "in a file that names people, a record whose person id is blank: own (a person of its own) or skip (left out); default: refuse the file, naming the lines")
+	personKey := fs.String("person-key", geo.PersonExact, "when two person ids are one person: exact (equal as written) or fold (equal but for case and Unicode normal form, \"Alice\" and \"alice\")")
 	preset := fs.String("preset", "", "put a paper's population of mechanisms into the study: "+presetNames())
 	record := fs.String("record", "", "also write the gridding's record, `J`.json: the command and its input's and outputs' SHA-256, which privmap report reads")
 	cf := censusFlags(fs)
@@ -77,6 +79,9 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := onlyFor(fs, "check-in files", append([]string{"bbox", "cell", "per-user", "home", "venues", "reviews"}, mappingFlagNames...)...); err != nil {
 			return err
 		}
+		if err := onlyFor(fs, "check-in files", "blank-person", "person-key"); err != nil {
+			return err
+		}
 		return runGridCensus(ctx, cf, *in, *format, *out, *studyOut, *preset, *skipBad, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
 	}
 	if err := onlyFor(fs, "census files (-format adult|census1990)", "attrs", "bins", "merge", "missing", "ordinal"); err != nil {
@@ -90,7 +95,11 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	read := geo.Options{SkipBad: *skipBad}
+	if err := personOptions(*blank, *personKey); err != nil {
+		return err
+	}
+	opt.PersonKey = *personKey
+	read := geo.Options{SkipBad: *skipBad, BlankPerson: *blank}
 	if read.Mapping, err = mf.mapping(fs); err != nil {
 		return err
 	}
@@ -99,6 +108,17 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	return runGridCheckins(ctx, src, opt, *out, *studyOut, *preset, read, &recording{path: *record, command: "grid", args: args}, stdout, stderr)
+}
+
+// personOptions checks -blank-person and -person-key.
+func personOptions(blank, key string) error {
+	if blank != geo.BlankRefuse && blank != geo.BlankOwn && blank != geo.BlankSkip {
+		return usageError{msg: fmt.Sprintf("-blank-person %q: want own (each a person of its own) or skip (left out)", blank)}
+	}
+	if key != geo.PersonExact && key != geo.PersonFold {
+		return usageError{msg: fmt.Sprintf("-person-key %q: want exact or fold", key)}
+	}
+	return nil
 }
 
 // intoStudy refuses -preset and -home, which write into the study,
@@ -217,6 +237,10 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 			source.Format = src.Format.String() // yelp, though its reviews were read
 		}
 		source.Venues, source.Reviews = absPath(src.Venues), absPath(src.Reviews)
+		source.BlankPerson = read.BlankPerson
+		if opt.PersonKey == geo.PersonFold {
+			source.PersonKey = opt.PersonKey
+		}
 		if err := addStudy(rec, studyOut, s, preset, in, source); err != nil {
 			return err
 		}
@@ -230,6 +254,21 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 	}
 	if res.NoPerson {
 		fmt.Fprintf(stderr, "privmap grid: %s: %s\n", in, noPersonText)
+	}
+	if n := res.BlankPerson; n > 0 {
+		what := "each counted as a person of its own (-blank-person own)"
+		if read.BlankPerson == geo.BlankSkip {
+			what = "left out (-blank-person skip)"
+		}
+		fmt.Fprintf(stderr, "privmap grid: %s: %d records named no person: %s\n", in, n, what)
+	}
+	if n := gd.Alike; n > 0 {
+		ex := gd.AlikeExample
+		if opt.PersonKey == geo.PersonFold {
+			fmt.Fprintf(stderr, "privmap grid: %s: %d person ids differ from another only in case or Unicode normal form (such as %q and %q): counted as one person each (-person-key fold)\n", in, n, ex[0], ex[1])
+		} else {
+			fmt.Fprintf(stderr, "privmap grid: %s: %d person ids differ from another only in case or Unicode normal form (such as %q and %q): counted as different people; -person-key fold counts them as one\n", in, n, ex[0], ex[1])
+		}
 	}
 	return nil
 }

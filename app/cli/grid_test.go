@@ -405,3 +405,57 @@ func TestGridPeopleAndBox(t *testing.T) {
 		t.Errorf("the fitted grid depends on the per-person rule:\nfirst %s\n20    %s\nall   %s", box[0], box[1], box[2])
 	}
 }
+
+// TestGridPersonIDs is issue 44's third finding: blank person ids
+// silently became one person each, and ids that differ only in case
+// were different people without a word. Blank ids are refused with their
+// lines named unless -blank-person says own or skip, and ids alike but
+// for case or Unicode normal form are counted and warned of, or folded
+// into one person with -person-key fold; the study records both.
+func TestGridPersonIDs(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "c.csv")
+	rows := "user,lat,lon\nAlice,37.76,-122.41\nalice,37.77,-122.42\n,37.75,-122.43\nbob,37.74,-122.40\n  ,37.76,-122.44\nCafe\u0301,37.76,-122.45\nCaf\u00e9,37.77,-122.45\n"
+	if err := os.WriteFile(in, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	truth, study := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.json")
+	code, _, errs := run("grid", "-in", in, "-cell", "1", "-per-user", "all", "-o", truth, "-study-out", study)
+	if code != 1 || !strings.Contains(errs, "blank person ids: 2 records name no person (lines 4, 6), in a file that names people") ||
+		!strings.Contains(errs, "-blank-person own") {
+		t.Errorf("blank ids: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(truth); err == nil {
+		t.Error("a refused file left a truth")
+	}
+	for _, tc := range []struct {
+		blank, key   string
+		data, people int
+		warn         string
+	}{
+		{"own", "exact", 7, 7, "2 person ids differ from another only in case or Unicode normal form (such as \"Alice\" and \"alice\"): counted as different people; -person-key fold counts them as one"},
+		{"skip", "exact", 5, 5, "2 records named no person: left out (-blank-person skip)"},
+		{"skip", "fold", 5, 3, "counted as one person each (-person-key fold)"},
+	} {
+		code, stdout, errs := run("grid", "-in", in, "-cell", "1", "-per-user", "all", "-blank-person", tc.blank, "-person-key", tc.key, "-o", truth, "-study-out", study)
+		if code != 0 {
+			t.Fatalf("%+v: %s", tc, errs)
+		}
+		if !strings.Contains(errs, tc.warn) {
+			t.Errorf("%+v: no warning %q: %s", tc, tc.warn, errs)
+		}
+		s, err := app.OpenStudy(study)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if people, _ := s.Contributions(); len(s.Data) != tc.data || people != tc.people {
+			t.Errorf("%+v: %d data of %d people, want %d of %d\n%s", tc, len(s.Data), people, tc.data, tc.people, stdout)
+		}
+		if s.Source.BlankPerson != tc.blank || (tc.key == "fold") != (s.Source.PersonKey == "fold") {
+			t.Errorf("%+v: source %+v", tc, s.Source)
+		}
+	}
+	if code, _, errs := run("grid", "-in", in, "-o", truth, "-blank-person", "maybe"); code != 2 || !strings.Contains(errs, "want own") {
+		t.Errorf("-blank-person maybe: exit %d: %s", code, errs)
+	}
+}

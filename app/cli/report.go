@@ -184,4 +184,3 @@ func (in *reportInputs) underlay(ctx context.Context) (report.Underlay, func(), 
 		return credit
 	}, closeBase, nil
 }
-

@@ -349,3 +349,34 @@ func TestLoadNoCoordinates(t *testing.T) {
 	require.NotNil(t, d.importer, "no import dialog")
 	assert.Contains(t, d.importer.problem.Text, "header names no latitude and longitude columns (the header's 2 fields split at semicolons: name · value)")
 }
+
+// TestLoadBlankPerson loads a file that names people with two records
+// naming none (issue 44): the window asks whether each is a person of
+// its own or left out, and loads it so, saying so in the summary; ids
+// that differ only in case are said, and folded into one person when
+// asked.
+func TestLoadBlankPerson(t *testing.T) {
+	w, d := newTestUI(t)
+	src := bytesSource("people.csv", []byte("user,lat,lon\nAlice,37.76,-122.41\nalice,37.77,-122.42\n,37.75,-122.43\nbob,37.74,-122.40\n,37.76,-122.44\n"))
+	d.perUser.SetSelected(perUserAll)
+	settle(t)
+	d.load(src, false)
+	settle(t)
+	top := w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "no question asked")
+	assert.Contains(t, overlayTexts(top), "2 records name no person (lines 4, 6)")
+	skip := findButton(top, "Leave them out")
+	require.NotNil(t, skip)
+	test.Tap(skip)
+	settle(t)
+	require.NotNil(t, d.ws.data)
+	assert.Equal(t, geo.BlankSkip, d.ws.data.src.blank)
+	assert.Equal(t, 3, d.ws.data.grid.N())
+	assert.Contains(t, d.fields["Records"].Text, "2 naming no person, left out")
+	assert.Contains(t, d.fields["Records"].Text, "1 id differs from another only in case or Unicode form (\"Alice\", \"alice\"): counted as different people")
+	d.fold.SetChecked(true)
+	settle(t)
+	people, _ := d.ws.data.personStudy().Contributions()
+	assert.Equal(t, 2, people, "Alice and alice are one person")
+	assert.Equal(t, "fold", d.ws.data.studySource().PersonKey)
+}

@@ -256,6 +256,10 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 		d.showImport(src, src.mapping)
 		return
 	}
+	if errors.Is(err, geo.ErrBlankPerson) {
+		d.askBlank(src, skipBad, err)
+		return
+	}
 	var pe *geo.ParseError
 	if !skipBad && errors.As(err, &pe) {
 		msg := fmt.Sprintf("%s: %v\n\nLoad it anyway, skipping malformed lines?\nSkipped lines are counted and listed.", src.name, err)
@@ -268,6 +272,28 @@ func (d *dataTab) loadFailed(src source, skipBad bool, err error) {
 	}
 	showError(d.win, fmt.Errorf("%s: %w", src.name, err),
 		advice+"Check that the file is a check-in file (Gowalla, Foursquare, SNAP or CSV with lat and lon columns) or a census file (UCI Adult, US Census 1990), then open it again.")
+}
+
+// askBlank asks how to read the records of src that name no person, in
+// a file that names people, and loads it again so: each a person of its
+// own, or left out (grid's -blank-person own|skip).
+func (d *dataTab) askBlank(src source, skipBad bool, err error) {
+	msg := widget.NewLabel(fmt.Sprintf("%s: %v.\n\nA record without a person id may be anyone's: counted as a person of its own it may\nbe one of the people already named, whose guarantee then holds for less than a person.",
+		src.name, strings.TrimPrefix(err.Error(), "geo: ")))
+	msg.Wrapping = fyne.TextWrapWord
+	var dlg dialog.Dialog
+	choose := func(rule string) func() {
+		return func() {
+			dlg.Hide()
+			src.blank = rule
+			d.load(src, skipBad)
+		}
+	}
+	own := widget.NewButton("Count each as a person of its own", choose(geo.BlankOwn))
+	skip := widget.NewButton("Leave them out", choose(geo.BlankSkip))
+	dlg = dialog.NewCustom("Records without a person", "Cancel", container.NewVBox(msg, container.NewHBox(own, skip)), d.win)
+	dlg.Resize(fyne.NewSize(720, 260))
+	dlg.Show()
 }
 
 // show makes ds the current data, and then tells the workspace.

@@ -136,6 +136,10 @@ func (c *checkins) countTable() *core.CountTable {
 
 func (c *checkins) studySource(src source) *app.Source {
 	s := app.GridSource(src.path, c.res.Format, src.mapping, c.grid)
+	s.BlankPerson = src.blank
+	if src.personKey == geo.PersonFold {
+		s.PersonKey = src.personKey
+	}
 	if in := src.layout; in != nil {
 		s.Format, s.Venues, s.Reviews = in.Format.String(), in.Venues, in.Reviews
 	}

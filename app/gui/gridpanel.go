@@ -36,6 +36,9 @@ type gridPanel struct {
 	// boxShown keeps the exact box behind the rounded entries.
 	boxShown   [4]shownNumber
 	fit, apply *widget.Button
+	// fold counts person ids that differ only in case or Unicode form
+	// as one person (grid's -person-key fold).
+	fold *widget.Check
 }
 
 func newGridPanel(d *dataTab) *gridPanel {
@@ -56,13 +59,28 @@ func newGridPanel(d *dataTab) *gridPanel {
 	g.cell = numberEntry(g.onSubmit)
 	g.cell.SetText(strconv.FormatFloat(p.FloatWithFallback(prefCellKm, 0.5), 'g', -1, 64))
 	g.setBoxEntries(geo.FWBound)
+	g.fold = widget.NewCheck("one person if they differ only in case", g.onFold)
 	return g
+}
+
+// onFold grids again with person ids folded, or as written.
+func (g *gridPanel) onFold(on bool) {
+	ds := g.d.ws.data
+	if ds == nil || ds.isCensus() || (ds.src.personKey == geo.PersonFold) == on {
+		return
+	}
+	ds.src.personKey = geo.PersonExact
+	if on {
+		ds.src.personKey = geo.PersonFold
+	}
+	g.regrid(false)
 }
 
 // build makes the card, with the basemap's controls in its form.
 func (g *gridPanel) build(b *basemapPanel) {
 	grid := container.New(layout.NewFormLayout(),
 		widget.NewLabel("Data"), container.NewBorder(nil, nil, nil, fixedWidth(g.bound, 64), g.perUser),
+		widget.NewLabel("Person ids"), g.fold,
 		// The box in two rows, so that the Summary fits below at the
 		// window's default size.
 		widget.NewLabel("North, South"), container.NewGridWithColumns(2, g.north, g.south),
@@ -203,10 +221,13 @@ func (g *gridPanel) present(ds *dataset) string {
 	if ds.res.NoPerson {
 		g.perUser.Disable()
 		g.bound.Disable()
+		g.fold.Disable()
 	} else {
 		g.perUser.Enable()
+		g.fold.Enable()
 		g.showBound()
 	}
+	g.fold.SetChecked(ds.src.personKey == geo.PersonFold)
 	msg := fmt.Sprintf("Loaded %s.", ds.src.name)
 	switch {
 	case ds.regridded && ds.fitted:
@@ -242,6 +263,20 @@ func (g *gridPanel) summarise(ds *dataset) {
 	records := fmt.Sprintf("%s check-ins · %s users", app.Thousands(gd.Records), app.Thousands(gd.Users))
 	if res.NoPerson {
 		records += " · " + geo.NoPersonNote
+	}
+	if res.BlankPerson > 0 {
+		what := "each a person of its own"
+		if ds.src.blank == geo.BlankSkip {
+			what = "left out"
+		}
+		records += fmt.Sprintf(" · %s naming no person, %s", app.Thousands(res.BlankPerson), what)
+	}
+	if gd.Alike > 0 {
+		how := "counted as different people"
+		if ds.src.personKey == geo.PersonFold {
+			how = "counted as one"
+		}
+		records += fmt.Sprintf(" · %s from another only in case or Unicode form (%q, %q): %s", plural(gd.Alike, "id differs", "ids differ"), gd.AlikeExample[0], gd.AlikeExample[1], how)
 	}
 	set("Records", records)
 	rule := gd.RuleText()

@@ -29,6 +29,11 @@ type source struct {
 	// layout, when not nil, names a format read from the path with its
 	// places file (a study's foursquare-global, yelp or geolife source).
 	layout *geo.Input
+	// blank says how a record naming no person is read in a file that
+	// names people (geo.Options.BlankPerson: refused until the person
+	// chooses), personKey when two ids are one person
+	// (geo.GridOptions.PersonKey).
+	blank, personKey string
 }
 
 // input is the geo.Input that src reads.
@@ -108,9 +113,10 @@ func readSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 // all passes read, and the reading stops once ctx is done.
 func gridSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptions, report func(float64)) (*dataset, error) {
 	passes, pass := opt.Passes(), 0
+	opt.PersonKey = src.personKey
 	var fromPath geo.Scan
 	if src.fromPath() {
-		read := geo.Options{SkipBad: skipBad, Mapping: src.mapping, Progress: func(f float64) {
+		read := geo.Options{SkipBad: skipBad, Mapping: src.mapping, BlankPerson: src.blank, Progress: func(f float64) {
 			if report != nil { // a file not sorted by user takes a pass more
 				report(min(1, (float64(pass-1)+f)/float64(passes)))
 			}
@@ -137,7 +143,7 @@ func gridSource(ctx context.Context, src source, skipBad bool, opt geo.GridOptio
 				report(min(1, (done+f)/float64(passes)))
 			}
 		}}
-		return geo.ScanCheckins(ctx, pr, geo.Auto, geo.Options{SkipBad: skipBad, Mapping: src.mapping}, fn)
+		return geo.ScanCheckins(ctx, pr, geo.Auto, geo.Options{SkipBad: skipBad, Mapping: src.mapping, BlankPerson: src.blank}, fn)
 	}, opt)
 	if err != nil {
 		return nil, err

@@ -135,7 +135,7 @@ func studySource(src *app.Source) (source, error) {
 		return source{}, fmt.Errorf("its data file's column mapping: %w", err)
 	}
 	s := uriSource(storage.NewFileURI(src.Path))
-	s.mapping = m
+	s.mapping, s.blank, s.personKey = m, src.BlankPerson, src.PersonKey
 	// The layouts read from their path keep their format and places.
 	if f, err := geo.ParseFormat(src.Format); err == nil {
 		if in := (geo.Input{Path: src.Path, Format: f, Venues: src.Venues, Reviews: src.Reviews}); in.FromPath() {

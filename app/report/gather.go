@@ -64,7 +64,8 @@ func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, erro
 	// A check-in file is read once, digested as it is scanned.
 	fd, err := app.DigestReading(dataName, func(r io.Reader) error {
 		records := 0
-		res, err := geo.ScanCheckins(ctx, r, f, geo.Options{SkipBad: true}, func(geo.Checkin) error { records++; return nil })
+		// Every record counts, a blank person id too.
+		res, err := geo.ScanCheckins(ctx, r, f, geo.Options{SkipBad: true, BlankPerson: geo.BlankOwn}, func(geo.Checkin) error { records++; return nil })
 		if err != nil {
 			return err
 		}
