@@ -65,6 +65,10 @@ func (u Users) Persons() (people, most int) {
 	return (&core.Study{Data: u.Data, People: u.People}).Contributions()
 }
 
+// PreviewWords names an estimate from reports privmap simulated from the
+// raw data, as the window, the command line and the report say it.
+const PreviewWords = "a preview of a collection: simulated from the raw data — not for publication"
+
 // Words says in words whom a run sanitises, in the data's unit: "59,251
 // reports from 2,000 people" (a report a check-in), "10,000 users, one
 // report each" (drawn from the truth), "8,000 reports, one a datum".

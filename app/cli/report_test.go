@@ -104,6 +104,9 @@ func TestReport(t *testing.T) {
 		r.Estimates[0].Seed == nil || *r.Estimates[0].Seed != 7 || r.Estimates[0].Intervals == nil || r.Estimates[0].Errors == nil {
 		t.Errorf("estimate facts %+v", r.Estimates)
 	}
+	if e := r.Estimates[0]; e.Reports != report.ReportsCollected || !strings.Contains(r.Publishable, "estimate 1 (ibu-m), if its reports were collected from people") {
+		t.Errorf("estimate without a simulate record: %q; %q", e.Reports, r.Publishable)
+	}
 	if r.Release == nil || r.Release.File.SHA256 != sha(t, p("released.csv")) || r.Release.Mechanism != "geometric" || r.Release.Publication ||
 		!strings.Contains(r.Release.Accuracy, "With probability 95%") {
 		t.Errorf("release facts %+v", r.Release)
@@ -230,6 +233,17 @@ func TestReportReproduces(t *testing.T) {
 		"-record", p("grid.record.json"), "-record", p("simulate.record.json"), "-o", p("r.pdf"))
 	if r.Manifest == nil || len(r.Manifest.Commands) != 3 || len(r.Manifest.Inputs) != 1 {
 		t.Fatalf("manifest %+v: want grid, simulate and estimate from the data file alone", r.Manifest)
+	}
+	// Issue 44's seventh finding: reports privmap simulated make an
+	// estimate a preview, which page 1 does not call publishable.
+	if e := r.Estimates[0]; e.Reports != report.ReportsSimulated || !strings.Contains(e.Kind, "a preview of a collection: simulated from the raw data — not for publication") {
+		t.Errorf("estimate from simulated reports: %q, %q", e.Reports, e.Kind)
+	}
+	if !strings.HasPrefix(r.Publishable, "Nothing in this report is a publication. Previews, not for publication: estimate 1 (ibu-m)") {
+		t.Errorf("publishable: %q", r.Publishable)
+	}
+	if text := pdfText(t, p("r.pdf")); !strings.Contains(text, "Nothing in this report is a publication.") || strings.Contains(text, "are what may be published") {
+		t.Errorf("page 1 does not say what may be published")
 	}
 	for i, want := range []string{"privmap grid ", "privmap simulate ", "privmap estimate "} {
 		if !strings.HasPrefix(r.Manifest.Commands[i], want) {

@@ -81,7 +81,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if useData {
 		source = "of the study's data"
 	}
-	return commit(ctx, &b, stdout, stderr, func(w io.Writer) {
+	if err := commit(ctx, &b, stdout, stderr, func(w io.Writer) {
 		people, most := users.Persons()
 		if most > 1 {
 			// People send several reports, each through her one mechanism.
@@ -94,7 +94,12 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			fmt.Fprintf(w, " %s %d", spec.ID, counts[i])
 		}
 		fmt.Fprintln(w)
-	})
+	}); err != nil {
+		return err
+	}
+	// An estimate from these reports previews a collection.
+	fmt.Fprintf(stderr, "privmap simulate: an estimate from these reports is %s (privmap report says so given this command's -record).\n", app.PreviewWords)
+	return nil
 }
 
 // checkUsers checks -n against 1..core.MaxUsers.

@@ -303,7 +303,7 @@ func (c *compareTab) notes(m *methodResult) []string {
 	req := c.res
 	ds := req.ds
 	data := dataNote(ds)
-	lines := []string{data + fmt.Sprintf(" · %s, seed %d", c.res.Users.Words(), req.Seed)}
+	lines := []string{data + fmt.Sprintf(" · %s, seed %d · %s", c.res.Users.Words(), req.Seed, "estimates: "+app.PreviewWords)}
 	lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechanismMix(req.Study, c.res.Counts), 150)...)
 	lines = append(lines, c.ws.guarantees()...)
 	est := fmt.Sprintf("Estimator: %s", methodTitle(m.Method))

@@ -67,6 +67,8 @@ func TestReportFromWindow(t *testing.T) {
 	require.NoError(t, core.WriteEstimate(&want, m.Estimate.Theta, u.cmp.res.Study.Alphabet, nil))
 	assert.Equal(t, want.Bytes(), b, "the estimate beside the report is the window's")
 	assert.Equal(t, "gibu", rep.Estimates[0].Method)
+	assert.Equal(t, report.ReportsSimulated, rep.Estimates[0].Reports, "the window's reports are simulated: a preview")
+	assert.Contains(t, rep.Publishable, "Previews, not for publication: estimate 1 (gibu)")
 	assert.Contains(t, rep.Estimates[0].Certified, "certified")
 	assert.Nil(t, rep.Estimates[0].Errors, "no errors against the truth unless asked")
 	require.NotNil(t, rep.Release)

@@ -384,7 +384,52 @@ func KeepSections(r *Report) {
 
 // RawDataNote is the report's line on the raw data it shows.
 const RawDataNote = "Raw data: the true map and the true counts are people's data themselves, shown only in a preview to judge the method; " +
-	"they are never part of a release. The estimates and the released counts are what may be published."
+	"they are never part of a release."
+
+// The words of an estimate's reports (Estimate.Reports).
+const (
+	ReportsSimulated = "simulated"
+	ReportsCollected = "collected"
+	ReportsUnknown   = "unknown"
+)
+
+// reportsKind says an estimate's reports in words.
+var reportsKind = map[string]string{
+	ReportsSimulated: app.PreviewWords + " (anyone with its seed and commands can test candidate data sets against it)",
+	ReportsCollected: "collected: estimated from reports that no record given says privmap simulated",
+	ReportsUnknown:   "not known: no record of this estimate was given, so where its reports came from is not stated",
+}
+
+// publishable says what of r may be published: a release drawn for
+// publication, and estimates from collected reports; never a preview.
+func publishable(r *Report) string {
+	var may, not []string
+	for i, e := range r.Estimates {
+		name := fmt.Sprintf("estimate %d (%s)", i+1, e.Method)
+		if e.Reports == ReportsCollected {
+			may = append(may, name+", if its reports were collected from people (no record given says privmap simulated them)")
+		} else {
+			not = append(not, name)
+		}
+	}
+	if rel := r.Release; rel != nil {
+		if rel.Publication {
+			may = append(may, "the released counts, drawn for publication")
+		} else {
+			not = append(not, "the released counts (a preview from a seeded generator)")
+		}
+	}
+	var s []string
+	if len(may) > 0 {
+		s = append(s, "What may be published: "+strings.Join(may, "; ")+".")
+	} else {
+		s = append(s, "Nothing in this report is a publication.")
+	}
+	if len(not) > 0 {
+		s = append(s, "Previews, not for publication: "+strings.Join(not, "; ")+".")
+	}
+	return strings.Join(s, " ")
+}
 
 // New returns a report's frame: its context and privmap's build.
 func New(title, operator, notes, paper string, sections []string, created string) *Report {

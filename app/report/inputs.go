@@ -172,6 +172,8 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 		if err != nil {
 			return nil, nil, err
 		}
+		e.Reports = reportsOf(rec, in.Records)
+		e.Kind = reportsKind[e.Reports]
 		if rec != nil {
 			e.Command = m.commandOf(rec)
 			if v, ok := argValue(rec.Args, "seed"); ok {
@@ -206,6 +208,7 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 	}
 	r.Manifest = m.build(own)
 	r.Manifest.Note = opt.Note
+	r.Publishable = publishable(r)
 	AddFigures(r, figs)
 	KeepSections(r)
 	return r, figs, m.err
@@ -243,6 +246,25 @@ func population(ctx context.Context, s *core.Study, given []*core.Audit) ([]Mech
 		}
 	}
 	return PopulationFacts(s, audits)
+}
+
+// reportsOf says where an estimate's reports came from, by its record
+// rec: the window simulates them; else a record of privmap simulate among
+// records that made one of rec's inputs says they were simulated, and
+// none that they were collected.
+func reportsOf(rec *app.Record, records []*app.Record) string {
+	switch {
+	case rec == nil:
+		return ReportsUnknown
+	case rec.Command == WindowCommand:
+		return ReportsSimulated
+	}
+	for _, r := range records {
+		if r.Command == "simulate" && makes(r, rec.Inputs) {
+			return ReportsSimulated
+		}
+	}
+	return ReportsCollected
 }
 
 // recordOf returns the record whose output is the file of digest d.

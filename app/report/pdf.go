@@ -171,7 +171,11 @@ func (d *pdfDoc) context(r *Report) {
 	d.Ln(2)
 	d.SetFillColor(250, 240, 225)
 	d.SetFont("sans", "", 9)
-	d.MultiCell(0, smallLine+0.4, r.RawData, "1", "L", true)
+	text := r.RawData
+	if r.Publishable != "" {
+		text = r.Publishable + " " + text
+	}
+	d.MultiCell(0, smallLine+0.4, text, "1", "L", true)
 }
 
 func (d *pdfDoc) data(x *Data) {
@@ -231,6 +235,9 @@ func (d *pdfDoc) estimates(r *Report, figs []Figure) {
 		}
 		if e.Seed != nil {
 			d.kv("Seed", fmt.Sprint(*e.Seed))
+		}
+		if e.Kind != "" {
+			d.kv("Reports", e.Kind)
 		}
 		d.kv("Convergence", e.Certified)
 		if er := e.Errors; er != nil {

@@ -52,6 +52,8 @@ type Report struct {
 	Release    *Release     `json:"release,omitempty"`
 	Manifest   *Manifest    `json:"manifest,omitempty"`
 	RawData    string       `json:"raw_data_note"`
+	// Publishable says what of the report may be published.
+	Publishable string `json:"publishable,omitempty"`
 	Figures    []*FigureRef `json:"figures,omitempty"`
 }
 
@@ -125,6 +127,13 @@ type Estimate struct {
 	GapTol    *float64       `json:"gap_tol,omitempty"`
 	Converged *bool          `json:"converged,omitempty"`
 	Certified string         `json:"certified"` // the convergence in words
+	// Reports says where the reports came from: "simulated" (privmap
+	// simulated them from the raw data: the estimate is a preview of a
+	// collection, not for publication), "collected" (no record of
+	// privmap simulating them) or "unknown" (no record of the estimate);
+	// Kind says it in words.
+	Reports string `json:"reports,omitempty"`
+	Kind    string `json:"kind,omitempty"`
 	Errors    *Errors        `json:"errors,omitempty"`
 	Intervals *Intervals     `json:"intervals,omitempty"`
 }
