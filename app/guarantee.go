@@ -100,16 +100,39 @@ func levelText(eps float64) string {
 	return fmt.Sprintf("%.3f", eps)
 }
 
+// MapUnit names what a study's map counts, for the words of its errors:
+// "people" when each holds one datum (a census record, -per-user
+// first), "check-ins" on a grid of several a person, else "records".
+func MapUnit(s *core.Study) string {
+	switch {
+	case s.Unit() == "record":
+		return "records"
+	case s.People == nil || s.MaxPerPerson == 1:
+		return "people"
+	case s.Alphabet.Kind == core.KindGrid:
+		return "check-ins"
+	}
+	return "records"
+}
+
 // MetricsReading says in words what an estimate's errors mean for the
-// map (docs/ARCHITECTURE.md §5): TV as the share of people who would
-// have to move, EMD as how far, JSD between its bounds, the squared
-// error as what it sums.
-func MetricsReading(m emd.Metrics) string {
+// map (docs/ARCHITECTURE.md §5) of people: MetricsReadingOf.
+func MetricsReading(m emd.Metrics) string { return MetricsReadingOf(m, "people") }
+
+// MetricsReadingOf says in words what an estimate's errors mean for a
+// map of unit (MapUnit: people, check-ins, records): TV as the share of
+// them that would have to move, EMD as how far, JSD between its bounds,
+// the squared error as what it sums.
+func MetricsReadingOf(m emd.Metrics, unit string) string {
+	one := map[string]string{"people": "person", "check-ins": "check-in", "records": "record"}[unit]
+	if one == "" {
+		one, unit = "datum", "data"
+	}
 	var parts []string
-	parts = append(parts, fmt.Sprintf("TV %.3g: %s of the people would have to move to another %s to turn the estimate into the truth.",
-		m.TV, percent(m.TV), "cell or category"))
+	parts = append(parts, fmt.Sprintf("TV %.3g: %s of the %s would have to move to another %s to turn the estimate into the truth.",
+		m.TV, percent(m.TV), unit, "cell or category"))
 	if !math.IsNaN(m.EMD) {
-		parts = append(parts, fmt.Sprintf("EMD %.3g %s: moving the estimate onto the truth carries each person %.3g %s on average.", m.EMD, m.EMDUnit, m.EMD, m.EMDUnit))
+		parts = append(parts, fmt.Sprintf("EMD %.3g %s: moving the estimate onto the truth carries each %s %.3g %s on average.", m.EMD, m.EMDUnit, one, m.EMD, m.EMDUnit))
 	}
 	parts = append(parts, fmt.Sprintf("JSD %.3g nats: 0 for the same map, ln 2 ≈ 0.693 for maps with nothing in common.", m.JSD),
 		fmt.Sprintf("Squared error %.3g: the squared differences of the cells' probabilities, summed.", m.MSE))

@@ -90,6 +90,11 @@ func TestMetricsReading(t *testing.T) {
 			t.Errorf("%q lacks %q", got, want)
 		}
 	}
+	// A map of check-ins says check-ins (issue 44: it said people).
+	if got := MetricsReadingOf(emd.Metrics{TV: 0.12, EMD: 0.438, EMDUnit: "km", JSD: 0.0232, MSE: 0.004825}, "check-ins"); !strings.Contains(got, "12% of the check-ins would have to move") ||
+		!strings.Contains(got, "carries each check-in 0.438 km") || strings.Contains(got, "people") {
+		t.Errorf("check-ins: %q", got)
+	}
 	if strings.Contains(MetricsReading(emd.Metrics{TV: 0.5, EMD: math.NaN(), JSD: 0.1, MSE: 0.1}), "EMD") {
 		t.Error("an EMD without a distance is worded")
 	}

@@ -126,15 +126,27 @@ func (a Alphabet) Validate() error {
 }
 
 // Distance returns the ground distance between symbols x and y and its
-// unit: steps on a linear alphabet, km between cell centres on a grid
-// (cells of side CellKm). Categorical alphabets have none (ok false).
+// unit: steps on a linear alphabet, km between cell centres on a grid,
+// from the cells' true sides (CellSides), not the nominal CellKm.
+// Categorical alphabets have none (ok false).
 func (a Alphabet) Distance(x, y int) (d float64, unit string, ok bool) {
 	switch a.Kind {
 	case KindLinear:
 		return math.Abs(float64(x - y)), "step", true
 	case KindGrid:
+		w, h := a.CellSides()
 		dr, dc := float64(x/a.Cols-y/a.Cols), float64(x%a.Cols-y%a.Cols)
-		return a.CellKm * math.Hypot(dr, dc), "km", true
+		return math.Hypot(dr*h, dc*w), "km", true
 	}
 	return 0, "", false
+}
+
+// CellSides returns a grid's cells' true width and height in km: those
+// recorded when the cells tile the box exactly (CellWidthKm,
+// CellHeightKm), else the nominal side CellKm.
+func (a Alphabet) CellSides() (width, height float64) {
+	if a.CellWidthKm > 0 && a.CellHeightKm > 0 {
+		return a.CellWidthKm, a.CellHeightKm
+	}
+	return a.CellKm, a.CellKm
 }

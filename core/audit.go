@@ -675,7 +675,8 @@ const nearWindow = 4
 // outside a small set of inputs: the offsets of the (2·nearWindow+1)²
 // window in order of distance, the first one on the grid and outside
 // the set giving the answer when no input beyond the window is nearer
-// (CellKm·(nearWindow+1)). It returns nil on other alphabets.
+// (the shorter cell side·(nearWindow+1)). It returns nil on other
+// alphabets.
 func nearestOn(a Alphabet, k int) func(y int, skip func(x int) bool) (float64, bool) {
 	if a.Kind != KindGrid || k != a.Rows*a.Cols {
 		return nil
@@ -694,7 +695,8 @@ func nearestOn(a Alphabet, k int) func(y int, skip func(x int) bool) (float64, b
 		}
 	}
 	slices.SortStableFunc(offs, func(x, y offset) int { return cmp.Compare(x.d, y.d) })
-	beyond := a.CellKm * (nearWindow + 1)
+	w, h := a.CellSides()
+	beyond := min(w, h) * (nearWindow + 1)
 	return func(y int, skip func(x int) bool) (float64, bool) {
 		ry, cy := y/a.Cols, y%a.Cols
 		for _, o := range offs {

@@ -202,7 +202,11 @@ func (c *compareTab) refresh() {
 // the estimate's intervals say or how they are coming.
 func (c *compareTab) readings() {
 	if m := c.current(); m != nil {
-		c.reading.SetText(app.MetricsReading(m.Metrics) + "\n" + c.iv.status.Text)
+		unit := "people"
+		if ds := c.res.ds; ds != nil {
+			unit = app.MapUnit(ds.personStudy())
+		}
+		c.reading.SetText(app.MetricsReadingOf(m.Metrics, unit) + "\n" + c.iv.status.Text)
 	}
 }
 

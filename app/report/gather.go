@@ -191,9 +191,9 @@ type Run struct {
 }
 
 // EstimateFacts describes an estimate, the file fd holding theta (with
-// its intervals iv, if any) on a: with run (nil: unknown) its method and
-// convergence, with truth its errors.
-func EstimateFacts(ctx context.Context, fd app.FileDigest, theta []float64, iv *core.Intervals, a core.Alphabet, run *Run, truth []float64) (*Estimate, error) {
+// its intervals iv, if any) on a, a map of unit (app.MapUnit): with run
+// (nil: unknown) its method and convergence, with truth its errors.
+func EstimateFacts(ctx context.Context, fd app.FileDigest, theta []float64, iv *core.Intervals, a core.Alphabet, unit string, run *Run, truth []float64) (*Estimate, error) {
 	e := &Estimate{File: fd, Method: "unknown", Title: "An estimate without a record",
 		Certified: "not known: no record of this file was given (privmap estimate -record writes one), so its method and convergence are not stated"}
 	if run != nil {
@@ -206,7 +206,7 @@ func EstimateFacts(ctx context.Context, fd app.FileDigest, theta []float64, iv *
 		if err != nil {
 			return nil, err
 		}
-		e.Errors = &Errors{TV: mt.TV, JSD: mt.JSD, SqErr: mt.MSE, Reading: app.MetricsReading(mt)}
+		e.Errors = &Errors{TV: mt.TV, JSD: mt.JSD, SqErr: mt.MSE, Reading: app.MetricsReadingOf(mt, unit)}
 		if !math.IsNaN(mt.EMD) {
 			e.Errors.EMD, e.Errors.EMDUnit = &mt.EMD, mt.EMDUnit
 		}

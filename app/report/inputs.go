@@ -168,7 +168,7 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 				return nil, nil, fmt.Errorf("the record of %s: %w", ei.File.Path, err)
 			}
 		}
-		e, err := EstimateFacts(ctx, ei.File, ei.Theta, ei.Intervals, a, run, in.Truth)
+		e, err := EstimateFacts(ctx, ei.File, ei.Theta, ei.Intervals, a, app.MapUnit(in.Study.Study), run, in.Truth)
 		if err != nil {
 			return nil, nil, err
 		}

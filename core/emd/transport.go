@@ -41,15 +41,17 @@ func Transport(ctx context.Context, supply, demand []float64, cost func(i, j int
 }
 
 // gridCosts returns the costs on grid a, computed when asked from the
-// cells' rows and columns: CellKm·hypot(Δrow, Δcol), read from a table
+// cells' rows and columns: hypot(Δrow·height, Δcol·width) of the true
+// cell sides (core.Alphabet.CellSides), read from a table
 // of the grid's offsets, equal to a.Distance bit for bit. No m×n table
 // is stored (the "cost matrix computed lazily").
 func gridCosts(a core.Alphabet) func(src, dst []int) (costTable, error) {
 	return func(src, dst []int) (costTable, error) {
 		g := gridTable{cols: a.Cols, off: make([]float64, a.Rows*a.Cols), src: make([]int32, 2*len(src)), dst: make([]int32, 2*len(dst)), col: make([]int32, len(dst))}
+		w, h := a.CellSides()
 		for dr := range a.Rows {
 			for dc := range a.Cols {
-				g.off[dr*a.Cols+dc] = a.CellKm * math.Hypot(float64(dr), float64(dc))
+				g.off[dr*a.Cols+dc] = math.Hypot(float64(dr)*h, float64(dc)*w)
 			}
 		}
 		for k, i := range src {
