@@ -45,7 +45,8 @@ func TestErrorCatalogue(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, "bash", "-c", `ulimit -v 8000000 && exec "$0"`, os.Args[0])
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "PRIVMAP_TEST_MAIN=1", "PRIVMAP_TEST_ARGS="+args)
+			// Each row's default ledger is its own, out of the user's.
+			cmd.Env = append(os.Environ(), "PRIVMAP_TEST_MAIN=1", "PRIVMAP_TEST_ARGS="+args, "XDG_DATA_HOME="+t.TempDir())
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err := cmd.Run()

@@ -43,8 +43,9 @@ type ReleaseLine struct {
 	// LedgerSpent is the ε publications of the study's data have spent,
 	// this one included when it is published (-secure), and
 	// LedgerBudget the budget set (0 for none); both with -study only.
-	LedgerSpent  *float64 `json:"ledger_spent,omitempty"`
-	LedgerBudget *float64 `json:"ledger_budget,omitempty"`
+	LedgerSpent  *float64   `json:"ledger_spent,omitempty"`
+	LedgerBudget *float64   `json:"ledger_budget,omitempty"`
+	Ledger       *LedgerRef `json:"ledger,omitempty"`
 	// SmallCells counts the cells whose true count comes from one or
 	// two people, Suppressed the released counts -suppress set to 0.
 	SmallCells int `json:"small_cells"`
@@ -62,6 +63,16 @@ type ReleaseLine struct {
 	EpsIn  float64 `json:"eps_in"`
 	EpsOut float64 `json:"eps_out"`
 	Break  float64 `json:"break"`
+}
+
+// A LedgerRef names where a release's data set is accounted: the
+// ledger's database, the data set, this publication's entry (0 for a
+// preview) and the chain's head after it, which pins the ledger.
+type LedgerRef struct {
+	Path    string `json:"path"`
+	Dataset string `json:"dataset"`
+	Entry   int64  `json:"entry,omitempty"`
+	Head    string `json:"head"`
 }
 
 // ReleaseFacts are what a release line says of: the noise, its

@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"context"
 	crand "crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -14,9 +16,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/ledger"
 	"github.com/privmap/privmap/core"
 )
 
@@ -46,7 +48,10 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	clip := fs.Bool("clip", false, "with -study: keep at most Δ records of each person (a seeded draw) instead of refusing a person with more")
 	ci := fs.Float64("ci", 0, "add the interval of each true count at this `level` (such as 0.95), alone and for every cell at once: columns lo,hi,band_lo,band_hi")
 	suppress := fs.Float64("suppress", 0, "set released counts of at most `T` to 0: post-processing of the noisy counts, which costs no privacy (default 0: off)")
-	budget := fs.Float64("budget", 0, "with -study: the total ε publications of these data may spend, kept in the study's ledger; a -secure release beyond it is refused")
+	budget := fs.Float64("budget", 0, "the total ε publications of the data set may spend, set once in the ledger; a -secure release beyond it is refused")
+	raise := fs.Bool("raise-budget", false, "allow -budget above the budget already set (an entry of its own in the ledger)")
+	ledgerPath := fs.String("ledger", "", "the organisation's ledger `database` (SQLite) of publications and budgets (default: privmap/ledger.sqlite in the user's data folder)")
+	dataset := fs.String("dataset", "", "the data set's `name` in the ledger (default: the data file's name, else the study's or the truth's)")
 	seed := fs.Uint64("seed", 1, "seed of a preview's noise")
 	secure := fs.Bool("secure", false, "a release for publication: exact integer noise from crypto/rand (geometric and pm-geometric only)")
 	out := fs.String("o", "", "released distribution `file` to write")
@@ -57,7 +62,7 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cmp.Or(required(fs, "truth", "mechanism", "o"), distinct(fs, []string{"o", "record"}, "truth", "study")); err != nil {
 		return err
 	}
-	if err := checkStudyFlags(fs, *studyName, *clip, *budget); err != nil {
+	if err := checkStudyFlags(fs, *studyName, *clip, *budget, *raise); err != nil {
 		return err
 	}
 	spec, err := releaseSpec(fs, *mech, *eps, *epsIn, *epsOut, *brk, *sens)
@@ -75,8 +80,15 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if isSet(fs, "sensitivity") {
 		r.delta = *sens
 	}
-	line, content, err := r.draw(ctx)
+	r.raise, r.datasetName, r.ledgerPath = *raise, *dataset, *ledgerPath
+	line, content, err := r.draw(ctx, stderr)
+	if r.ledger != nil {
+		defer r.ledger.Close()
+	}
 	if err != nil {
+		if r.imported != "" {
+			return fmt.Errorf("%w\nprivmap release: %s", err, r.imported)
+		}
 		return err
 	}
 	var b app.Batch
@@ -84,11 +96,10 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		"release", args, line, []string{*truthName, *studyName}); err != nil {
 		return err
 	}
-	if r.study != nil && (r.secure || r.budget > 0) {
-		// The ledger: a publication spent, or the budget set.
-		b.Add(*studyName, func(w io.Writer) error { return app.WriteStudy(w, r.study) }, *studyName)
-	}
 	if err := commit(ctx, &b, stdout, stderr, printLine(line)); err != nil {
+		if r.entry != nil {
+			return fmt.Errorf("%w (the ledger %s records this draw as entry %d: its ε is spent on these people though its file was not written)", err, r.ledger.Path(), r.entry.Seq)
+		}
 		return err
 	}
 	r.notes(stderr)
@@ -112,14 +123,17 @@ func (r *release) options(fs *flag.FlagSet, budget, suppress, ci float64) error 
 	return nil
 }
 
-// checkStudyFlags refuses -clip and -budget without a study, and a
-// budget that is not a positive ε.
-func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float64) error {
+// checkStudyFlags refuses -clip without a study, a budget that is not a
+// positive ε, and -raise-budget without one.
+func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float64, raise bool) error {
 	if clip && studyName == "" {
 		return usageError{msg: "-clip: bounds each person's records, which the study says: give -study too"}
 	}
-	if isSet(fs, "budget") && (studyName == "" || !(budget > 0) || math.IsInf(budget, 0)) {
-		return usageError{msg: fmt.Sprintf("-budget %v: a positive ε kept in the study's ledger: give -study too", budget)}
+	if isSet(fs, "budget") && (!(budget > 0) || math.IsInf(budget, 0)) {
+		return usageError{msg: fmt.Sprintf("-budget %v: want a positive ε", budget)}
+	}
+	if raise && !isSet(fs, "budget") {
+		return usageError{msg: "-raise-budget: give the new budget with -budget"}
 	}
 	return nil
 }
@@ -147,22 +161,22 @@ func (r *release) notes(stderr io.Writer) {
 	if !r.secure {
 		fmt.Fprintf(stderr, "privmap release: a preview, its noise drawn from seeded math/rand (seed %d), not published and not spent; a release for publication takes -secure (geometric mechanisms)\n", r.seed)
 	}
-	if r.study != nil {
-		fmt.Fprintln(stderr, "privmap release: "+ledgerWords(r.study.Ledger))
+	if r.imported != "" {
+		fmt.Fprintln(stderr, "privmap release: "+r.imported)
+	}
+	if r.ledger != nil && r.status.Spent != nil {
+		fmt.Fprintln(stderr, "privmap release: "+ledgerWords(r.status, r.ledger.Path()))
 	}
 }
 
-// ledgerWords says what publications of the study's data have spent.
-func ledgerWords(l *app.Ledger) string {
-	n := 0
-	if l != nil {
-		n = len(l.Entries)
+// ledgerWords says what publications of a data set have spent.
+func ledgerWords(st ledger.Status, path string) string {
+	s := fmt.Sprintf("publications of data set %q have spent ε = %s in all (%d published; under basic composition their ε add up for every person)",
+		st.Dataset, ledger.RatString(st.Spent), st.Publications)
+	if st.Budget != nil {
+		s += fmt.Sprintf(", of a budget of %s", ledger.RatString(st.Budget))
 	}
-	s := fmt.Sprintf("publications of these data have spent ε = %.4g in all (%d published; under basic composition their ε add up for every person)", l.Spent(), n)
-	if l != nil && l.Budget > 0 {
-		s += fmt.Sprintf(", of a budget of %.4g", l.Budget)
-	}
-	return s
+	return s + fmt.Sprintf("; ledger %s, chain head %.16s…", path, st.Head)
 }
 
 // checkSecure refuses a secure release with a seed or Laplace noise.
@@ -194,8 +208,16 @@ type release struct {
 	suppressed           int     // cells suppressed
 	ci                   float64 // -ci, 0 for none
 	interval             *app.ReleaseInterval
-	study                *app.Study // read with -study; its ledger is updated
+	study                *app.Study // read with -study
 	sum                  app.ReleaseSummary
+	// The ledger: its database (opened by draw), the data set's name and
+	// what it has spent, -raise-budget, and the entry of this publication.
+	ledgerPath, datasetName string
+	ledger                  *ledger.DB
+	raise                   bool
+	status                  ledger.Status
+	entry                   *ledger.Entry
+	imported                string // what was imported from the study, said last
 	// droppedCells and mostDropped say, in a preview, in how many cells
 	// clipping dropped records and at most how many from one.
 	droppedCells, mostDropped int
@@ -209,8 +231,9 @@ func (r *release) accuracy() app.Accuracy {
 
 // draw reads the truth (and the study), draws the noise and returns the
 // JSON line and the released file's content; a publication is recorded
-// in the study's ledger, after the budget is checked.
-func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
+// in the ledger's database, which checks the budget in the same
+// transaction, before any file is written.
+func (r *release) draw(ctx context.Context, stderr io.Writer) ([]byte, []byte, error) {
 	f, err := os.Open(r.truthName)
 	if err != nil {
 		return nil, nil, err
@@ -229,7 +252,7 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 		return nil, nil, err
 	}
 	r.sum = sum
-	if err := r.spend(sum.WorstEps); err != nil {
+	if err := r.openLedger(ctx, stderr); err != nil {
 		return nil, nil, err
 	}
 	raw, err := app.ReleaseCounts(ctx, t.Counts, r.spec, r.seed, r.secure)
@@ -245,16 +268,20 @@ func (r *release) draw(ctx context.Context) ([]byte, []byte, error) {
 	if err := core.WriteRelease(&content, t, raw); err != nil {
 		return nil, nil, err
 	}
-	if r.secure && r.study != nil {
-		r.study.Ledger.Record(time.Now(), r.spec.Mechanism, sum.WorstEps, r.spec.Sensitivity, filepath.Base(r.out), content.Bytes())
+	if err := r.spend(ctx, sum.WorstEps, content.Bytes()); err != nil {
+		return nil, nil, err
 	}
 	clipped, _ := core.ClipCounts(raw)
 	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, r.brk)
 	rl := app.NewReleaseLine(app.ReleaseFacts{Spec: r.spec, Summary: sum, Contribution: r.contrib, Secure: r.secure, Cells: len(raw),
 		MAE: mae, MRE: mre, PWithin: within, Suppressed: r.suppressed, Interval: r.interval, Accuracy: r.accuracy()})
-	if r.study != nil {
-		spent, budget := r.study.Ledger.Spent(), r.study.Ledger.Budget
+	if r.ledger != nil && r.status.Spent != nil {
+		spent, budget := r.status.SpentFloat(), r.status.BudgetFloat()
 		rl.LedgerSpent, rl.LedgerBudget = &spent, &budget
+		rl.Ledger = &app.LedgerRef{Path: r.ledger.Path(), Dataset: r.status.Dataset, Head: r.status.Head}
+		if r.entry != nil {
+			rl.Ledger.Entry = r.entry.Seq
+		}
 	}
 	line, err := json.Marshal(rl)
 	return line, content.Bytes(), err
@@ -296,25 +323,118 @@ func (r *release) readStudy(t *core.CountTable) error {
 	return nil
 }
 
-// spend sets the ledger's budget if -budget was given, and refuses a
-// publication of eps beyond it.
-func (r *release) spend(eps float64) error {
-	if r.study == nil {
+// openLedger opens the ledger's database and the data set's account:
+// a study's old ledger member imported once (said on stderr), the budget
+// set if -budget was given (raised only with -raise-budget), what was
+// spent read.
+func (r *release) openLedger(ctx context.Context, stderr io.Writer) error {
+	path := r.ledgerPath
+	if path == "" {
+		var err error
+		if path, err = ledger.DefaultPath(); err != nil {
+			return fmt.Errorf("the ledger: %w (give -ledger PATH)", err)
+		}
+	}
+	db, err := ledger.Open(ctx, path)
+	if db != nil {
+		r.ledger = db
+	}
+	if err != nil {
+		if r.secure || r.budget > 0 {
+			return err
+		}
+		fmt.Fprintf(stderr, "privmap release: %v\n", err) // a preview spends nothing
+	}
+	r.status.Dataset = r.dataset()
+	if db == nil {
 		return nil
 	}
-	if r.study.Ledger == nil {
-		r.study.Ledger = &app.Ledger{}
+	if r.study != nil && r.study.Ledger != nil && err == nil {
+		if err := r.importLedger(ctx, stderr); err != nil {
+			return err
+		}
 	}
 	if r.budget > 0 {
-		r.study.Ledger.Budget = r.budget
+		if err := db.SetBudget(ctx, r.status.Dataset, r.budget, r.raise, ledger.Entry{Study: r.studyName}); err != nil {
+			return err
+		}
 	}
-	if !r.secure {
-		return nil // a preview spends nothing
-	}
-	if err := r.study.Ledger.Check(eps); err != nil {
-		return fmt.Errorf("%s: %w", r.studyName, err)
+	if st, err := db.Status(ctx, r.status.Dataset); err == nil {
+		r.status = st
 	}
 	return nil
+}
+
+// dataset names the data set in the ledger: -dataset, else the data
+// file's name, else the study's or the truth's.
+func (r *release) dataset() string {
+	switch {
+	case r.datasetName != "":
+		return r.datasetName
+	case r.study != nil && r.study.Source != nil && r.study.Source.Path != "":
+		return filepath.Base(r.study.Source.Path)
+	case r.studyName != "":
+		return filepath.Base(r.studyName)
+	}
+	return filepath.Base(r.truthName)
+}
+
+// importLedger imports the study's ledger member into the database,
+// once (by its digest), under the data set's name.
+func (r *release) importLedger(ctx context.Context, stderr io.Writer) error {
+	l := r.study.Ledger
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(b)
+	var pubs []ledger.Entry
+	for _, e := range l.Entries {
+		pubs = append(pubs, ledger.Entry{Date: e.Date, Mechanism: e.Mechanism, Sensitivity: e.Sensitivity, Epsilon: ledger.EpsString(e.Epsilon),
+			Output: e.Output, OutputSHA256: e.SHA256, Study: r.studyName})
+	}
+	done, err := r.ledger.Import(ctx, r.status.Dataset, hex.EncodeToString(sum[:]), l.Budget, pubs)
+	if err != nil {
+		return err
+	}
+	if done {
+		r.imported = fmt.Sprintf("%s: its ledger (%d publications, budget %g) imported into %s as data set %q; the study's member is now only read from there",
+			r.studyName, len(l.Entries), l.Budget, r.ledger.Path(), r.status.Dataset)
+	}
+	return nil
+}
+
+// spend records a publication of eps whose file holds content: the
+// budget checked and the entry appended in one transaction. A preview
+// spends nothing.
+func (r *release) spend(ctx context.Context, eps float64, content []byte) error {
+	if !r.secure {
+		return nil
+	}
+	e := ledger.Entry{Study: r.studyName, Mechanism: r.spec.Mechanism, Sensitivity: r.spec.Sensitivity, Output: filepath.Base(r.out),
+		OutputSHA256: app.BytesDigest(r.out, content).SHA256, DataSHA256: r.dataDigest()}
+	got, err := r.ledger.Spend(ctx, r.status.Dataset, eps, e)
+	if err != nil {
+		return err
+	}
+	r.entry = &got
+	if st, err := r.ledger.Status(ctx, r.status.Dataset); err == nil {
+		r.status = st
+	}
+	return nil
+}
+
+// dataDigest returns the SHA-256 of the data file the study names, ""
+// when there is none or it cannot be read.
+func (r *release) dataDigest() string {
+	if r.study == nil || r.study.Source == nil || r.study.Source.Path == "" {
+		return ""
+	}
+	d, err := app.Digest(r.study.Source.Path)
+	if err != nil {
+		return ""
+	}
+	return d.SHA256
 }
 
 // bounds sets, with -ci, the intervals the released file's columns give:

@@ -9,13 +9,16 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/ledger"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/core/central"
 )
@@ -310,52 +313,142 @@ func TestReleasePerPerson(t *testing.T) {
 	}
 }
 
-// TestReleaseLedger publishes twice from one study with a budget of 1.5:
-// the first publication (ε = 1) is recorded in the study's ledger with
-// its file's SHA-256, a preview spends nothing, and the second
-// publication, which would spend 2 in all, is refused, leaving the study
-// and the earlier release byte-identical.
+// TestReleaseLedger is issue 44's fourth finding: the budget lived in
+// the study file, so re-gridding erased it, -budget raised it silently,
+// and two publications at once both spent. In the ledger's database
+// (-ledger): one publication at ε 1 of a budget of 1.5 is an entry with
+// its file's SHA-256; grid -study-out over the study loses nothing; a
+// preview spends nothing; -budget 100 is refused without -raise-budget;
+// the second publication is refused, leaving the earlier release
+// byte-identical; raised, it spends.
 func TestReleaseLedger(t *testing.T) {
 	dir := t.TempDir()
-	truth, study := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.json")
-	if code, _, errs := run("grid", "-in", "../../assets/default_checkins.snap.txt", "-o", truth, "-study-out", study); code != 0 {
-		t.Fatal(errs)
+	truth, study, db := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.json"), filepath.Join(dir, "org", "ledger.sqlite")
+	grid := func() {
+		if code, _, errs := run("grid", "-in", "../../assets/default_checkins.snap.txt", "-o", truth, "-study-out", study); code != 0 {
+			t.Fatal(errs)
+		}
 	}
+	grid()
 	out := filepath.Join(dir, "r.csv")
-	code, stdout, errs := run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-secure", "-budget", "1.5", "-o", out)
+	release := func(extra ...string) (int, string, string) {
+		return run(append([]string{"release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-ledger", db}, extra...)...)
+	}
+	code, stdout, errs := release("-secure", "-budget", "1.5", "-o", out)
 	if code != 0 {
 		t.Fatal(errs)
 	}
 	var line struct {
-		Spent  float64 `json:"ledger_spent"`
-		Budget float64 `json:"ledger_budget"`
+		Spent  float64        `json:"ledger_spent"`
+		Budget float64        `json:"ledger_budget"`
+		Ledger *app.LedgerRef `json:"ledger"`
 	}
-	if err := json.Unmarshal([]byte(stdout), &line); err != nil || math.Abs(line.Spent-1) > 1e-9 || line.Budget != 1.5 {
+	if err := json.Unmarshal([]byte(stdout), &line); err != nil || line.Spent != 1 || line.Budget != 1.5 || line.Ledger == nil ||
+		line.Ledger.Dataset != "default_checkins.snap.txt" || line.Ledger.Entry != 2 || len(line.Ledger.Head) != 64 {
 		t.Errorf("%s: %v", stdout, err)
 	}
-	s, err := app.OpenStudy(study)
+	l, err := ledger.Open(t.Context(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	published, _ := os.ReadFile(out)
+	es, err := l.Entries(t.Context(), "default_checkins.snap.txt")
+	l.Close()
+	published := mustRead(t, out)
 	sum := sha256.Sum256(published)
-	if l := s.Ledger; l == nil || len(l.Entries) != 1 || l.Budget != 1.5 || l.Entries[0].SHA256 != hex.EncodeToString(sum[:]) ||
-		l.Entries[0].Output != "r.csv" || l.Entries[0].Draw != "secure" || l.Entries[0].Sensitivity != 1 {
-		t.Fatalf("ledger after one publication: %+v", s.Ledger)
+	if err != nil || len(es) != 2 || es[0].Kind != ledger.KindBudget || es[1].Kind != ledger.KindPublication || es[1].Epsilon != "1" ||
+		es[1].OutputSHA256 != hex.EncodeToString(sum[:]) || es[1].Output != "r.csv" || es[1].Sensitivity != 1 || es[1].Who == "" {
+		t.Fatalf("ledger after one publication: %+v %v", es, err)
 	}
-	if code, _, errs := run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-o", filepath.Join(dir, "p.csv")); code != 0 ||
+	grid() // grid never touches the ledger
+	if code, _, errs := release("-o", filepath.Join(dir, "p.csv")); code != 0 ||
 		!strings.Contains(errs, "not published and not spent") || !strings.Contains(errs, "spent ε = 1 in all (1 published") {
-		t.Errorf("a preview: exit %d: %s", code, errs)
+		t.Errorf("a preview after re-gridding: exit %d: %s", code, errs)
 	}
-	before, _ := os.ReadFile(study)
-	code, _, errs = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-secure", "-o", out)
+	if code, _, errs := release("-budget", "100", "-o", filepath.Join(dir, "p.csv")); code != 1 || !strings.Contains(errs, "raising it needs -raise-budget") {
+		t.Errorf("a silent raise: exit %d: %s", code, errs)
+	}
+	code, _, errs = release("-secure", "-o", out)
 	if code != 1 || !strings.Contains(errs, "would spend ε = 1 more on these people, 2 in all, beyond the budget of 1.5") {
 		t.Errorf("beyond the budget: exit %d: %s", code, errs)
 	}
-	after, _ := os.ReadFile(study)
-	again, _ := os.ReadFile(out)
-	if !bytes.Equal(before, after) || !bytes.Equal(published, again) {
-		t.Error("a refused publication changed the study or the release")
+	if !bytes.Equal(published, mustRead(t, out)) {
+		t.Error("a refused publication changed the release")
+	}
+	if code, _, errs := release("-secure", "-budget", "2", "-raise-budget", "-o", out); code != 0 {
+		t.Errorf("raised: exit %d: %s", code, errs)
+	}
+}
+
+// TestReleaseLedgerRace starts two publications at once, in two
+// processes (this test binary running privmap), on one ledger with a
+// budget for one: exactly one is published. In the study file both
+// spent and the ledger kept one entry.
+func TestReleaseLedgerRace(t *testing.T) {
+	if os.Getenv("PRIVMAP_CLI_ARGS") != "" {
+		return
+	}
+	dir := t.TempDir()
+	truth, study, db := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.json"), filepath.Join(dir, "shared", "ledger.sqlite")
+	if code, _, errs := run("grid", "-in", "../../assets/default_checkins.snap.txt", "-o", truth, "-study-out", study); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-ledger", db, "-budget", "1.5", "-o", filepath.Join(dir, "p.csv")); code != 0 {
+		t.Fatal(errs)
+	}
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	errs := make([]string, 2)
+	for i := range 2 {
+		wg.Go(func() {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestCLIHelper$")
+			args := strings.Join([]string{"release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-ledger", db, "-secure",
+				"-o", filepath.Join(dir, fmt.Sprintf("r%d.csv", i))}, "\n")
+			cmd.Env = append(os.Environ(), "PRIVMAP_CLI_ARGS="+args)
+			b, err := cmd.CombinedOutput()
+			errs[i] = string(b)
+			if ee, ok := err.(*exec.ExitError); ok {
+				codes[i] = ee.ExitCode()
+			}
+		})
+	}
+	wg.Wait()
+	if codes[0]+codes[1] != 1 || !strings.Contains(errs[0]+errs[1], "beyond the budget of 1.5") {
+		t.Errorf("two publications at once: exits %v\n%s\n%s", codes, errs[0], errs[1])
+	}
+	l, err := ledger.Open(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if st, err := l.Status(t.Context(), "default_checkins.snap.txt"); err != nil || st.Publications != 1 {
+		t.Errorf("%d publications recorded: %v", st.Publications, err)
+	}
+}
+
+// TestCLIHelper runs privmap with the arguments of PRIVMAP_CLI_ARGS (one
+// a line) and exits with its status, for the tests that need processes.
+func TestCLIHelper(t *testing.T) {
+	args := os.Getenv("PRIVMAP_CLI_ARGS")
+	if args == "" {
+		t.Skip("run by the tests that start processes")
+	}
+	os.Exit(Run(t.Context(), strings.Split(args, "\n"), os.Stdout, os.Stderr))
+}
+
+// TestReleaseLedgerImport opens a study written before the ledger's
+// database, whose member holds a budget of 1 and a publication of 1: it
+// is imported once (said on stderr), so the next publication is refused
+// by the database, and a second release imports nothing again.
+func TestReleaseLedgerImport(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "l.sqlite")
+	for i := range 2 {
+		code, _, errs := run("release", "-truth", "../../testdata/errors/people-truth.csv", "-study", "../../testdata/errors/ledger-study.json",
+			"-mechanism", "geometric", "-eps", "1", "-secure", "-ledger", db, "-o", filepath.Join(dir, "x.csv"))
+		imported := strings.Contains(errs, "its ledger (1 publications, budget 1) imported into")
+		if code != 1 || imported != (i == 0) || !strings.Contains(errs, `data set "ledger-study.json": this release would spend ε = 1 more`) {
+			t.Errorf("release %d: exit %d: %s", i+1, code, errs)
+		}
 	}
 }
 
@@ -432,7 +525,7 @@ func TestReleasePersonSplit(t *testing.T) {
 	}
 	out := filepath.Join(dir, "r.csv")
 	code, stdout, errs := run("release", "-truth", truth, "-study", study, "-mechanism", "pm-geometric", "-eps-in", "2", "-eps-out", "0.5", "-break", "1",
-		"-secure", "-budget", "5", "-o", out)
+		"-secure", "-budget", "5", "-ledger", filepath.Join(dir, "l.sqlite"), "-o", out)
 	if code != 0 {
 		t.Fatal(errs)
 	}
@@ -446,19 +539,20 @@ func TestReleasePersonSplit(t *testing.T) {
 	if !strings.Contains(errs, "worst-case ε 2,") || !strings.Contains(errs, "one record in each of 3 cells") {
 		t.Errorf("the reading does not say the split: %s", errs)
 	}
-	s, err := app.OpenStudy(study)
+	l, err := ledger.Open(t.Context(), filepath.Join(dir, "l.sqlite"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Ledger == nil || len(s.Ledger.Entries) != 1 || s.Ledger.Entries[0].Epsilon != 2 {
-		t.Errorf("ledger %+v: want one entry of ε 2", s.Ledger)
+	defer l.Close()
+	if st, err := l.Status(t.Context(), "default_checkins.snap.txt"); err != nil || st.Publications != 1 || ledger.RatString(st.Spent) != "2" {
+		t.Errorf("ledger %+v: want one entry of ε 2", st)
 	}
 	_, stdout, _ = run("release", "-truth", truth, "-study", study, "-mechanism", "pm-laplace", "-eps-in", "2", "-eps-out", "0.5", "-break", "1", "-o", out)
 	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
 		t.Fatal(err)
 	}
-	l, _ := central.NewLaplaceMixture(2, 0.5, 1, 3)
-	if w := m["worst_eps"].(float64); math.Abs(w-3*central.Rounded{LaplaceMixture: l}.WorstEpsilon(1)) > 1e-12 || w < 1.30 || w > 1.31 {
+	lm, _ := central.NewLaplaceMixture(2, 0.5, 1, 3)
+	if w := m["worst_eps"].(float64); math.Abs(w-3*central.Rounded{LaplaceMixture: lm}.WorstEpsilon(1)) > 1e-12 || w < 1.30 || w > 1.31 {
 		t.Errorf("pm-laplace, Δ = 3: worst %v, want about 1.302", w)
 	}
 	_, stdout, _ = run("release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-o", out)

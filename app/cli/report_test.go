@@ -18,6 +18,7 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/basemap/basemaptest"
+	"github.com/privmap/privmap/app/ledger"
 	"github.com/privmap/privmap/app/report"
 	"github.com/privmap/privmap/internal/testtool"
 )
@@ -331,5 +332,67 @@ func TestReportBasemap(t *testing.T) {
 	}
 	if code, _, errs := run("report", "-study", p("study.json"), "-opacity", "2", "-o", p("r.pdf")); code != 2 || !strings.Contains(errs, "-opacity 2") {
 		t.Errorf("-opacity 2: exit %d, %q", code, errs)
+	}
+}
+
+// TestReportPublication is issue 44's fourth finding's last part: the
+// manifest listed `release -secure …` among the commands that remake the
+// outputs, so running them made a second real publication. A
+// publication is listed as its recorded draw — its ledger entry and
+// output digest — and its chain head is printed; running every command
+// the manifest offers adds no entry to the ledger.
+func TestReportPublication(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	db := p("ledger.sqlite")
+	for _, args := range [][]string{
+		{"grid", "-in", "../../assets/default_checkins.snap.txt", "-per-user", "1", "-o", p("truth.csv"), "-study-out", p("study.json"), "-record", p("grid.record.json")},
+		{"release", "-truth", p("truth.csv"), "-study", p("study.json"), "-mechanism", "geometric", "-eps", "1", "-secure", "-ledger", db,
+			"-o", p("released.csv"), "-record", p("released.record.json")},
+	} {
+		if code, _, errs := run(args...); code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+	}
+	r, _ := reportOf(t, "-study", p("study.json"), "-release", p("released.csv"), "-record", p("released.record.json"), "-record", p("grid.record.json"), "-o", p("r.pdf"))
+	if r.Release == nil || r.Release.Ledger == nil || r.Release.Ledger.Entry != 1 || len(r.Release.Ledger.Head) != 64 || len(r.Release.Command) != 0 {
+		t.Fatalf("release facts %+v", r.Release)
+	}
+	if len(r.Manifest.Draws) != 1 || !strings.Contains(r.Manifest.Draws[0], "ledger entry 1") || !strings.Contains(r.Manifest.Draws[0], sha(t, p("released.csv"))) {
+		t.Errorf("draws %q", r.Manifest.Draws)
+	}
+	for _, c := range r.Manifest.Commands {
+		if strings.Contains(c, "-secure") || strings.HasPrefix(c, "privmap release") {
+			t.Errorf("the manifest offers a publication as a command: %s", c)
+		}
+	}
+	if text := pdfText(t, p("r.pdf")); !strings.Contains(text, r.Release.Ledger.Head) || !strings.Contains(text, "recorded draws, not commands") {
+		t.Error("the PDF does not print the chain head and the draw")
+	}
+	l, err := ledger.Open(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	before, _ := l.Entries(t.Context(), "")
+	empty := t.TempDir()
+	for _, in := range r.Manifest.Inputs {
+		if b, err := os.ReadFile(in.Path); err == nil {
+			os.WriteFile(filepath.Join(empty, filepath.Base(in.Path)), b, 0o644)
+		}
+	}
+	t.Chdir(empty)
+	for _, c := range r.Manifest.Commands {
+		words := strings.Fields(c)
+		if code, _, errs := run(append(words[1:], "-ledger", db)...); code != 0 && !strings.Contains(errs, "flag provided but not defined: -ledger") {
+			t.Fatalf("%s: %s", c, errs)
+		}
+		if code, _, errs := run(words[1:]...); code != 0 {
+			t.Fatalf("%s: %s", c, errs)
+		}
+	}
+	after, _ := l.Entries(t.Context(), "")
+	if len(after) != len(before) {
+		t.Errorf("the manifest's commands added %d ledger entries", len(after)-len(before))
 	}
 }

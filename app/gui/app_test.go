@@ -46,6 +46,9 @@ func openTestWindow(t *testing.T, a fyne.App, file ...string) (fyne.Window, *ui)
 	// A bootstrap after every run would multiply the tests' time;
 	// TestIntervals ticks the choice.
 	a.Preferences().SetBool(prefRunIntervals, false)
+	if a.Preferences().String(prefRelLedger) == "" { // a ledger of the test's own
+		a.Preferences().SetString(prefRelLedger, filepath.Join(t.TempDir(), "ledger.sqlite"))
+	}
 	if !a.Preferences().Bool(prefWelcomed) { // TestWelcome opens its own
 		a.Preferences().SetBool(prefWelcomed, true)
 	}

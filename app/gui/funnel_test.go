@@ -15,7 +15,16 @@ import (
 // so no job touches a widget while the test does.
 func TestMain(m *testing.M) {
 	jobs.queue()
-	os.Exit(m.Run())
+	// The default ledger is under a temporary data folder; each test
+	// window names its own (openTestWindow).
+	dir, err := os.MkdirTemp("", "privmap-gui-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_DATA_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // settleLimit bounds how long a test waits for the window's jobs.

@@ -3,14 +3,18 @@ package gui
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/big"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -20,6 +24,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/ledger"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 )
@@ -39,6 +44,9 @@ const (
 	prefRelMap = "release.uncertaintyMap"
 	// prefRelWithin is the ± counts the Release screen's plan asks for.
 	prefRelWithin = "release.planWithin"
+	// prefRelLedger is the ledger's database (default: the user's data
+	// folder's, ledger.DefaultPath).
+	prefRelLedger = "release.ledger"
 )
 
 // releaseNames name the mechanisms as the screen shows them.
@@ -86,11 +94,15 @@ type releaseTab struct {
 	// a person with more; people says whom the release protects.
 	clip   *widget.Check
 	people *widget.Label
-	// ledger counts the publications drawn from the data set shown (a
-	// study's, once opened); budget is the ε they may spend in all.
-	ledger *app.Ledger
-	budget *widget.Entry
-	spent  *widget.Label
+	// ledgerPath names the organisation's ledger (app/ledger), which
+	// counts the publications of every data set; db is it open (nil
+	// until first asked, or when it cannot be), dbErr why not. budget is
+	// the ε the data set shown may spend in all, set once in it.
+	ledgerPath *widget.Entry
+	db         *ledger.DB
+	dbErr      error
+	budget     *widget.Entry
+	spent      *widget.Label
 	// suppress is T: released counts of at most T are set to 0.
 	suppress *widget.Entry
 	// within is the ± counts a plan keeps every count within, plan the
@@ -125,6 +137,8 @@ type releaseResult struct {
 	// from one (a preview's; 0 in a publication).
 	contrib                   app.Contribution
 	droppedCells, mostDropped int
+	// entry is a publication's entry in the ledger (nil for a preview).
+	entry *ledger.Entry
 	// small counts the cells of one or two people, suppressed the
 	// released counts of at most threshold set to 0.
 	small, suppressed int
@@ -169,7 +183,18 @@ func newReleaseTab(ws *workspace) *releaseTab {
 	r.clip = widget.NewCheck("keep at most Δ records of each person", func(bool) { r.changed() })
 	r.people = widget.NewLabel("")
 	r.people.Wrapping = fyne.TextWrapWord
-	r.ledger = &app.Ledger{}
+	r.ledgerPath = widget.NewEntry()
+	r.ledgerPath.SetText(p.String(prefRelLedger))
+	if r.ledgerPath.Text == "" {
+		if def, err := ledger.DefaultPath(); err == nil {
+			r.ledgerPath.SetText(def)
+		}
+	}
+	r.ledgerPath.OnSubmitted = func(v string) {
+		a.Preferences().SetString(prefRelLedger, strings.TrimSpace(v))
+		r.closeLedger()
+		r.changed()
+	}
 	r.budget = widget.NewEntry()
 	r.budget.SetPlaceHolder("none")
 	r.budget.OnChanged = func(string) { r.changed() }
@@ -228,10 +253,12 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 		widget.NewFormItem("Publication", r.secure),
 		widget.NewFormItem("Budget ε", r.budget),
 		widget.NewFormItem("Suppress ≤", r.suppress),
+		widget.NewFormItem("Ledger", r.ledgerPath),
 	)
 	common.Items[0].HintText = "how much one person changes a count"
-	common.Items[4].HintText = "the ε all publications of these data may spend"
+	common.Items[4].HintText = "the ε all publications of these data may spend, set once"
 	common.Items[5].HintText = "set to 0 after the noise: no privacy cost"
+	common.Items[6].HintText = "the organisation's database of publications (Enter to open another)"
 	// What the noise gives shows beside its parameters as they are
 	// typed; the release's maps and errors beside the noise's PMF.
 	left := container.NewVBox(
@@ -488,12 +515,15 @@ func (r *releaseTab) onRelease() {
 		showError(r.win, app.ErrBoundFromData, "Nothing was published. Tick “keep at most Δ records of each person” with the Δ you choose, or grid with a bound on each person's check-ins.")
 		return
 	}
-	if secure {
-		if err := r.ledgerBudget().Check(r.summaryEps(s)); err != nil {
-			showError(r.win, err, "Nothing was released; raise the budget only if the officer allows it.")
-			return
-		}
+	db, err := r.openLedger()
+	if err != nil && (secure || r.budgetValue() > 0) {
+		showError(r.win, err, "Nothing was released. Restore the ledger from a copy, or name another on the Release screen.")
+		return
 	}
+	if !r.setBudget(db) {
+		return
+	}
+	dataset := r.dataset()
 	threshold, err := optNumber("Suppress ≤", r.suppress)
 	if err != nil {
 		showError(r.win, err, "Correct it on the Release screen and release again.")
@@ -523,9 +553,24 @@ func (r *releaseTab) onRelease() {
 			if n > 0 {
 				counts.Notes = append(counts.Notes, app.ReleaseNotes(app.Contribution{}, n, threshold)...)
 			}
+			var entry *ledger.Entry
+			if secure {
+				// A publication: the budget checked and its ε spent on
+				// these people in one transaction of the ledger.
+				var csv bytes.Buffer
+				if err := core.WriteRelease(&csv, counts, raw); err != nil {
+					return nil, err
+				}
+				e, err := db.Spend(ctx, dataset, sum.WorstEps, ledger.Entry{Mechanism: s.Mechanism, Sensitivity: s.Sensitivity,
+					Output: "drawn in the window (Export CSV… writes it)", OutputSHA256: app.BytesDigest("", csv.Bytes()).SHA256})
+				if err != nil {
+					return nil, err
+				}
+				entry = &e
+			}
 			clipped, _ := core.ClipCounts(raw)
 			res := &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure,
-				contrib: contrib, small: small, suppressed: n, threshold: threshold, bounds: bounds, level: intervalLevel}
+				contrib: contrib, small: small, suppressed: n, threshold: threshold, bounds: bounds, level: intervalLevel, entry: entry}
 			if !secure {
 				// A preview may say where clipping dropped records.
 				for x, v := range app.DataCounts(ds.personStudy()) {
@@ -557,12 +602,7 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	}
 	r.last = res
 	if res.secure {
-		// A publication: its ε is spent on these people.
-		var csv bytes.Buffer
-		if err := core.WriteRelease(&csv, res.counts, res.raw); err == nil {
-			r.ledger.Record(time.Now(), res.spec.Mechanism, res.sum.WorstEps, res.spec.Sensitivity, "drawn in the window (Export CSV… writes it)", csv.Bytes())
-		}
-		r.changed()
+		r.changed() // what is spent and left
 	}
 	r.setData(res.ds)
 	r.showMaps()
@@ -570,7 +610,7 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	mae, mre, within := core.ReleaseErrors(res.counts.Counts, res.released, c)
 	how := fmt.Sprintf("A preview: seeded noise (seed %d), not for publication and not spent.", res.seed)
 	if res.secure {
-		how = "Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people."
+		how = fmt.Sprintf("Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people (ledger entry %d).", res.entry.Seq)
 	}
 	if iv, err := res.spec.Interval(len(res.raw), intervalLevel); err == nil {
 		of := "true"
@@ -727,12 +767,12 @@ func (r *releaseTab) writeCSV(name string) error {
 }
 
 // dataShown takes Δ from a new data set — the bound on each person's
-// data, or the most one of them contributes — and starts its ledger
-// afresh (a study opened brings its own, takeStudy).
+// data, or the most one of them contributes — and shows its account in
+// the ledger.
 func (r *releaseTab) dataShown(ds *dataset) {
 	delta, _ := ds.personStudy().Sensitivity()
 	r.sens.SetText(strconv.Itoa(delta))
-	r.ledger = &app.Ledger{}
+	r.showBudget()
 	r.changed()
 }
 
@@ -749,15 +789,88 @@ func (r *releaseTab) personCounts(ds *dataset, s app.ReleaseSpec, seed int) (*co
 	return t, c, nil
 }
 
-// ledgerBudget sets the ledger's budget from its entry and returns the
-// ledger, or an error for a budget that is not a positive number.
-func (r *releaseTab) ledgerBudget() *app.Ledger {
-	v, err := strconv.ParseFloat(strings.TrimSpace(r.budget.Text), 64)
-	r.ledger.Budget = 0
-	if err == nil && v > 0 && !math.IsInf(v, 0) {
-		r.ledger.Budget = v
+// dataset names the data set shown in the ledger: its file's name.
+func (r *releaseTab) dataset() string {
+	if ds := r.ws.data; ds != nil {
+		return ds.src.name
 	}
-	return r.ledger
+	return ""
+}
+
+// openLedger returns the ledger's database, opening it the first time:
+// nil and why when it cannot be opened or its chain is broken (a
+// *ledger.TamperError, with which nothing may spend).
+func (r *releaseTab) openLedger() (*ledger.DB, error) {
+	if r.db == nil && r.dbErr == nil {
+		path := strings.TrimSpace(r.ledgerPath.Text)
+		db, err := ledger.Open(r.ctx, path)
+		r.db, r.dbErr = db, err
+		if db != nil && err != nil {
+			db.Close()
+			r.db = nil
+		}
+	}
+	return r.db, r.dbErr
+}
+
+// closeLedger closes the ledger, to be opened again when asked (another
+// path named).
+func (r *releaseTab) closeLedger() {
+	if r.db != nil {
+		r.db.Close()
+	}
+	r.db, r.dbErr = nil, nil
+}
+
+// budgetValue returns the budget typed, 0 for none.
+func (r *releaseTab) budgetValue() float64 {
+	v, err := strconv.ParseFloat(strings.TrimSpace(r.budget.Text), 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// setBudget sets the budget typed in the ledger: once; a higher one
+// only when the officer confirms the raise, an entry of its own. It
+// reports whether the release may go on.
+func (r *releaseTab) setBudget(db *ledger.DB) bool {
+	b := r.budgetValue()
+	if b == 0 || db == nil {
+		return true
+	}
+	err := db.SetBudget(r.ctx, r.dataset(), b, false, ledger.Entry{})
+	if errors.Is(err, ledger.ErrRaise) {
+		dialog.ShowConfirm("Raise the budget?", fmt.Sprintf("%v.\n\nRaise the budget of %q to ε = %s? The ledger records the raise as an entry of its own.",
+			err, r.dataset(), app.EpsText(b)), func(ok bool) {
+			if !ok {
+				r.showBudget()
+				return
+			}
+			if err := db.SetBudget(r.ctx, r.dataset(), b, true, ledger.Entry{}); err != nil {
+				showError(r.win, err, "The budget stays as it was.")
+				return
+			}
+			r.changed()
+		}, r.win)
+		return false
+	}
+	if err != nil {
+		showError(r.win, err, "Nothing was released.")
+		return false
+	}
+	return true
+}
+
+// showBudget sets the budget entry from the ledger's account of the data
+// set shown.
+func (r *releaseTab) showBudget() {
+	r.budget.SetText("")
+	if db, err := r.openLedger(); err == nil {
+		if st, err := db.Status(r.ctx, r.dataset()); err == nil && st.Budget != nil {
+			r.budget.SetText(ledger.RatString(st.Budget))
+		}
+	}
 }
 
 // summaryOf returns the summary of a release of s: a person's loss over
@@ -791,26 +904,59 @@ func (r *releaseTab) summaryEps(s app.ReleaseSpec) float64 {
 	return sum.WorstEps
 }
 
-// putStudy keeps the ledger with the study.
-func (r *releaseTab) putStudy(s *app.Study) error {
-	r.ledgerBudget()
-	if r.ledger.Budget > 0 || len(r.ledger.Entries) > 0 {
-		s.Ledger = r.ledger
-	}
-	return nil
+// A ledgerAccount is a data set's account in the ledger when a report
+// is written: the database's path and the data set's status.
+type ledgerAccount struct {
+	path   string
+	status ledger.Status
 }
 
-// takeStudy takes a study's ledger and budget.
-func (r *releaseTab) takeStudy(s *app.Study) {
-	r.ledger = &app.Ledger{}
-	r.budget.SetText("")
-	if s.Ledger != nil {
-		r.ledger = s.Ledger
-		if s.Ledger.Budget > 0 {
-			r.budget.SetText(strconv.FormatFloat(s.Ledger.Budget, 'g', -1, 64))
-		}
+// ledgerRef returns the data set shown's account, nil when the ledger
+// cannot be read.
+func (r *releaseTab) ledgerRef() *ledgerAccount {
+	db, err := r.openLedger()
+	if err != nil {
+		return nil
 	}
-	r.changed()
+	st, err := db.Status(r.ctx, r.dataset())
+	if err != nil {
+		return nil
+	}
+	return &ledgerAccount{path: db.Path(), status: st}
+}
+
+// putStudy writes nothing of the ledger into the study: the ledger is
+// the organisation's database.
+func (r *releaseTab) putStudy(*app.Study) error { return nil }
+
+// takeStudy imports a study's ledger member, written before the
+// ledger's database, into it once, under the data set's name.
+func (r *releaseTab) takeStudy(s *app.Study) {
+	defer r.showBudget()
+	if s.Ledger == nil || len(s.Ledger.Entries) == 0 && s.Ledger.Budget == 0 {
+		return
+	}
+	db, err := r.openLedger()
+	if err != nil {
+		return
+	}
+	b, err := json.Marshal(s.Ledger)
+	if err != nil {
+		return
+	}
+	sum := sha256.Sum256(b)
+	var pubs []ledger.Entry
+	for _, e := range s.Ledger.Entries {
+		pubs = append(pubs, ledger.Entry{Date: e.Date, Mechanism: e.Mechanism, Sensitivity: e.Sensitivity, Epsilon: ledger.EpsString(e.Epsilon),
+			Output: e.Output, OutputSHA256: e.SHA256})
+	}
+	dataset := r.dataset()
+	if s.Source != nil && s.Source.Path != "" {
+		dataset = filepath.Base(s.Source.Path)
+	}
+	if _, err := db.Import(r.ctx, dataset, hex.EncodeToString(sum[:]), s.Ledger.Budget, pubs); err != nil {
+		showError(r.win, err, "The study's ledger was not imported.")
+	}
 }
 
 // onCancel stops a release being drawn.
@@ -854,11 +1000,38 @@ func (r *releaseTab) peopleText(s app.ReleaseSpec) string {
 
 // spentText says what publications of the data set shown have spent.
 func (r *releaseTab) spentText() string {
-	l := r.ledgerBudget()
-	text := fmt.Sprintf("Publications of these data have spent ε = %s in all (%d published; their ε add up for every person). Previews spend nothing.",
-		roundText(l.Spent(), 4), len(l.Entries))
-	if l.Budget > 0 {
-		text += fmt.Sprintf(" Budget: ε = %s, %s left.", roundText(l.Budget, 4), roundText(math.Max(0, l.Budget-l.Spent()), 4))
+	db, err := r.openLedger()
+	if err != nil {
+		return "Ledger: " + err.Error()
+	}
+	st, err := db.Status(r.ctx, r.dataset())
+	if err != nil {
+		return "Ledger: " + err.Error()
+	}
+	text := fmt.Sprintf("Publications of %q have spent ε = %s in all (%d published; their ε add up for every person). Previews spend nothing.",
+		st.Dataset, ledger.RatString(st.Spent), st.Publications)
+	if st.Budget != nil {
+		left := new(big.Rat).Sub(st.Budget, st.Spent)
+		if left.Sign() < 0 {
+			left.SetInt64(0)
+		}
+		text += fmt.Sprintf(" Budget: ε = %s, %s left.", ledger.RatString(st.Budget), ledger.RatString(left))
+	}
+	text += fmt.Sprintf("\nLedger %s, chain head %.12s…", db.Path(), st.Head)
+	// The data set's last entries.
+	es := st.Entries
+	if len(es) > 4 {
+		text += fmt.Sprintf("; %d entries, the last 4:", len(es))
+		es = es[len(es)-4:]
+	}
+	for _, e := range es {
+		date, _, _ := strings.Cut(e.Date, "T")
+		switch e.Kind {
+		case ledger.KindPublication:
+			text += fmt.Sprintf("\n%d · %s · %s ε %s (Δ %d) by %s", e.Seq, date, e.Mechanism, e.Epsilon, e.Sensitivity, e.Who)
+		default:
+			text += fmt.Sprintf("\n%d · %s · %s ε %s by %s", e.Seq, date, e.Kind, e.Budget, e.Who)
+		}
 	}
 	return text
 }

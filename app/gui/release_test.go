@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/ledger"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 )
@@ -230,9 +231,19 @@ func TestReleasePeople(t *testing.T) {
 	assert.Contains(t, r.errs.Text, iv.Statement(r.last.accuracy()))
 	assert.Contains(t, r.errs.Text, "of its count after clipping", "the interval is of the clipped counts (issue 44)")
 	assert.Contains(t, r.errs.Text, "The uncertainty map gives each clipped count's interval")
-	require.Len(t, r.ledger.Entries, 1)
-	assert.InDelta(t, 1, r.ledger.Spent(), 1e-9)
+	// The ledger's database (issue 44): one publication of ε 1, spent in
+	// the data set's account, shown with the database's path.
+	db, err := r.openLedger()
+	require.NoError(t, err)
+	st, err := db.Status(t.Context(), r.dataset())
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.Publications)
+	assert.Equal(t, "1", ledger.RatString(st.Spent))
+	require.NotNil(t, r.last.entry)
+	assert.Contains(t, r.errs.Text, fmt.Sprintf("(ledger entry %d)", r.last.entry.Seq))
 	assert.Contains(t, r.spent.Text, "spent ε = 1 in all (1 published")
+	assert.Contains(t, r.spent.Text, "Budget: ε = 1.5, 0.5 left.")
+	assert.Contains(t, r.spent.Text, "Ledger "+db.Path())
 	r.onRelease()
 	settle(t)
 	top = w.Canvas().Overlays().Top()
@@ -240,20 +251,35 @@ func TestReleasePeople(t *testing.T) {
 	assert.Contains(t, overlayTexts(top), "beyond the budget of 1.5")
 	top.Hide()
 	w.Canvas().Overlays().Remove(top)
-	assert.Len(t, r.ledger.Entries, 1)
+	st, err = db.Status(t.Context(), r.dataset())
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.Publications)
 
+	// A raise must be confirmed, and is an entry of its own.
+	r.budget.SetText("5")
+	r.onRelease()
+	settle(t)
+	top = w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "a raise is asked")
+	assert.Contains(t, overlayTexts(top), "raising it needs -raise-budget")
+	top.Hide()
+	w.Canvas().Overlays().Remove(top)
+	st, err = db.Status(t.Context(), r.dataset())
+	require.NoError(t, err)
+	assert.Equal(t, "1.5", ledger.RatString(st.Budget), "not raised unconfirmed")
+
+	// The study keeps no ledger; an older study's member is imported
+	// once, under its data file's name.
 	s, err := u.study()
 	require.NoError(t, err)
-	require.NotNil(t, s.Ledger)
-	var buf strings.Builder
-	require.NoError(t, app.WriteStudy(&buf, s))
-	r.takeStudy(&app.Study{})
-	assert.Empty(t, r.ledger.Entries)
-	back, err := app.ReadStudy(strings.NewReader(buf.String()))
+	assert.Nil(t, s.Ledger)
+	old := &app.Study{Source: &app.Source{Path: "/data/older.csv"}, Ledger: &app.Ledger{Budget: 3, Entries: []app.LedgerEntry{{Date: "2026-01-01T00:00:00Z", Mechanism: "geometric", Epsilon: 1, Sensitivity: 1, Draw: "secure", Output: "o.csv", SHA256: "00"}}}}
+	r.takeStudy(old)
+	r.takeStudy(old)
+	st, err = db.Status(t.Context(), "older.csv")
 	require.NoError(t, err)
-	r.takeStudy(back)
-	assert.Len(t, r.ledger.Entries, 1)
-	assert.Equal(t, "1.5", r.budget.Text)
+	assert.Equal(t, 1, st.Publications, "imported once")
+	assert.Equal(t, "3", ledger.RatString(st.Budget))
 }
 
 // TestReleaseSuppress suppresses released counts of at most 3: no

@@ -153,7 +153,7 @@ func (u *ui) reportInput(req reportRequest) (*reportInput, error) {
 	st := *as.Study
 	st.Data, st.People, st.MaxPerPerson = ps.Data, ps.People, ps.MaxPerPerson
 	as.Study = &st
-	in := &reportInput{req: req, study: as, audits: u.pop.cachedAudits(as.Study), release: u.rel.last, ledger: u.rel.ledgerBudget()}
+	in := &reportInput{req: req, study: as, audits: u.pop.cachedAudits(as.Study), release: u.rel.last, ledger: u.rel.ledgerRef()}
 	if shown := u.cmp.maps[1].Map; shown != nil && shown.Basemap != nil {
 		l, opacity := shown.Basemap, shown.Opacity
 		in.under = func(maps []*mapplot.Map) string {
@@ -187,7 +187,7 @@ type reportInput struct {
 	run       *app.Result
 	estimates []reportEstimate
 	release   *releaseResult
-	ledger    *app.Ledger
+	ledger    *ledgerAccount
 	// under lays the window's basemap (its tiles on screen) under the
 	// report's maps; nil without one.
 	under report.Underlay
@@ -337,9 +337,13 @@ func (in *reportInput) releaseLine() *app.ReleaseLine {
 		f.Interval = &iv
 	}
 	l := app.NewReleaseLine(f)
-	if led := in.ledger; led != nil && (led.Budget > 0 || len(led.Entries) > 0) {
-		spent, budget := led.Spent(), led.Budget
+	if led := in.ledger; led != nil {
+		spent, budget := led.status.SpentFloat(), led.status.BudgetFloat()
 		l.LedgerSpent, l.LedgerBudget = &spent, &budget
+		l.Ledger = &app.LedgerRef{Path: led.path, Dataset: led.status.Dataset, Head: led.status.Head}
+		if rel.entry != nil {
+			l.Ledger.Entry = rel.entry.Seq
+		}
 	}
 	return l
 }

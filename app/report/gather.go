@@ -336,7 +336,7 @@ func ReleaseFacts(fd app.FileDigest, cells int, l *ReleaseLine, level string) *R
 		return r
 	}
 	r.Mechanism, r.WorstEps, r.Sensitivity, r.Publication, r.Neighbours = l.Mechanism, l.WorstEps, l.Sensitivity, l.Secure, l.Neighbours
-	r.LedgerSpent, r.LedgerLimit, r.Level = l.LedgerSpent, l.LedgerBudget, level
+	r.LedgerSpent, r.LedgerLimit, r.Level, r.Ledger = l.LedgerSpent, l.LedgerBudget, level, l.Ledger
 	if !l.Secure {
 		r.MAE = &l.MAE
 	}

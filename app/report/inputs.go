@@ -203,7 +203,13 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 				level = line.Level()
 			}
 			r.Release = ReleaseFacts(rel.File, rel.Cells, &line, level)
-			r.Release.Command = m.commandOf(rec)
+			if line.Secure {
+				// A publication is a recorded draw, never a command to run
+				// again: another draw would be another publication.
+				m.draw(rec, &line)
+			} else {
+				r.Release.Command = m.commandOf(rec)
+			}
 		}
 	}
 	r.Manifest = m.build(own)
@@ -310,7 +316,20 @@ type manifestBuilder struct {
 	records         []*app.Record // every record given
 	used            []*app.Record // those whose commands it lists, as found
 	commands        map[*app.Record]string
+	draws           []string
+	drawn           []*app.Record // publications' records, never commands
 	err             error
+}
+
+// draw lists the publication rec made as a recorded draw: its output's
+// digest and its ledger entry.
+func (m *manifestBuilder) draw(rec *app.Record, line *ReleaseLine) {
+	d := fmt.Sprintf("%s (SHA-256 %s): drawn for publication from crypto/rand", filepath.Base(rec.Output.Path), rec.Output.SHA256)
+	if l := line.Ledger; l != nil {
+		d += fmt.Sprintf(", ledger entry %d of data set %q in %s (chain head %s)", l.Entry, l.Dataset, l.Path, l.Head)
+	}
+	m.draws = append(m.draws, d+"; not remade by any command: another draw would be another publication")
+	m.drawn = append(m.drawn, rec)
 }
 
 func (m *manifestBuilder) input(name string) {
@@ -411,13 +430,13 @@ func (m *manifestBuilder) build(own []string) *Manifest {
 	for grown := true; grown; {
 		grown = false
 		for _, r := range m.records {
-			if _, used := m.commands[r]; !used && r.Command != WindowCommand && makes(r, m.inputs) {
+			if _, used := m.commands[r]; !used && r.Command != WindowCommand && !slices.Contains(m.drawn, r) && !secureRecord(r) && makes(r, m.inputs) {
 				m.command(r)
 				grown = true
 			}
 		}
 	}
-	mf := &Manifest{Outputs: slices.Clone(m.outputs)}
+	mf := &Manifest{Outputs: slices.Clone(m.outputs), Draws: m.draws}
 	for _, d := range m.inputs {
 		made := slices.ContainsFunc(m.used, func(r *app.Record) bool { return makes(r, []app.FileDigest{d}) })
 		if made {
@@ -443,6 +462,15 @@ func (m *manifestBuilder) build(own []string) *Manifest {
 		mf.Outputs = append(mf.Outputs, app.FileDigest{Path: o, SHA256: SelfDigest})
 	}
 	return mf
+}
+
+// secureRecord reports whether rec is a publication's (a release
+// whose line says secure).
+func secureRecord(rec *app.Record) bool {
+	var l struct {
+		Secure bool `json:"secure"`
+	}
+	return rec.Command == "release" && json.Unmarshal(rec.Result, &l) == nil && l.Secure
 }
 
 // shellQuote quotes a word for a POSIX shell when it needs it.

@@ -282,7 +282,17 @@ func (d *pdfDoc) release(x *Release, figs []Figure) {
 		if x.LedgerLimit != nil && *x.LedgerLimit > 0 {
 			s += fmt.Sprintf(" of a budget of %.4g", *x.LedgerLimit)
 		}
+		if l := x.Ledger; l != nil {
+			s += fmt.Sprintf(" (data set %q in %s", l.Dataset, l.Path)
+			if l.Entry > 0 {
+				s += fmt.Sprintf("; this publication is entry %d", l.Entry)
+			}
+			s += ")"
+		}
 		d.kv("Ledger", s)
+		if l := x.Ledger; l != nil && l.Head != "" {
+			d.mono("Chain head", l.Head)
+		}
 	}
 	for _, fg := range figs {
 		if fg.Section == SectionRelease {
@@ -294,7 +304,7 @@ func (d *pdfDoc) release(x *Release, figs []Figure) {
 func (d *pdfDoc) manifest(m *Manifest) {
 	d.AddPage()
 	d.heading("Manifest: files and the commands that remake them")
-	d.para("Every file this report rests on or writes, with its SHA-256. Run the commands in an empty folder holding the input files to remake the outputs byte for byte.")
+	d.para("Every file this report rests on or writes, with its SHA-256. Run the commands in an empty folder holding the input files to remake the outputs byte for byte; a publication is listed as the draw its ledger records, which no command remakes.")
 	d.para(m.Note)
 	d.subheading("Inputs")
 	for _, f := range m.Inputs {
@@ -303,6 +313,12 @@ func (d *pdfDoc) manifest(m *Manifest) {
 	d.subheading("Outputs")
 	for _, f := range m.Outputs {
 		d.fileLine(f)
+	}
+	if len(m.Draws) > 0 {
+		d.subheading("Publications: recorded draws, not commands")
+		for _, s := range m.Draws {
+			d.para(s)
+		}
 	}
 	if len(m.Commands) > 0 {
 		d.subheading("Commands")

@@ -174,6 +174,9 @@ type Release struct {
 	MAE         *float64       `json:"mae,omitempty"`
 	LedgerSpent *float64       `json:"ledger_spent,omitempty"`
 	LedgerLimit *float64       `json:"ledger_budget,omitempty"`
+	// Ledger names the data set's account: the ledger, this
+	// publication's entry and the chain's head, which pins the ledger.
+	Ledger *app.LedgerRef `json:"ledger,omitempty"`
 	Cells       int            `json:"cells"`
 }
 
@@ -186,6 +189,10 @@ type Manifest struct {
 	Inputs   []app.FileDigest `json:"inputs"`
 	Outputs  []app.FileDigest `json:"outputs"`
 	Commands []string         `json:"commands"`
+	// Draws are the publications among the files: drawn from a
+	// cryptographic source and recorded in the ledger, they are never
+	// remade by a command (another draw is another publication).
+	Draws []string `json:"draws,omitempty"`
 }
 
 // SelfDigest stands for the digest of the report's own files in its
