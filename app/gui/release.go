@@ -895,15 +895,6 @@ func (r *releaseTab) summaryOf(s app.ReleaseSpec) (app.ReleaseSummary, error) {
 	return sum, err
 }
 
-// summaryEps returns the worst-case ε a release of s spends on a person.
-func (r *releaseTab) summaryEps(s app.ReleaseSpec) float64 {
-	sum, err := r.summaryOf(s)
-	if err != nil {
-		return math.Inf(1)
-	}
-	return sum.WorstEps
-}
-
 // A ledgerAccount is a data set's account in the ledger when a report
 // is written: the database's path and the data set's status.
 type ledgerAccount struct {

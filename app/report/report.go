@@ -46,15 +46,15 @@ type Report struct {
 	Paper    string   `json:"paper"` // a4 or letter
 	Sections []string `json:"sections"`
 
-	Data       *Data        `json:"data,omitempty"`
-	Population []Mechanism  `json:"population,omitempty"`
-	Estimates  []Estimate   `json:"estimates,omitempty"`
-	Release    *Release     `json:"release,omitempty"`
-	Manifest   *Manifest    `json:"manifest,omitempty"`
-	RawData    string       `json:"raw_data_note"`
+	Data       *Data       `json:"data,omitempty"`
+	Population []Mechanism `json:"population,omitempty"`
+	Estimates  []Estimate  `json:"estimates,omitempty"`
+	Release    *Release    `json:"release,omitempty"`
+	Manifest   *Manifest   `json:"manifest,omitempty"`
+	RawData    string      `json:"raw_data_note"`
 	// Publishable says what of the report may be published.
-	Publishable string `json:"publishable,omitempty"`
-	Figures    []*FigureRef `json:"figures,omitempty"`
+	Publishable string       `json:"publishable,omitempty"`
+	Figures     []*FigureRef `json:"figures,omitempty"`
 }
 
 // Build names the privmap that wrote the report.
@@ -132,10 +132,10 @@ type Estimate struct {
 	// collection, not for publication), "collected" (no record of
 	// privmap simulating them) or "unknown" (no record of the estimate);
 	// Kind says it in words.
-	Reports string `json:"reports,omitempty"`
-	Kind    string `json:"kind,omitempty"`
-	Errors    *Errors        `json:"errors,omitempty"`
-	Intervals *Intervals     `json:"intervals,omitempty"`
+	Reports   string     `json:"reports,omitempty"`
+	Kind      string     `json:"kind,omitempty"`
+	Errors    *Errors    `json:"errors,omitempty"`
+	Intervals *Intervals `json:"intervals,omitempty"`
 }
 
 // Errors are an estimate's errors against the truth.
@@ -177,7 +177,7 @@ type Release struct {
 	// Ledger names the data set's account: the ledger, this
 	// publication's entry and the chain's head, which pins the ledger.
 	Ledger *app.LedgerRef `json:"ledger,omitempty"`
-	Cells       int            `json:"cells"`
+	Cells  int            `json:"cells"`
 }
 
 // Manifest lists every file the report rests on and writes, and the
