@@ -46,6 +46,10 @@ func TestRunAndCompare(t *testing.T) {
 	require.NotNil(t, res)
 	assert.Equal(t, screen(u.cmp), u.ws.current())
 	assert.Equal(t, 2000, res.N())
+	// Issue 44: the run says its reports in the data's unit, and that
+	// its estimates preview a collection.
+	assert.Contains(t, u.run.stage.Text, "on 2,000 reports from 2,000 people in")
+	assert.Contains(t, u.run.stage.Text, "The estimates are a preview of a collection: simulated from the raw data — not for publication.")
 	require.Len(t, res.Succeeded(), 2)
 	gibu := res.Results[0]
 	require.Equal(t, core.MethodGIBU, gibu.Method)
