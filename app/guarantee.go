@@ -166,18 +166,21 @@ func ReleaseReading(sum ReleaseSummary, c Contribution) string {
 			who, Odds(sum.WorstEps), EpsText(sum.WorstEps), avg)
 	}
 	if p.BudgetExact {
-		avg += ", at its largest over how her records fall: " + SplitText(p.BudgetSplit)
+		avg += ", at its largest with her records " + SplitText(p.BudgetSplit)
 	} else {
 		avg = fmt.Sprintf("on average at most as much (the ways %s records can fall among %s cells are too many to enumerate, so the average loss is stated by its bound, the worst case)",
 			Thousands(p.Records), Thousands(p.Cells))
 	}
-	return fmt.Sprintf("Whether %s is in the data changes the odds of any released map at most %s (worst-case ε %s, when %s), and %s.",
-		who, Odds(sum.WorstEps), EpsText(sum.WorstEps), SplitText(p.WorstSplit), avg)
+	how := "however her records fall among the cells"
+	if p.Worst > p.OneCell*(1+1e-12) {
+		how = fmt.Sprintf("with her records %s; all in one cell, ε %s", SplitText(p.WorstSplit), EpsText(p.OneCell))
+	}
+	return fmt.Sprintf("Whether %s is in the data changes the odds of any released map at most %s (worst-case ε %s, %s), and %s.",
+		who, Odds(sum.WorstEps), EpsText(sum.WorstEps), how, avg)
 }
 
 // SplitText says how a person's records fall among the cells: "all 3 in
-// one cell", "one record in each of 3 cells", "3, 2 and 2 records in 3
-// cells".
+// one cell", "one in each of 3 cells", "3, 2 and 2 in 3 cells".
 func SplitText(split []int) string {
 	switch {
 	case len(split) == 0:
@@ -185,7 +188,7 @@ func SplitText(split []int) string {
 	case len(split) == 1:
 		return fmt.Sprintf("all %s in one cell", Thousands(split[0]))
 	case len(split) > 1 && split[0] == 1:
-		return fmt.Sprintf("one record in each of %s cells", Thousands(len(split)))
+		return fmt.Sprintf("one in each of %s cells", Thousands(len(split)))
 	}
 	parts := make([]string, len(split))
 	for i, d := range split {
@@ -194,7 +197,7 @@ func SplitText(split []int) string {
 	if len(parts) > 6 {
 		parts = append(parts[:3], "…", parts[len(parts)-1])
 	}
-	return fmt.Sprintf("%s and %s records in %s cells", strings.Join(parts[:len(parts)-1], ", "), parts[len(parts)-1], Thousands(len(split)))
+	return fmt.Sprintf("%s and %s in %s cells", strings.Join(parts[:len(parts)-1], ", "), parts[len(parts)-1], Thousands(len(split)))
 }
 
 // EpsText writes a privacy level for people to read: at most six

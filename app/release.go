@@ -128,7 +128,7 @@ func (s ReleaseSpec) PersonSummary(cells int) (ReleaseSummary, error) {
 	n, _ := s.noise()
 	p := n.PersonLoss(s.Sensitivity, cells)
 	if s.Discrete() {
-		p.Worst = s.exactWorst(p.WorstSplit)
+		p.Worst, p.OneCell = s.exactWorst(p.WorstSplit), s.exactWorst([]int{s.Sensitivity})
 		if !p.BudgetExact {
 			p.Budget, p.BudgetPM = p.Worst, p.Worst
 		}

@@ -536,7 +536,7 @@ func TestReleasePersonSplit(t *testing.T) {
 	if m["sensitivity"] != 3.0 || m["worst_eps"] != 2.0 || m["ledger_spent"] != 2.0 {
 		t.Errorf("pm-geometric, Δ = 3: %s", stdout)
 	}
-	if !strings.Contains(errs, "worst-case ε 2,") || !strings.Contains(errs, "one record in each of 3 cells") {
+	if !strings.Contains(errs, "worst-case ε 2, with her records one in each of 3 cells; all in one cell, ε 1)") {
 		t.Errorf("the reading does not say the split: %s", errs)
 	}
 	l, err := ledger.Open(t.Context(), filepath.Join(dir, "l.sqlite"))

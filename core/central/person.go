@@ -36,6 +36,10 @@ type PersonLoss struct {
 	// the records in each cell that takes some, largest first.
 	Worst      float64
 	WorstSplit []int
+	// OneCell is the worst case of all Δ records in one count, W(Δ):
+	// the figure a count's WorstEpsilon gives, below Worst when a
+	// split costs more.
+	OneCell float64
 	// Budget is the largest E|L| over the splits, BudgetPM PM Table I's
 	// reading ln E e^{|L|}; BudgetSplit a split reaching Budget.
 	Budget, BudgetPM float64
@@ -65,6 +69,7 @@ func (r Rounded) PersonLoss(records, cells int) PersonLoss { return personLoss(r
 func personLoss(n countNoise, records, cells int) PersonLoss {
 	p := PersonLoss{Records: records, Cells: cells}
 	p.Worst, p.WorstSplit = worstSplit(n.WorstEpsilon, records, cells)
+	p.OneCell = n.WorstEpsilon(records)
 	p.Budget, p.BudgetPM, p.BudgetSplit, p.BudgetExact = budgetSplit(n, records, cells)
 	if !p.BudgetExact {
 		p.Budget, p.BudgetPM, p.BudgetSplit = p.Worst, p.Worst, nil
