@@ -157,7 +157,7 @@ func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
 	parts := []string{fmt.Sprintf("With %s confidence (%s, approximate), each of the %s %s lies in its own interval (columns lo–hi), and all of them at once lie in their band (band_lo–band_hi, ±%.3g standard errors).",
 		percent(iv.Level), how, Thousands(len(iv.Lo)), what, iv.Critical)}
 	if !math.IsNaN(iv.TV) {
-		parts = append(parts, fmt.Sprintf("Against the unknown truth: TV at most %.3g (at most %s of the people in the wrong place), no %s off by more than %.3g",
+		parts = append(parts, fmt.Sprintf("Against the unknown truth: TV at most %.3g (at most %s of the map's mass in the wrong place), no %s off by more than %.3g",
 			iv.TV, percent(iv.TV), one, iv.MaxError))
 		if !math.IsNaN(iv.EMD) {
 			parts[len(parts)-1] += fmt.Sprintf(", EMD at most %.3g %s", iv.EMD, iv.EMDUnit)

@@ -154,7 +154,7 @@ func (p *intervalPanel) describe(m *methodResult, a core.Alphabet, caveat string
 	case p.failed[m.Method] != nil:
 		return fmt.Sprintf("No intervals for %s: %v", methodTitle(m.Method), p.failed[m.Method])
 	case iv != nil:
-		s := app.IntervalSentence(iv, a) + fmt.Sprintf(" Only cells surely not empty shows the cells whose band lies above 0: with %.0f%% confidence every one of them holds people.", 100*iv.Level)
+		s := app.IntervalSentence(iv, a) + fmt.Sprintf(" Only cells surely not empty shows the cells whose band lies above 0: with %.0f%% confidence every one of them holds data.", 100*iv.Level)
 		if caveat != "" {
 			s += " Note: " + caveat + "."
 		}

@@ -258,7 +258,7 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 	common.Items[0].HintText = "how much one person changes a count"
 	common.Items[4].HintText = "the ε all publications of these data may spend, set once"
 	common.Items[5].HintText = "set to 0 after the noise: no privacy cost"
-	common.Items[6].HintText = "the organisation's database of publications (Enter to open another)"
+	common.Items[6].HintText = "the organisation's ledger (Enter opens another)"
 	// What the noise gives shows beside its parameters as they are
 	// typed; the release's maps and errors beside the noise's PMF.
 	left := container.NewVBox(

@@ -30,6 +30,7 @@ import (
 	"math/big"
 	"net/url"
 	"os"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -358,12 +359,16 @@ func (e *BudgetError) Error() string {
 // ErrRaise refuses a budget above the one set, unasked.
 var ErrRaise = errors.New("the budget is set once: raising it needs -raise-budget, and is an entry of its own")
 
-// Who names the account writing an entry.
+// Who names the account writing an entry: the environment's user, else
+// the system's account of the process.
 func Who() string {
 	for _, k := range []string{"USER", "USERNAME", "LOGNAME"} {
 		if v := os.Getenv(k); v != "" {
 			return v
 		}
+	}
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
 	}
 	return "unknown"
 }

@@ -268,7 +268,7 @@ func (d *pdfDoc) release(x *Release, figs []Figure) {
 	}
 	kind := "a preview: noise from a seeded generator, not for publication, not spent"
 	if x.Publication {
-		kind = "a publication: exact integer noise from the operating system's generator, spent in the study's ledger"
+		kind = "a publication: exact integer noise from the operating system's generator, spent in the organisation's ledger (below)"
 	}
 	d.kv("Mechanism", fmt.Sprintf("%s, %s; sensitivity Δ = %d; worst case ε = %.4g per person", x.Mechanism, x.Level, x.Sensitivity, x.WorstEps))
 	d.kv("Kind", kind)
