@@ -81,7 +81,7 @@ func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut
 		if len(c.bins) == 0 && len(c.merges) == 0 && !*c.ordinal {
 			src = app.CensusSource(absPath(in), f, *c.attrs, missing)
 		}
-		if err := addStudy(rec, studyOut, &core.Study{Alphabet: a, Data: tab.Data}, preset, in, src); err != nil {
+		if err := addStudy(rec, studyOut, &core.Study{Alphabet: a, Data: tab.Data, MaxPerPerson: 1}, preset, in, src); err != nil {
 			return err
 		}
 	}
