@@ -219,29 +219,7 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 	}
 	rec.Add(out, func(w io.Writer) error { return writeTruth(w, gd) }, in)
 	if studyOut != "" {
-		s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells, People: gd.People, MaxPerPerson: max(gd.Limit, 0)}
-		if gd.Rule == geo.First {
-			s.MaxPerPerson = 1
-		}
-		if res.NoPerson {
-			// No person column: who contributed which check-in is not
-			// known, and the study says so rather than number a person
-			// per row.
-			s.People, s.MaxPerPerson, s.PeopleUnknown = nil, 0, true
-		}
-		if opt.Home {
-			s.Personal = map[string][]int{"home": gd.Homes}
-		}
-		source := app.GridSource(absPath(in), res.Format, read.Mapping, gd)
-		if src.Format == geo.Yelp {
-			source.Format = src.Format.String() // yelp, though its reviews were read
-		}
-		source.Venues, source.Reviews = absPath(src.Venues), absPath(src.Reviews)
-		source.BlankPerson = read.BlankPerson
-		if opt.PersonKey == geo.PersonFold {
-			source.PersonKey = opt.PersonKey
-		}
-		if err := addStudy(rec, studyOut, s, preset, in, source); err != nil {
+		if err := addStudy(rec, studyOut, griddedStudy(gd, res, opt), preset, in, griddedSource(src, res, gd, read, opt)); err != nil {
 			return err
 		}
 	}
@@ -252,6 +230,45 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 	if err := commit(ctx, &b, stdout, stderr, func(w io.Writer) { printSummary(w, in, res, gd) }); err != nil {
 		return err
 	}
+	personWarnings(stderr, in, res, gd, read, opt)
+	return nil
+}
+
+// griddedStudy is the study of check-ins gridded as gd: every datum's
+// cell and person, the per-person bound, the home cells under -home.
+func griddedStudy(gd *geo.Gridded, res *geo.Result, opt geo.GridOptions) *core.Study {
+	s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells, People: gd.People, MaxPerPerson: max(gd.Limit, 0)}
+	if gd.Rule == geo.First {
+		s.MaxPerPerson = 1
+	}
+	if res.NoPerson {
+		// No person column: who contributed which check-in is not known,
+		// and the study says so rather than number a person per row.
+		s.People, s.MaxPerPerson, s.PeopleUnknown = nil, 0, true
+	}
+	if opt.Home {
+		s.Personal = map[string][]int{"home": gd.Homes}
+	}
+	return s
+}
+
+// griddedSource records how src was read and gridded, for the study.
+func griddedSource(src geo.Input, res *geo.Result, gd *geo.Gridded, read geo.Options, opt geo.GridOptions) *app.Source {
+	source := app.GridSource(absPath(src.Path), res.Format, read.Mapping, gd)
+	if src.Format == geo.Yelp {
+		source.Format = src.Format.String() // yelp, though its reviews were read
+	}
+	source.Venues, source.Reviews = absPath(src.Venues), absPath(src.Reviews)
+	source.BlankPerson = read.BlankPerson
+	if opt.PersonKey == geo.PersonFold {
+		source.PersonKey = opt.PersonKey
+	}
+	return source
+}
+
+// personWarnings says on stderr what grid read of the file's people: no
+// person column, records naming none, ids alike but for case.
+func personWarnings(stderr io.Writer, in string, res *geo.Result, gd *geo.Gridded, read geo.Options, opt geo.GridOptions) {
 	if res.NoPerson {
 		fmt.Fprintf(stderr, "privmap grid: %s: %s\n", in, noPersonText)
 	}
@@ -270,7 +287,6 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 			fmt.Fprintf(stderr, "privmap grid: %s: %d person ids differ from another only in case or Unicode normal form (such as %q and %q): counted as different people; -person-key fold counts them as one\n", in, n, ex[0], ex[1])
 		}
 	}
-	return nil
 }
 
 // onlyFor returns a usage error if any of the named flags was set: they

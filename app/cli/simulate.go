@@ -77,29 +77,33 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}, "simulate", args, nil, []string{*studyName, *truthName}); err != nil {
 		return err
 	}
-	source := "drawn from the truth"
-	if useData {
-		source = "of the study's data"
-	}
-	if err := commit(ctx, &b, stdout, stderr, func(w io.Writer) {
-		people, most := users.Persons()
-		if most > 1 {
-			// People send several reports, each through her one mechanism.
-			fmt.Fprintf(w, "simulated %d reports of %d users (at most %d reports from one user, all through her one mechanism) %s (seed %d); users per mechanism:",
-				*n, people, most, source, *seed)
-		} else {
-			fmt.Fprintf(w, "simulated %d users %s (seed %d):", *n, source, *seed)
-		}
-		for i, spec := range s.Mechanisms {
-			fmt.Fprintf(w, " %s %d", spec.ID, counts[i])
-		}
-		fmt.Fprintln(w)
-	}); err != nil {
+	if err := commit(ctx, &b, stdout, stderr, func(w io.Writer) { simulated(w, s, users, *n, *seed, useData, counts) }); err != nil {
 		return err
 	}
 	// An estimate from these reports previews a collection.
 	fmt.Fprintf(stderr, "privmap simulate: an estimate from these reports is %s (privmap report says so given this command's -record).\n", app.PreviewWords)
 	return nil
+}
+
+// simulated says what simulate drew: n reports of users' data or drawn
+// from the truth, with the seed, and the users of each mechanism.
+func simulated(w io.Writer, s *core.Study, users app.Users, n int, seed uint64, useData bool, counts []int) {
+	source := "drawn from the truth"
+	if useData {
+		source = "of the study's data"
+	}
+	people, most := users.Persons()
+	if most > 1 {
+		// People send several reports, each through her one mechanism.
+		fmt.Fprintf(w, "simulated %d reports of %d users (at most %d reports from one user, all through her one mechanism) %s (seed %d); users per mechanism:",
+			n, people, most, source, seed)
+	} else {
+		fmt.Fprintf(w, "simulated %d users %s (seed %d):", n, source, seed)
+	}
+	for i, spec := range s.Mechanisms {
+		fmt.Fprintf(w, " %s %d", spec.ID, counts[i])
+	}
+	fmt.Fprintln(w)
 }
 
 // checkUsers checks -n against 1..core.MaxUsers.

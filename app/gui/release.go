@@ -510,7 +510,6 @@ func (r *releaseTab) onRelease() {
 		showError(r.win, err, "Nothing was released; change Δ or keep at most Δ records of each person.")
 		return
 	}
-	small := contrib.SmallCells
 	if secure && !contrib.InAdvance() {
 		showError(r.win, app.ErrBoundFromData, "Nothing was published. Tick “keep at most Δ records of each person” with the Δ you choose, or grid with a bound on each person's check-ins.")
 		return
@@ -523,67 +522,90 @@ func (r *releaseTab) onRelease() {
 	if !r.setBudget(db) {
 		return
 	}
-	dataset := r.dataset()
 	threshold, err := optNumber("Suppress ≤", r.suppress)
 	if err != nil {
 		showError(r.win, err, "Correct it on the Release screen and release again.")
 		return
 	}
+	d := releaseDraw{ds: ds, spec: s, counts: counts, contrib: contrib, seed: uint64(seed), secure: secure, threshold: threshold, db: db, dataset: r.dataset()}
 	r.job.start(r.ctx, func(ctx context.Context) func() {
-		res, err := guarded(func() (*releaseResult, error) {
-			sum, err := s.PersonSummary(len(counts.Counts))
-			if err != nil {
-				return nil, err
-			}
-			raw, err := app.ReleaseCounts(ctx, counts.Counts, s, uint64(seed), secure)
-			if err != nil {
-				return nil, err
-			}
-			sup := app.Suppressible(raw, threshold)
-			var bounds *app.ReleaseBounds
-			if iv, err := s.Interval(len(raw), intervalLevel); err == nil {
-				b := iv.Bounds(raw, sup, threshold)
-				bounds = &b
-				// The file carries them, as privmap release -ci 0.95 writes.
-				counts.Bounds = func(x int, _ float64) (float64, float64, float64, float64) {
-					return b.Lo[x], b.Hi[x], b.BandLo[x], b.BandHi[x]
-				}
-			}
-			n := app.Suppress(raw, threshold)
-			if n > 0 {
-				counts.Notes = append(counts.Notes, app.ReleaseNotes(app.Contribution{}, n, threshold)...)
-			}
-			var entry *ledger.Entry
-			if secure {
-				// A publication: the budget checked and its ε spent on
-				// these people in one transaction of the ledger.
-				var csv bytes.Buffer
-				if err := core.WriteRelease(&csv, counts, raw); err != nil {
-					return nil, err
-				}
-				e, err := db.Spend(ctx, dataset, sum.WorstEps, ledger.Entry{Mechanism: s.Mechanism, Sensitivity: s.Sensitivity,
-					Output: "drawn in the window (Export CSV… writes it)", OutputSHA256: app.BytesDigest("", csv.Bytes()).SHA256})
-				if err != nil {
-					return nil, err
-				}
-				entry = &e
-			}
-			clipped, _ := core.ClipCounts(raw)
-			res := &releaseResult{ds: ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: uint64(seed), secure: secure,
-				contrib: contrib, small: small, suppressed: n, threshold: threshold, bounds: bounds, level: intervalLevel, entry: entry}
-			if !secure {
-				// A preview may say where clipping dropped records.
-				for x, v := range app.DataCounts(ds.personStudy()) {
-					if d := int(v - counts.Counts[x]); d > 0 {
-						res.droppedCells++
-						res.mostDropped = max(res.mostDropped, d)
-					}
-				}
-			}
-			return res, nil
-		})
+		res, err := guarded(func() (*releaseResult, error) { return d.draw(ctx) })
 		return func() { r.finish(res, err) }
 	})
+}
+
+// releaseDraw is a release to draw off the UI goroutine: the data set's
+// counts at the spec's Δ, how to draw, and the ledger a publication
+// spends in.
+type releaseDraw struct {
+	ds        *dataset
+	spec      app.ReleaseSpec
+	counts    *core.CountTable
+	contrib   app.Contribution
+	seed      uint64
+	secure    bool
+	threshold float64
+	db        *ledger.DB
+	dataset   string
+}
+
+// draw draws the release: the noise, the 95% bounds the file carries,
+// the suppression, and for a publication its entry in the ledger.
+func (d releaseDraw) draw(ctx context.Context) (*releaseResult, error) {
+	s, counts := d.spec, d.counts
+	sum, err := s.PersonSummary(len(counts.Counts))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := app.ReleaseCounts(ctx, counts.Counts, s, d.seed, d.secure)
+	if err != nil {
+		return nil, err
+	}
+	sup := app.Suppressible(raw, d.threshold)
+	var bounds *app.ReleaseBounds
+	if iv, err := s.Interval(len(raw), intervalLevel); err == nil {
+		b := iv.Bounds(raw, sup, d.threshold)
+		bounds = &b
+		// The file carries them, as privmap release -ci 0.95 writes.
+		counts.Bounds = func(x int, _ float64) (float64, float64, float64, float64) {
+			return b.Lo[x], b.Hi[x], b.BandLo[x], b.BandHi[x]
+		}
+	}
+	n := app.Suppress(raw, d.threshold)
+	if n > 0 {
+		counts.Notes = append(counts.Notes, app.ReleaseNotes(app.Contribution{}, n, d.threshold)...)
+	}
+	clipped, _ := core.ClipCounts(raw)
+	res := &releaseResult{ds: d.ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: d.seed, secure: d.secure,
+		contrib: d.contrib, small: d.contrib.SmallCells, suppressed: n, threshold: d.threshold, bounds: bounds, level: intervalLevel}
+	if d.secure {
+		res.entry, err = d.spend(ctx, sum, raw)
+		return res, err
+	}
+	// A preview may say where clipping dropped records.
+	for x, v := range app.DataCounts(d.ds.personStudy()) {
+		if k := int(v - counts.Counts[x]); k > 0 {
+			res.droppedCells++
+			res.mostDropped = max(res.mostDropped, k)
+		}
+	}
+	return res, nil
+}
+
+// spend records a publication of the released counts raw: the budget
+// checked and its ε spent on these people in one transaction of the
+// ledger.
+func (d releaseDraw) spend(ctx context.Context, sum app.ReleaseSummary, raw []float64) (*ledger.Entry, error) {
+	var csv bytes.Buffer
+	if err := core.WriteRelease(&csv, d.counts, raw); err != nil {
+		return nil, err
+	}
+	e, err := d.db.Spend(ctx, d.dataset, sum.WorstEps, ledger.Entry{Mechanism: d.spec.Mechanism, Sensitivity: d.spec.Sensitivity,
+		Output: "drawn in the window (Export CSV… writes it)", OutputSHA256: app.BytesDigest("", csv.Bytes()).SHA256})
+	if err != nil {
+		return nil, err
+	}
+	return &e, nil
 }
 
 // accuracy returns what besides the noise sets the release's errors.

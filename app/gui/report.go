@@ -236,33 +236,11 @@ func (in *reportInput) write(ctx context.Context) error {
 		inputs.Records = append(inputs.Records, rec)
 		return nil
 	}
-	a := in.study.Study.Alphabet
-	for _, e := range in.estimates {
-		data, err := fill(func(w io.Writer) error { return core.WriteEstimate(w, e.m.Estimate.Theta, a, e.iv) })
-		if err != nil {
-			return err
-		}
-		name := stem + "-" + string(e.m.Method)
-		fd := add(&b, name+".csv", data, source)
-		inputs.Estimates = append(inputs.Estimates, report.EstimateInput{File: fd, Theta: e.m.Estimate.Theta, Intervals: e.iv})
-		if err := record(name+".record.json", fd, []string{"-seed", strconv.FormatUint(in.run.Seed, 10)}, in.runLine(e)); err != nil {
-			return err
-		}
+	if err := in.writeEstimates(&b, stem, source, inputs, record); err != nil {
+		return err
 	}
-	if rel := in.release; rel != nil {
-		data, err := fill(func(w io.Writer) error { return core.WriteRelease(w, rel.counts, rel.raw) })
-		if err != nil {
-			return err
-		}
-		fd := add(&b, stem+"-released.csv", data, source)
-		inputs.Release = &report.ReleaseInput{File: fd, Cells: len(rel.raw)}
-		var args []string
-		if !rel.secure {
-			args = []string{"-seed", strconv.FormatUint(rel.seed, 10)}
-		}
-		if err := record(stem+"-released.record.json", fd, args, in.releaseLine()); err != nil {
-			return err
-		}
+	if err := in.writeRelease(&b, stem, source, inputs, record); err != nil {
+		return err
 	}
 	opt := report.Options{Title: req.title, Operator: req.operator, Notes: req.notes, Paper: req.paper, Sections: req.sections,
 		Created: time.Now().UTC().Truncate(time.Second).Format(time.RFC3339), Under: in.under,
@@ -276,6 +254,48 @@ func (in *reportInput) write(ctx context.Context) error {
 	b.Add(req.path, func(w io.Writer) error { return report.WritePDF(w, r, figs) }, source)
 	b.Add(stem+".json", func(w io.Writer) error { return report.WriteJSON(w, r) }, source)
 	return b.Commit(ctx)
+}
+
+// recorder adds a record of a file the window writes to the batch and
+// to the report's inputs.
+type recorder func(name string, out app.FileDigest, args []string, line any) error
+
+// writeEstimates adds every estimate and its record to b and inputs.
+func (in *reportInput) writeEstimates(b *app.Batch, stem, source string, inputs *report.Inputs, record recorder) error {
+	a := in.study.Study.Alphabet
+	for _, e := range in.estimates {
+		data, err := fill(func(w io.Writer) error { return core.WriteEstimate(w, e.m.Estimate.Theta, a, e.iv) })
+		if err != nil {
+			return err
+		}
+		name := stem + "-" + string(e.m.Method)
+		fd := add(b, name+".csv", data, source)
+		inputs.Estimates = append(inputs.Estimates, report.EstimateInput{File: fd, Theta: e.m.Estimate.Theta, Intervals: e.iv})
+		if err := record(name+".record.json", fd, []string{"-seed", strconv.FormatUint(in.run.Seed, 10)}, in.runLine(e)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRelease adds the last release, if any, and its record to b and
+// inputs.
+func (in *reportInput) writeRelease(b *app.Batch, stem, source string, inputs *report.Inputs, record recorder) error {
+	rel := in.release
+	if rel == nil {
+		return nil
+	}
+	data, err := fill(func(w io.Writer) error { return core.WriteRelease(w, rel.counts, rel.raw) })
+	if err != nil {
+		return err
+	}
+	fd := add(b, stem+"-released.csv", data, source)
+	inputs.Release = &report.ReleaseInput{File: fd, Cells: len(rel.raw)}
+	var args []string
+	if !rel.secure {
+		args = []string{"-seed", strconv.FormatUint(rel.seed, 10)}
+	}
+	return record(stem+"-released.record.json", fd, args, in.releaseLine())
 }
 
 // fill returns the bytes write writes.

@@ -157,59 +157,16 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 		m.digested(*in.TruthFile)
 	}
 	var figs []Figure
-	a := in.Study.Study.Alphabet
 	for _, ei := range in.Estimates {
-		m.output(ei.File)
-		var run *Run
-		rec := recordOf(in.Records, ei.File)
-		if rec != nil {
-			run = new(Run)
-			if err := json.Unmarshal(rec.Result, run); err != nil {
-				return nil, nil, fmt.Errorf("the record of %s: %w", ei.File.Path, err)
-			}
-		}
-		e, err := EstimateFacts(ctx, ei.File, ei.Theta, ei.Intervals, a, app.MapUnit(in.Study.Study), run, in.Truth)
-		if err != nil {
-			return nil, nil, err
-		}
-		e.Reports = reportsOf(rec, in.Records)
-		e.Kind = reportsKind[e.Reports]
-		if rec != nil {
-			e.Command = m.commandOf(rec)
-			if v, ok := argValue(rec.Args, "seed"); ok {
-				if seed, err := strconv.ParseUint(v, 10, 64); err == nil {
-					e.Seed = &seed
-				}
-			}
-		}
-		fig, err := EstimateFigures(a, e, ei.Theta, in.Truth, ei.Intervals, opt.Under)
+		e, fig, err := gatherEstimate(ctx, in, ei, &m, opt.Under)
 		if err != nil {
 			return nil, nil, err
 		}
 		r.Estimates, figs = append(r.Estimates, *e), append(figs, fig...)
 	}
 	if rel := in.Release; rel != nil {
-		m.output(rel.File)
-		rec := recordOf(in.Records, rel.File)
-		if rec == nil {
-			r.Release = ReleaseFacts(rel.File, rel.Cells, nil, "")
-		} else {
-			var line ReleaseLine
-			if err := json.Unmarshal(rec.Result, &line); err != nil {
-				return nil, nil, fmt.Errorf("the record of %s: %w", rel.File.Path, err)
-			}
-			level := releaseLevel(rec.Args)
-			if line.EpsIn > 0 {
-				level = line.Level()
-			}
-			r.Release = ReleaseFacts(rel.File, rel.Cells, &line, level)
-			if line.Secure {
-				// A publication is a recorded draw, never a command to run
-				// again: another draw would be another publication.
-				m.draw(rec, &line)
-			} else {
-				r.Release.Command = m.commandOf(rec)
-			}
+		if r.Release, err = gatherRelease(in, rel, &m); err != nil {
+			return nil, nil, err
 		}
 	}
 	r.Manifest = m.build(own)
@@ -218,6 +175,64 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 	AddFigures(r, figs)
 	KeepSections(r)
 	return r, figs, m.err
+}
+
+// gatherEstimate describes the estimate ei with what its record says,
+// and draws its figures.
+func gatherEstimate(ctx context.Context, in *Inputs, ei EstimateInput, m *manifestBuilder, under Underlay) (*Estimate, []Figure, error) {
+	m.output(ei.File)
+	var run *Run
+	rec := recordOf(in.Records, ei.File)
+	if rec != nil {
+		run = new(Run)
+		if err := json.Unmarshal(rec.Result, run); err != nil {
+			return nil, nil, fmt.Errorf("the record of %s: %w", ei.File.Path, err)
+		}
+	}
+	a := in.Study.Study.Alphabet
+	e, err := EstimateFacts(ctx, ei.File, ei.Theta, ei.Intervals, a, app.MapUnit(in.Study.Study), run, in.Truth)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.Reports = reportsOf(rec, in.Records)
+	e.Kind = reportsKind[e.Reports]
+	if rec != nil {
+		e.Command = m.commandOf(rec)
+		if v, ok := argValue(rec.Args, "seed"); ok {
+			if seed, err := strconv.ParseUint(v, 10, 64); err == nil {
+				e.Seed = &seed
+			}
+		}
+	}
+	figs, err := EstimateFigures(a, e, ei.Theta, in.Truth, ei.Intervals, under)
+	return e, figs, err
+}
+
+// gatherRelease describes the release rel with what its record says: a
+// publication is listed as its recorded draw, a preview with its command.
+func gatherRelease(in *Inputs, rel *ReleaseInput, m *manifestBuilder) (*Release, error) {
+	m.output(rel.File)
+	rec := recordOf(in.Records, rel.File)
+	if rec == nil {
+		return ReleaseFacts(rel.File, rel.Cells, nil, ""), nil
+	}
+	var line ReleaseLine
+	if err := json.Unmarshal(rec.Result, &line); err != nil {
+		return nil, fmt.Errorf("the record of %s: %w", rel.File.Path, err)
+	}
+	level := releaseLevel(rec.Args)
+	if line.EpsIn > 0 {
+		level = line.Level()
+	}
+	r := ReleaseFacts(rel.File, rel.Cells, &line, level)
+	if line.Secure {
+		// A publication is a recorded draw, never a command to run
+		// again: another draw would be another publication.
+		m.draw(rec, &line)
+	} else {
+		r.Command = m.commandOf(rec)
+	}
+	return r, nil
 }
 
 // population describes every mechanism of s with its audit, auditing

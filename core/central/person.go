@@ -138,70 +138,88 @@ const (
 // sharing the convolution of a common prefix. ok is false when the
 // enumeration would pass its limits.
 func budgetSplit(n countNoise, records, cells int) (abs, pm float64, split []int, ok bool) {
-	dists := map[int][]atom{}
-	part := func(d int) ([]atom, bool) {
-		if a, ok := dists[d]; ok {
-			return a, true
-		}
-		a, ok := n.lossAtoms(d)
-		if !ok || len(a) > maxLossAtoms {
-			return nil, false
-		}
-		dists[d] = mergeAtoms(a)
-		return dists[d], true
-	}
-	work, count := 0, 0
-	best, bestPM := -1.0, 0.0
-	var cur []int
-	var rec func(left, largest, parts int, acc []atom) bool
-	rec = func(left, largest, parts int, acc []atom) bool {
-		if left == 0 {
-			count++
-			if count > maxSplitCount {
-				return false
-			}
-			var a, e float64
-			for _, x := range acc {
-				a += x.p * math.Abs(x.v)
-				e += x.p * math.Exp(math.Abs(x.v))
-			}
-			if a > best {
-				best, bestPM, split = a, math.Log(e), slices.Clone(cur)
-			}
-			return true
-		}
-		if parts == 0 {
-			return true
-		}
-		for d := min(left, largest); d >= 1; d-- {
-			// The remaining parts, at most d each, must hold what is left.
-			if (left-d+d-1)/d > parts-1 {
-				break
-			}
-			pd, ok := part(d)
-			if !ok {
-				return false
-			}
-			next := pd
-			if acc != nil {
-				work += len(acc) * len(pd)
-				if work > maxSplitWork {
-					return false
-				}
-				next = convolve(acc, pd)
-			}
-			cur = append(cur, d)
-			if !rec(left-d, d, parts-1, next) {
-				return false
-			}
-			cur = cur[:len(cur)-1]
-		}
-		return true
-	}
-	if !rec(records, records, cells, nil) {
+	s := splitSearch{n: n, dists: map[int][]atom{}, best: -1}
+	if !s.rec(records, records, cells, nil) {
 		return 0, 0, nil, false
 	}
-	return best, bestPM, split, true
+	return s.best, s.bestPM, s.split, true
+}
+
+// splitSearch is budgetSplit's enumeration: the cells' loss
+// distributions by records, the work done, the split under way and the
+// best found.
+type splitSearch struct {
+	n           countNoise
+	dists       map[int][]atom
+	work, count int
+	cur, split  []int
+	best        float64
+	bestPM      float64
+}
+
+// part returns the loss distribution of a cell of d records.
+func (s *splitSearch) part(d int) ([]atom, bool) {
+	if a, ok := s.dists[d]; ok {
+		return a, true
+	}
+	a, ok := s.n.lossAtoms(d)
+	if !ok || len(a) > maxLossAtoms {
+		return nil, false
+	}
+	s.dists[d] = mergeAtoms(a)
+	return s.dists[d], true
+}
+
+// leaf weighs a whole split's loss distribution acc.
+func (s *splitSearch) leaf(acc []atom) bool {
+	s.count++
+	if s.count > maxSplitCount {
+		return false
+	}
+	var a, e float64
+	for _, x := range acc {
+		a += x.p * math.Abs(x.v)
+		e += x.p * math.Exp(math.Abs(x.v))
+	}
+	if a > s.best {
+		s.best, s.bestPM, s.split = a, math.Log(e), slices.Clone(s.cur)
+	}
+	return true
+}
+
+// rec enumerates the splits of left records into at most parts cells of
+// at most largest each, after those whose loss distribution is acc.
+func (s *splitSearch) rec(left, largest, parts int, acc []atom) bool {
+	if left == 0 {
+		return s.leaf(acc)
+	}
+	if parts == 0 {
+		return true
+	}
+	for d := min(left, largest); d >= 1; d-- {
+		// The remaining parts, at most d each, must hold what is left.
+		if (left-d+d-1)/d > parts-1 {
+			break
+		}
+		pd, ok := s.part(d)
+		if !ok {
+			return false
+		}
+		next := pd
+		if acc != nil {
+			s.work += len(acc) * len(pd)
+			if s.work > maxSplitWork {
+				return false
+			}
+			next = convolve(acc, pd)
+		}
+		s.cur = append(s.cur, d)
+		if !s.rec(left-d, d, parts-1, next) {
+			return false
+		}
+		s.cur = s.cur[:len(s.cur)-1]
+	}
+	return true
 }
 
 // convolve returns the distribution of the sum of two independent losses.
