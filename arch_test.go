@@ -27,7 +27,7 @@ var layers = map[string][]string{
 	"assets":                            {},
 	"assets/gen":                        {mod + "geo"},
 	"assets/licences/gen":               {},
-	"app":                               append(coreAll, mod+"geo", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00", mod+"internal/parquetcheck\x00", mod+"assets\x00"),
+	"app":                               append(coreAll, mod+"geo", mod+"app/ledger\x00", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00", mod+"internal/parquetcheck\x00", mod+"assets\x00"),
 	"app/mapplot":                       {"gonum.org/v1/plot", "gonum.org/v1/gonum/", "github.com/paulmach/orb", mod + "core\x00"},
 	"app/basemap":                       {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"app/basemap/basemaptest":           {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},

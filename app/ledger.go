@@ -1,8 +1,14 @@
 package app
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/privmap/privmap/app/ledger"
 )
 
 // A Ledger is the study's member "ledger" that privmap wrote before the
@@ -50,4 +56,22 @@ func (l *Ledger) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Import imports the member into the ledger's database db as data set
+// dataset, once (the database remembers the member's SHA-256): its
+// budget and its publications, each noted as imported, study naming the
+// study file. It reports whether it imported.
+func (l *Ledger) Import(ctx context.Context, db *ledger.DB, dataset, study string) (bool, error) {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return false, err
+	}
+	sum := sha256.Sum256(b)
+	var pubs []ledger.Entry
+	for _, e := range l.Entries {
+		pubs = append(pubs, ledger.Entry{Date: e.Date, Mechanism: e.Mechanism, Sensitivity: e.Sensitivity, Epsilon: ledger.EpsString(e.Epsilon),
+			Output: e.Output, OutputSHA256: e.SHA256, Study: study})
+	}
+	return db.Import(ctx, dataset, hex.EncodeToString(sum[:]), l.Budget, pubs)
 }

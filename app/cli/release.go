@@ -5,8 +5,6 @@ import (
 	"cmp"
 	"context"
 	crand "crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -383,17 +381,7 @@ func (r *release) dataset() string {
 // once (by its digest), under the data set's name.
 func (r *release) importLedger(ctx context.Context, stderr io.Writer) error {
 	l := r.study.Ledger
-	b, err := json.Marshal(l)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256(b)
-	var pubs []ledger.Entry
-	for _, e := range l.Entries {
-		pubs = append(pubs, ledger.Entry{Date: e.Date, Mechanism: e.Mechanism, Sensitivity: e.Sensitivity, Epsilon: ledger.EpsString(e.Epsilon),
-			Output: e.Output, OutputSHA256: e.SHA256, Study: r.studyName})
-	}
-	done, err := r.ledger.Import(ctx, r.status.Dataset, hex.EncodeToString(sum[:]), l.Budget, pubs)
+	done, err := l.Import(ctx, r.ledger, r.status.Dataset, r.studyName)
 	if err != nil {
 		return err
 	}

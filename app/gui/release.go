@@ -3,9 +3,6 @@ package gui
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -953,21 +950,11 @@ func (r *releaseTab) takeStudy(s *app.Study) {
 	if err != nil {
 		return
 	}
-	b, err := json.Marshal(s.Ledger)
-	if err != nil {
-		return
-	}
-	sum := sha256.Sum256(b)
-	var pubs []ledger.Entry
-	for _, e := range s.Ledger.Entries {
-		pubs = append(pubs, ledger.Entry{Date: e.Date, Mechanism: e.Mechanism, Sensitivity: e.Sensitivity, Epsilon: ledger.EpsString(e.Epsilon),
-			Output: e.Output, OutputSHA256: e.SHA256})
-	}
 	dataset := r.dataset()
 	if s.Source != nil && s.Source.Path != "" {
 		dataset = filepath.Base(s.Source.Path)
 	}
-	if _, err := db.Import(r.ctx, dataset, hex.EncodeToString(sum[:]), s.Ledger.Budget, pubs); err != nil {
+	if _, err := s.Ledger.Import(r.ctx, db, dataset, ""); err != nil {
 		showError(r.win, err, "The study's ledger was not imported.")
 	}
 }
