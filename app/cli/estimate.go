@@ -59,7 +59,7 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *gapTol == 0 {
 		*gapTol = core.DefaultGapTol
 	}
-	s, mechs, g, bg, err := estimateInputs(ctx, *studyName, *reportsName, backgrounds, stderr)
+	s, mechs, g, bg, err := estimateInputs(ctx, *studyName, *reportsName, backgrounds, stderr, ci)
 	if err != nil {
 		return err
 	}
@@ -176,11 +176,17 @@ func estimateIntervals(ctx context.Context, method core.Method, s *core.Study, m
 
 // estimateInputs reads what privmap estimate works on: the study, its
 // mechanisms, the grouped reports and the PUM backgrounds.
-func estimateInputs(ctx context.Context, studyName, reportsName string, backgrounds backgroundFlag, stderr io.Writer) (
+func estimateInputs(ctx context.Context, studyName, reportsName string, backgrounds backgroundFlag, stderr io.Writer, ci app.CI) (
 	*core.Study, []core.Mechanism, *core.Groups, map[string][]float64, error) {
 	s, err := readStudy(studyName)
 	if err != nil {
 		return nil, nil, nil, nil, err
+	}
+	if ci.Level > 0 {
+		// Refused before the mechanisms are built and the estimate runs.
+		if err := ci.CheckSymbols(s.Alphabet.Len()); err != nil {
+			return nil, nil, nil, nil, usageError{msg: "-ci: " + err.Error()}
+		}
 	}
 	mechs, err := buildAll(ctx, studyName, s, stderr)
 	if err != nil {

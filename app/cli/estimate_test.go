@@ -246,3 +246,19 @@ func TestEstimateCI(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateFisherRefusedFirst is issue 45's third point in part:
+// Fisher intervals beyond core.MaxFisherSymbols were refused only after
+// the estimate (32 s on New York); they are refused before anything is
+// built or read — here the reports file does not even exist.
+func TestEstimateFisherRefusedFirst(t *testing.T) {
+	dir := t.TempDir()
+	study := filepath.Join(dir, "s.json")
+	if code, _, errs := run("grid", "-in", "../../assets/default_checkins.snap.txt", "-cell", "0.1", "-preset", "fw-t6", "-o", filepath.Join(dir, "t.csv"), "-study-out", study); code != 0 {
+		t.Fatal(errs)
+	}
+	code, _, errs := run("estimate", "-study", study, "-reports", filepath.Join(dir, "none.csv"), "-method", "gibu", "-ci", "0.95", "-ci-method", "fisher", "-o", filepath.Join(dir, "e.csv"))
+	if code != 2 || !strings.Contains(errs, "-ci: fisher intervals form the") || !strings.Contains(errs, "beyond the 4096 symbols they take: use the bootstrap") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
