@@ -111,14 +111,7 @@ func StudyCounts(s *core.Study, delta int, clip bool, rng *rand.Rand) ([]float64
 		return nil, Contribution{}, ErrNoData
 	}
 	_, largest := s.Contributions()
-	c := Contribution{Known: s.Unit() == "person", Largest: largest}
-	c.Sensitivity, c.Bound = s.Sensitivity()
-	if delta > 0 {
-		// A Δ at or above the bound the data were selected under is a
-		// bound too; one given and clipped to is fixed in advance.
-		c.Sensitivity, c.Bound = delta, s.MaxPerPerson > 0 && delta >= s.MaxPerPerson
-		c.Clipped = clip
-	}
+	c := ContributionOf(s, largest, delta, clip)
 	keep := make([]int, len(s.Data))
 	for i := range keep {
 		keep[i] = i
@@ -135,6 +128,36 @@ func StudyCounts(s *core.Study, delta int, clip bool, rng *rand.Rand) ([]float64
 	}
 	c.SmallCells = smallCells(s, keep, counts)
 	return counts, c, nil
+}
+
+// ContributionOf says whom a release of study s's data at sensitivity
+// delta protects (0: the study's own, its per-person bound or else the
+// largest contribution), largest being the most records one person
+// contributes (s.Contributions): whether the data name their people, Δ,
+// and whether Δ is a bound fixed in advance. A Δ at or above the bound
+// the data were selected under is a bound too; one given and clipped to
+// is fixed in advance.
+func ContributionOf(s *core.Study, largest, delta int, clip bool) Contribution {
+	c := Contribution{Known: s.Unit() == "person", Largest: largest}
+	c.Sensitivity, c.Bound = s.Sensitivity()
+	if delta > 0 {
+		c.Sensitivity, c.Bound = delta, s.MaxPerPerson > 0 && delta >= s.MaxPerPerson
+		c.Clipped = clip
+	}
+	return c
+}
+
+// DroppedCells returns in how many cells the counts after clipping are
+// below those before, and at most by how many records in one: what a
+// preview may say of where clipping dropped records.
+func DroppedCells(before, after []float64) (cells, most int) {
+	for x, v := range before {
+		if d := int(v - after[x]); d > 0 {
+			cells++
+			most = max(most, d)
+		}
+	}
+	return cells, most
 }
 
 // DataCounts returns how many of s's data each symbol holds: the truth's

@@ -268,7 +268,8 @@ func (s *gridder) newID(user string) (id int32, fresh, ok bool) {
 	if s.folded == nil {
 		s.folded = make(map[string]foldedID)
 	}
-	if f, seen := s.folded[key]; seen {
+	f, seen := s.folded[key]
+	if seen {
 		if s.alike == 0 {
 			s.alikeExample = [2]string{f.first, user}
 		}
@@ -284,7 +285,7 @@ func (s *gridder) newID(user string) (id int32, fresh, ok bool) {
 	id = int32(s.persons)
 	s.persons++
 	s.ids[user] = id
-	if _, seen := s.folded[key]; !seen {
+	if !seen {
 		s.folded[key] = foldedID{user, id}
 	}
 	return id, true, true

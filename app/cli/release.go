@@ -304,12 +304,7 @@ func (r *release) readStudy(t *core.CountTable) error {
 	if !r.secure {
 		// A preview may say where clipping dropped records; a
 		// publication does not.
-		for x, v := range whole {
-			if d := int(v - t.Counts[x]); d > 0 {
-				r.droppedCells++
-				r.mostDropped = max(r.mostDropped, d)
-			}
-		}
+		r.droppedCells, r.mostDropped = app.DroppedCells(whole, t.Counts)
 	}
 	r.spec.Sensitivity = r.contrib.Sensitivity
 	if err := r.spec.Validate(); err != nil {

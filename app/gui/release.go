@@ -580,12 +580,7 @@ func (d releaseDraw) draw(ctx context.Context) (*releaseResult, error) {
 		return res, err
 	}
 	// A preview may say where clipping dropped records.
-	for x, v := range app.DataCounts(d.ds.personStudy()) {
-		if k := int(v - counts.Counts[x]); k > 0 {
-			res.droppedCells++
-			res.mostDropped = max(res.mostDropped, k)
-		}
-	}
+	res.droppedCells, res.mostDropped = app.DroppedCells(app.DataCounts(d.ds.personStudy()), counts.Counts)
 	return res, nil
 }
 
@@ -980,8 +975,7 @@ func (r *releaseTab) peopleText(s app.ReleaseSpec) string {
 	}
 	people, most := ds.persons()
 	ps := ds.personStudy()
-	bound := ps.MaxPerPerson
-	c := app.Contribution{Sensitivity: s.Sensitivity, Known: ps.Unit() == "person", Largest: most, Bound: bound > 0 && s.Sensitivity >= bound, Clipped: r.clip.Checked}
+	c := app.ContributionOf(ps, most, s.Sensitivity, r.clip.Checked)
 	if !c.Known {
 		return fmt.Sprintf("%s records; the data do not say who contributed which. Neighbours: %s.", app.Thousands(len(ps.Data)), c.Neighbours())
 	}
