@@ -18,7 +18,8 @@ type CI struct {
 	// Level is the probability the intervals cover the truth with, in
 	// (0, 1); 0 means no intervals.
 	Level float64
-	// Method is core.IntervalBootstrap (default) or core.IntervalFisher.
+	// Method is core.IntervalBootstrap, core.IntervalProfile or
+	// core.IntervalFisher; empty (or "auto") chooses (MethodFor).
 	Method core.IntervalMethod
 	// Replicates is the bootstrap's B (default core.DefaultReplicates).
 	Replicates int
@@ -26,10 +27,50 @@ type CI struct {
 	Seed uint64
 }
 
+// IntervalAuto is -ci-method's default: the method MethodFor chooses.
+const IntervalAuto core.IntervalMethod = "auto"
+
+// ProfileAutoSymbols bounds the alphabets on which MethodFor chooses
+// profile intervals for the MLE: each symbol's ends cost a few solves
+// of the whole likelihood (11 s for FW's San Francisco set-up, 345
+// cells and 20,000 users, on two cores; the cost grows as K² with
+// likelihood columns), and on New York's 9,024 cells they would take
+// hours (docs/PERFORMANCE.md, intervals).
+const ProfileAutoSymbols = 512
+
+// MethodFor returns the interval method ci computes for an estimate of
+// method over k symbols: ci.Method when it names one; else the profile
+// likelihood for the MLE (gibu, em) on at most ProfileAutoSymbols
+// symbols — on the cells with people it reached its level where the
+// bootstrap's percentile intervals fell short (docs/EXPERIMENTS.md,
+// coverage) — and the bootstrap for the other estimators and larger
+// alphabets.
+func (ci CI) MethodFor(method core.Method, k int) core.IntervalMethod {
+	if ci.Method != "" && ci.Method != IntervalAuto {
+		return ci.Method
+	}
+	if (method == core.MethodGIBU || method == core.MethodEM) && k <= ProfileAutoSymbols {
+		return core.IntervalProfile
+	}
+	return core.IntervalBootstrap
+}
+
+// Work says in words how the intervals of an estimate of method over k
+// symbols are computed, as MethodFor chooses: what a person waits for.
+func (ci CI) Work(method core.Method, k int) string {
+	switch ci.MethodFor(method, k) {
+	case core.IntervalProfile:
+		return fmt.Sprintf("the profile likelihood of each of the %s %s, a few solves of the likelihood each", Thousands(k), map[bool]string{true: "symbol", false: "symbols"}[k == 1])
+	case core.IntervalFisher:
+		return "the observed Fisher information, one matrix"
+	}
+	return fmt.Sprintf("a parametric bootstrap of %s replicates, each an estimate", Thousands(ci.withDefaults().Replicates))
+}
+
 // withDefaults returns ci with its defaults filled in.
 func (ci CI) withDefaults() CI {
-	if ci.Method == "" {
-		ci.Method = core.IntervalBootstrap
+	if ci.Method == IntervalAuto {
+		ci.Method = ""
 	}
 	if ci.Replicates == 0 {
 		ci.Replicates = core.DefaultReplicates
@@ -44,7 +85,7 @@ func (ci CI) Check() error {
 		return fmt.Errorf("interval level %v: want a probability strictly between 0 and 1, such as 0.95", ci.Level)
 	}
 	switch ci.Method {
-	case core.IntervalBootstrap:
+	case core.IntervalBootstrap, "":
 		if ci.Replicates < 20 || ci.Replicates > core.MaxReplicates {
 			return fmt.Errorf("%d bootstrap replicates: want 20 to %d (200 is the default)", ci.Replicates, core.MaxReplicates)
 		}
@@ -53,9 +94,9 @@ func (ci CI) Check() error {
 		if need := math.Ceil(2/(1-ci.Level) - 1e-9); float64(ci.Replicates) < need {
 			return fmt.Errorf("%d bootstrap replicates cannot show a %g%% interval: its tails need at least %d", ci.Replicates, 100*ci.Level, int(need))
 		}
-	case core.IntervalFisher:
+	case core.IntervalFisher, core.IntervalProfile:
 	default:
-		return fmt.Errorf("interval method %q: want bootstrap or fisher", ci.Method)
+		return fmt.Errorf("interval method %q: want auto, bootstrap, profile or fisher", ci.Method)
 	}
 	return nil
 }
@@ -68,7 +109,7 @@ func (ci CI) CheckSymbols(k int) error {
 	if err := ci.Check(); err != nil {
 		return err
 	}
-	if ci.withDefaults().Method == core.IntervalFisher && k > core.MaxFisherSymbols {
+	if ci.Method == core.IntervalFisher && k > core.MaxFisherSymbols {
 		return fmt.Errorf("fisher intervals form the %d×%d information matrix, beyond the %d symbols they take: use the bootstrap", k, k, core.MaxFisherSymbols)
 	}
 	return nil
@@ -98,13 +139,27 @@ func Intervals(ctx context.Context, method core.Method, s *core.Study, mechs []c
 	if err := ci.Check(); err != nil {
 		return nil, err
 	}
+	ci.Method = ci.MethodFor(method, len(est.Theta))
 	out := &EstimateIntervals{EMD: math.NaN()}
-	if ci.Method == core.IntervalFisher {
+	switch ci.Method {
+	case core.IntervalFisher, core.IntervalProfile:
 		if method != core.MethodGIBU && method != core.MethodEM {
-			return nil, fmt.Errorf("fisher intervals are the MLE's, gibu's: %s's estimate needs the bootstrap", method)
+			return nil, fmt.Errorf("%s intervals are the MLE's, gibu's: %s's estimate needs the bootstrap", ci.Method, method)
 		}
+	}
+	switch ci.Method {
+	case core.IntervalFisher:
 		iv, err := core.Fisher(ctx, mechs, g, s, est.Theta, ci.Level)
 		out.Intervals, out.EMDNote = iv, "the Fisher method bounds no error figure"
+		return out, err
+	case core.IntervalProfile:
+		k := len(est.Theta)
+		iv, err := core.Profile(ctx, mechs, g, s, est.Theta, ci.Level, func(done int) {
+			if progress != nil {
+				progress(float64(done) / float64(k))
+			}
+		})
+		out.Intervals, out.EMDNote = iv, "the profile likelihood bounds cells, not error figures"
 		return out, err
 	}
 	b := ci.Replicates
@@ -165,11 +220,17 @@ func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
 		one, what = "value", "values"
 	}
 	how := fmt.Sprintf("a parametric bootstrap of %s replicates", Thousands(iv.Replicates))
-	if iv.Method == core.IntervalFisher {
+	band := fmt.Sprintf("±%.3g standard errors", iv.Critical)
+	switch iv.Method {
+	case core.IntervalFisher:
 		how = "the observed Fisher information, a normal approximation"
+	case core.IntervalProfile:
+		how = fmt.Sprintf("the profile likelihood: the values each %s can take whose best likelihood is within χ²₁'s %s quantile of the most likely map's",
+			one, percent(iv.Level))
+		band = fmt.Sprintf("each %s's interval with its chance of missing cut to %.2g%% by Šidák's rule", one, 100*(1-math.Pow(iv.Level, 1/float64(len(iv.Lo)))))
 	}
-	parts := []string{fmt.Sprintf("With %s confidence (%s, approximate), each of the %s %s lies in its own interval (columns lo–hi), and all of them at once lie in their band (band_lo–band_hi, ±%.3g standard errors).",
-		percent(iv.Level), how, Thousands(len(iv.Lo)), what, iv.Critical)}
+	parts := []string{fmt.Sprintf("With %s confidence (%s, approximate), each of the %s %s lies in its own interval (columns lo–hi), and all of them at once lie in their band (band_lo–band_hi, %s).",
+		percent(iv.Level), how, Thousands(len(iv.Lo)), what, band)}
 	if !math.IsNaN(iv.TV) {
 		parts = append(parts, fmt.Sprintf("Against the unknown truth: TV at most %.3g (at most %s of the map's mass in the wrong place), no %s off by more than %.3g",
 			iv.TV, percent(iv.TV), one, iv.MaxError))

@@ -57,7 +57,7 @@ func TestIntervalsLinear(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fractions []float64
-	iv, err := Intervals(context.Background(), core.MethodGIBU, s, mechs, g, est, core.EstimateOptions{}, CI{Level: 0.9, Replicates: 50, Seed: 2},
+	iv, err := Intervals(context.Background(), core.MethodGIBU, s, mechs, g, est, core.EstimateOptions{}, CI{Level: 0.9, Method: core.IntervalBootstrap, Replicates: 50, Seed: 2},
 		func(f float64) { fractions = append(fractions, f) })
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +74,15 @@ func TestIntervalsLinear(t *testing.T) {
 		if !strings.Contains(sentence, want) {
 			t.Errorf("sentence %q lacks %q", sentence, want)
 		}
+	}
+	// The default for the MLE on 12 values: the profile likelihood,
+	// whose band is each value's interval at Šidák's level.
+	pv, err := Intervals(context.Background(), core.MethodGIBU, s, mechs, g, est, core.EstimateOptions{}, CI{Level: 0.9}, nil)
+	if err != nil || pv.Method != core.IntervalProfile || !math.IsNaN(pv.TV) {
+		t.Fatalf("default intervals of gibu: %v, %v", pv, err)
+	}
+	if got, want := IntervalSentence(pv, a), "With 90% confidence (the profile likelihood: the values each value can take whose best likelihood is within χ²₁'s 90% quantile of the most likely map's, approximate), each of the 12 values lies in its own interval (columns lo–hi), and all of them at once lie in their band (band_lo–band_hi, each value's interval with its chance of missing cut to 0.87% by Šidák's rule)."; got != want {
+		t.Errorf("profile sentence\n%s\nwant\n%s", got, want)
 	}
 	if _, err := Intervals(context.Background(), core.MethodINVM, s, mechs, g, est, core.EstimateOptions{}, CI{Level: 0.9, Method: core.IntervalFisher}, nil); err == nil ||
 		!strings.Contains(err.Error(), "needs the bootstrap") {

@@ -143,18 +143,29 @@ func newReplicator(ctx context.Context, method Method, s *Study, mechs []Mechani
 }
 
 // borrowHessian forms the negated Hessian of the estimate's own
-// likelihood at θ̂ densely, on every symbol when that is faceable, else
-// on θ̂'s support and the symbols whose gradient is highest, and keeps it
-// for the replicates as a borrowed one: a preconditioner of their
-// conjugate gradients wherever their free face lies within it.
+// likelihood at θ̂ and keeps it for the replicates (borrowedHessian).
 func (r *replicator) borrowHessian(ctx context.Context, m emModel) error {
+	h, err := borrowedHessian(ctx, m, r.theta)
+	r.hess = h
+	return err
+}
+
+// borrowedHessian returns the negated Hessian of m's likelihood at θ
+// formed densely, on every symbol when that is faceable, else on θ's
+// support and the symbols whose gradient is highest, as a borrowed
+// one: a preconditioner of the conjugate gradients of other problems
+// near θ (a bootstrap's replicates, a profile's pinned likelihoods)
+// wherever their free face lies within it. It is empty when m cannot
+// restrict its likelihood.
+func borrowedHessian(ctx context.Context, m emModel, theta []float64) (faceHessian, error) {
+	var hess faceHessian
 	fm, ok := m.(facer)
 	if !ok {
-		return nil
+		return hess, nil
 	}
-	k := len(r.theta)
+	k := len(theta)
 	grad := make([]float64, k)
-	fm.gradient(r.theta, grad)
+	fm.gradient(theta, grad)
 	order := make([]int, k)
 	for x := range order {
 		order[x] = x
@@ -162,7 +173,7 @@ func (r *replicator) borrowHessian(ctx context.Context, m emModel) error {
 	// Support first, then by gradient: the symbols a replicate's face
 	// most likely holds.
 	slices.SortStableFunc(order, func(a, b int) int {
-		ia, ib := r.theta[a] > bindingTol, r.theta[b] > bindingTol
+		ia, ib := theta[a] > bindingTol, theta[b] > bindingTol
 		switch {
 		case ia != ib && ia:
 			return -1
@@ -176,16 +187,16 @@ func (r *replicator) borrowHessian(ctx context.Context, m emModel) error {
 		f = min(f*3/4, faceMax)
 	}
 	if f == 0 {
-		return nil
+		return hess, nil
 	}
 	face := slices.Clone(order[:f])
 	slices.Sort(face)
-	built, err := r.hess.build(ctx, fm, r.theta, face)
+	built, err := hess.build(ctx, fm, theta, face)
 	if err != nil || !built {
-		return err
+		return faceHessian{}, err
 	}
-	r.hess.x, r.hess.borrowed = nil, true
-	return nil
+	hess.x, hess.borrowed = nil, true
+	return hess, nil
 }
 
 // replicate draws one replicate's reports with rng and returns its
@@ -211,7 +222,7 @@ func (r *replicator) replicate(ctx context.Context, rng *rand.Rand) ([]float64, 
 		theta := slices.Clone(r.theta)
 		face := r.hess
 		face.last.pr = nil
-		_, gap, _, err := polishFrom(ctx, cm, theta, tol, 0, r.opt.EM.withDefaults().MaxIter, nil, nil, face)
+		_, gap, _, err := polishFrom(ctx, cm, theta, tol, 0, r.opt.EM.withDefaults().MaxIter, nil, nil, &face)
 		if err != nil {
 			return nil, err
 		}

@@ -64,18 +64,20 @@ type curvedModel interface {
 // each step. It returns θ (updated in place), L(θ), the gap and iter plus
 // the steps.
 func polish(ctx context.Context, m curvedModel, theta []float64, tol float64, iter, maxIter int, progress func(int, float64, float64), inner func(int, float64)) (ll, gap float64, iters int, err error) {
-	return polishFrom(ctx, m, theta, tol, iter, maxIter, progress, inner, faceHessian{})
+	return polishFrom(ctx, m, theta, tol, iter, maxIter, progress, inner, &faceHessian{})
 }
 
-// polishFrom is polish with a Hessian kept from elsewhere: a bootstrap
-// replicate's steps are preconditioned by the one formed at the estimate
-// (foreignHessian).
+// polishFrom is polish with a Hessian kept from elsewhere, which it
+// updates: a bootstrap replicate's steps are preconditioned by the one
+// formed at the estimate (borrowHessian), a profile's solves by the one
+// its last solve formed (profile.go).
 func polishFrom(ctx context.Context, m curvedModel, theta []float64, tol float64, iter, maxIter int, progress func(int, float64, float64), inner func(int, float64),
-	face faceHessian) (ll, gap float64, iters int, err error) {
+	face *faceHessian) (ll, gap float64, iters int, err error) {
 	k := m.dims()
 	grad, next, trial := make([]float64, k), make([]float64, k), make([]float64, k)
 	bound := make([]bool, k)
-	st := &newtonState{cgParams: cgParams{damp: minDamp, tol: tol, limit: cgFirst}, face: face}
+	st := &newtonState{cgParams: cgParams{damp: minDamp, tol: tol, limit: cgFirst}, face: *face}
+	defer func() { *face = st.face }()
 	ll, gap = m.gradient(theta, grad)
 	for range newtonSteps {
 		if gap <= tol || iter >= maxIter {

@@ -19,7 +19,7 @@ import (
 //
 //	privmap estimate -study S -reports R -method M [-post proj|norm|none]
 //	                 [-alpha A] [-tol D] [-gap-tol G] [-max-iter N]
-//	                 [-ci L [-ci-method bootstrap|fisher] [-boot B] [-seed S]] -o estimate.csv
+//	                 [-ci L [-ci-method auto|bootstrap|profile|fisher] [-boot B] [-seed S]] -o estimate.csv
 //
 // It reconstructs the distribution of the users' data from their reports
 // and writes it as a distribution CSV, printing one JSON line with the
@@ -236,7 +236,7 @@ type ciFlags struct {
 func ciFlagsOf(fs *flag.FlagSet) ciFlags {
 	return ciFlags{
 		level:  fs.Float64("ci", 0, "add each cell's interval and a band for all cells at once at this `level` (such as 0.95): columns lo,hi,band_lo,band_hi"),
-		method: fs.String("ci-method", string(core.IntervalBootstrap), "-ci: bootstrap (a parametric bootstrap, every method) or fisher (gibu's observed information, an estimate with no cell at 0)"),
+		method: fs.String("ci-method", string(app.IntervalAuto), "-ci: auto (profile for gibu and em on at most 512 cells, else bootstrap; bootstrap with -boot), bootstrap (a parametric bootstrap, every method), profile (gibu's profile likelihood, cells at 0 too) or fisher (gibu's observed information, an estimate with no cell at 0)"),
 		boot:   fs.Int("boot", core.DefaultReplicates, "-ci bootstrap: the number of `replicates`"),
 	}
 }
@@ -245,6 +245,9 @@ func ciFlagsOf(fs *flag.FlagSet) ciFlags {
 // seed, refusing options without -ci and values out of range.
 func (f ciFlags) ci(fs *flag.FlagSet, seed uint64) (app.CI, error) {
 	ci := app.CI{Level: *f.level, Method: core.IntervalMethod(*f.method), Replicates: *f.boot, Seed: seed}
+	if isSet(fs, "boot") && !isSet(fs, "ci-method") {
+		ci.Method = core.IntervalBootstrap // replicates asked for
+	}
 	if !isSet(fs, "ci") {
 		if isSet(fs, "ci-method") || isSet(fs, "boot") {
 			return ci, usageError{msg: "-ci-method and -boot need -ci LEVEL"}

@@ -239,6 +239,40 @@ func TestEstimateCI(t *testing.T) {
 	if _, err := os.Stat(fisher); code != 1 || !strings.Contains(errs, "inside the simplex") || err == nil {
 		t.Errorf("fisher on the boundary: status %d, %q, file written: %v", code, errs, err == nil)
 	}
+	// Profile: the same boundary estimate, each interval holding θ̂ and
+	// the band each interval; no error figures.
+	profile := filepath.Join(dir, "profile.csv")
+	code, stdout, errs = run("estimate", "-study", study, "-reports", reports, "-ci", "0.95", "-ci-method", "profile", "-o", profile)
+	if code != 0 {
+		t.Fatalf("profile: status %d, %s", code, errs)
+	}
+	var pres struct {
+		Method string   `json:"ci_method"`
+		TV     *float64 `json:"ci_tv"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &pres); err != nil || pres.Method != "profile" || pres.TV != nil {
+		t.Errorf("profile JSON line %q (%v)", stdout, err)
+	}
+	if !strings.Contains(errs, "(the profile likelihood: the values each cell can take whose best likelihood is within χ²₁'s 95% quantile of the most likely map's, approximate)") {
+		t.Errorf("profile: stderr %q lacks the sentence", errs)
+	}
+	atZero := 0
+	for _, r := range readCSV(t, profile)[1:] {
+		var v [5]float64
+		for i, f := range append([]string{r[1]}, r[6:]...) {
+			v[i], _ = strconv.ParseFloat(f, 64)
+		}
+		p, lo, hi, blo, bhi := v[0], v[1], v[2], v[3], v[4]
+		if !(0 <= blo && blo <= lo && lo <= p && p <= hi && hi <= bhi && bhi <= 1) {
+			t.Fatalf("profile, cell %s: p %v, interval %v–%v, band %v–%v", r[0], p, lo, hi, blo, bhi)
+		}
+		if p == 0 && hi > 0 {
+			atZero++
+		}
+	}
+	if atZero == 0 {
+		t.Error("profile: no cell at 0 has an interval above it")
+	}
 	for _, bad := range [][]string{{"-boot", "40"}, {"-ci", "1"}, {"-ci", "0.99", "-boot", "40"}, {"-ci", "0.9", "-ci-method", "jackknife"}} {
 		code, _, errs := run(append([]string{"estimate", "-study", study, "-reports", reports, "-o", fisher}, bad...)...)
 		if code != 2 {

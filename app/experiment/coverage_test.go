@@ -13,24 +13,31 @@ import (
 )
 
 // TestCoverageMetrics checks the coverage metrics on intervals made by
-// hand: of three cells the first two are inside their intervals, the
-// third (estimated 0) is not; the band holds all three; the estimate's
-// TV to the truth, 0.1, is within the bound 0.2.
+// hand: of four cells holding 5, 4, 1 and 0 of 10 people, the first two
+// and the empty one are inside their intervals, the third (estimated 0)
+// is not; the band holds all four; the estimate's TV to the truth, 0.1,
+// is within the bound 0.2.
 func TestCoverageMetrics(t *testing.T) {
-	truth := []float64{0.5, 0.4, 0.1}
-	theta := []float64{0.6, 0.4, 0}
-	iv := &core.Intervals{Lo: []float64{0.4, 0.3, 0}, Hi: []float64{0.7, 0.5, 0.05},
-		BandLo: []float64{0.3, 0.2, 0}, BandHi: []float64{0.8, 0.6, 0.2}, TV: 0.2}
-	got := coverage(truth, theta, iv)
-	want := []float64{2.0 / 3, 1, 1, (0.3 + 0.2 + 0.05) / 3, 1}
+	people := []int{5, 4, 1, 0}
+	theta := []float64{0.6, 0.4, 0, 0}
+	iv := &core.Intervals{Lo: []float64{0.4, 0.3, 0, 0}, Hi: []float64{0.7, 0.5, 0.05, 0.01},
+		BandLo: []float64{0.3, 0.2, 0, 0}, BandHi: []float64{0.8, 0.6, 0.2, 0.1}, TV: 0.2}
+	got := coverage(people, theta, iv)
+	nan := math.NaN()
+	want := []float64{3.0 / 4, 1, 1, (0.3 + 0.2 + 0.05 + 0.01) / 4, 1, 2.0 / 3, 1, 0, 1, 1}
 	for i := range want {
 		if math.Abs(got[i]-want[i]) > 1e-12 {
-			t.Errorf("%s = %v, want %v", []Metric{CoverCell, CoverBand, CoverTV, Width, MissZero}[i], got[i], want[i])
+			t.Errorf("%s = %v, want %v", coverageMetrics[i], got[i], want[i])
 		}
 	}
 	iv.BandHi[2], iv.TV = 0.09, 0.09
-	if got := coverage(truth, theta, iv); got[1] != 0 || got[2] != 0 {
+	if got := coverage(people, theta, iv); got[1] != 0 || got[2] != 0 {
 		t.Errorf("band and TV bound missed: %v", got)
+	}
+	// No TV bound (profile intervals) and no cell of 2–4 people: NaN.
+	iv.TV = nan
+	if got := coverage([]int{5, 0, 1, 0}, theta, iv); !math.IsNaN(got[2]) || !math.IsNaN(got[8]) || got[7] != 0 {
+		t.Errorf("nothing to measure: %v", got)
 	}
 }
 
@@ -45,16 +52,19 @@ func TestCoverageMeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	truth := []float64{0.3, 0.25, 0.2, 0.15, 0.1, 0}
-	g, err := core.SimulateGroups(context.Background(), rand.New(rand.NewPCG(1, 1)), mechs, []int{1000, 1000}, truth)
+	g, people, err := drawPeople(context.Background(), rand.New(rand.NewPCG(1, 1)), mechs, []int{1000, 1000}, truth)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []Variant{gibu, coverInvM, coverCEM} {
-		vals, err := measureCoverage(context.Background(), v, s, mechs, g, truth, 7)
+	if people[5] != 0 || people[0]+people[1]+people[2]+people[3]+people[4] != 2000 || g.N() != 2000 {
+		t.Fatalf("people %v, %d reports", people, g.N())
+	}
+	for _, v := range []Variant{gibu, coverProfile, coverInvM, coverCEM} {
+		vals, err := measureCoverage(context.Background(), v, s, mechs, g, people, 7)
 		if err != nil {
 			t.Fatalf("%s: %v", v.Label, err)
 		}
-		for i, m := range []Metric{CoverCell, CoverBand, CoverTV, Width, MissZero} {
+		for i, m := range coverageMetrics {
 			if err := checkValue(m, vals[i]); err != nil {
 				t.Errorf("%s: %v", v.Label, err)
 			}

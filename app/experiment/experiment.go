@@ -36,6 +36,9 @@ type Variant struct {
 	// Reference marks a floor to read the others against (no privacy),
 	// not a contender for the summary's best.
 	Reference bool
+	// CI is the interval method the coverage experiment measures
+	// (core.IntervalBootstrap when empty).
+	CI core.IntervalMethod
 }
 
 // An Estimator is an estimator that core.Reconstruct does not offer.

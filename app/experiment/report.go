@@ -96,6 +96,9 @@ func Points(panels []Panel, rows []Row) []Point {
 			index[k] = i
 			out = append(out, Point{Panel: r.Panel, Setting: r.Setting, Users: r.Users, X: x, Variant: r.Method, Metric: Metric(r.Metric)})
 		}
+		if math.IsNaN(r.Value) {
+			continue // a run where the metric has nothing to measure
+		}
 		out[i].Values = append(out[i].Values, r.Value)
 		out[i].Runs = append(out[i].Runs, r.Run)
 	}
@@ -144,7 +147,8 @@ var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(2)}, {vg.Points(1), vg.
 var metricNames = map[Metric]string{EMD: "EMD", MSE: "squared error", JSD: "JS divergence", TV: "total variation",
 	AbsMean: "E|noise|", Variance: "variance", Entropy: "entropy", BudgetPM: "general privacy budget (PM)",
 	PWithin: "P(|error| ≤ bound)", MRE: "mean relative error", Loss: "privacy loss",
-	CoverCell: "cells covered", CoverBand: "band covers all", CoverTV: "TV bound holds", Width: "mean interval width", MissZero: "misses at an estimate of 0"}
+	CoverCell: "cells covered", CoverBand: "band covers all", CoverTV: "TV bound holds", Width: "mean interval width", MissZero: "misses at an estimate of 0",
+	CoverPeople: "cells with people covered", CoverEmpty: "empty cells covered", Cover1: "one-person cells covered", Cover2to4: "cells of 2–4 people covered", Cover5: "cells of 5+ people covered"}
 
 // axisLabel is metric m's y-axis label with the panel's unit.
 func axisLabel(p Panel, m Metric) string {

@@ -18,7 +18,7 @@ import (
 )
 
 // intervalPanel is the Compare screen's intervals (app.Intervals): a job
-// that bootstraps the estimate shown after a run (the estimate itself is
+// that computes the intervals of the estimate shown after a run (the estimate itself is
 // on the screen at once), the intervals kept per estimator, what they
 // say, and whether the fourth map shows each cell's uncertainty or the
 // cells that are surely not empty.
@@ -65,8 +65,10 @@ func (p *intervalPanel) reset() {
 func (p *intervalPanel) of(method core.Method) *app.EstimateIntervals { return p.byMethod[method] }
 
 // onIntervals starts the job: the intervals of the estimate shown, then
-// of the run's other estimates in turn, each a parametric bootstrap of
-// 200 replicates through the run's population. Cancel stops them; an
+// of the run's other estimates in turn, each by the method app.CI
+// chooses for it (the profile likelihood for GIBU on a small map, else
+// a parametric bootstrap of 200 replicates through the run's
+// population). Cancel stops them; an
 // estimator whose intervals fail says why in the status and the next
 // follows.
 func (c *compareTab) onIntervals() {
@@ -84,15 +86,15 @@ func (c *compareTab) onIntervals() {
 	p := c.iv
 	method, est := m.Method, m.Estimate
 	p.running = method
-	p.status.SetText(fmt.Sprintf("Computing the intervals of %s: a parametric bootstrap of %d replicates, each an estimate (%s took %s)…",
-		methodTitle(method), core.DefaultReplicates, methodTitle(method), m.Elapsed.Round(time.Millisecond)))
+	ci := app.CI{Level: intervalLevel, Seed: res.Seed}
+	p.status.SetText(fmt.Sprintf("Computing the intervals of %s: %s (%s took %s)…",
+		methodTitle(method), ci.Work(method, len(est.Theta)), methodTitle(method), m.Elapsed.Round(time.Millisecond)))
 	if cur := c.current(); cur == nil || cur.Method == method {
 		c.readings()
 	}
 	progress := p.job.timeLeft(p.status, func() bool { return c.res == res }, func() { c.readingsOf(method) })
 	p.job.start(c.ws.ctx, func(ctx context.Context) func() {
-		iv, err := app.Intervals(ctx, method, res.Study, res.Mechs, res.Groups, est, res.Options,
-			app.CI{Level: intervalLevel, Seed: res.Seed}, progress)
+		iv, err := app.Intervals(ctx, method, res.Study, res.Mechs, res.Groups, est, res.Options, ci, progress)
 		return func() { c.intervalsDone(res, method, iv, err) }
 	})
 }
@@ -164,7 +166,7 @@ func (p *intervalPanel) describe(m *methodResult, a core.Alphabet, caveat string
 	case p.job.running:
 		return fmt.Sprintf("Computing the intervals of %s; those of %s follow.", methodTitle(p.running), methodTitle(m.Method))
 	}
-	return fmt.Sprintf("No intervals for %s: Intervals computes them (a bootstrap of %d replicates, each an estimate).", methodTitle(m.Method), core.DefaultReplicates)
+	return fmt.Sprintf("No intervals for %s: Intervals computes them (%s).", methodTitle(m.Method), app.CI{}.Work(m.Method, len(m.Estimate.Theta)))
 }
 
 // fourthMap returns the map beside the three for the estimate m, or nil

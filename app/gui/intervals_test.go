@@ -17,24 +17,34 @@ import (
 )
 
 // TestIntervals runs GIBU with the Run screen's Intervals ticked: the
-// Compare screen shows the estimate at once and its intervals when the
-// bootstrap ends — the uncertainty map beside the three (each cell's
-// half-width), the hover's "(lo–hi)", the error figures' bounds, the
-// sentence — the band toggle shows only the cells whose band excludes
+// Compare screen shows the estimate at once and its intervals when they
+// end — GIBU's by the profile likelihood, [IBU]_M's by the bootstrap;
+// the uncertainty map beside the three (each cell's half-width), the
+// hover's "(lo–hi)", the sentence — the band toggle shows only the cells whose band excludes
 // 0, and the CSV export carries the columns.
 func TestIntervals(t *testing.T) {
 	_, u := newTestWindow(t)
 	settle(t)
 	u.run.intervals.SetChecked(true)
 	u.run.checks[core.MethodGIBU].SetChecked(true)
+	u.run.checks[core.MethodIBUM].SetChecked(true)
 	u.run.onRun()
 	settle(t)
 	m := u.cmp.current()
 	require.NotNil(t, m)
+	require.Equal(t, core.MethodGIBU, m.Method)
 	iv := u.cmp.iv.of(m.Method)
 	require.NotNil(t, iv, u.cmp.iv.status.Text)
-	assert.Equal(t, core.DefaultReplicates, iv.Replicates)
-	assert.Contains(t, u.cmp.iv.status.Text, "With 95% confidence (a parametric bootstrap of 200 replicates, approximate), each of the 384 cells")
+	// GIBU's on 384 cells: the profile likelihood (app.CI.MethodFor),
+	// which bounds no error figure; [IBU]_M's: the bootstrap.
+	assert.Equal(t, core.IntervalProfile, iv.Method)
+	assert.Contains(t, u.cmp.iv.status.Text, "With 95% confidence (the profile likelihood: the values each cell can take")
+	assert.NotContains(t, u.cmp.metrics["TV"].Text, "at most")
+	ibu := u.cmp.iv.of(core.MethodIBUM)
+	require.NotNil(t, ibu, u.cmp.iv.status.Text)
+	assert.Equal(t, core.IntervalBootstrap, ibu.Method)
+	assert.Equal(t, core.DefaultReplicates, ibu.Replicates)
+	assert.Equal(t, " · at most 0.123 km (95%, bootstrap)", bound(0.1234, "km", 0.95))
 
 	unc := u.cmp.extra
 	require.NotNil(t, unc.Map)
@@ -44,8 +54,6 @@ func TestIntervals(t *testing.T) {
 		require.InDelta(t, (iv.Hi[x]-iv.Lo[x])/2, unc.Map.Values[x], 1e-15)
 	}
 	assert.Equal(t, "± 95% interval", unc.Map.Title)
-	assert.Contains(t, u.cmp.metrics["TV"].Text, " · at most ")
-	assert.Contains(t, u.cmp.metrics["EMD"].Text, " km (95%, bootstrap)")
 
 	u.cmp.maps[1].hover(100)
 	assert.Contains(t, u.cmp.hover.Text, "GIBU")
