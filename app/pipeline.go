@@ -264,10 +264,10 @@ func emShare(method core.Method, opt core.EstimateOptions) float64 {
 
 // cemStages returns the fraction of corrected EM's bias corrections done
 // at frac of the stage named name (core.CEMOptions.Progress): forming Ŝ,
-// inverting and the quadratic forms a third of a correction each, and
-// with two (α by simulation) the simulation's ("Choosing α: …") after
-// the data's.
-func cemStages(name string, frac float64, two bool) float64 {
+// inverting and the quadratic forms a third of a correction each; the
+// data's correction first, then each of the sims simulations' that
+// choose α ("Choosing α (i of N): …", or "Choosing α: …" for one).
+func cemStages(name string, frac float64, sims int) float64 {
 	i := 0.0
 	switch {
 	case strings.Contains(name, "Inverting"):
@@ -276,13 +276,13 @@ func cemStages(name string, frac float64, two bool) float64 {
 		i = 2
 	}
 	f := (i + frac) / 3
-	switch {
-	case !two:
-		return f
-	case strings.HasPrefix(name, "Choosing α"):
-		return 0.5 + f/2
+	which := 0
+	if strings.HasPrefix(name, "Choosing α") {
+		which = 1
+		var of int
+		fmt.Sscanf(strings.TrimPrefix(name, "Choosing α ("), "%d of %d", &which, &of)
 	}
-	return f / 2
+	return (float64(which) + f) / float64(1+sims)
 }
 
 // Run builds the mechanisms, sanitises the users' data, and runs every
@@ -334,7 +334,7 @@ func Run(ctx context.Context, req Request, estimate Estimator, title func(core.M
 			progress(title(method), w.at(stage, frac*em), detail)
 		}, tol)
 		opt.CEM.Progress = func(name string, frac float64) {
-			progress(title(method), w.at(stage, em+(1-em)*cemStages(name, frac, opt.CEM.Alpha == 0)),
+			progress(title(method), w.at(stage, em+(1-em)*cemStages(name, frac, opt.CEM.Simulations())),
 				fmt.Sprintf("bias correction: %s %.0f%%", name, 100*frac))
 		}
 		start := time.Now()

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -194,28 +195,34 @@ func TestMethodProgress(t *testing.T) {
 }
 
 // TestCEMStages checks that corrected EM's bias stages move the bar
-// forward through both corrections, and through one when α is given.
+// forward through every correction — the data's, then one a simulation
+// that chooses α, named as core.CorrectedEM names them — and through
+// one when α is given.
 func TestCEMStages(t *testing.T) {
 	stages := []string{"Forming Ŝ (CEM eq. (31))", "Inverting Ŝ + λI (CEM eq. (32))", "Quadratic forms (CEM eq. (29)–(30))"}
-	for _, two := range []bool{true, false} {
+	for _, sims := range []int{0, 1, 3} {
 		prev := -1.0
 		names := stages
-		if two {
+		for i := range sims {
+			prefix := "Choosing α: "
+			if sims > 1 {
+				prefix = fmt.Sprintf("Choosing α (%d of %d): ", i+1, sims)
+			}
 			for _, s := range stages {
-				names = append(names, "Choosing α: "+s)
+				names = append(names, prefix+s)
 			}
 		}
 		for _, name := range names {
 			for _, f := range []float64{0, 0.5, 1} {
-				v := cemStages(name, f, two)
+				v := cemStages(name, f, sims)
 				if v < prev || v > 1 {
-					t.Fatalf("two %v: %s at %v gives %v after %v", two, name, f, v, prev)
+					t.Fatalf("%d simulations: %s at %v gives %v after %v", sims, name, f, v, prev)
 				}
 				prev = v
 			}
 		}
-		if prev != 1 {
-			t.Errorf("two %v: ends at %v, want 1", two, prev)
+		if math.Abs(prev-1) > 1e-15 {
+			t.Errorf("%d simulations: ends at %v, want 1", sims, prev)
 		}
 	}
 }

@@ -388,7 +388,7 @@ func pointCost(req PlanRequest, x float64) float64 {
 	if req.Axis == AxisUsers {
 		n = x
 	}
-	secs := methodCost(req.Method, s, k, n, req.Options.CEM.Alpha > 0).secs + n*userCost
+	secs := methodCost(req.Method, s, k, n, req.Options.CEM.Simulations()).secs + n*userCost
 	if req.Metric == PlanEMD && s.Alphabet.Kind == core.KindGrid {
 		secs += truthSupport(req.Truth, k) * k * emdPerCell
 	}

@@ -277,9 +277,7 @@ type cachedColumn struct {
 func replicateOptions(g *Groups, est *Estimate, opt EstimateOptions) EstimateOptions {
 	opt.EM.Progress, opt.EM.Inner, opt.EM.Init = nil, nil, nil
 	opt.EM.GapTol = math.Max(opt.EM.withDefaults().GapTol, 1e-3/float64(g.N()))
-	if est.Alpha > 0 {
-		opt.CEM.Alpha = est.Alpha
-	}
+	opt.CEM.Alpha, opt.CEM.Fixed = est.Alpha, true
 	return opt
 }
 

@@ -154,20 +154,18 @@ type CEMCost struct {
 	Transforms  float64
 	Torus       int
 	ColumnWork  float64
-	Corrections int // bias corrections: 2 when α is chosen by simulation
+	Corrections int // bias corrections: the data's and one a simulation of α's choice
 }
 
 // CorrectedEMCost returns the cost of a corrected EM of s for n users
 // spread evenly over its mechanisms (at most one report group per user
-// and output), with α given (alphaGiven) or chosen by simulation. The
+// and output), with sims simulations choosing α (CEMOptions.Simulations;
+// 0 when α is given), each an EM estimate and a bias correction. The
 // kinds' records say which share takes each mechanism's users.
-func (s *Study) CorrectedEMCost(n int, alphaGiven bool) CEMCost {
+func (s *Study) CorrectedEMCost(n int, sims int) CEMCost {
 	k := s.Alphabet.Len()
 	kk := float64(k)
-	c := CEMCost{Cube: kk * kk * kk, Corrections: 2}
-	if alphaGiven {
-		c.Corrections = 1
-	}
+	c := CEMCost{Cube: kk * kk * kk, Corrections: 1 + sims}
 	mechs := float64(max(1, len(s.Mechanisms)))
 	planar := 0
 	for _, m := range s.Mechanisms {

@@ -122,7 +122,12 @@ func denseCorrectedEM(ctx context.Context, mechs []Mechanism, g *Groups, s *Stud
 	if err != nil {
 		return nil, err
 	}
-	est.Alpha = pickAlpha(simEst.Theta, simA, p)
+	losses := make([]float64, len(alphaGrid()))
+	for j, alpha := range alphaGrid() {
+		d := floats.Distance(corrected(simEst.Theta, simA, alpha), p, 2)
+		losses[j] = d * d
+	}
+	est.Alpha = alphaGrid()[pickAlpha(losses)]
 	est.Theta = corrected(est.Theta, a, est.Alpha)
 	est.LogLik, _ = c.step(est.Theta, make([]float64, c.k))
 	return est, nil

@@ -217,6 +217,10 @@ type Estimate struct {
 	Gap float64
 	// Alpha is the weight of the corrected EM's correction.
 	Alpha float64
+	// AlphaLoss and EMLoss are, when the corrected EM chose α, the mean
+	// losses (CEMOptions.Loss) of its simulations (CEM §4.3) corrected
+	// with α and not at all (EM's estimate); both 0 when α was given.
+	AlphaLoss, EMLoss float64
 }
 
 // checkEstimate returns an error when θ is not what an estimate must be:

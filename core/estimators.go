@@ -97,7 +97,7 @@ const (
 	// CostPass: one pass over the reports.
 	CostPass
 	// CostCorrectedEM: CostEM's steps, then a bias correction
-	// (Study.CorrectedEMCost), each twice when α is chosen by simulation.
+	// (Study.CorrectedEMCost), once more for each simulation that chooses α.
 	CostCorrectedEM
 )
 

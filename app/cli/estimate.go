@@ -18,7 +18,7 @@ import (
 // runEstimate is
 //
 //	privmap estimate -study S -reports R -method M [-post proj|norm|none]
-//	                 [-alpha A] [-tol D] [-gap-tol G] [-max-iter N]
+//	                 [-alpha A | -alpha-from estimate|reports -alpha-sims N -alpha-loss tv|squared] [-tol D] [-gap-tol G] [-max-iter N]
 //	                 [-ci L [-ci-method auto|bootstrap|profile|fisher] [-boot B] [-seed S]] -o estimate.csv
 //
 // It reconstructs the distribution of the users' data from their reports
@@ -35,6 +35,9 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	method := fs.String("method", string(core.MethodGIBU), "estimator: "+core.MethodNames(", ", ", "))
 	post := fs.String("post", string(core.PostProj), "post-processing of inv and rap estimates: proj, norm or none")
 	alpha := fs.Float64("alpha", 0, "cem: fixed weight α of the correction (default: chosen by simulation)")
+	alphaFrom := fs.String("alpha-from", string(core.SimulateEstimate), "cem: where the simulation that chooses α draws its data: estimate (EM's estimate, a parametric bootstrap) or reports (the reports' frequencies, CEM §4.3 as written for k-RR)")
+	alphaSims := fs.Int("alpha-sims", core.DefaultCEMSims, "cem: simulations whose errors are averaged to choose α")
+	alphaLoss := fs.String("alpha-loss", string(core.LossTV), "cem: the error α's choice minimises: tv (total variation) or squared (CEM §4.3)")
 	printed := fs.Bool("printed-hessian", false, "cem: use ∇²s as CEM eq. (24) prints it, without the factor 2")
 	seed := fs.Uint64("seed", 1, "seed of cem's simulation that chooses α and of -ci's bootstrap")
 	tol := fs.Float64("tol", 0, "EM: stop when the log-likelihood changes by less than `δ` (default 1e-14, relative)")
@@ -53,8 +56,9 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err = cmp.Or(err, required(fs, "study", "reports", "o"), distinct(fs, []string{"o", "record"}, "study", "reports")); err != nil {
 		return err
 	}
-	if *tol < 0 || *gapTol < 0 || *maxIter < 0 || *alpha < 0 || *signif < 0 || *signif >= 1 {
-		return usageError{msg: "-tol, -gap-tol, -max-iter and -alpha must be ≥ 0 and -significance in [0, 1)"}
+	cemOpt := core.CEMOptions{Alpha: *alpha, From: core.CEMSimulation(*alphaFrom), Sims: *alphaSims, Loss: core.CEMLoss(*alphaLoss), Printed: *printed, Seed: *seed}
+	if err := checkEstimateFlags(*tol, *gapTol, *maxIter, *signif, cemOpt); err != nil {
+		return err
 	}
 	if *gapTol == 0 {
 		*gapTol = core.DefaultGapTol
@@ -80,16 +84,18 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 				say("step %d, Newton step: conjugate gradients %.0f%%", iter, 100*done)
 			}},
 		Post: core.Post(*post),
-		CEM: core.CEMOptions{Alpha: *alpha, Printed: *printed, Seed: *seed, Progress: func(stage string, done float64) {
-			say("bias correction: %s %.0f%%", stage, 100*done)
-		}},
+		CEM:  cemOpt,
 		ULDP: core.ULDPOptions{Significance: *signif, Background: bg},
 	}
+	opt.CEM.Progress = func(stage string, done float64) { say("bias correction: %s %.0f%%", stage, 100*done) }
 	sayCost(stderr, *method, s, g, opt)
 	est, err := core.Reconstruct(ctx, core.Method(*method), s, mechs, g, opt)
 	if err != nil {
 		// The reports were read: what failed is the method, not the file.
 		return fmt.Errorf("%s: %w", *method, err)
+	}
+	if note := app.AlphaNote(est, opt.CEM); note != "" {
+		fmt.Fprintf(stderr, "privmap: %s\n", note)
 	}
 	iv, line, err := withIntervals(ctx, core.Method(*method), s, mechs, g, est, opt, ci, start, *gapTol, stderr)
 	if err != nil {
@@ -200,6 +206,21 @@ func estimateInputs(ctx context.Context, studyName, reportsName string, backgrou
 	return s, mechs, g, bg, err
 }
 
+// checkEstimateFlags checks estimate's numeric flags and α's
+// simulation.
+func checkEstimateFlags(tol, gapTol float64, maxIter int, signif float64, cem core.CEMOptions) error {
+	if tol < 0 || gapTol < 0 || maxIter < 0 || cem.Alpha < 0 || signif < 0 || signif >= 1 {
+		return usageError{msg: "-tol, -gap-tol, -max-iter and -alpha must be ≥ 0 and -significance in [0, 1)"}
+	}
+	if cem.Sims < 1 {
+		return usageError{msg: fmt.Sprintf("-alpha-sims %d: want at least 1 simulation", cem.Sims)}
+	}
+	if err := core.CheckCEMChoice(cem.From, cem.Sims, cem.Loss); err != nil {
+		return usageError{msg: err.Error()}
+	}
+	return nil
+}
+
 // resultLine returns the JSON line of an estimate: for the iterative
 // maximum-likelihood methods with the certified gap and its tolerance.
 func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64, iv *app.EstimateIntervals) ([]byte, error) {
@@ -210,6 +231,8 @@ func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64, iv
 		Converged  bool        `json:"converged"`
 		Seconds    float64     `json:"seconds"`
 		Alpha      *float64    `json:"alpha,omitempty"`
+		AlphaLoss  *float64    `json:"alpha_loss,omitempty"`
+		EMLoss     *float64    `json:"em_loss,omitempty"`
 		Gap        *float64    `json:"gap,omitempty"`
 		GapTol     *float64    `json:"gap_tol,omitempty"`
 		*ciFields
@@ -219,6 +242,9 @@ func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64, iv
 	}
 	if info, _ := method.Info(); info.Alpha {
 		res.Alpha = &est.Alpha
+		if est.EMLoss > 0 {
+			res.AlphaLoss, res.EMLoss = &est.AlphaLoss, &est.EMLoss
+		}
 	}
 	if method.Certified() {
 		res.Gap, res.GapTol = &est.Gap, &gapTol

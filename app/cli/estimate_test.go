@@ -296,3 +296,57 @@ func TestEstimateFisherRefusedFirst(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
+
+// TestEstimateCEMChoice runs corrected EM's choice of α both ways: the
+// JSON line carries the simulations' mean squared errors with the
+// chosen α and without any (α = 0 is in the grid, so the first is never
+// above the second), stderr says what the choice found, the estimate
+// with α = 0 is EM's own, and bad choices are refused.
+func TestEstimateCEMChoice(t *testing.T) {
+	dir, study, truth := studyWith(t, `{"id": "g1", "kind": "planar-geometric", "epsilon": 1.159, "share": 0.5},
+	{"id": "k1", "kind": "krr", "epsilon": 5, "share": 0.5}`)
+	reports := filepath.Join(dir, "r.csv")
+	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-aggregate", "-o", reports); code != 0 {
+		t.Fatal(errs)
+	}
+	gibu := filepath.Join(dir, "gibu.csv")
+	if code, _, errs := run("estimate", "-study", study, "-reports", reports, "-o", gibu); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, from := range []string{"estimate", "reports"} {
+		out := filepath.Join(dir, from+".csv")
+		code, stdout, errs := run("estimate", "-study", study, "-reports", reports, "-method", "cem", "-alpha-from", from, "-alpha-sims", "2", "-o", out)
+		if code != 0 {
+			t.Fatalf("%s: %s", from, errs)
+		}
+		var all map[string]any
+		if err := json.Unmarshal([]byte(stdout), &all); err != nil {
+			t.Fatal(err)
+		}
+		num := func(k string) *float64 {
+			if v, ok := all[k].(float64); ok {
+				return &v
+			}
+			return nil
+		}
+		var res struct{ Alpha, AlphaLoss, EMLoss *float64 }
+		res.Alpha, res.AlphaLoss, res.EMLoss = num("alpha"), num("alpha_loss"), num("em_loss")
+		if res.Alpha == nil || res.AlphaLoss == nil || res.EMLoss == nil || !(*res.EMLoss > 0) || *res.AlphaLoss > *res.EMLoss {
+			t.Fatalf("%s: JSON line %s", from, stdout)
+		}
+		if !strings.Contains(errs, "simulated data sets drawn from") {
+			t.Errorf("%s: stderr %q says nothing of α's choice", from, errs)
+		}
+		if *res.Alpha == 0 {
+			if !strings.Contains(errs, "left EM's estimate uncorrected (α = 0)") || string(mustRead(t, out)) != string(mustRead(t, gibu)) {
+				t.Errorf("%s: α = 0, but the estimate is not EM's or stderr %q does not say so", from, errs)
+			}
+		}
+	}
+	for _, bad := range [][]string{{"-alpha-from", "truth"}, {"-alpha-sims", "0"}, {"-alpha-sims", "101"}} {
+		code, _, errs := run(append([]string{"estimate", "-study", study, "-reports", reports, "-method", "cem", "-o", filepath.Join(dir, "bad.csv")}, bad...)...)
+		if code != 2 {
+			t.Errorf("%v: status %d (%s), want 2", bad, code, errs)
+		}
+	}
+}

@@ -224,6 +224,8 @@ func certifiedText(l Run) string {
 		tol = *l.GapTol
 	}
 	switch {
+	case l.Alpha != nil && *l.Alpha == 0 && l.Converged:
+		return fmt.Sprintf("the maximum-likelihood estimate after %d steps, left uncorrected: corrected EM's simulations chose α = 0, every correction of its grid coming out further from their truth", l.Iterations)
 	case l.Alpha != nil && l.Converged:
 		return fmt.Sprintf("the maximum-likelihood estimate after %d steps, corrected by CEM's bias term with weight α = %g (CEM Alg. 2): the correction moves it off the maximum on purpose, so no certificate applies", l.Iterations, *l.Alpha)
 	case l.Gap != nil && l.Converged:
