@@ -9,35 +9,45 @@ import (
 )
 
 // A MeasuredCoverage is what privmap's coverage experiment measured of
-// one estimator's 95% bootstrap intervals on one of its populations
+// one estimator's 95% intervals by one method on one of its populations
 // (privmap experiment -name coverage; docs/EXPERIMENTS.md, coverage):
-// the share of cells whose interval held the truth, and of runs whose
-// band held every cell and whose TV bound held the estimate's TV, over
-// Runs runs.
+// the share of cells whose interval held the truth — the distribution
+// of the run's own data — over all cells and over the cells with
+// people, and of runs whose band held every cell and whose TV bound
+// held the estimate's TV (NaN for intervals without one), over Runs
+// runs.
 type MeasuredCoverage struct {
-	Method         core.Method
-	Population     string // "planar", "krr" or "census", as populationOf names them
-	Cell, Band, TV float64
-	Runs           int
+	Method     core.Method
+	Interval   core.IntervalMethod
+	Population string // "planar", "krr" or "census", as populationOf names them
+	Cell       float64
+	People     float64
+	Band, TV   float64
+	Runs       int
 }
 
 // measuredCoverage is the coverage experiment's table (docs/
-// EXPERIMENTS.md, coverage; privmap experiment -name coverage, seed 1):
-// FW's planar (Table 6) and k-RR (Table 5) populations of 10,000 users
-// on the embedded San Francisco grid, CEM's census population on the
-// embedded head of US Census 1990.
+// EXPERIMENTS.md, coverage; privmap experiment -name coverage -runs 10
+// -users 20000 -data gowalla_sfbox_checkins.tsv, seed 1): FW's planar
+// (Table 6) and k-RR (Table 5) populations of 20,000 users on San
+// Francisco's Gowalla check-ins, and CEM's census population (1,100
+// users) on the embedded head of US Census 1990, where the experiment
+// ran em, gibu's other name.
 var measuredCoverage = []MeasuredCoverage{
-	{Method: core.MethodGIBU, Population: "planar", Cell: 0.9852, Band: 1.0000, TV: 0.9000, Runs: 10},
-	{Method: core.MethodIBUM, Population: "planar", Cell: 0.9951, Band: 1.0000, TV: 0.7000, Runs: 10},
-	{Method: core.MethodINVM, Population: "planar", Cell: 0.9677, Band: 0.6000, TV: 0.7000, Runs: 10},
-	{Method: core.MethodIBUR, Population: "planar", Cell: 0.9711, Band: 1.0000, TV: 1.0000, Runs: 10},
-	{Method: core.MethodGIBU, Population: "krr", Cell: 0.9646, Band: 1.0000, TV: 1.0000, Runs: 10},
-	{Method: core.MethodIBUM, Population: "krr", Cell: 0.9643, Band: 0.9000, TV: 1.0000, Runs: 10},
-	{Method: core.MethodINVM, Population: "krr", Cell: 0.9622, Band: 0.8000, TV: 1.0000, Runs: 10},
-	{Method: core.MethodIBUR, Population: "krr", Cell: 0.3385, Band: 1.0000, TV: 0.0000, Runs: 10},
-	{Method: core.MethodEM, Population: "census", Cell: 0.9587, Band: 0.3000, TV: 1.0000, Runs: 10},
-	{Method: core.MethodCEM, Population: "census", Cell: 0.9467, Band: 0.3000, TV: 1.0000, Runs: 10},
-	{Method: core.MethodINVM, Population: "census", Cell: 0.9685, Band: 0.8000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodGIBU, Interval: core.IntervalBootstrap, Population: "planar", Cell: 0.9780, People: 0.9650, Band: 0.8000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodGIBU, Interval: core.IntervalProfile, Population: "planar", Cell: 0.9899, People: 0.9852, Band: 1.0000, TV: math.NaN(), Runs: 10},
+	{Method: core.MethodIBUM, Interval: core.IntervalBootstrap, Population: "planar", Cell: 0.9890, People: 0.9825, Band: 1.0000, TV: 0.7000, Runs: 10},
+	{Method: core.MethodIBUR, Interval: core.IntervalBootstrap, Population: "planar", Cell: 0.9496, People: 0.9567, Band: 0.5000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodINVM, Interval: core.IntervalBootstrap, Population: "planar", Cell: 0.9794, People: 0.9673, Band: 0.7000, TV: 0.9000, Runs: 10},
+	{Method: core.MethodGIBU, Interval: core.IntervalBootstrap, Population: "krr", Cell: 0.9806, People: 0.9746, Band: 1.0000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodGIBU, Interval: core.IntervalProfile, Population: "krr", Cell: 0.9800, People: 0.9806, Band: 1.0000, TV: math.NaN(), Runs: 10},
+	{Method: core.MethodIBUM, Interval: core.IntervalBootstrap, Population: "krr", Cell: 0.9733, People: 0.9639, Band: 1.0000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodIBUR, Interval: core.IntervalBootstrap, Population: "krr", Cell: 0.4316, People: 0.6845, Band: 1.0000, TV: 0.3000, Runs: 10},
+	{Method: core.MethodINVM, Interval: core.IntervalBootstrap, Population: "krr", Cell: 0.9794, People: 0.9709, Band: 1.0000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodGIBU, Interval: core.IntervalBootstrap, Population: "census", Cell: 0.9680, People: 0.7333, Band: 0.1000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodGIBU, Interval: core.IntervalProfile, Population: "census", Cell: 0.9938, People: 0.9688, Band: 1.0000, TV: math.NaN(), Runs: 10},
+	{Method: core.MethodCEM, Interval: core.IntervalBootstrap, Population: "census", Cell: 0.9472, People: 0.5604, Band: 0.0000, TV: 1.0000, Runs: 10},
+	{Method: core.MethodINVM, Interval: core.IntervalBootstrap, Population: "census", Cell: 0.9730, People: 0.7750, Band: 0.7000, TV: 1.0000, Runs: 10},
 }
 
 // underCell is the per-cell coverage below which a method is said to
@@ -89,32 +99,59 @@ func populationOf(s *core.Study) string {
 	return ""
 }
 
-// CoverageNote returns what the coverage experiment found where method's
-// intervals held less often than they claim on a population like s's,
-// or "": the reader of an interval learns that it is too narrow there,
-// and by how much.
-func CoverageNote(method core.Method, s *core.Study) string {
+// measured returns the coverage experiment's row of method's intervals
+// by iv on a population like s's (em is gibu).
+func measured(method core.Method, iv core.IntervalMethod, s *core.Study) (MeasuredCoverage, bool) {
 	pop := populationOf(s)
-	for _, m := range measuredCoverage {
-		if m.Method != method || m.Population != pop {
-			continue
-		}
-		var parts []string
-		if m.Cell < underCell {
-			parts = append(parts, fmt.Sprintf("each cell's interval held the truth for only %s of the cells", percent(m.Cell)))
-		}
-		if underRuns(m.Band, m.Runs) {
-			parts = append(parts, fmt.Sprintf("the band held every cell in %s of the runs", percent(m.Band)))
-		}
-		if underRuns(m.TV, m.Runs) {
-			parts = append(parts, fmt.Sprintf("the TV bound held in %s of the runs", percent(m.TV)))
-		}
-		if len(parts) == 0 {
-			return ""
-		}
-		what := map[string]string{"planar": "FW's planar population", "krr": "FW's k-RR population", "census": "CEM's census population"}[pop]
-		return fmt.Sprintf("%s's intervals under-cover on populations like this one: in privmap's coverage experiment (%s, %d runs) %s, where 95%% was claimed — read them as too narrow",
-			method.Title(), what, m.Runs, strings.Join(parts, ", "))
+	if method == core.MethodEM {
+		method = core.MethodGIBU
 	}
-	return ""
+	for _, m := range measuredCoverage {
+		if m.Method == method && m.Interval == iv && m.Population == pop {
+			return m, true
+		}
+	}
+	return MeasuredCoverage{}, false
+}
+
+// CoverageHeld returns, for the legend of an uncertainty map, the share
+// of the cells with people whose intervals held the truth in the
+// coverage experiment for method's intervals by iv on a population like
+// s's, to the percent ("held 99%"), or "" when it measured none.
+func CoverageHeld(method core.Method, iv core.IntervalMethod, s *core.Study) string {
+	m, ok := measured(method, iv, s)
+	if !ok || math.IsNaN(m.People) {
+		return ""
+	}
+	return fmt.Sprintf("held %.0f%%", 100*m.People)
+}
+
+// CoverageNote returns what the coverage experiment found where method's
+// intervals by iv held less often than they claim on a population like
+// s's, or "": the reader of an interval learns that it is too narrow
+// there, and by how much.
+func CoverageNote(method core.Method, iv core.IntervalMethod, s *core.Study) string {
+	m, ok := measured(method, iv, s)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	if m.People < underCell {
+		parts = append(parts, fmt.Sprintf("each cell's interval held the truth for only %s of the cells with people", percent(m.People)))
+	}
+	if m.Cell < underCell {
+		parts = append(parts, fmt.Sprintf("for %s of all cells", percent(m.Cell)))
+	}
+	if underRuns(m.Band, m.Runs) {
+		parts = append(parts, fmt.Sprintf("the band held every cell in %s of the runs", percent(m.Band)))
+	}
+	if !math.IsNaN(m.TV) && underRuns(m.TV, m.Runs) {
+		parts = append(parts, fmt.Sprintf("the TV bound held in %s of the runs", percent(m.TV)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	what := map[string]string{"planar": "FW's planar population", "krr": "FW's k-RR population", "census": "CEM's census population"}[m.Population]
+	return fmt.Sprintf("%s's %s intervals under-cover on populations like this one: in privmap's coverage experiment (%s, %d runs) %s, where 95%% was claimed — read them as too narrow",
+		method.Title(), m.Interval, what, m.Runs, strings.Join(parts, ", "))
 }

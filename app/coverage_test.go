@@ -9,21 +9,25 @@ import (
 )
 
 // TestCoverageNote checks the note on an under-covering method: said
-// for the population measured and only where a figure is below its
-// threshold, nothing for a method that held.
+// for the population and interval method measured and only where a
+// figure is below its threshold, nothing for a method that held; and
+// the legend's figure of the cells with people.
 func TestCoverageNote(t *testing.T) {
 	saved := measuredCoverage
 	defer func() { measuredCoverage = saved }()
+	boot, prof := core.IntervalBootstrap, core.IntervalProfile
 	measuredCoverage = []MeasuredCoverage{
-		{Method: core.MethodIBUR, Population: "krr", Cell: 0.34, Band: 0.95, TV: 0.1, Runs: 20},
+		{Method: core.MethodIBUR, Interval: boot, Population: "krr", Cell: 0.34, People: 0.3, Band: 0.95, TV: 0.1, Runs: 20},
 		// 17 of 20 bands: P(K ≤ 17) = 7.5% at 0.95, no evidence.
-		{Method: core.MethodGIBU, Population: "krr", Cell: 0.96, Band: 0.85, TV: 1, Runs: 20},
+		{Method: core.MethodGIBU, Interval: boot, Population: "krr", Cell: 0.96, People: 0.95, Band: 0.85, TV: 1, Runs: 20},
+		{Method: core.MethodGIBU, Interval: boot, Population: "planar", Cell: 0.97, People: 0.859, Band: 0.8, TV: 1, Runs: 20},
+		{Method: core.MethodGIBU, Interval: prof, Population: "planar", Cell: 0.99, People: 0.993, Band: 1, TV: math.NaN(), Runs: 20},
 	}
 	grid := core.Alphabet{Kind: core.KindGrid, Rows: 2, Cols: 2, South: 37, West: -122, CellKm: 1}
 	krr := &core.Study{Alphabet: grid, Mechanisms: []core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}}}
 	planar := &core.Study{Alphabet: grid, Mechanisms: []core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}, {ID: "g", Kind: core.KindPlanar, Epsilon: 1}}}
-	note := CoverageNote(core.MethodIBUR, krr)
-	for _, want := range []string{"[IBU]_R's intervals under-cover", "FW's k-RR population, 20 runs", "only 34% of the cells", "the TV bound held in 10% of the runs", "too narrow"} {
+	note := CoverageNote(core.MethodIBUR, boot, krr)
+	for _, want := range []string{"[IBU]_R's bootstrap intervals under-cover", "FW's k-RR population, 20 runs", "only 30% of the cells with people", "for 34% of all cells", "the TV bound held in 10% of the runs", "too narrow"} {
 		if !strings.Contains(note, want) {
 			t.Errorf("note %q lacks %q", note, want)
 		}
@@ -31,13 +35,23 @@ func TestCoverageNote(t *testing.T) {
 	if strings.Contains(note, "band") {
 		t.Errorf("note %q names the band, which held", note)
 	}
+	if note := CoverageNote(core.MethodGIBU, boot, planar); !strings.Contains(note, "only 85.9% of the cells with people") || !strings.Contains(note, "the band held every cell in 80% of the runs") {
+		t.Errorf("GIBU's bootstrap on the planar population: %q", note)
+	}
 	for _, tc := range []struct {
-		m core.Method
-		s *core.Study
-	}{{core.MethodGIBU, krr}, {core.MethodIBUR, planar}, {core.MethodEM, krr}} {
-		if n := CoverageNote(tc.m, tc.s); n != "" {
-			t.Errorf("%s on %s: %q, want none", tc.m, populationOf(tc.s), n)
+		m  core.Method
+		iv core.IntervalMethod
+		s  *core.Study
+	}{{core.MethodGIBU, boot, krr}, {core.MethodGIBU, prof, planar}, {core.MethodIBUR, boot, planar}, {core.MethodEM, boot, krr}} {
+		if n := CoverageNote(tc.m, tc.iv, tc.s); n != "" {
+			t.Errorf("%s by %s on %s: %q, want none", tc.m, tc.iv, populationOf(tc.s), n)
 		}
+	}
+	if got := CoverageHeld(core.MethodGIBU, prof, planar); got != "held 99%" {
+		t.Errorf("legend %q", got)
+	}
+	if got := CoverageHeld(core.MethodGIBU, prof, krr); got != "" {
+		t.Errorf("legend of an unmeasured population %q", got)
 	}
 	census := &core.Study{Alphabet: core.Alphabet{Kind: core.KindCategorical, Size: 4}}
 	if populationOf(census) != "census" || populationOf(planar) != "planar" || populationOf(krr) != "krr" {
@@ -62,21 +76,27 @@ func TestUnderRuns(t *testing.T) {
 	}
 }
 
-// TestCoverageNoteMeasured reads the experiment's own table: [IBU]_R
-// under-covers on k-RR populations, EM's band on census tables, GIBU
-// holds on the planar population.
+// TestCoverageNoteMeasured reads the experiment's own table: GIBU's
+// profile intervals, the default, hold on the cells with people of the
+// planar population and say so in the legend; every estimator the
+// experiment measured has a row for each population.
 func TestCoverageNoteMeasured(t *testing.T) {
 	grid := core.Alphabet{Kind: core.KindGrid, Rows: 2, Cols: 2, South: 37, West: -122, CellKm: 1}
-	krr := &core.Study{Alphabet: grid, Mechanisms: []core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}}}
 	planar := &core.Study{Alphabet: grid, Mechanisms: []core.MechanismSpec{{ID: "g", Kind: core.KindPlanar, Epsilon: 1}}}
-	census := &core.Study{Alphabet: core.Alphabet{Kind: core.KindCategorical, Size: 4}}
-	if n := CoverageNote(core.MethodIBUR, krr); !strings.Contains(n, "only 33.9% of the cells") {
-		t.Errorf("[IBU]_R on k-RR: %q", n)
+	if n := CoverageNote(core.MethodGIBU, core.IntervalProfile, planar); n != "" {
+		t.Errorf("GIBU's profile intervals on the planar population: %q", n)
 	}
-	if n := CoverageNote(core.MethodEM, census); !strings.Contains(n, "the band held every cell in 30% of the runs") {
-		t.Errorf("EM on a census table: %q", n)
+	if m, ok := measured(core.MethodGIBU, core.IntervalProfile, planar); !ok || m.People < 0.95 {
+		t.Errorf("GIBU's profile intervals on the planar population: %+v", m)
 	}
-	if n := CoverageNote(core.MethodGIBU, planar); n != "" {
-		t.Errorf("GIBU on the planar population: %q", n)
+	rows := map[string]int{}
+	for _, m := range measuredCoverage {
+		rows[m.Population]++
+		if !(m.Cell >= 0 && m.Cell <= 1 && m.People >= 0 && m.People <= 1 && m.Runs > 0) {
+			t.Errorf("row %+v", m)
+		}
+	}
+	if rows["planar"] != 5 || rows["krr"] != 5 || rows["census"] != 4 {
+		t.Errorf("rows by population %v", rows)
 	}
 }

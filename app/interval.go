@@ -242,19 +242,31 @@ func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
 	return strings.Join(parts, " ")
 }
 
-// IntervalCaveat returns what the intervals of the reports g of study s
-// cannot account for, or "": the bootstrap draws every report
-// independently, as if each came from a different person; when the
-// study's people sent several, a person's reports are alike and the
-// intervals are too narrow.
+// IntervalCaveat returns what the intervals of the reports g of study
+// s are about when the study's people sent several, or "": like the
+// estimate, they describe the distribution of the data set's records,
+// not of its people. Each record's report is drawn by its person's
+// mechanism independently of her other records, so the likelihood —
+// and the intervals — hold for the records (docs/EXPERIMENTS.md,
+// coverage: San Francisco's check-ins at up to 20 a person); a person
+// with more records weighs more in both.
 func IntervalCaveat(s *core.Study, g *core.Groups) string {
 	if s.People == nil || len(s.Data) != g.N() {
+		return ""
+	}
+	return RecordsEstimand(s)
+}
+
+// RecordsEstimand says, for a study whose people hold several records
+// each, that its estimates and intervals describe the records, or "".
+func RecordsEstimand(s *core.Study) string {
+	if s.People == nil {
 		return ""
 	}
 	people, most := s.Contributions()
 	if most <= 1 {
 		return ""
 	}
-	return fmt.Sprintf("the %s reports come from %s people, up to %s from one: the intervals treat every report as a different person's, so where one person's reports are alike they are too narrow (grid with -per-user first for one report a person)",
-		Thousands(g.N()), Thousands(people), Thousands(most))
+	return fmt.Sprintf("the estimate and its intervals describe the %s records, up to %s from one of the %s people: each record's report was drawn independently by its person's mechanism, so they hold for the records' distribution, in which a person with more records weighs more (for people counted once, grid with -per-user first)",
+		Thousands(len(s.Data)), Thousands(most), Thousands(people))
 }

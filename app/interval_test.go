@@ -90,12 +90,12 @@ func TestIntervalsLinear(t *testing.T) {
 	}
 }
 
-// TestIntervalCaveat: reports of people who sent several are said to
-// make the intervals too narrow; one report a person, nothing.
+// TestIntervalCaveat: where people sent several reports, the intervals
+// are said to describe the records; one report a person, nothing.
 func TestIntervalCaveat(t *testing.T) {
 	s := &core.Study{Data: []int{0, 1, 1, 2}, People: []int{0, 0, 1, 2}}
 	g := &core.Groups{Users: []int{4}}
-	if got := IntervalCaveat(s, g); !strings.Contains(got, "the 4 reports come from 3 people, up to 2 from one") {
+	if got := IntervalCaveat(s, g); !strings.Contains(got, "describe the 4 records, up to 2 from one of the 3 people") {
 		t.Errorf("caveat %q", got)
 	}
 	s.People = []int{0, 1, 2, 3}

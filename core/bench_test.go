@@ -372,7 +372,7 @@ func BenchmarkGIBUPlanar100k(b *testing.B) {
 // planarUsers simulates users of ten planar geometric
 // mechanisms spanning FW Table 6's levels (0.19 to 3.124 per km) on
 // the 24×16 grid, perMech users each.
-func planarUsers(b *testing.B, perMech int) ([]Mechanism, *Groups) {
+func planarUsers(b testing.TB, perMech int) ([]Mechanism, *Groups) {
 	eps := []float64{0.19, 0.253, 0.316, 0.38, 0.443, 0.632, 1.159, 1.686, 2.213, 3.124}
 	mechs := make([]Mechanism, len(eps))
 	counts := make([]int, len(eps))
@@ -457,7 +457,8 @@ func BenchmarkGIBUCity(b *testing.B) {
 // BenchmarkGIBUPlanar100k (24×16, ten planar mechanisms, 100,000 users),
 // under 10 s on two cores; beside it the single estimate it repeats,
 // and the baseline of re-estimating each replicate from the uniform
-// distribution as GIBU does (first 20 replicates, scaled).
+// distribution as GIBU does (first 20 replicates, scaled); and the
+// profile intervals of the same estimate.
 func BenchmarkBootstrapPlanar100k(b *testing.B) {
 	mechs, g := planarUsers(b, 10000)
 	est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
@@ -474,6 +475,16 @@ func BenchmarkBootstrapPlanar100k(b *testing.B) {
 	b.Run("bootstrap-200", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := Bootstrap(context.Background(), MethodGIBU, nil, mechs, g, est, EstimateOptions{}, 200, 1, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// Issue 45: the profile-likelihood intervals of the same estimate,
+	// the default for GIBU on this map (under 10 s on two cores is the
+	// target for FW's San Francisco set-up); read against bootstrap-200.
+	b.Run("profile", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Profile(context.Background(), mechs, g, nil, est.Theta, DefaultLevel, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -449,7 +449,7 @@ func (ps *profileSearch) solve(ctx context.Context, omega, drop, most float64) (
 	// Small against the drop, and against the gap at the start: a solve
 	// for an ω near the last one's must move θ as far as the new ω does
 	// (near a kink of the path a tiny change of ω moves θ_x a lot).
-	tol := drop * profileAim / (5 * (1 + omega))
+	tol := drop * profileAim / (2 * (1 + omega))
 	_, gap0 := m.gradient(theta, make([]float64, len(theta)))
 	tol = max(min(tol, gap0/10, most), 1e-13)
 	_, gap, _, err = polishFrom(ctx, m, theta, tol, 0, newtonSteps, nil, nil, &ps.face)

@@ -166,7 +166,7 @@ func (e *estimateCI) core() *core.Intervals {
 func estimateIntervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
 	opt core.EstimateOptions, ci app.CI, stderr io.Writer) (*app.EstimateIntervals, error) {
 	start, last := time.Now(), time.Now()
-	for _, note := range []string{app.CoverageNote(method, s), app.IntervalCaveat(s, g)} {
+	for _, note := range []string{app.CoverageNote(method, ci.MethodFor(method, s.Alphabet.Len()), s), app.IntervalCaveat(s, g)} {
 		if note != "" {
 			fmt.Fprintf(stderr, "privmap: %s\n", note)
 		}

@@ -21,7 +21,8 @@ import (
 // missed cells that the estimate put at 0; then the share of cells
 // covered among the cells with people, the empty ones, and those with
 // one person, two to four and five or more (NaN in a run without
-// such cells, left out of the mean).
+// such cells, and the TV bound's for intervals without one: the run
+// writes no row of them).
 const (
 	CoverCell   Metric = "cover_cell"
 	CoverBand   Metric = "cover_band"
@@ -34,6 +35,11 @@ const (
 	Cover2to4   Metric = "cover_2_4"
 	Cover5      Metric = "cover_5plus"
 )
+
+// mayBeMissing are the metrics a run may have nothing to measure of
+// (no cells with people, or none empty, of one person, of 2–4, of 5 or
+// more; no TV bound): it writes no row of them (runJob).
+var mayBeMissing = map[Metric]bool{CoverTV: true, CoverPeople: true, CoverEmpty: true, Cover1: true, Cover2to4: true, Cover5: true}
 
 // coverageMetrics are the metrics coverage returns, in its order.
 var coverageMetrics = []Metric{CoverCell, CoverBand, CoverTV, Width, MissZero, CoverPeople, CoverEmpty, Cover1, Cover2to4, Cover5}

@@ -122,8 +122,7 @@ func parseRow(rec []string) (Row, error) {
 }
 
 // checkValue refuses a metric privmap does not write or a value it
-// cannot take: every metric is finite (but those of measuresNothing, NaN
-// in a run where they have nothing to measure), and all but the entropy
+// cannot take: every metric is finite, and all but the entropy
 // (differential, of Laplace noise) are ≥ 0, probabilities and total
 // variation ≤ 1.
 func checkValue(m Metric, v float64) error {
@@ -137,15 +136,8 @@ func checkValue(m Metric, v float64) error {
 	case PWithin, TV, CoverCell, CoverBand, CoverTV, MissZero, Width, CoverPeople, CoverEmpty, Cover1, Cover2to4, Cover5:
 		hi = 1
 	}
-	if math.IsNaN(v) && measuresNothing[m] {
-		return nil
-	}
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < lo || v > hi {
 		return fmt.Errorf("%s %v: want a finite number from %v to %v", m, v, lo, hi)
 	}
 	return nil
 }
-
-// measuresNothing are the metrics that are NaN in a run where they have
-// nothing to measure.
-var measuresNothing = map[Metric]bool{CoverTV: true, CoverPeople: true, CoverEmpty: true, Cover1: true, Cover2to4: true, Cover5: true}

@@ -110,13 +110,30 @@ func KeptRows(e *Experiment, panels []Panel, opt Options, files ...string) (map[
 			byJob[j] = append(byJob[j], r)
 		}
 		for j, rows := range byJob {
-			p := panels[j.Panel]
-			if len(rows) == len(p.Variants)*len(p.Metrics) {
+			if complete(panels[j.Panel], rows) {
 				kept[j] = rows
 			}
 		}
 	}
 	return kept, nil
+}
+
+// complete reports whether rows are all of a job of panel p: a row of
+// every variant and metric, but the metrics a run may have nothing to
+// measure (mayBeMissing), which it writes no row of.
+func complete(p Panel, rows []Row) bool {
+	have := map[[2]string]bool{}
+	for _, r := range rows {
+		have[[2]string{r.Method, r.Metric}] = true
+	}
+	for _, v := range p.Variants {
+		for _, m := range p.Metrics {
+			if !have[[2]string{v.Label, string(m)}] && !mayBeMissing[m] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Write writes an experiment's results into dir, all of them or none

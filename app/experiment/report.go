@@ -96,9 +96,6 @@ func Points(panels []Panel, rows []Row) []Point {
 			index[k] = i
 			out = append(out, Point{Panel: r.Panel, Setting: r.Setting, Users: r.Users, X: x, Variant: r.Method, Metric: Metric(r.Metric)})
 		}
-		if math.IsNaN(r.Value) {
-			continue // a run where the metric has nothing to measure
-		}
 		out[i].Values = append(out[i].Values, r.Value)
 		out[i].Runs = append(out[i].Runs, r.Run)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sort"
@@ -260,6 +261,9 @@ func runJob(ctx context.Context, e *Experiment, p Panel, built map[*core.Study][
 				return nil, fmt.Errorf("panel %s, %s, run %d, %s: %w", p.Name, s.Name, j.Run, v.Label, err)
 			}
 			for mi, m := range p.Metrics {
+				if math.IsNaN(vals[mi]) {
+					continue // nothing to measure in this run: no row
+				}
 				rows = append(rows, row(v, m, vals[mi]))
 			}
 		}

@@ -179,7 +179,7 @@ func (c *compareTab) fourthMap(m *methodResult, est *mapplot.Map) *mapplot.Map {
 	}
 	c.iv.surely.Enable()
 	b := bounds{iv.Lo, iv.Hi, iv.BandLo, iv.BandHi}
-	return c.boundsMap(b, iv.Level, m.Estimate.Theta, est, "probability", c.iv.surely.Checked)
+	return c.boundsMap(b, iv.Level, m.Estimate.Theta, est, "probability", c.iv.surely.Checked, intervalLegend(iv.Method, app.CoverageHeld(m.Method, iv.Method, c.res.Study)))
 }
 
 // intervalText returns " (lo–hi)" for cell of the estimate shown, when
@@ -207,3 +207,23 @@ func bound(v float64, unit string, level float64) string {
 
 // onCancel stops the intervals' job (Ctrl+., Escape).
 func (c *compareTab) onCancel() { c.iv.job.onCancel() }
+
+// intervalLegend names the intervals' method and, when measured, the
+// share of the cells with people they held in the coverage experiment,
+// for the uncertainty map's title: "profile interval" and on a line of
+// its own "held 99% with people".
+func intervalLegend(method core.IntervalMethod, held string) string {
+	if held == "" {
+		return string(method) + " interval"
+	}
+	return string(method) + " interval\n" + held + " with people"
+}
+
+// intervalMethod returns the method of the intervals of m: those
+// computed, or those Intervals would compute.
+func (c *compareTab) intervalMethod(m *methodResult) core.IntervalMethod {
+	if iv := c.iv.of(m.Method); iv != nil {
+		return iv.Method
+	}
+	return app.CI{}.MethodFor(m.Method, len(m.Estimate.Theta))
+}

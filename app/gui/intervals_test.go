@@ -53,7 +53,9 @@ func TestIntervals(t *testing.T) {
 	for x := range iv.Lo {
 		require.InDelta(t, (iv.Hi[x]-iv.Lo[x])/2, unc.Map.Values[x], 1e-15)
 	}
-	assert.Equal(t, "± 95% interval", unc.Map.Title)
+	// The legend names the method and what it held in the coverage
+	// experiment on a population like this one (planar).
+	assert.Equal(t, "± 95% profile interval\nheld 99% with people", unc.Map.Title)
 
 	u.cmp.maps[1].hover(100)
 	assert.Contains(t, u.cmp.hover.Text, "GIBU")

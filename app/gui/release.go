@@ -694,7 +694,7 @@ func (r *releaseTab) fourthMap(released *mapplot.Map) *mapplot.Map {
 	}
 	r.surely.Enable()
 	b := res.bounds
-	return r.boundsMap(bounds{b.Lo, b.Hi, b.BandLo, b.BandHi}, res.level, res.released, released, "count", r.surely.Checked)
+	return r.boundsMap(bounds{b.Lo, b.Hi, b.BandLo, b.BandHi}, res.level, res.released, released, "count", r.surely.Checked, "")
 }
 
 // hoverText describes the cell under the mouse: its place, true and

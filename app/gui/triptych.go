@@ -256,14 +256,21 @@ type bounds struct{ lo, hi, bandLo, bandHi []float64 }
 // of the bounds b, in the unit of the values shown (like's, whose colour
 // scale the toggled map keeps): each cell's interval half-width, or,
 // surely, the values shown on the cells whose band excludes 0 and
-// nothing elsewhere. On a census table whose view sums categories, a
+// nothing elsewhere; how, when not empty, names the intervals' method
+// and what they held in the title ("profile interval", "held 99% with
+// people" under it). On a census
+// table whose view sums categories, a
 // cell's uncertainty is the sum of the categories' band half-widths:
 // every category within its band (the band's probability), their sum is
 // within that sum.
-func (t *triptych) boundsMap(b bounds, level float64, shown []float64, like *mapplot.Map, unit string, surely bool) *mapplot.Map {
+func (t *triptych) boundsMap(b bounds, level float64, shown []float64, like *mapplot.Map, unit string, surely bool, how string) *mapplot.Map {
 	v := make([]float64, len(b.lo))
 	pct := fmt.Sprintf("%.0f%%", 100*level)
 	title, label := "± "+pct+" interval", "± "+unit
+	if how != "" {
+		title = "± " + pct + " " + how
+	}
+
 	switch {
 	case surely:
 		title, label = "Surely not empty ("+pct+")", unit

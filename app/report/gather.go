@@ -256,11 +256,36 @@ func intervalFacts(iv *core.Intervals, est []float64, run *Run) *Intervals {
 	if out.TV != nil {
 		s += fmt.Sprintf("; the total variation to the truth is at most %.3g", *out.TV)
 	}
-	if out.Method != "" {
-		s += fmt.Sprintf(" (%s, %d replicates; approximate: docs/EXPERIMENTS.md measures how often they hold)", out.Method, out.Replicates)
+	switch out.Method {
+	case "":
+	case string(core.IntervalBootstrap):
+		s += fmt.Sprintf(" (a parametric bootstrap of %d replicates; approximate: docs/EXPERIMENTS.md measures how often they hold)", out.Replicates)
+	case string(core.IntervalProfile):
+		s += " (the profile likelihood; approximate: docs/EXPERIMENTS.md measures how often they hold)"
+	default:
+		s += fmt.Sprintf(" (%s; approximate: docs/EXPERIMENTS.md measures how often they hold)", out.Method)
 	}
 	out.Sentence = s + "."
 	return out
+}
+
+// addNotes adds to the intervals' sentence what they describe when the
+// study's people hold several records, and where the coverage
+// experiment found the method's intervals short on a population like
+// the study's: the filed report says what stderr and the window say.
+func (iv *Intervals) addNotes(s *core.Study, run *Run) {
+	var notes []string
+	if note := app.RecordsEstimand(s); note != "" {
+		notes = append(notes, note)
+	}
+	if run != nil && iv.Method != "" {
+		if note := app.CoverageNote(core.Method(run.Method), core.IntervalMethod(iv.Method), s); note != "" {
+			notes = append(notes, note)
+		}
+	}
+	for _, n := range notes {
+		iv.Sentence += " Note: " + strings.ToUpper(n[:1]) + n[1:] + "."
+	}
 }
 
 // pxPerPt is the report's figures' pixels a typographic point: 2,000

@@ -196,6 +196,9 @@ func gatherEstimate(ctx context.Context, in *Inputs, ei EstimateInput, m *manife
 	}
 	e.Reports = reportsOf(rec, in.Records)
 	e.Kind = reportsKind[e.Reports]
+	if e.Intervals != nil {
+		e.Intervals.addNotes(in.Study.Study, run)
+	}
 	if rec != nil {
 		e.Command = m.commandOf(rec)
 		if v, ok := argValue(rec.Args, "seed"); ok {
