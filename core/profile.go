@@ -16,7 +16,7 @@ import (
 	"github.com/privmap/privmap/internal/linalg"
 )
 
-// IntervalProfile: profile-likelihood intervals (Profile), for GIBU's
+// IntervalProfile names profile-likelihood intervals (Profile), for GIBU's
 // estimates, on the boundary of the simplex as inside it.
 const IntervalProfile IntervalMethod = "profile"
 
