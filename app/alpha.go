@@ -15,10 +15,7 @@ func AlphaNote(est *core.Estimate, opt core.CEMOptions) string {
 	if est.EMLoss == 0 {
 		return ""
 	}
-	sims := opt.Sims
-	if sims == 0 {
-		sims = core.DefaultCEMSims
-	}
+	sims := opt.Simulations()
 	from := "EM's estimate"
 	if opt.From == core.SimulateReports {
 		from = "the reports' frequencies"

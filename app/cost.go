@@ -306,8 +306,11 @@ func cemCost(method core.Method, s *core.Study, n float64, sims int, em, cores f
 		bias += c.Transforms * cemTransformPer * nn * math.Log2(nn) / cores
 	}
 	what := "the EM estimate and its bias correction"
-	if sims > 0 {
-		what = fmt.Sprintf("%d EM estimates and bias corrections (the data's, and %s choosing α)", c.Corrections, map[bool]string{true: "a simulation", false: fmt.Sprintf("%d simulations", sims)}[sims == 1])
+	switch {
+	case sims == 1:
+		what = "2 EM estimates and bias corrections (the data's, and a simulation choosing α)"
+	case sims > 1:
+		what = fmt.Sprintf("%d EM estimates and bias corrections (the data's, and %d simulations choosing α)", c.Corrections, sims)
 	}
 	simulation := float64(sims) * n * simUserCost
 	k := s.Alphabet.Len()

@@ -60,7 +60,7 @@ func (ci CI) MethodFor(method core.Method, k int) core.IntervalMethod {
 func (ci CI) Work(method core.Method, k int) string {
 	switch ci.MethodFor(method, k) {
 	case core.IntervalProfile:
-		return fmt.Sprintf("the profile likelihood of each of the %s %s, a few solves of the likelihood each", Thousands(k), map[bool]string{true: "symbol", false: "symbols"}[k == 1])
+		return fmt.Sprintf("the profile likelihood of each of the %s, a few solves of the likelihood each", plural(k, "symbol", "symbols"))
 	case core.IntervalFisher:
 		return "the observed Fisher information, one matrix"
 	}

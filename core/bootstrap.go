@@ -67,15 +67,35 @@ func Bootstrap(ctx context.Context, method Method, s *Study, mechs []Mechanism, 
 		return nil, err
 	}
 	out := make([][]float64, b)
-	errs := make([]error, b)
+	i, err := eachDone(ctx, b, func(i int) (err error) {
+		out[i], err = r.replicate(ctx, rand.New(rand.NewPCG(seed, replicateStream+uint64(i))))
+		return err
+	}, progress)
+	if i >= 0 {
+		return nil, fmt.Errorf("core: bootstrap replicate %d: %w", i+1, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachDone runs f(i) for every i < n on every core (linalg.Each),
+// skipping the rest once ctx is done, and calls progress, when not
+// nil, with the count done, one call at a time: the loop of the
+// bootstrap's replicates and of the profile's symbols. It returns ctx's
+// error with index −1, else the lowest i whose f failed and its error
+// (−1 and nil when none did).
+func eachDone(ctx context.Context, n int, f func(i int) error, progress func(done int)) (int, error) {
+	errs := make([]error, n)
 	var done atomic.Int64
 	var mu sync.Mutex
-	linalg.Each(b, func(i int) {
+	linalg.Each(n, func(i int) {
 		if ctx.Err() != nil {
 			errs[i] = ctx.Err()
 			return
 		}
-		out[i], errs[i] = r.replicate(ctx, rand.New(rand.NewPCG(seed, replicateStream+uint64(i))))
+		errs[i] = f(i)
 		if progress != nil {
 			mu.Lock()
 			progress(int(done.Add(1)))
@@ -83,14 +103,14 @@ func Bootstrap(ctx context.Context, method Method, s *Study, mechs []Mechanism, 
 		}
 	})
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return -1, err
 	}
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("core: bootstrap replicate %d: %w", i+1, err)
+			return i, err
 		}
 	}
-	return out, nil
+	return -1, nil
 }
 
 // A replicator draws and estimates bootstrap replicates of one estimate.

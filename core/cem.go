@@ -153,18 +153,7 @@ func CorrectedEM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, em
 	if err := CheckCEMChoice(opt.From, opt.Sims, opt.Loss); err != nil {
 		return nil, fmt.Errorf("core: cem: %w", err)
 	}
-	cm, err := newCEMModel(mechs, g, s, columnBudget)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkCEMSize(cm.k); err != nil {
-		return nil, err
-	}
-	m, err := newModel(mechs, g, s, columnBudget)
-	if err != nil {
-		return nil, err
-	}
-	est, err := gibuRun(ctx, m, mechs, g, em)
+	cm, m, est, err := cemEM(ctx, mechs, g, s, em)
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +181,30 @@ func CorrectedEM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, em
 	est.Alpha = alpha
 	est.LogLik, _ = m.step(est.Theta, make([]float64, cm.k))
 	return est, nil
+}
+
+// cemEM returns corrected EM's model of the reports g, their EM model
+// and EM's estimate from them (GIBU, started from the uniform
+// distribution so that it is the MLE): for the data and for each of
+// α's simulations. It refuses first a K×K matrix that does not fit
+// (checkCEMSize).
+func cemEM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, em EMOptions) (*cemModel, emModel, *Estimate, error) {
+	cm, err := newCEMModel(mechs, g, s, columnBudget)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := checkCEMSize(cm.k); err != nil {
+		return nil, nil, nil, err
+	}
+	m, err := newModel(mechs, g, s, columnBudget)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	est, err := gibuRun(ctx, m, mechs, g, em)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return cm, m, est, nil
 }
 
 // stage returns the cemStage that reports to opt.Progress with the
@@ -235,15 +248,7 @@ func alphaLosses(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, th
 		if err != nil {
 			return nil, err
 		}
-		cm, err := newCEMModel(mechs, sim, s, columnBudget)
-		if err != nil {
-			return nil, err
-		}
-		m, err := newModel(mechs, sim, s, columnBudget)
-		if err != nil {
-			return nil, err
-		}
-		est, err := gibuRun(ctx, m, mechs, sim, em)
+		cm, _, est, err := cemEM(ctx, mechs, sim, s, em)
 		if err != nil {
 			return nil, err
 		}

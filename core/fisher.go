@@ -52,13 +52,9 @@ func Fisher(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta [
 		return nil, fmt.Errorf("core: fisher intervals need an estimate inside the simplex, and %d of its %d symbols are 0: "+
 			"the normal approximation fails at the boundary; use the bootstrap", zeros, k)
 	}
-	m, err := newModel(mechs, g, s, columnBudget)
+	cm, err := newCurvedModel(mechs, g, s, IntervalFisher)
 	if err != nil {
 		return nil, err
-	}
-	cm, ok := m.(curvedModel)
-	if !ok {
-		return nil, fmt.Errorf("core: fisher intervals: the likelihood of these reports has no Hessian")
 	}
 	h, err := information(ctx, cm, theta)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
@@ -62,7 +61,7 @@ func Profile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta 
 		return nil, pumNeedsULDP(s, j)
 	}
 	k := len(theta)
-	base, err := newProfileModel(mechs, g, s)
+	base, err := newCurvedModel(mechs, g, s, IntervalProfile)
 	if err != nil {
 		return nil, err
 	}
@@ -86,34 +85,19 @@ func Profile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta 
 	models := make(chan curvedModel, runtime.GOMAXPROCS(0))
 	models <- base
 	var made atomic.Int32
-	var done atomic.Int64
-	var mu sync.Mutex
-	errs := make([]error, k)
-	linalg.Each(k, func(x int) {
-		if ctx.Err() != nil {
-			errs[x] = ctx.Err()
-			return
-		}
+	x, err := eachDone(ctx, k, func(x int) error {
 		m, err := p.model(models, &made)
 		if err != nil {
-			errs[x] = err
-			return
+			return err
 		}
 		defer func() { models <- m }()
-		errs[x] = p.symbol(ctx, m, x, iv)
-		if progress != nil {
-			mu.Lock()
-			progress(int(done.Add(1)))
-			mu.Unlock()
-		}
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
+		return p.symbol(ctx, m, x, iv)
+	}, progress)
+	if x >= 0 {
+		return nil, fmt.Errorf("core: profile interval of symbol %d: %w", x+1, err)
 	}
-	for x, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("core: profile interval of symbol %d: %w", x+1, err)
-		}
+	if err != nil {
+		return nil, err
 	}
 	// The half-width in z's units, as a standard error: the uncertainty
 	// maps' scale.
@@ -136,15 +120,16 @@ const profileRel = 0.01
 // profileEvals bounds the solves of one end's search.
 const profileEvals = 40
 
-// newProfileModel returns the reports' model with a Hessian.
-func newProfileModel(mechs []Mechanism, g *Groups, s *Study) (curvedModel, error) {
+// newCurvedModel returns the reports' model with a Hessian, which the
+// intervals named what (profile, fisher) need.
+func newCurvedModel(mechs []Mechanism, g *Groups, s *Study, what IntervalMethod) (curvedModel, error) {
 	m, err := newModel(mechs, g, s, columnBudget)
 	if err != nil {
 		return nil, err
 	}
 	cm, ok := m.(curvedModel)
 	if !ok {
-		return nil, fmt.Errorf("core: profile intervals: the likelihood of these reports has no Hessian")
+		return nil, fmt.Errorf("core: %s intervals: the likelihood of these reports has no Hessian", what)
 	}
 	return cm, nil
 }
@@ -174,7 +159,7 @@ func (p *profiler) model(pool chan curvedModel, made *atomic.Int32) (curvedModel
 	default:
 	}
 	if int(made.Add(1)) < cap(pool) {
-		return newProfileModel(p.mechs, p.g, p.s)
+		return newCurvedModel(p.mechs, p.g, p.s, IntervalProfile)
 	}
 	return <-pool, nil
 }
@@ -241,12 +226,12 @@ func (p *profiler) curvature(m curvedModel, x int) float64 {
 // f is convex (L_p is concave), 0 at d = 0 with slope b = 1 − G_x (the
 // KKT shortfall of a symbol at 0; 0 inside). Each next ω is that of
 // the model f(d) = b·d + a·d² at its target, a fitted to the last two
-// solves' slopes (to the first's and b at first), aimed half a percent beyond the drop while no solve is
-// outside and as much within while none is inside near it; where the
-// model leaves the bracket of ω known inside and outside, regula falsi
-// in log ω takes over, as it does after two solves in a row on one side
-// (where θ_ω sits at θ_x = 0, say, the slope is no guide). Three or four
-// solves an end are typical.
+// solves' slopes (to the first's and b at first), aimed half a percent
+// beyond the drop after a solve inside and as much within after one
+// outside (aim); where the model leaves the bracket of ω known inside
+// and outside, regula falsi in log ω takes over, as it does after two
+// solves in a row on one side (where θ_ω sits at θ_x = 0, say, the
+// slope is no guide). Three or four solves an end are typical.
 type profileSearch struct {
 	p    *profiler
 	m    *pinned

@@ -65,7 +65,7 @@ func TestProfileEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := newProfileModel(mechs, g, nil)
+	m, err := newCurvedModel(mechs, g, nil, IntervalProfile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,14 +132,7 @@ func TestProfileCoverage(t *testing.T) {
 		t.Skip("300 profiles")
 	}
 	const k, runs, level = 24, 300, 0.95
-	var mechs []Mechanism
-	for _, e := range []float64{0.5, 2} {
-		m, err := NewPlanarGeometric(6, 4, 0.5, e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mechs = append(mechs, m)
-	}
+	mechs := planarSmallMechanisms(t)
 	truth := randomDist(rand.New(rand.NewPCG(3, 3)), k, 0.4)
 	sparse := 0
 	for x := range truth {
@@ -149,21 +142,15 @@ func TestProfileCoverage(t *testing.T) {
 		}
 	}
 	floats.Scale(1/floats.Sum(truth), truth)
+	sampler := NewDataSampler(truth)
 	cells, bands, sparseIn, sparseN := 0, 0, 0, 0
 	for r := range runs {
 		rng := rand.New(rand.NewPCG(17, uint64(r)))
 		data := make([]int, 1000)
 		people := make([]int, k)
-		cum := make([]float64, k)
-		floats.CumSum(cum, truth)
 		for i := range data {
-			u := rng.Float64() * cum[k-1]
-			x := 0
-			for cum[x] <= u {
-				x++
-			}
-			data[i] = x
-			people[x]++
+			data[i] = sampler.Draw(rng)
+			people[data[i]]++
 		}
 		var mech []int
 		var reps []Report

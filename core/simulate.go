@@ -51,24 +51,37 @@ func Simulate(ctx context.Context, rng *rand.Rand, mechs []Mechanism, counts []i
 		return fmt.Errorf("core: mechanism %d is personalized (pum), which needs each user's personal sensitive cells: "+
 			"simulate data that carry them instead of draws from a distribution", j+1)
 	}
+	draw := NewDataSampler(truth)
+	n := sum(counts)
+	if n > MaxUsers || n < 0 {
+		return fmt.Errorf("core: %d users are more than the %d a simulation draws", n, MaxUsers)
+	}
+	assign := inBlocks(counts)
+	return simulate(ctx, rng, mechs, n, assign, func(int, int) int { return draw.Draw(rng) }, emit, progress)
+}
+
+// A DataSampler draws data from a distribution by inversion of its
+// cumulative masses.
+type DataSampler struct{ cum []float64 }
+
+// NewDataSampler returns the sampler of truth, a distribution (its
+// masses need not sum to 1 exactly).
+func NewDataSampler(truth []float64) *DataSampler {
 	cum := make([]float64, len(truth))
 	acc := 0.0
 	for i, p := range truth {
 		acc += p
 		cum[i] = acc
 	}
-	n := sum(counts)
-	if n > MaxUsers || n < 0 {
-		return fmt.Errorf("core: %d users are more than the %d a simulation draws", n, MaxUsers)
-	}
-	assign := inBlocks(counts)
-	datum := func(int) int {
-		// The first cell whose cumulative mass exceeds u: never a cell of
-		// probability 0, and in range as u < acc.
-		u := rng.Float64() * acc
-		return sort.Search(len(cum), func(i int) bool { return cum[i] > u })
-	}
-	return simulate(ctx, rng, mechs, n, assign, func(user, _ int) int { return datum(user) }, emit, progress)
+	return &DataSampler{cum}
+}
+
+// Draw returns a symbol drawn with rng: the first whose cumulative mass
+// exceeds u times the total, u uniform in [0, 1) — never a symbol of
+// probability 0, and in range as u·total < total.
+func (d *DataSampler) Draw(rng *rand.Rand) int {
+	u := rng.Float64() * d.cum[len(d.cum)-1]
+	return sort.Search(len(d.cum), func(i int) bool { return d.cum[i] > u })
 }
 
 // SimulateGroups is Simulate with the reports grouped.

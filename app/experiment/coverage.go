@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"sync"
 
 	"github.com/privmap/privmap/app"
@@ -139,21 +138,12 @@ func drawPeople(ctx context.Context, rng *rand.Rand, mechs []core.Mechanism, use
 	for _, u := range users {
 		n += u
 	}
-	cum := make([]float64, len(truth))
-	acc := 0.0
-	for x, p := range truth {
-		acc += p
-		cum[x] = acc
-	}
+	sampler := core.NewDataSampler(truth)
 	data := make([]int, n)
 	people := make([]int, len(truth))
 	for i := range data {
-		// The first cell whose cumulative mass exceeds u: never one of
-		// probability 0.
-		u := rng.Float64() * acc
-		x := sort.Search(len(cum), func(i int) bool { return cum[i] > u })
-		data[i] = x
-		people[x]++
+		data[i] = sampler.Draw(rng)
+		people[data[i]]++
 	}
 	var mech []int
 	var reps []core.Report
