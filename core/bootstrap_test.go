@@ -18,6 +18,19 @@ import (
 // the grouped reports of n users of each, drawn from a truth with zeros.
 func planarSmall(t *testing.T, n int) ([]Mechanism, *Groups, []float64) {
 	t.Helper()
+	mechs := planarSmallMechanisms(t)
+	truth := randomDist(rand.New(rand.NewPCG(3, 3)), 24, 0.4)
+	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(4, 4)), mechs, []int{n, n}, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mechs, g, truth
+}
+
+// planarSmallMechanisms returns planarSmall's two planar geometric
+// mechanisms on a 6×4 grid of 0.5 km cells, ε = 0.5 and 2 a km.
+func planarSmallMechanisms(t *testing.T) []Mechanism {
+	t.Helper()
 	var mechs []Mechanism
 	for _, e := range []float64{0.5, 2} {
 		m, err := NewPlanarGeometric(6, 4, 0.5, e)
@@ -26,12 +39,7 @@ func planarSmall(t *testing.T, n int) ([]Mechanism, *Groups, []float64) {
 		}
 		mechs = append(mechs, m)
 	}
-	truth := randomDist(rand.New(rand.NewPCG(3, 3)), 24, 0.4)
-	g, err := SimulateGroups(context.Background(), rand.New(rand.NewPCG(4, 4)), mechs, []int{n, n}, truth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mechs, g, truth
+	return mechs
 }
 
 // TestBootstrapReplicatesCertified checks that every GIBU replicate —

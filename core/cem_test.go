@@ -140,12 +140,10 @@ func TestBiasCorrectionK3(t *testing.T) {
 	}
 }
 
-// TestCEMSetup runs CEM §5.1's set-up on a skewed distribution of K = 20
-// symbols: k-RR users with ε = 0.1, 2, ln K and ∞ (identity) in the ratio
-// 500:500:50:10, 30 seeded runs, and logs the mean squared error of EM
-// and of the corrected EM side by side.
-func TestCEMSetup(t *testing.T) {
-	const k, runs = 20, 30
+// cemPopulation returns CEM §5.1's mechanisms on k symbols — k-RR with
+// ε = 0.1, 2 and ln k, and the identity (ε = ∞) — and a skewed truth,
+// 1/x² normalised.
+func cemPopulation(k int) ([]float64, []Mechanism) {
 	truth := make([]float64, k)
 	for x := range truth {
 		truth[x] = 1 / float64((x+1)*(x+1))
@@ -153,9 +151,18 @@ func TestCEMSetup(t *testing.T) {
 	floats.Scale(1/floats.Sum(truth), truth)
 	m1, _ := NewKRR(k, 0.1)
 	m2, _ := NewKRR(k, 2)
-	m3, _ := NewKRR(k, math.Log(k))
+	m3, _ := NewKRR(k, math.Log(float64(k)))
 	id, _ := NewIdentity(k)
-	mechs := []Mechanism{m1, m2, m3, id}
+	return truth, []Mechanism{m1, m2, m3, id}
+}
+
+// TestCEMSetup runs CEM §5.1's set-up on a skewed distribution of K = 20
+// symbols: k-RR users with ε = 0.1, 2, ln K and ∞ (identity) in the ratio
+// 500:500:50:10, 30 seeded runs, and logs the mean squared error of EM
+// and of the corrected EM side by side.
+func TestCEMSetup(t *testing.T) {
+	const k, runs = 20, 30
+	truth, mechs := cemPopulation(k)
 	rng := rand.New(rand.NewPCG(7, 7))
 	var emErr, cemErr, printedErr float64
 	for r := range runs {
@@ -217,17 +224,7 @@ func TestCorrectedEMTooLarge(t *testing.T) {
 // given α = 0 is taken as given.
 func TestCorrectedEMNoCorrection(t *testing.T) {
 	bg := context.Background()
-	const k = 100
-	truth := make([]float64, k)
-	for x := range truth {
-		truth[x] = 1 / float64((x+1)*(x+1))
-	}
-	floats.Scale(1/floats.Sum(truth), truth)
-	m1, _ := NewKRR(k, 0.1)
-	m2, _ := NewKRR(k, 2)
-	m3, _ := NewKRR(k, math.Log(k))
-	id, _ := NewIdentity(k)
-	mechs := []Mechanism{m1, m2, m3, id}
+	truth, mechs := cemPopulation(100)
 	zeros := 0
 	for r := range 10 {
 		g, err := SimulateGroups(bg, rand.New(rand.NewPCG(9, uint64(r))), mechs, []int{500, 500, 50, 50}, truth)

@@ -11,16 +11,25 @@ import (
 	"testing"
 )
 
+// mixedReports returns a study of one planar geometric and one k-RR
+// mechanism in equal shares on studyWith's grid, its truth, and the
+// reports simulate draws from it, in a test folder.
+func mixedReports(t *testing.T) (dir, study, truth, reports string) {
+	t.Helper()
+	dir, study, truth = studyWith(t, `{"id": "g1", "kind": "planar-geometric", "epsilon": 1.159, "share": 0.5},
+	{"id": "k1", "kind": "krr", "epsilon": 5, "share": 0.5}`)
+	reports = filepath.Join(dir, "r.csv")
+	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-aggregate", "-o", reports); code != 0 {
+		t.Fatal(errs)
+	}
+	return dir, study, truth, reports
+}
+
 // TestEstimateMetrics runs grid → simulate → estimate → metrics end to end
 // on a mixture of planar geometric and k-RR users, with every method that
 // fits it.
 func TestEstimateMetrics(t *testing.T) {
-	dir, study, truth := studyWith(t, `{"id": "g1", "kind": "planar-geometric", "epsilon": 1.159, "share": 0.5},
-	{"id": "k1", "kind": "krr", "epsilon": 5, "share": 0.5}`)
-	reports := filepath.Join(dir, "r.csv")
-	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-aggregate", "-o", reports); code != 0 {
-		t.Fatal(errs)
-	}
+	dir, study, truth, reports := mixedReports(t)
 	var gibuLL float64
 	for _, m := range []string{"gibu", "em", "ibu-m", "ibu-r", "inv-m", "inv-r", "cem"} {
 		out := filepath.Join(dir, m+".csv")
@@ -184,12 +193,7 @@ func TestOutputsDistinct(t *testing.T) {
 // estimate), the same file from the same seed, a file that metrics still
 // reads, and the refusals.
 func TestEstimateCI(t *testing.T) {
-	dir, study, truth := studyWith(t, `{"id": "g1", "kind": "planar-geometric", "epsilon": 1.159, "share": 0.5},
-	{"id": "k1", "kind": "krr", "epsilon": 5, "share": 0.5}`)
-	reports := filepath.Join(dir, "r.csv")
-	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-aggregate", "-o", reports); code != 0 {
-		t.Fatal(errs)
-	}
+	dir, study, truth, reports := mixedReports(t)
 	out, again := filepath.Join(dir, "ci.csv"), filepath.Join(dir, "ci2.csv")
 	args := []string{"estimate", "-study", study, "-reports", reports, "-ci", "0.9", "-boot", "40", "-seed", "3"}
 	code, stdout, errs := run(append(args, "-o", out)...)
@@ -298,17 +302,12 @@ func TestEstimateFisherRefusedFirst(t *testing.T) {
 }
 
 // TestEstimateCEMChoice runs corrected EM's choice of α both ways: the
-// JSON line carries the simulations' mean squared errors with the
-// chosen α and without any (α = 0 is in the grid, so the first is never
+// JSON line carries the simulations' mean losses with the chosen α and
+// without any (α = 0 is in the grid, so the first is never
 // above the second), stderr says what the choice found, the estimate
 // with α = 0 is EM's own, and bad choices are refused.
 func TestEstimateCEMChoice(t *testing.T) {
-	dir, study, truth := studyWith(t, `{"id": "g1", "kind": "planar-geometric", "epsilon": 1.159, "share": 0.5},
-	{"id": "k1", "kind": "krr", "epsilon": 5, "share": 0.5}`)
-	reports := filepath.Join(dir, "r.csv")
-	if code, _, errs := run("simulate", "-study", study, "-truth", truth, "-aggregate", "-o", reports); code != 0 {
-		t.Fatal(errs)
-	}
+	dir, study, _, reports := mixedReports(t)
 	gibu := filepath.Join(dir, "gibu.csv")
 	if code, _, errs := run("estimate", "-study", study, "-reports", reports, "-o", gibu); code != 0 {
 		t.Fatal(errs)
