@@ -156,6 +156,21 @@ func cemPopulation(k int) ([]float64, []Mechanism) {
 	return truth, []Mechanism{m1, m2, m3, id}
 }
 
+// emAndCEM returns EM's estimate from g and corrected EM's, α chosen
+// with seed.
+func emAndCEM(t *testing.T, mechs []Mechanism, g *Groups, seed uint64) (em, cem *Estimate) {
+	t.Helper()
+	em, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cem, err = CorrectedEM(context.Background(), mechs, g, nil, EMOptions{}, CEMOptions{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return em, cem
+}
+
 // TestCEMSetup runs CEM §5.1's set-up on a skewed distribution of K = 20
 // symbols: k-RR users with ε = 0.1, 2, ln K and ∞ (identity) in the ratio
 // 500:500:50:10, 30 seeded runs, and logs the mean squared error of EM
@@ -170,14 +185,7 @@ func TestCEMSetup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		em, err := GIBU(bg, mechs, g, nil, EMOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cem, err := CorrectedEM(bg, mechs, g, nil, EMOptions{}, CEMOptions{Seed: uint64(r)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		em, cem := emAndCEM(t, mechs, g, uint64(r))
 		if math.Abs(floats.Sum(cem.Theta)-1) > 1e-12 || floats.Min(cem.Theta) < 0 || !(cem.Alpha >= 0) {
 			t.Fatalf("corrected EM %v (α %v) is not a distribution", cem.Theta, cem.Alpha)
 		}
@@ -231,14 +239,7 @@ func TestCorrectedEMNoCorrection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		em, err := GIBU(bg, mechs, g, nil, EMOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cem, err := CorrectedEM(bg, mechs, g, nil, EMOptions{}, CEMOptions{Seed: uint64(r)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		em, cem := emAndCEM(t, mechs, g, uint64(r))
 		if !(cem.EMLoss > 0) || cem.AlphaLoss > cem.EMLoss {
 			t.Errorf("run %d: α %g, simulated loss %g against EM's %g", r, cem.Alpha, cem.AlphaLoss, cem.EMLoss)
 		}
