@@ -103,7 +103,11 @@ func EstimateCost(req Request) Cost {
 	parts = append(parts, costPart{n * userCost, fmt.Sprintf("sanitising %s users", Thousands(int(math.Round(n))))})
 	support := truthSupport(req.Users.Truth, k)
 	for _, method := range req.Methods {
-		parts = append(parts, methodCost(method, s, k, n, req.Options.CEM.Simulations()))
+		c := methodCost(method, s, k, n, req.Options.CEM.Simulations())
+		parts = append(parts, c)
+		if req.CI.Level > 0 {
+			parts = append(parts, intervalCost(method, s, k, n, req.CI, c.secs))
+		}
 		if s.Alphabet.Kind == core.KindGrid {
 			parts = append(parts, costPart{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on %s × %s cells", method, Thousands(int(math.Round(support))), Thousands(int(math.Round(k))))})
 		}
@@ -112,8 +116,9 @@ func EstimateCost(req Request) Cost {
 }
 
 // A MethodCost is what one estimator is expected to cost on a request,
-// said before it runs: its time (the estimate, and its exact EMD against
-// the truth when the request has one), its largest working memory (0 when small), and why it
+// said before it runs: its time (the estimate, its intervals when the
+// request asks for them, and its exact EMD against the truth when the
+// request has one), its largest working memory (0 when small), and why it
 // would be refused on this machine (core.Study.Fits), nil when it would
 // not.
 type MethodCost struct {
@@ -133,6 +138,9 @@ func MethodCosts(req Request) []MethodCost {
 	out := make([]MethodCost, 0, len(req.Methods))
 	for _, m := range req.Methods {
 		secs := methodCost(m, s, k, n, req.Options.CEM.Simulations()).secs
+		if req.CI.Level > 0 {
+			secs += intervalCost(m, s, k, n, req.CI, secs).secs
+		}
 		if s.Alphabet.Kind == core.KindGrid && req.Users.Truth != nil {
 			secs += support * k * emdPerCell
 		}
@@ -269,13 +277,83 @@ func methodWork(method core.Method, s *core.Study, k, n float64, sims int) costP
 // mechanism whose groups × K fit core's column budget is stepped over
 // dense likelihood columns (2·groups·K multiply-adds), the others by
 // their structured products, where the planar mechanisms of one grid
-// share their transforms (2J + 2 for J of them, each alone taking 4).
+// share their transforms (2J + 2 for J of them, each alone taking 4);
+// a planar mechanism whose columns would cost more than its two
+// transforms (planarWork) takes them.
 func modelStep(s *core.Study, k, n, mechs, planar, cores float64) float64 {
 	groups := math.Min(n*groupPerUser/math.Max(1, mechs), k)
-	if groups*k > columnBudget {
+	switch {
+	case groups*k > columnBudget:
 		return stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores, planarBatchPer)
+	case planar > 0 && groups*k > planarWork(s):
+		return stepCost(s, k, planar, (planar+1)/2, cores, planarBatchPer) + 2*(mechs-planar)*groups*k/columnStepRate
 	}
 	return 2 * mechs * groups * k / columnStepRate
+}
+
+// planarWork is the multiply-adds of a planar mechanism's product as
+// core counts them: two FFTs of 5·N log₂ N on its torus of N points.
+func planarWork(s *core.Study) float64 {
+	a := s.Alphabet
+	if a.Kind != core.KindGrid {
+		return math.Inf(1)
+	}
+	side := float64(2*max(a.Cols, a.Rows) + 1)
+	nn := side * side
+	return 10 * nn * math.Log2(nn)
+}
+
+// intervalCost is the cost of ci's intervals of an estimate by method
+// that itself costs est seconds (Intervals, by the method CI.MethodFor
+// chooses), measured on the project's machine (docs/PERFORMANCE.md):
+//
+//   - the bootstrap: B replicates of bootReplicate estimates each, as
+//     a replicate starts from the estimate (GIBU's replicates on New
+//     York 1.35 s against the estimate's 2.2 s; [IBU]_M's on San
+//     Francisco 0.035 s against 0.077 s);
+//   - the profile likelihood: profileSteps steps of GIBU's model a
+//     symbol where Newton's Hessian is formed densely from likelihood
+//     columns (San Francisco's 345 cells: 31–54 ms a cell), and
+//     profileCGSteps where its steps are conjugate gradients on the
+//     planar mechanisms' transforms (New York: 2% of the cells in
+//     290 s);
+//   - Fisher's information: the K × K matrix from the reports' columns
+//     and its factorisation.
+func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI, est float64) costPart {
+	ci = ci.withDefaults()
+	mechs := float64(len(s.Mechanisms))
+	planar := float64(countKinds(s, func(k core.Kind) bool { return k.Convolution }))
+	cores := float64(max(1, runtime.GOMAXPROCS(0)))
+	switch ci.MethodFor(method, int(k)) {
+	case core.IntervalProfile:
+		steps := float64(profileSteps)
+		if !inColumns(s, k, n, mechs, planar) {
+			steps = profileCGSteps
+		}
+		secs := k * steps * modelStep(s, k, n, mechs, planar, cores)
+		return costPart{secs, fmt.Sprintf("%s's profile intervals: a few solves of the likelihood for each of %s symbols", method, Thousands(int(math.Round(k))))}
+	case core.IntervalFisher:
+		groups := math.Min(n*groupPerUser, k*mechs)
+		secs := 2*groups*k*k/columnStepRate + k*k*k/luRate
+		return costPart{secs, fmt.Sprintf("%s's Fisher intervals: the %s × %s information matrix", method, Thousands(int(math.Round(k))), Thousands(int(math.Round(k))))}
+	}
+	b := float64(ci.Replicates)
+	return costPart{b * bootReplicate * est, fmt.Sprintf("%s's bootstrap intervals: %s replicates", method, Thousands(ci.Replicates))}
+}
+
+// The interval model's constants (intervalCost).
+const (
+	bootReplicate  = 0.55 // estimates a bootstrap replicate
+	profileSteps   = 42   // steps of the model a symbol, Newton's Hessian dense
+	profileCGSteps = 450  // … Newton's steps by conjugate gradients
+)
+
+// inColumns reports whether GIBU's model of s steps over likelihood
+// columns (modelStep), where Newton's Hessian on the face is formed
+// from their entries.
+func inColumns(s *core.Study, k, n, mechs, planar float64) bool {
+	groups := math.Min(n*groupPerUser/math.Max(1, mechs), k)
+	return groups*k <= columnBudget && (planar == 0 || groups*k <= planarWork(s))
 }
 
 // latticeCost is the time of computing the lattice tables of s's planar

@@ -154,3 +154,50 @@ func TestDurationText(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalCostsMeasured checks the cost said of an estimate with its
+// 95% intervals, by the method MethodFor chooses or the one named,
+// against CLI runs of estimate -ci 0.95 (the JSON line's seconds: the
+// estimate and its intervals) on the project's machine: within a factor
+// of two. San Francisco is Gowalla's FW box at 0.5 km (23×15 cells, FW
+// Table 6, simulate -seed 1); Adult the CEM preset on the data set's
+// own users; New York 0.5 km with FW Table 7's 200,000 reports. New
+// York's profile was measured on 2% of its cells (290 s) and scaled.
+func TestIntervalCostsMeasured(t *testing.T) {
+	sf := core.Alphabet{Kind: core.KindGrid, Cols: 23, Rows: 15, CellKm: 0.5}
+	nyc := core.Alphabet{Kind: core.KindGrid, Cols: 94, Rows: 96, CellKm: 0.5}
+	adult := core.Alphabet{Kind: core.KindCategorical, Size: 120}
+	for _, tc := range []struct {
+		name   string
+		a      core.Alphabet
+		preset string
+		n      int
+		method core.Method
+		ci     core.IntervalMethod
+		lo, hi float64 // seconds measured, the least and the most of the runs
+	}{
+		{"SF 100k", sf, "fw-t6", 100000, core.MethodGIBU, core.IntervalBootstrap, 22.9, 22.9},
+		{"SF 100k", sf, "fw-t6", 100000, core.MethodGIBU, IntervalAuto, 16.2, 18.8},
+		{"SF 20k", sf, "fw-t6", 20000, core.MethodGIBU, core.IntervalBootstrap, 26.2, 26.2},
+		{"SF 20k", sf, "fw-t6", 20000, core.MethodGIBU, IntervalAuto, 9.7, 10.8},
+		{"SF 100k", sf, "fw-t6", 100000, core.MethodIBUM, IntervalAuto, 6.9, 6.9},
+		{"Adult", adult, "cem", 32561, core.MethodGIBU, IntervalAuto, 0.2, 0.2},
+		{"Adult", adult, "cem", 32561, core.MethodIBUM, IntervalAuto, 0.62, 0.62},
+		{"NYC", nyc, "fw-t7", 200000, core.MethodGIBU, IntervalAuto, 269, 269},
+		{"NYC", nyc, "fw-t7", 200000, core.MethodGIBU, core.IntervalProfile, 14500, 14500},
+	} {
+		ms, err := core.PresetMechanisms(tc.preset, tc.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := Request{Study: &core.Study{Alphabet: tc.a, Mechanisms: ms}, Users: Users{N: tc.n}, Methods: []core.Method{tc.method},
+			CI: CI{Level: 0.95, Method: tc.ci}}
+		c := MethodCosts(req)[0]
+		if got := c.Time.Seconds(); got < tc.hi/2 || got > 2*tc.lo {
+			t.Errorf("%s, %s with %s intervals: %.3g s said, %.3g–%.3g s measured", tc.name, tc.method, tc.ci, got, tc.lo, tc.hi)
+		}
+		if whole := EstimateCost(req); whole.Time < c.Time {
+			t.Errorf("%s, %s: the run's cost %v is below its estimate's with intervals, %v", tc.name, tc.method, whole.Time, c.Time)
+		}
+	}
+}

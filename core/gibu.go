@@ -222,7 +222,8 @@ const columnBudget = 1 << 22
 
 // newModel returns the EM map of the grouped reports: likelihood columns,
 // except for the users of a mechanism with a matrix-free operator whose
-// columns would exceed budget entries.
+// columns would exceed budget entries or cost more to apply than the
+// operator (costlier).
 func newModel(mechs []Mechanism, g *Groups, s *Study, budget int) (emModel, error) {
 	return newModelWith(mechs, g, s, budget, nil)
 }
@@ -240,7 +241,10 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 	for j, m := range mechs {
 		op, ok := m.(operator)
 		c, isChannel := m.(Channel)
-		if !ok || !isChannel || perMech[j]*m.Inputs() <= budget {
+		if !ok || !isChannel {
+			continue
+		}
+		if entries := perMech[j] * m.Inputs(); entries <= budget && !costlier(op, entries) {
 			continue
 		}
 		t := &operatorTerm{op: op, q: make([]float64, c.Outputs()), n: n}
@@ -271,6 +275,21 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 	}
 	mix.terms = append(mix.terms, batchPlanar(ops)...)
 	return mix, nil
+}
+
+// costlier reports whether a mechanism's likelihood columns of entries
+// entries cost more to apply than its operator, when the operator says
+// what it costs (a worker: a planar geometric mechanism's two FFTs). A
+// planar mechanism on NYC's 2,256 cells of 1 km has about 1,800 groups,
+// 4.1M entries a product against its FFTs' 1.2M: in columns GIBU took
+// 5.9 s there, 2.7 times its 2.2 s on the 9,024 cells of 0.5 km, where
+// the columns exceed columnBudget (docs/PERFORMANCE.md, the grid-size
+// sweep). Operators of O(K) products (k-RR, the identity) keep their
+// columns within the budget: Newton's method forms its dense Hessian on
+// the face from them.
+func costlier(op operator, entries int) bool {
+	w, ok := op.(worker)
+	return ok && float64(entries) > w.work()
 }
 
 func (c *columns) dims() int { return c.k }

@@ -88,7 +88,7 @@ func TestGIBUOperatorForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cols, err := newModel(mechs, g, nil, columnBudget)
+	cols, err := newColumns(mechs, g, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestStructuredOperators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cols, _ := newModel(mechs, g, nil, columnBudget)
+	cols, _ := newColumns(mechs, g, nil)
 	ops, _ := newModel(mechs, g, nil, 0)
 	if _, ok := ops.(*mixture); !ok {
 		t.Fatalf("budget 0 built %T", ops)

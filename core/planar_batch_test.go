@@ -76,9 +76,9 @@ func curvedPair(t *testing.T) (*mixture, *columns, []float64, *rand.Rand) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cm, _ := newModel(mechs, g, nil, columnBudget)
+	cm, _ := newColumns(mechs, g, nil)
 	om, _ := newModel(mechs, g, nil, 0)
-	return om.(*mixture), cm.(*columns), randomDist(rng, 40, 0), rng
+	return om.(*mixture), cm, randomDist(rng, 40, 0), rng
 }
 
 // TestHessVec checks the Hessian products and diagonal of the operator

@@ -88,7 +88,7 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		ULDP: core.ULDPOptions{Significance: *signif, Background: bg},
 	}
 	opt.CEM.Progress = func(stage string, done float64) { say("bias correction: %s %.0f%%", stage, 100*done) }
-	sayCost(stderr, *method, s, g, opt)
+	sayCost(stderr, *method, s, g, opt, ci)
 	est, err := core.Reconstruct(ctx, core.Method(*method), s, mechs, g, opt)
 	if err != nil {
 		// The reports were read: what failed is the method, not the file.
@@ -113,13 +113,18 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 }
 
 // sayCost tells stderr, before a run expected to take over five seconds
-// or 100 MB, what the cost model expects of it on this machine.
-func sayCost(stderr io.Writer, method string, s *core.Study, g *core.Groups, opt core.EstimateOptions) {
-	req := app.Request{Study: s, Methods: []core.Method{core.Method(method)}, Users: app.Users{N: g.N()}, Options: opt}
+// or 100 MB, what the cost model expects of it and of its intervals, if
+// ci asks for them, on this machine.
+func sayCost(stderr io.Writer, method string, s *core.Study, g *core.Groups, opt core.EstimateOptions, ci app.CI) {
+	req := app.Request{Study: s, Methods: []core.Method{core.Method(method)}, Users: app.Users{N: g.N()}, Options: opt, CI: ci}
 	c := app.MethodCosts(req)[0]
 	if c.Time > 5*time.Second || c.Bytes >= 1e8 {
+		what := method
+		if ci.Level > 0 {
+			what += " and its intervals"
+		}
 		fmt.Fprintf(stderr, "privmap: %s: expected %s on %s symbols and %s reports (privmap's cost model for this machine)\n",
-			method, c, app.Thousands(s.Alphabet.Len()), app.Thousands(g.N()))
+			what, c, app.Thousands(s.Alphabet.Len()), app.Thousands(g.N()))
 	}
 }
 

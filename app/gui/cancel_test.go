@@ -184,3 +184,31 @@ func TestLongRunWarning(t *testing.T) {
 	u.run.onCancel()
 	settle(t)
 }
+
+// TestLongRunCountsIntervals checks that the run's cost, which the long
+// run's warning says, is asked with the intervals ticked on the Run
+// screen (app.Request.CI, which the cost model counts), and without them
+// when they are not.
+func TestLongRunCountsIntervals(t *testing.T) {
+	_, u := newTestWindow(t)
+	var asked []app.CI
+	u.run.cost = func(req app.Request) app.Cost {
+		asked = append(asked, req.CI)
+		return app.Cost{Time: time.Hour, Parts: []string{"many cells"}}
+	}
+	for m, c := range u.run.checks {
+		c.SetChecked(m == core.MethodGIBU)
+	}
+	for _, on := range []bool{true, false} {
+		u.run.intervals.SetChecked(on)
+		u.run.onRun()
+		require.NotNil(t, u.run.costDialog, "no warning before a long run")
+		u.run.costDialog.Hide()
+		require.NotEmpty(t, asked)
+		want := 0.0
+		if on {
+			want = intervalLevel
+		}
+		assert.Equal(t, want, asked[len(asked)-1].Level, "intervals ticked: %v", on)
+	}
+}

@@ -554,6 +554,10 @@ func (r *runTab) input() (runRequest, error) {
 		return runRequest{}, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen, then run", err)
 	}
 	req := runRequest{ds: ds, Request: app.Request{Study: s}, intervals: r.intervals.Checked}
+	if req.intervals {
+		// Computed after the run, and counted in what it is said to cost.
+		req.CI = app.CI{Level: intervalLevel}
+	}
 	req.Users.Data, req.Users.Truth, s.Personal = ds.users()
 	if ds.checkins != nil {
 		// Each person's check-ins go through her one mechanism.
