@@ -103,10 +103,9 @@ func EstimateCost(req Request) Cost {
 	parts = append(parts, costPart{n * userCost, fmt.Sprintf("sanitising %s users", Thousands(int(math.Round(n))))})
 	support := truthSupport(req.Users.Truth, k)
 	for _, method := range req.Methods {
-		c := methodCost(method, s, k, n, req.Options.CEM.Simulations())
-		parts = append(parts, c)
+		parts = append(parts, methodCost(method, s, k, n, req.Options.CEM.Simulations()))
 		if req.CI.Level > 0 {
-			parts = append(parts, intervalCost(method, s, k, n, req.CI, c.secs))
+			parts = append(parts, intervalCost(method, s, k, n, req.CI))
 		}
 		if s.Alphabet.Kind == core.KindGrid {
 			parts = append(parts, costPart{support * k * emdPerCell, fmt.Sprintf("the exact EMD of %s on %s × %s cells", method, Thousands(int(math.Round(support))), Thousands(int(math.Round(k))))})
@@ -139,7 +138,7 @@ func MethodCosts(req Request) []MethodCost {
 	for _, m := range req.Methods {
 		secs := methodCost(m, s, k, n, req.Options.CEM.Simulations()).secs
 		if req.CI.Level > 0 {
-			secs += intervalCost(m, s, k, n, req.CI, secs).secs
+			secs += intervalCost(m, s, k, n, req.CI).secs
 		}
 		if s.Alphabet.Kind == core.KindGrid && req.Users.Truth != nil {
 			secs += support * k * emdPerCell
@@ -304,13 +303,14 @@ func planarWork(s *core.Study) float64 {
 }
 
 // intervalCost is the cost of ci's intervals of an estimate by method
-// that itself costs est seconds (Intervals, by the method CI.MethodFor
-// chooses), measured on the project's machine (docs/PERFORMANCE.md):
+// (Intervals, by the method CI.MethodFor chooses), measured on the
+// project's machine (docs/PERFORMANCE.md):
 //
 //   - the bootstrap: B replicates of bootReplicate estimates each, as
 //     a replicate starts from the estimate (GIBU's replicates on New
-//     York 1.35 s against the estimate's 2.2 s; [IBU]_M's on San
-//     Francisco 0.035 s against 0.077 s);
+//     York 1.0–1.35 s against the estimate's 2.2 s; [IBU]_M's on San
+//     Francisco 0.035 s against 0.077 s); corrected EM's keep the
+//     estimate's α, without the simulations that chose it;
 //   - the profile likelihood: profileSteps steps of GIBU's model a
 //     symbol where Newton's Hessian is formed densely from likelihood
 //     columns (San Francisco's 345 cells: 31–54 ms a cell), and
@@ -319,7 +319,7 @@ func planarWork(s *core.Study) float64 {
 //     290 s);
 //   - Fisher's information: the K × K matrix from the reports' columns
 //     and its factorisation.
-func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI, est float64) costPart {
+func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI) costPart {
 	ci = ci.withDefaults()
 	mechs := float64(len(s.Mechanisms))
 	planar := float64(countKinds(s, func(k core.Kind) bool { return k.Convolution }))
@@ -338,6 +338,7 @@ func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI, est fl
 		return costPart{secs, fmt.Sprintf("%s's Fisher intervals: the %s × %s information matrix", method, Thousands(int(math.Round(k))), Thousands(int(math.Round(k))))}
 	}
 	b := float64(ci.Replicates)
+	est := methodCost(method, s, k, n, 0).secs
 	return costPart{b * bootReplicate * est, fmt.Sprintf("%s's bootstrap intervals: %s replicates", method, Thousands(ci.Replicates))}
 }
 

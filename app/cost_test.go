@@ -183,6 +183,9 @@ func TestIntervalCostsMeasured(t *testing.T) {
 		{"SF 100k", sf, "fw-t6", 100000, core.MethodIBUM, IntervalAuto, 6.9, 6.9},
 		{"Adult", adult, "cem", 32561, core.MethodGIBU, IntervalAuto, 0.2, 0.2},
 		{"Adult", adult, "cem", 32561, core.MethodIBUM, IntervalAuto, 0.62, 0.62},
+		{"Adult", adult, "cem", 32561, core.MethodCEM, IntervalAuto, 0.51, 0.51},
+		{"SF 20k", sf, "fw-t6", 20000, core.MethodCEM, IntervalAuto, 29.4, 29.4},
+		{"SF 100k", sf, "fw-t6", 100000, core.MethodCEM, IntervalAuto, 32.9, 32.9},
 		{"NYC", nyc, "fw-t7", 200000, core.MethodGIBU, IntervalAuto, 269, 269},
 		{"NYC", nyc, "fw-t7", 200000, core.MethodGIBU, core.IntervalProfile, 14500, 14500},
 	} {
