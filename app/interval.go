@@ -162,6 +162,14 @@ func Intervals(ctx context.Context, method core.Method, s *core.Study, mechs []c
 		out.Intervals, out.EMDNote = iv, "the profile likelihood bounds cells, not error figures"
 		return out, err
 	}
+	return bootstrapIntervals(ctx, method, s, mechs, g, est, opt, ci, progress)
+}
+
+// bootstrapIntervals are Intervals by the bootstrap, with
+// core.ZeroEnds for the MLE, and the bound on the EMD.
+func bootstrapIntervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
+	opt core.EstimateOptions, ci CI, progress func(float64)) (*EstimateIntervals, error) {
+	out := &EstimateIntervals{EMD: math.NaN()}
 	b := ci.Replicates
 	// Replicates are nine tenths of the work, their EMDs the rest.
 	reps, err := core.Bootstrap(ctx, method, s, mechs, g, est, opt, b, ci.Seed, func(done int) {
@@ -176,6 +184,13 @@ func Intervals(ctx context.Context, method core.Method, s *core.Study, mechs []c
 	if err != nil {
 		return nil, err
 	}
+	if (method == core.MethodGIBU || method == core.MethodEM) && est.Gap <= zeroEndsGap {
+		// The cells the MLE puts at 0, which its replicates keep there:
+		// their profile's bound (docs/EXPERIMENTS.md, coverage).
+		if iv, err = core.ZeroEnds(mechs, g, s, est.Theta, iv); err != nil {
+			return nil, err
+		}
+	}
 	out.Intervals = iv
 	out.EMD, out.EMDUnit, out.EMDNote, err = emdBound(ctx, s.Alphabet, est.Theta, reps, ci.Level, func(f float64) {
 		if progress != nil {
@@ -184,6 +199,12 @@ func Intervals(ctx context.Context, method core.Method, s *core.Study, mechs []c
 	})
 	return out, err
 }
+
+// zeroEndsGap is the certified gap below which the bootstrap's
+// intervals of GIBU's estimate get core.ZeroEnds (core's profile gap):
+// an estimate stopped short of its certificate keeps the bootstrap's
+// ends.
+const zeroEndsGap = 1e-8
 
 // emdBound returns the level-quantile of the replicates' EMDs to θ̂ with
 // its unit, or NaN and the reason it was not measured.
@@ -228,6 +249,9 @@ func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
 		how = fmt.Sprintf("the profile likelihood: the values each %s can take whose best likelihood is within χ²₁'s %s quantile of the most likely map's",
 			one, percent(iv.Level))
 		band = fmt.Sprintf("each %s's interval with its chance of missing cut to %.2g%% by Šidák's rule", one, 100*(1-math.Pow(iv.Level, 1/float64(len(iv.Lo)))))
+	}
+	if iv.ZeroEnds > 0 {
+		how += fmt.Sprintf("; at the %s the estimate puts at 0, upper ends that hold the profile likelihood's", plural(iv.ZeroEnds, one, what))
 	}
 	parts := []string{fmt.Sprintf("With %s confidence (%s, approximate), each of the %s %s lies in its own interval (columns lo–hi), and all of them at once lie in their band (band_lo–band_hi, %s).",
 		percent(iv.Level), how, Thousands(len(iv.Lo)), what, band)}

@@ -46,6 +46,10 @@ type Intervals struct {
 	// and largest error of one symbol against the unknown truth (from
 	// the replicates' distances to the estimate); NaN for Fisher.
 	TV, MaxError float64
+	// ZeroEnds is the number of symbols the MLE puts at 0 whose upper
+	// ends, interval and band, were raised to their profile's linear
+	// bound (ZeroEnds).
+	ZeroEnds int
 }
 
 // HalfWidths returns each symbol's interval half-width, (Hi − Lo)/2, or
@@ -176,3 +180,47 @@ func spread(v []float64) float64 {
 }
 
 func clamp01(v float64) float64 { return math.Min(math.Max(v, 0), 1) }
+
+// ZeroEnds raises the upper ends of the bootstrap's intervals of the MLE
+// θ̂ (GIBU's, its gap certified) at the symbols θ̂ puts at 0 to bounds
+// that hold those of the profile likelihood (Profile): a bootstrap's
+// replicates, drawn from θ̂, leave such a symbol at 0 — the one-person
+// cells of a city — where its profile interval reaches up to the values
+// the reports cannot tell from 0. By concavity, for any θ with θ_x = t,
+//
+//	L(θ) ≤ L(θ̂) + ∇L(θ̂)·(θ − θ̂) ≤ L(θ̂) + g − t·(1 + g − G_x),
+//
+// with G = ∇L(θ̂), Σ_y θ̂_y G_y = 1 and g = max_y G_y − 1 the certified
+// gap; so every t above (drop + g)/(1 + g − G_x) loses more than the
+// drop z²/2n and lies outside the profile interval: z at the level for
+// each interval, at Šidák's level for the band (as Profile's). Ends
+// already above the bound are kept; the bound costs one gradient. It
+// returns iv with ZeroEnds set.
+func ZeroEnds(mechs []Mechanism, g *Groups, s *Study, theta []float64, iv *Intervals) (*Intervals, error) {
+	m, err := newCurvedModel(mechs, g, s, IntervalBootstrap)
+	if err != nil {
+		return nil, err
+	}
+	k := len(theta)
+	grad := make([]float64, k)
+	_, gap := m.gradient(theta, grad)
+	if !(gap <= profileGap) {
+		return nil, fmt.Errorf("core: the upper ends at 0 need the certified MLE: the estimate's gap is %.2g nats a report (at most %.2g)", gap, profileGap)
+	}
+	gap = math.Max(gap, 0)
+	n := float64(g.N())
+	z := distuv.UnitNormal.Quantile((1 + iv.Level) / 2)
+	zb := math.Max(sidak(iv.Level, k), z)
+	cell, band := z*z/(2*n), zb*zb/(2*n)
+	iv.ZeroEnds = 0
+	for x, t := range theta {
+		if t > bindingTol {
+			continue
+		}
+		b := 1 + gap - grad[x]
+		iv.Hi[x] = math.Max(iv.Hi[x], math.Min(1, (cell+gap)/b))
+		iv.BandHi[x] = math.Max(iv.BandHi[x], math.Min(1, (band+gap)/b))
+		iv.ZeroEnds++
+	}
+	return iv, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -243,5 +244,51 @@ func TestBootstrapCoverageEstimators(t *testing.T) {
 				t.Errorf("the bands covered every cell in %.3f of the runs, below %.3f", got, min)
 			}
 		})
+	}
+}
+
+// TestZeroEnds checks the upper ends ZeroEnds gives the bootstrap's
+// intervals of GIBU's estimate at its cells at 0 against the profile
+// likelihood's (Profile, whose returned end lies within 1% beyond the
+// true one): each holds the profile's end — at least 0.99 of it — for
+// the interval and the band; the other cells keep the bootstrap's ends.
+func TestZeroEnds(t *testing.T) {
+	mechs, g, _ := planarSmall(t, 2000)
+	est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof, err := Profile(context.Background(), mechs, g, nil, est.Theta, DefaultLevel, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps, err := Bootstrap(context.Background(), MethodGIBU, nil, mechs, g, est, EstimateOptions{}, 100, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boot, err := BootstrapIntervals(est.Theta, reps, DefaultLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := slices.Clone(boot.Hi)
+	iv, err := ZeroEnds(mechs, g, nil, est.Theta, boot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeros := 0
+	for x, v := range est.Theta {
+		if v > bindingTol {
+			if iv.Hi[x] != before[x] {
+				t.Errorf("cell %d (θ̂ = %.3g): upper end %g changed from the bootstrap's %g", x, v, iv.Hi[x], before[x])
+			}
+			continue
+		}
+		zeros++
+		if iv.Hi[x] < 0.99*prof.Hi[x] || iv.BandHi[x] < 0.99*prof.BandHi[x] {
+			t.Errorf("cell %d at 0: ends %g and %g (band) below the profile's %g and %g", x, iv.Hi[x], iv.BandHi[x], prof.Hi[x], prof.BandHi[x])
+		}
+	}
+	if zeros == 0 || iv.ZeroEnds != zeros {
+		t.Errorf("%d ends raised, %d cells at 0: the case should have some", iv.ZeroEnds, zeros)
 	}
 }
