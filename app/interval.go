@@ -250,10 +250,11 @@ func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
 			one, percent(iv.Level))
 		band = fmt.Sprintf("each %s's interval with its chance of missing cut to %.2g%% by Šidák's rule", one, 100*(1-math.Pow(iv.Level, 1/float64(len(iv.Lo)))))
 	}
+	how += ", approximate"
 	if iv.ZeroEnds > 0 {
 		how += fmt.Sprintf("; at the %s the estimate puts at 0, upper ends that hold the profile likelihood's", plural(iv.ZeroEnds, one, what))
 	}
-	parts := []string{fmt.Sprintf("With %s confidence (%s, approximate), each of the %s %s lies in its own interval (columns lo–hi), and all of them at once lie in their band (band_lo–band_hi, %s).",
+	parts := []string{fmt.Sprintf("With %s confidence (%s), each of the %s %s lies in its own interval (columns lo–hi), and all of them at once lie in their band (band_lo–band_hi, %s).",
 		percent(iv.Level), how, Thousands(len(iv.Lo)), what, band)}
 	if !math.IsNaN(iv.TV) {
 		parts = append(parts, fmt.Sprintf("Against the unknown truth: TV at most %.3g (at most %s of the map's mass in the wrong place), no %s off by more than %.3g",

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -74,6 +75,22 @@ func TestIntervalsLinear(t *testing.T) {
 		if !strings.Contains(sentence, want) {
 			t.Errorf("sentence %q lacks %q", sentence, want)
 		}
+	}
+	// Where the MLE puts values at 0, their upper ends are raised
+	// (core.ZeroEnds), and the sentence says at how many.
+	if iv.ZeroEnds > 0 {
+		if want := fmt.Sprintf("approximate; at the %s the estimate puts at 0, upper ends that hold the profile likelihood's)", plural(iv.ZeroEnds, "value", "values")); !strings.Contains(sentence, want) {
+			t.Errorf("sentence %q lacks %q", sentence, want)
+		}
+	}
+	zeros := 0
+	for _, v := range est.Theta {
+		if v <= 1e-9 {
+			zeros++
+		}
+	}
+	if iv.ZeroEnds != zeros {
+		t.Errorf("%d upper ends raised, %d values at 0", iv.ZeroEnds, zeros)
 	}
 	// The default for the MLE on 12 values: the profile likelihood,
 	// whose band is each value's interval at Šidák's level.

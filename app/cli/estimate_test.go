@@ -214,7 +214,7 @@ func TestEstimateCI(t *testing.T) {
 		!(res.Critical > 1.6) || res.TV == nil || !(*res.TV > 0 && *res.TV < 1) || res.MaxError == nil || res.EMD == nil || !(*res.EMD > 0) || res.Unit != "km" {
 		t.Fatalf("JSON line %q (%v)", stdout, err)
 	}
-	if !strings.Contains(errs, "With 90% confidence (a parametric bootstrap of 40 replicates, approximate), each of the 384 cells") {
+	if !strings.Contains(errs, "With 90% confidence (a parametric bootstrap of 40 replicates, approximate; at the 247 cells the estimate puts at 0, upper ends that hold the profile likelihood's), each of the 384 cells") {
 		t.Errorf("stderr %q lacks the sentence", errs)
 	}
 	recs := readCSV(t, out)
