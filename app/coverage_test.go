@@ -96,7 +96,24 @@ func TestCoverageNoteMeasured(t *testing.T) {
 			t.Errorf("row %+v", m)
 		}
 	}
-	if rows["planar"] != 5 || rows["krr"] != 5 || rows["census"] != 4 {
+	if rows["planar"] != 6 || rows["krr"] != 5 || rows["census"] != 4 {
 		t.Errorf("rows by population %v", rows)
+	}
+	// A city reads New York's row, a town San Francisco's: GIBU's
+	// bootstrap under-covers on the first and not on the second.
+	mix := []core.MechanismSpec{{ID: "g", Kind: core.KindPlanar, Epsilon: 1}, {ID: "k", Kind: core.KindKRR, Epsilon: 3}}
+	city := &core.Study{Alphabet: core.Alphabet{Kind: core.KindGrid, Rows: 96, Cols: 94, South: 40.5, West: -74.3, CellKm: 0.5}, Mechanisms: mix}
+	town := &core.Study{Alphabet: core.Alphabet{Kind: core.KindGrid, Rows: 15, Cols: 23, South: 37.7, West: -122.5, CellKm: 0.5}, Mechanisms: mix}
+	if m, ok := measured(core.MethodGIBU, core.IntervalBootstrap, city); !ok || m.Cells != 9024 {
+		t.Errorf("GIBU's bootstrap on a city read %+v", m)
+	}
+	if n := CoverageNote(core.MethodGIBU, core.IntervalBootstrap, city); !strings.Contains(n, "New York") || !strings.Contains(n, "of the cells with people") {
+		t.Errorf("GIBU's bootstrap on a city: %q", n)
+	}
+	if m, ok := measured(core.MethodGIBU, core.IntervalBootstrap, town); !ok || m.Cells != 345 {
+		t.Errorf("GIBU's bootstrap on a town read %+v", m)
+	}
+	if n := CoverageNote(core.MethodGIBU, core.IntervalBootstrap, town); n != "" {
+		t.Errorf("GIBU's bootstrap on a town: %q", n)
 	}
 }
