@@ -280,14 +280,30 @@ func methodWork(method core.Method, s *core.Study, k, n float64, sims int) costP
 // a planar mechanism whose columns would cost more than its two
 // transforms (planarWork) takes them.
 func modelStep(s *core.Study, k, n, mechs, planar, cores float64) float64 {
-	groups := math.Min(n*groupPerUser/math.Max(1, mechs), k)
+	groups := modelGroups(k, n, mechs)
 	switch {
+	case inColumns(s, k, groups, planar):
+		return 2 * mechs * groups * k / columnStepRate
 	case groups*k > columnBudget:
 		return stepCost(s, k, mechs, (planar+1)/2*math.Min(planar, 1), cores, planarBatchPer)
-	case planar > 0 && groups*k > planarWork(s):
-		return stepCost(s, k, planar, (planar+1)/2, cores, planarBatchPer) + 2*(mechs-planar)*groups*k/columnStepRate
 	}
-	return 2 * mechs * groups * k / columnStepRate
+	return stepCost(s, k, planar, (planar+1)/2, cores, planarBatchPer) + 2*(mechs-planar)*groups*k/columnStepRate
+}
+
+// modelGroups is the groups of one mechanism's users in GIBU's model of
+// n users over k symbols and mechs mechanisms: at most one a user, and
+// at most one a symbol.
+func modelGroups(k, n, mechs float64) float64 {
+	return math.Min(n*groupPerUser/math.Max(1, mechs), k)
+}
+
+// inColumns reports whether GIBU's model of s steps every mechanism of
+// groups groups over likelihood columns (modelStep), where Newton's
+// Hessian on the face is formed from their entries: within core's
+// column budget, and for planar mechanisms no dearer than their
+// transforms.
+func inColumns(s *core.Study, k, groups, planar float64) bool {
+	return groups*k <= columnBudget && (planar == 0 || groups*k <= planarWork(s))
 }
 
 // planarWork is the multiply-adds of a planar mechanism's product as
@@ -327,7 +343,7 @@ func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI) costPa
 	switch ci.MethodFor(method, int(k)) {
 	case core.IntervalProfile:
 		steps := float64(profileSteps)
-		if !inColumns(s, k, n, mechs, planar) {
+		if !inColumns(s, k, modelGroups(k, n, mechs), planar) {
 			steps = profileCGSteps
 		}
 		secs := k * steps * modelStep(s, k, n, mechs, planar, cores)
@@ -348,14 +364,6 @@ const (
 	profileSteps   = 42   // steps of the model a symbol, Newton's Hessian dense
 	profileCGSteps = 450  // … Newton's steps by conjugate gradients
 )
-
-// inColumns reports whether GIBU's model of s steps over likelihood
-// columns (modelStep), where Newton's Hessian on the face is formed
-// from their entries.
-func inColumns(s *core.Study, k, n, mechs, planar float64) bool {
-	groups := math.Min(n*groupPerUser/math.Max(1, mechs), k)
-	return groups*k <= columnBudget && (planar == 0 || groups*k <= planarWork(s))
-}
 
 // latticeCost is the time of computing the lattice tables of s's planar
 // mechanisms (core.PlanarGeometric): (2r+1)² points each for a radius

@@ -184,9 +184,10 @@ func bootstrapIntervals(ctx context.Context, method core.Method, s *core.Study, 
 	if err != nil {
 		return nil, err
 	}
-	if (method == core.MethodGIBU || method == core.MethodEM) && est.Gap <= zeroEndsGap {
+	if method == core.MethodGIBU || method == core.MethodEM {
 		// The cells the MLE puts at 0, which its replicates keep there:
-		// their profile's bound (docs/EXPERIMENTS.md, coverage).
+		// their profile's bound (docs/EXPERIMENTS.md, coverage), where
+		// the estimate is certified.
 		if iv, err = core.ZeroEnds(mechs, g, s, est.Theta, iv); err != nil {
 			return nil, err
 		}
@@ -199,12 +200,6 @@ func bootstrapIntervals(ctx context.Context, method core.Method, s *core.Study, 
 	})
 	return out, err
 }
-
-// zeroEndsGap is the certified gap below which the bootstrap's
-// intervals of GIBU's estimate get core.ZeroEnds (core's profile gap):
-// an estimate stopped short of its certificate keeps the bootstrap's
-// ends.
-const zeroEndsGap = 1e-8
 
 // emdBound returns the level-quantile of the replicates' EMDs to θ̂ with
 // its unit, or NaN and the reason it was not measured.

@@ -195,7 +195,9 @@ func clamp01(v float64) float64 { return math.Min(math.Max(v, 0), 1) }
 // drop z²/2n and lies outside the profile interval: z at the level for
 // each interval, at Šidák's level for the band (as Profile's). Ends
 // already above the bound are kept; the bound costs one gradient. It
-// returns iv with ZeroEnds set.
+// returns iv with ZeroEnds set, or as it is (ZeroEnds 0) when θ̂'s gap
+// is above Profile's (an estimate stopped short of its certificate is
+// not the MLE the bound needs).
 func ZeroEnds(mechs []Mechanism, g *Groups, s *Study, theta []float64, iv *Intervals) (*Intervals, error) {
 	m, err := newCurvedModel(mechs, g, s, IntervalBootstrap)
 	if err != nil {
@@ -204,15 +206,12 @@ func ZeroEnds(mechs []Mechanism, g *Groups, s *Study, theta []float64, iv *Inter
 	k := len(theta)
 	grad := make([]float64, k)
 	_, gap := m.gradient(theta, grad)
+	iv.ZeroEnds = 0
 	if !(gap <= profileGap) {
-		return nil, fmt.Errorf("core: the upper ends at 0 need the certified MLE: the estimate's gap is %.2g nats a report (at most %.2g)", gap, profileGap)
+		return iv, nil
 	}
 	gap = math.Max(gap, 0)
-	n := float64(g.N())
-	z := distuv.UnitNormal.Quantile((1 + iv.Level) / 2)
-	zb := math.Max(sidak(iv.Level, k), z)
-	cell, band := z*z/(2*n), zb*zb/(2*n)
-	iv.ZeroEnds = 0
+	_, _, cell, band := profileDrops(iv.Level, k, float64(g.N()))
 	for x, t := range theta {
 		if t > bindingTol {
 			continue

@@ -121,14 +121,7 @@ func TestIntervalCoverage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		reps, err := Bootstrap(context.Background(), MethodGIBU, nil, mechs, g, est, EstimateOptions{}, b, uint64(r), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		iv, err := BootstrapIntervals(est.Theta, reps, level)
-		if err != nil {
-			t.Fatal(err)
-		}
+		iv := bootIntervals(t, MethodGIBU, mechs, g, est, EstimateOptions{}, b, uint64(r), level)
 		x := r % k
 		boot += covers(truth[x], iv.Lo[x], iv.Hi[x])
 		bootBand += coversAll(truth, iv.BandLo, iv.BandHi)
@@ -202,35 +195,17 @@ func TestBootstrapCoverageEstimators(t *testing.T) {
 			t.Parallel()
 			cells, bands := 0, 0
 			for r := range runs {
-				rng := rand.New(rand.NewPCG(23, uint64(r)))
-				data := make([]int, n)
+				g, people := drawPeople(t, rand.New(rand.NewPCG(23, uint64(r))), sampler, mechs, []int{n / 2, n / 2}, k)
 				own := make([]float64, k)
-				for i := range data {
-					data[i] = sampler.Draw(rng)
-					own[data[i]] += 1.0 / n
+				for x, c := range people {
+					own[x] = float64(c) / n
 				}
-				var mech []int
-				var reps []Report
-				if err := SimulateData(context.Background(), rng, mechs, []int{n / 2, n / 2}, data, nil, func(_, j int, rp Report) error {
-					mech, reps = append(mech, j), append(reps, rp)
-					return nil
-				}, nil); err != nil {
-					t.Fatal(err)
-				}
-				g := GroupReports(len(mechs), mech, reps)
 				opt := EstimateOptions{CEM: CEMOptions{Seed: uint64(r)}}
 				est, err := Reconstruct(context.Background(), method, nil, mechs, g, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				boots, err := Bootstrap(context.Background(), method, nil, mechs, g, est, opt, b, uint64(r), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				iv, err := BootstrapIntervals(est.Theta, boots, level)
-				if err != nil {
-					t.Fatal(err)
-				}
+				iv := bootIntervals(t, method, mechs, g, est, opt, b, uint64(r), level)
 				x := r % k
 				cells += covers(own[x], iv.Lo[x], iv.Hi[x])
 				bands += coversAll(own, iv.BandLo, iv.BandHi)
@@ -262,14 +237,7 @@ func TestZeroEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reps, err := Bootstrap(context.Background(), MethodGIBU, nil, mechs, g, est, EstimateOptions{}, 100, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	boot, err := BootstrapIntervals(est.Theta, reps, DefaultLevel)
-	if err != nil {
-		t.Fatal(err)
-	}
+	boot := bootIntervals(t, MethodGIBU, mechs, g, est, EstimateOptions{}, 100, 1, DefaultLevel)
 	before := slices.Clone(boot.Hi)
 	iv, err := ZeroEnds(mechs, g, nil, est.Theta, boot)
 	if err != nil {
@@ -291,4 +259,45 @@ func TestZeroEnds(t *testing.T) {
 	if zeros == 0 || iv.ZeroEnds != zeros {
 		t.Errorf("%d ends raised, %d cells at 0: the case should have some", iv.ZeroEnds, zeros)
 	}
+}
+
+// bootIntervals returns the percentile intervals at level of b bootstrap
+// replicates (seed) of est, method's estimate from g.
+func bootIntervals(t *testing.T, method Method, mechs []Mechanism, g *Groups, est *Estimate, opt EstimateOptions, b int, seed uint64, level float64) *Intervals {
+	t.Helper()
+	reps, err := Bootstrap(context.Background(), method, nil, mechs, g, est, opt, b, seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv, err := BootstrapIntervals(est.Theta, reps, level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return iv
+}
+
+// drawPeople draws the data of n people from sampler with rng,
+// sanitises users[j] of them through mechanism j, and returns their
+// grouped reports and the people of each of the k symbols.
+func drawPeople(t *testing.T, rng *rand.Rand, sampler *DataSampler, mechs []Mechanism, users []int, k int) (*Groups, []int) {
+	t.Helper()
+	n := 0
+	for _, u := range users {
+		n += u
+	}
+	data := make([]int, n)
+	people := make([]int, k)
+	for i := range data {
+		data[i] = sampler.Draw(rng)
+		people[data[i]]++
+	}
+	var mech []int
+	var reps []Report
+	if err := SimulateData(context.Background(), rng, mechs, users, data, nil, func(_, j int, rp Report) error {
+		mech, reps = append(mech, j), append(reps, rp)
+		return nil
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return GroupReports(len(mechs), mech, reps), people
 }

@@ -70,9 +70,7 @@ func Profile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta 
 	if !(gap <= profileGap) {
 		return nil, fmt.Errorf("core: profile intervals need the certified MLE: the estimate's gap is %.2g nats a report (at most %.2g)", gap, profileGap)
 	}
-	n := float64(g.N())
-	z := distuv.UnitNormal.Quantile((1 + level) / 2)
-	zb := math.Max(sidak(level, k), z)
+	z, zb, cell, band := profileDrops(level, k, float64(g.N()))
 	iv := &Intervals{Level: level, Method: IntervalProfile, Critical: zb,
 		Lo: make([]float64, k), Hi: make([]float64, k), BandLo: make([]float64, k), BandHi: make([]float64, k), SE: make([]float64, k),
 		TV: math.NaN(), MaxError: math.NaN()}
@@ -81,7 +79,7 @@ func Profile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta 
 		return nil, err
 	}
 	p := &profiler{mechs: mechs, g: g, s: s, theta: theta, ll: ll, grad: grad, hess: hess,
-		cell: z * z / (2 * n), band: zb * zb / (2 * n)}
+		cell: cell, band: band}
 	models := make(chan curvedModel, runtime.GOMAXPROCS(0))
 	models <- base
 	var made atomic.Int32
@@ -105,6 +103,16 @@ func Profile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta 
 		iv.SE[x] = (iv.Hi[x] - iv.Lo[x]) / (2 * z)
 	}
 	return iv, nil
+}
+
+// profileDrops returns z at the level for each of k symbols' intervals,
+// zb at Šidák's level for the band (at least z), and the drops of the
+// normalised log-likelihood over n reports that bound the profile sets,
+// z²/2n and zb²/2n.
+func profileDrops(level float64, k int, n float64) (z, zb, cell, band float64) {
+	z = distuv.UnitNormal.Quantile((1 + level) / 2)
+	zb = math.Max(sidak(level, k), z)
+	return z, zb, z * z / (2 * n), zb * zb / (2 * n)
 }
 
 // profileGap bounds the certified gap of an estimate Profile takes:

@@ -151,22 +151,7 @@ func TestProfileCoverage(t *testing.T) {
 	// The bootstrap's intervals with ZeroEnds, on the same cells.
 	bootCells, bootBands, bootSparse := 0, 0, 0
 	for r := range runs {
-		rng := rand.New(rand.NewPCG(17, uint64(r)))
-		data := make([]int, 1000)
-		people := make([]int, k)
-		for i := range data {
-			data[i] = sampler.Draw(rng)
-			people[data[i]]++
-		}
-		var mech []int
-		var reps []Report
-		if err := SimulateData(context.Background(), rng, mechs, []int{500, 500}, data, nil, func(_, j int, rp Report) error {
-			mech, reps = append(mech, j), append(reps, rp)
-			return nil
-		}, nil); err != nil {
-			t.Fatal(err)
-		}
-		g := GroupReports(len(mechs), mech, reps)
+		g, people := drawPeople(t, rand.New(rand.NewPCG(17, uint64(r))), sampler, mechs, []int{500, 500}, k)
 		est, err := GIBU(context.Background(), mechs, g, nil, EMOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -193,14 +178,7 @@ func TestProfileCoverage(t *testing.T) {
 			}
 		}
 		bands += all
-		boots, err := Bootstrap(context.Background(), MethodGIBU, nil, mechs, g, est, EstimateOptions{}, 100, uint64(r), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bv, err := BootstrapIntervals(est.Theta, boots, level)
-		if err == nil {
-			bv, err = ZeroEnds(mechs, g, nil, est.Theta, bv)
-		}
+		bv, err := ZeroEnds(mechs, g, nil, est.Theta, bootIntervals(t, MethodGIBU, mechs, g, est, EstimateOptions{}, 100, uint64(r), level))
 		if err != nil {
 			t.Fatal(err)
 		}

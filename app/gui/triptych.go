@@ -258,8 +258,7 @@ type bounds struct{ lo, hi, bandLo, bandHi []float64 }
 // surely, the values shown on the cells whose band excludes 0 and
 // nothing elsewhere; how, when not empty, names the intervals' method
 // and what they held in the title ("profile interval", "held 99% with
-// people" under it). On a census
-// table whose view sums categories, a
+// people" under it). On a census table whose view sums categories, a
 // cell's uncertainty is the sum of the categories' band half-widths:
 // every category within its band (the band's probability), their sum is
 // within that sum.
@@ -270,7 +269,6 @@ func (t *triptych) boundsMap(b bounds, level float64, shown []float64, like *map
 	if how != "" {
 		title = "± " + pct + " " + how
 	}
-
 	switch {
 	case surely:
 		title, label = "Surely not empty ("+pct+")", unit
