@@ -333,6 +333,10 @@ func planarWork(s *core.Study) float64 {
 //     profileCGSteps where its steps are conjugate gradients on the
 //     planar mechanisms' transforms (New York: 2% of the cells in
 //     290 s);
+//   - the windowed profile: localProfileCell seconds of a core a
+//     symbol (New York's 9,024 cells: 42 s of CPU, of which the 1,584
+//     the estimate supports take the windows' solves, the others one
+//     bound each);
 //   - Fisher's information: the K × K matrix from the reports' columns
 //     and its factorisation.
 func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI) costPart {
@@ -340,7 +344,7 @@ func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI) costPa
 	mechs := float64(len(s.Mechanisms))
 	planar := float64(countKinds(s, func(k core.Kind) bool { return k.Convolution }))
 	cores := float64(max(1, runtime.GOMAXPROCS(0)))
-	switch ci.MethodFor(method, int(k)) {
+	switch ci.MethodFor(method, s) {
 	case core.IntervalProfile:
 		steps := float64(profileSteps)
 		if !inColumns(s, k, modelGroups(k, n, mechs), planar) {
@@ -348,6 +352,9 @@ func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI) costPa
 		}
 		secs := k * steps * modelStep(s, k, n, mechs, planar, cores)
 		return costPart{secs, fmt.Sprintf("%s's profile intervals: a few solves of the likelihood for each of %s symbols", method, Thousands(int(math.Round(k))))}
+	case core.IntervalLocalProfile:
+		secs := k * localProfileCell / cores
+		return costPart{secs, fmt.Sprintf("%s's windowed profile intervals: a few small solves for each of %s cells the estimate supports", method, Thousands(int(math.Round(k))))}
 	case core.IntervalFisher:
 		groups := math.Min(n*groupPerUser, k*mechs)
 		secs := 2*groups*k*k/columnStepRate + k*k*k/luRate
@@ -363,6 +370,9 @@ const (
 	bootReplicate  = 0.55 // estimates a bootstrap replicate
 	profileSteps   = 42   // steps of the model a symbol, Newton's Hessian dense
 	profileCGSteps = 450  // … Newton's steps by conjugate gradients
+	// localProfileCell is a symbol's seconds of CPU in the windowed
+	// profile, averaged over New York's cells.
+	localProfileCell = 0.0047
 )
 
 // latticeCost is the time of computing the lattice tables of s's planar

@@ -186,7 +186,8 @@ func TestIntervalCostsMeasured(t *testing.T) {
 		{"Adult", adult, "cem", 32561, core.MethodCEM, IntervalAuto, 0.51, 0.51},
 		{"SF 20k", sf, "fw-t6", 20000, core.MethodCEM, IntervalAuto, 29.4, 29.4},
 		{"SF 100k", sf, "fw-t6", 100000, core.MethodCEM, IntervalAuto, 32.9, 32.9},
-		{"NYC", nyc, "fw-t7", 200000, core.MethodGIBU, IntervalAuto, 269, 269},
+		{"NYC", nyc, "fw-t7", 200000, core.MethodGIBU, IntervalAuto, 23.6, 25.5},
+		{"NYC", nyc, "fw-t7", 200000, core.MethodGIBU, core.IntervalBootstrap, 207, 224},
 		{"NYC", nyc, "fw-t7", 200000, core.MethodGIBU, core.IntervalProfile, 14500, 14500},
 	} {
 		ms, err := core.PresetMechanisms(tc.preset, tc.a)

@@ -96,7 +96,7 @@ func TestCoverageNoteMeasured(t *testing.T) {
 			t.Errorf("row %+v", m)
 		}
 	}
-	if rows["planar"] != 6 || rows["krr"] != 5 || rows["census"] != 4 {
+	if rows["planar"] != 7 || rows["krr"] != 5 || rows["census"] != 4 {
 		t.Errorf("rows by population %v", rows)
 	}
 	// A city reads New York's row, a town San Francisco's: GIBU's
@@ -109,6 +109,17 @@ func TestCoverageNoteMeasured(t *testing.T) {
 	}
 	if n := CoverageNote(core.MethodGIBU, core.IntervalBootstrap, city); !strings.Contains(n, "New York") || !strings.Contains(n, "of the cells with people") {
 		t.Errorf("GIBU's bootstrap on a city: %q", n)
+	}
+	// The city's default, the windowed profile, holds there, and its
+	// legend says by how much.
+	if got := (CI{}).MethodFor(core.MethodGIBU, city); got != core.IntervalLocalProfile {
+		t.Errorf("a city's GIBU intervals by %s, want the windowed profile", got)
+	}
+	if n := CoverageNote(core.MethodGIBU, core.IntervalLocalProfile, city); n != "" {
+		t.Errorf("GIBU's windowed profile on a city: %q", n)
+	}
+	if h := CoverageHeld(core.MethodGIBU, core.IntervalLocalProfile, city); h != "held 95%" {
+		t.Errorf("GIBU's windowed profile on a city: legend %q", h)
 	}
 	if m, ok := measured(core.MethodGIBU, core.IntervalBootstrap, town); !ok || m.Cells != 345 {
 		t.Errorf("GIBU's bootstrap on a town read %+v", m)

@@ -35,32 +35,44 @@ const IntervalAuto core.IntervalMethod = "auto"
 // of the whole likelihood (11 s for FW's San Francisco set-up, 345
 // cells and 20,000 users, on two cores; the cost grows as K² with
 // likelihood columns), and on New York's 9,024 cells they would take
-// hours (docs/PERFORMANCE.md, intervals).
+// hours (docs/PERFORMANCE.md, intervals). Beyond, a grid of k-RR and
+// planar geometric users takes the windowed profile.
 const ProfileAutoSymbols = 512
 
 // MethodFor returns the interval method ci computes for an estimate of
-// method over k symbols: ci.Method when it names one; else the profile
-// likelihood for the MLE (gibu, em) on at most ProfileAutoSymbols
-// symbols — on the cells with people it reached its level where the
-// bootstrap's percentile intervals fell short (docs/EXPERIMENTS.md,
-// coverage) — and the bootstrap for the other estimators and larger
-// alphabets.
-func (ci CI) MethodFor(method core.Method, k int) core.IntervalMethod {
+// method of the study s: ci.Method when it names one; else, for the MLE
+// (gibu, em), the profile likelihood on at most ProfileAutoSymbols
+// symbols and the windowed profile beyond on a grid whose mechanisms
+// are all k-RR or planar geometric (core.LocalStudy) — on the cells
+// with people they reached their level where the bootstrap's percentile
+// intervals fell short (docs/EXPERIMENTS.md, coverage) — and the
+// bootstrap for the other estimators and studies.
+func (ci CI) MethodFor(method core.Method, s *core.Study) core.IntervalMethod {
 	if ci.Method != "" && ci.Method != IntervalAuto {
 		return ci.Method
 	}
-	if (method == core.MethodGIBU || method == core.MethodEM) && k <= ProfileAutoSymbols {
+	if method != core.MethodGIBU && method != core.MethodEM {
+		return core.IntervalBootstrap
+	}
+	switch {
+	case s.Alphabet.Len() <= ProfileAutoSymbols:
 		return core.IntervalProfile
+	case core.LocalStudy(s):
+		return core.IntervalLocalProfile
 	}
 	return core.IntervalBootstrap
 }
 
-// Work says in words how the intervals of an estimate of method over k
-// symbols are computed, as MethodFor chooses: what a person waits for.
-func (ci CI) Work(method core.Method, k int) string {
-	switch ci.MethodFor(method, k) {
+// Work says in words how the intervals of an estimate of method of the
+// study s are computed, as MethodFor chooses: what a person waits for.
+func (ci CI) Work(method core.Method, s *core.Study) string {
+	k := s.Alphabet.Len()
+	switch ci.MethodFor(method, s) {
 	case core.IntervalProfile:
 		return fmt.Sprintf("the profile likelihood of each of the %s, a few solves of the likelihood each", plural(k, "symbol", "symbols"))
+	case core.IntervalLocalProfile:
+		return fmt.Sprintf("the profile likelihood of each of the %s within its window of %d×%d cells, a few small solves each",
+			plural(k, "cell", "cells"), core.LocalWindow, core.LocalWindow)
 	case core.IntervalFisher:
 		return "the observed Fisher information, one matrix"
 	}
@@ -94,23 +106,28 @@ func (ci CI) Check() error {
 		if need := math.Ceil(2/(1-ci.Level) - 1e-9); float64(ci.Replicates) < need {
 			return fmt.Errorf("%d bootstrap replicates cannot show a %g%% interval: its tails need at least %d", ci.Replicates, 100*ci.Level, int(need))
 		}
-	case core.IntervalFisher, core.IntervalProfile:
+	case core.IntervalFisher, core.IntervalProfile, core.IntervalLocalProfile:
 	default:
-		return fmt.Errorf("interval method %q: want auto, bootstrap, profile or fisher", ci.Method)
+		return fmt.Errorf("interval method %q: want auto, bootstrap, profile, local-profile or fisher", ci.Method)
 	}
 	return nil
 }
 
-// CheckSymbols checks the options for an estimate over k symbols before
-// it runs: Check, and Fisher intervals' bound on the information matrix
+// CheckStudy checks the options for an estimate of the study s before
+// it runs: Check, Fisher intervals' bound on the information matrix
 // (core.MaxFisherSymbols), which would otherwise refuse only after the
-// estimate (32 s on New York's 9,024 cells).
-func (ci CI) CheckSymbols(k int) error {
+// estimate (32 s on New York's 9,024 cells), and the windowed profile's
+// need of a grid of k-RR and planar geometric mechanisms.
+func (ci CI) CheckStudy(s *core.Study) error {
 	if err := ci.Check(); err != nil {
 		return err
 	}
+	k := s.Alphabet.Len()
 	if ci.Method == core.IntervalFisher && k > core.MaxFisherSymbols {
 		return fmt.Errorf("fisher intervals form the %d×%d information matrix, beyond the %d symbols they take: use the bootstrap", k, k, core.MaxFisherSymbols)
+	}
+	if ci.Method == core.IntervalLocalProfile && !core.LocalStudy(s) {
+		return errors.New("local-profile intervals need a grid whose mechanisms are all k-RR or planar geometric: use profile or the bootstrap")
 	}
 	return nil
 }
@@ -139,10 +156,10 @@ func Intervals(ctx context.Context, method core.Method, s *core.Study, mechs []c
 	if err := ci.Check(); err != nil {
 		return nil, err
 	}
-	ci.Method = ci.MethodFor(method, len(est.Theta))
+	ci.Method = ci.MethodFor(method, s)
 	out := &EstimateIntervals{EMD: math.NaN()}
 	switch ci.Method {
-	case core.IntervalFisher, core.IntervalProfile:
+	case core.IntervalFisher, core.IntervalProfile, core.IntervalLocalProfile:
 		if method != core.MethodGIBU && method != core.MethodEM {
 			return nil, fmt.Errorf("%s intervals are the MLE's, gibu's: %s's estimate needs the bootstrap", ci.Method, method)
 		}
@@ -152,9 +169,13 @@ func Intervals(ctx context.Context, method core.Method, s *core.Study, mechs []c
 		iv, err := core.Fisher(ctx, mechs, g, s, est.Theta, ci.Level)
 		out.Intervals, out.EMDNote = iv, "the Fisher method bounds no error figure"
 		return out, err
-	case core.IntervalProfile:
+	case core.IntervalProfile, core.IntervalLocalProfile:
 		k := len(est.Theta)
-		iv, err := core.Profile(ctx, mechs, g, s, est.Theta, ci.Level, func(done int) {
+		profile := core.Profile
+		if ci.Method == core.IntervalLocalProfile {
+			profile = core.LocalProfile
+		}
+		iv, err := profile(ctx, mechs, g, s, est.Theta, ci.Level, func(done int) {
 			if progress != nil {
 				progress(float64(done) / float64(k))
 			}
@@ -240,9 +261,13 @@ func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
 	switch iv.Method {
 	case core.IntervalFisher:
 		how = "the observed Fisher information, a normal approximation"
-	case core.IntervalProfile:
+	case core.IntervalProfile, core.IntervalLocalProfile:
 		how = fmt.Sprintf("the profile likelihood: the values each %s can take whose best likelihood is within χ²₁'s %s quantile of the most likely map's",
 			one, percent(iv.Level))
+		if iv.Method == core.IntervalLocalProfile {
+			how = fmt.Sprintf("the profile likelihood in a window: the values each %s can take whose best likelihood, moving the %d×%d %s around it and the rest of the map's mass as a whole, is within χ²₁'s %s quantile of the most likely map's",
+				one, core.LocalWindow, core.LocalWindow, what, percent(iv.Level))
+		}
 		band = fmt.Sprintf("each %s's interval with its chance of missing cut to %.2g%% by Šidák's rule", one, 100*(1-math.Pow(iv.Level, 1/float64(len(iv.Lo)))))
 	}
 	how += ", approximate"

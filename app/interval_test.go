@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/privmap/privmap/core"
 )
 
@@ -33,6 +35,100 @@ func TestCICheck(t *testing.T) {
 		err := tc.ci.Check()
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%+v: %v, want %q", tc.ci, err, tc.want)
+		}
+	}
+}
+
+// TestCIMethodFor checks auto's choice and CheckStudy's refusals before
+// an estimate runs: the profile on at most 512 symbols, the windowed
+// profile beyond on a grid of k-RR and planar users, the bootstrap on a
+// large map with another mechanism and for other estimators; Fisher
+// beyond its matrix's bound and the windowed profile off a grid.
+func TestCIMethodFor(t *testing.T) {
+	planar := core.MechanismSpec{ID: "g", Kind: core.KindPlanar, Epsilon: 1}
+	krr := core.MechanismSpec{ID: "k", Kind: core.KindKRR, Epsilon: 3}
+	rappor := core.MechanismSpec{ID: "r", Kind: core.KindRAPPOR, Epsilon: 3}
+	grid := func(side int, ms ...core.MechanismSpec) *core.Study {
+		return &core.Study{Alphabet: core.Alphabet{Kind: core.KindGrid, Rows: side, Cols: side, South: 40, West: -74, CellKm: 0.5}, Mechanisms: ms}
+	}
+	cat := &core.Study{Alphabet: core.Alphabet{Kind: core.KindCategorical, Size: 600}, Mechanisms: []core.MechanismSpec{krr}}
+	for _, tc := range []struct {
+		method core.Method
+		s      *core.Study
+		want   core.IntervalMethod
+	}{
+		{core.MethodGIBU, grid(20, planar, krr), core.IntervalProfile},
+		{core.MethodGIBU, grid(40, planar, krr), core.IntervalLocalProfile},
+		{core.MethodEM, grid(40, krr), core.IntervalLocalProfile},
+		{core.MethodGIBU, grid(40, planar, rappor), core.IntervalBootstrap},
+		{core.MethodGIBU, cat, core.IntervalBootstrap},
+		{core.MethodIBUM, grid(40, planar, krr), core.IntervalBootstrap},
+	} {
+		if got := (CI{Level: 0.95}).MethodFor(tc.method, tc.s); got != tc.want {
+			t.Errorf("%s on %d symbols of %d mechanisms: %s, want %s", tc.method, tc.s.Alphabet.Len(), len(tc.s.Mechanisms), got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		ci   CI
+		s    *core.Study
+		want string
+	}{
+		{CI{Level: 0.95, Method: core.IntervalLocalProfile}, grid(40, planar, krr), ""},
+		{CI{Level: 0.95, Method: core.IntervalLocalProfile}, cat, "need a grid"},
+		{CI{Level: 0.95, Method: core.IntervalLocalProfile}, grid(40, planar, rappor), "need a grid"},
+		{CI{Level: 0.95, Method: core.IntervalFisher}, grid(70, krr), "information matrix"},
+	} {
+		err := tc.ci.CheckStudy(tc.s)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s on %d symbols: %v, want %q", tc.ci.Method, tc.s.Alphabet.Len(), err, tc.want)
+		}
+	}
+}
+
+// TestIntervalsLocalProfile computes GIBU's intervals on a 30×24 grid
+// of planar and k-RR users through app.Intervals, as auto chooses there:
+// the windowed profile, whose sentence names the window and the cells
+// at 0, with progress reaching 1 and no error figures.
+func TestIntervalsLocalProfile(t *testing.T) {
+	a := core.Alphabet{Kind: core.KindGrid, Rows: 24, Cols: 30, South: 40, West: -74, CellKm: 0.5}
+	s := &core.Study{Alphabet: a, Mechanisms: []core.MechanismSpec{{ID: "g", Kind: core.KindPlanar, Epsilon: 1.2}, {ID: "k", Kind: core.KindKRR, Epsilon: 4}}}
+	mechs, err := BuildMechanisms(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := make([]float64, a.Len())
+	rng := rand.New(rand.NewPCG(4, 4))
+	for x := range truth {
+		if rng.Float64() < 0.3 {
+			truth[x] = rng.Float64()
+		}
+	}
+	floats.Scale(1/floats.Sum(truth), truth)
+	g, err := core.SimulateGroups(context.Background(), rand.New(rand.NewPCG(1, 1)), mechs, []int{5000, 5000}, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	est, err := core.Reconstruct(context.Background(), core.MethodGIBU, s, mechs, g, core.EstimateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := 0.0
+	iv, err := Intervals(context.Background(), core.MethodGIBU, s, mechs, g, est, core.EstimateOptions{}, CI{Level: 0.95}, func(f float64) { last = f })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iv.Method != core.IntervalLocalProfile || last != 1 || !math.IsNaN(iv.TV) || !math.IsNaN(iv.EMD) || iv.ZeroEnds == 0 {
+		t.Fatalf("method %s, progress %v, TV %v, EMD %v, zero ends %d", iv.Method, last, iv.TV, iv.EMD, iv.ZeroEnds)
+	}
+	for x, th := range est.Theta {
+		if !(iv.BandLo[x] <= iv.Lo[x] && iv.Lo[x] <= th && th <= iv.Hi[x] && iv.Hi[x] <= iv.BandHi[x]) {
+			t.Fatalf("cell %d: θ̂ %.4g, interval [%.4g, %.4g], band [%.4g, %.4g]", x, th, iv.Lo[x], iv.Hi[x], iv.BandLo[x], iv.BandHi[x])
+		}
+	}
+	sentence := IntervalSentence(iv, a)
+	for _, want := range []string{"the profile likelihood in a window", "9×9 cells", fmt.Sprintf("at the %s cells the estimate puts at 0", Thousands(iv.ZeroEnds)), "approximate"} {
+		if !strings.Contains(sentence, want) {
+			t.Errorf("the sentence lacks %q: %s", want, sentence)
 		}
 	}
 }

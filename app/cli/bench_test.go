@@ -64,7 +64,7 @@ func BenchmarkNYCGridSweep(b *testing.B) {
 // GIBU's estimate on New York at 0.5 km (FW Table 7, 200,000 reports).
 // Four bootstrap replicates on both cores, reported a replicate and
 // scaled to the 200 a run takes (a projection: the full run takes about
-// 35 minutes, too long for make bench).
+// 3.5 minutes), and the windowed profile of every cell, the default.
 func BenchmarkNYCIntervals(b *testing.B) {
 	s, mechs, g := nycSetUp(b, "0.5")
 	est, err := core.GIBU(context.Background(), mechs, g, s, core.EMOptions{})
@@ -79,5 +79,15 @@ func BenchmarkNYCIntervals(b *testing.B) {
 		}
 		b.ReportMetric(b.Elapsed().Seconds()/float64(4*b.N), "s/replicate")
 		b.ReportMetric(b.Elapsed().Seconds()*50/float64(b.N), "s/200-replicates")
+	})
+	// The windowed profile, the default there (core.LocalProfile): every
+	// cell's interval and band, against the 200 replicates above.
+	b.Run("local-profile", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := core.LocalProfile(context.Background(), mechs, g, s, est.Theta, 0.95, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/map")
 	})
 }

@@ -19,7 +19,7 @@ import (
 //
 //	privmap estimate -study S -reports R -method M [-post proj|norm|none]
 //	                 [-alpha A | -alpha-from estimate|reports -alpha-sims N -alpha-loss tv|squared] [-tol D] [-gap-tol G] [-max-iter N]
-//	                 [-ci L [-ci-method auto|bootstrap|profile|fisher] [-boot B] [-seed S]] -o estimate.csv
+//	                 [-ci L [-ci-method auto|bootstrap|profile|local-profile|fisher] [-boot B] [-seed S]] -o estimate.csv
 //
 // It reconstructs the distribution of the users' data from their reports
 // and writes it as a distribution CSV, printing one JSON line with the
@@ -171,7 +171,7 @@ func (e *estimateCI) core() *core.Intervals {
 func estimateIntervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
 	opt core.EstimateOptions, ci app.CI, stderr io.Writer) (*app.EstimateIntervals, error) {
 	start, last := time.Now(), time.Now()
-	for _, note := range []string{app.CoverageNote(method, ci.MethodFor(method, s.Alphabet.Len()), s), app.IntervalCaveat(s, g)} {
+	for _, note := range []string{app.CoverageNote(method, ci.MethodFor(method, s), s), app.IntervalCaveat(s, g)} {
 		if note != "" {
 			fmt.Fprintf(stderr, "privmap: %s\n", note)
 		}
@@ -195,7 +195,7 @@ func estimateInputs(ctx context.Context, studyName, reportsName string, backgrou
 	}
 	if ci.Level > 0 {
 		// Refused before the mechanisms are built and the estimate runs.
-		if err := ci.CheckSymbols(s.Alphabet.Len()); err != nil {
+		if err := ci.CheckStudy(s); err != nil {
 			return nil, nil, nil, nil, usageError{msg: "-ci: " + err.Error()}
 		}
 	}
@@ -267,7 +267,7 @@ type ciFlags struct {
 func ciFlagsOf(fs *flag.FlagSet) ciFlags {
 	return ciFlags{
 		level:  fs.Float64("ci", 0, "add each cell's interval and a band for all cells at once at this `level` (such as 0.95): columns lo,hi,band_lo,band_hi"),
-		method: fs.String("ci-method", string(app.IntervalAuto), "-ci: auto (profile for gibu and em on at most 512 cells, else bootstrap; bootstrap with -boot), bootstrap (a parametric bootstrap, every method), profile (gibu's profile likelihood, cells at 0 too) or fisher (gibu's observed information, an estimate with no cell at 0)"),
+		method: fs.String("ci-method", string(app.IntervalAuto), "-ci: auto (profile for gibu and em on at most 512 cells, local-profile beyond on a grid of k-RR and planar geometric users, else bootstrap; bootstrap with -boot), bootstrap (a parametric bootstrap, every method), profile (gibu's profile likelihood, cells at 0 too), local-profile (the profile likelihood in a 9×9-cell window around each cell, for a city's grid) or fisher (gibu's observed information, an estimate with no cell at 0)"),
 		boot:   fs.Int("boot", core.DefaultReplicates, "-ci bootstrap: the number of `replicates`"),
 	}
 }

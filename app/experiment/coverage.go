@@ -180,6 +180,8 @@ func intervalsOf(ctx context.Context, v Variant, s *core.Study, mechs []core.Mec
 	switch v.CI {
 	case core.IntervalProfile:
 		return core.Profile(ctx, mechs, g, s, est.Theta, coverageLevel, nil)
+	case core.IntervalLocalProfile:
+		return core.LocalProfile(ctx, mechs, g, s, est.Theta, coverageLevel, nil)
 	case core.IntervalFisher:
 		return core.Fisher(ctx, mechs, g, s, est.Theta, coverageLevel)
 	}

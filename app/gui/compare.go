@@ -183,7 +183,7 @@ func (c *compareTab) refresh() {
 	set("TV", fmt.Sprintf("%.4g", m.Metrics.TV)+bound(tvBound, "", level))
 	caveats := slices.DeleteFunc([]string{app.CoverageNote(m.Method, c.intervalMethod(m), c.res.Study), app.IntervalCaveat(c.res.Study, c.res.Groups)},
 		func(s string) bool { return s == "" })
-	status := c.iv.describe(m, c.res.Study.Alphabet, strings.Join(caveats, "; "))
+	status := c.iv.describe(m, c.res.Study, strings.Join(caveats, "; "))
 	if note := app.AlphaNote(m.Estimate, c.res.Options.CEM); note != "" {
 		status = note + ". " + status
 	}

@@ -88,7 +88,7 @@ func (c *compareTab) onIntervals() {
 	p.running = method
 	ci := app.CI{Level: intervalLevel, Seed: res.Seed}
 	p.status.SetText(fmt.Sprintf("Computing the intervals of %s: %s (%s took %s)…",
-		methodTitle(method), ci.Work(method, len(est.Theta)), methodTitle(method), m.Elapsed.Round(time.Millisecond)))
+		methodTitle(method), ci.Work(method, res.Study), methodTitle(method), m.Elapsed.Round(time.Millisecond)))
 	if cur := c.current(); cur == nil || cur.Method == method {
 		c.readings()
 	}
@@ -150,7 +150,8 @@ func (c *compareTab) nextIntervals() *methodResult {
 
 // describe says what the intervals of the estimate shown claim, or how
 // to get them.
-func (p *intervalPanel) describe(m *methodResult, a core.Alphabet, caveat string) string {
+func (p *intervalPanel) describe(m *methodResult, st *core.Study, caveat string) string {
+	a := st.Alphabet
 	iv := p.of(m.Method)
 	switch {
 	case p.failed[m.Method] != nil:
@@ -166,7 +167,7 @@ func (p *intervalPanel) describe(m *methodResult, a core.Alphabet, caveat string
 	case p.job.running:
 		return fmt.Sprintf("Computing the intervals of %s; those of %s follow.", methodTitle(p.running), methodTitle(m.Method))
 	}
-	return fmt.Sprintf("No intervals for %s: Intervals computes them (%s).", methodTitle(m.Method), app.CI{}.Work(m.Method, len(m.Estimate.Theta)))
+	return fmt.Sprintf("No intervals for %s: Intervals computes them (%s).", methodTitle(m.Method), app.CI{}.Work(m.Method, st))
 }
 
 // fourthMap returns the map beside the three for the estimate m, or nil
@@ -225,5 +226,5 @@ func (c *compareTab) intervalMethod(m *methodResult) core.IntervalMethod {
 	if iv := c.iv.of(m.Method); iv != nil {
 		return iv.Method
 	}
-	return app.CI{}.MethodFor(m.Method, len(m.Estimate.Theta))
+	return app.CI{}.MethodFor(m.Method, c.res.Study)
 }

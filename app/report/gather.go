@@ -262,6 +262,8 @@ func intervalFacts(iv *core.Intervals, est []float64, run *Run) *Intervals {
 		s += fmt.Sprintf(" (a parametric bootstrap of %d replicates; approximate: docs/EXPERIMENTS.md measures how often they hold)", out.Replicates)
 	case string(core.IntervalProfile):
 		s += " (the profile likelihood; approximate: docs/EXPERIMENTS.md measures how often they hold)"
+	case string(core.IntervalLocalProfile):
+		s += fmt.Sprintf(" (the profile likelihood in a window of %d×%d cells around each cell; approximate: docs/EXPERIMENTS.md measures how often they hold)", core.LocalWindow, core.LocalWindow)
 	default:
 		s += fmt.Sprintf(" (%s; approximate: docs/EXPERIMENTS.md measures how often they hold)", out.Method)
 	}
