@@ -212,12 +212,18 @@ func (c *compareTab) onCancel() { c.iv.job.onCancel() }
 // intervalLegend names the intervals' method and, when measured, the
 // share of the cells with people they held in the coverage experiment,
 // for the uncertainty map's title: "profile interval" and on a line of
-// its own "held 99% with people".
+// its own "held 99% with people" (the windowed profile's "windowed
+// profile").
 func intervalLegend(method core.IntervalMethod, held string) string {
-	if held == "" {
-		return string(method) + " interval"
+	name := string(method) + " interval"
+	if method == core.IntervalLocalProfile {
+		// As long as "profile interval": the title has room for no more.
+		name = "windowed profile"
 	}
-	return string(method) + " interval\n" + held + " with people"
+	if held == "" {
+		return name
+	}
+	return name + "\n" + held + " with people"
 }
 
 // intervalMethod returns the method of the intervals of m: those

@@ -110,3 +110,21 @@ func TestIntervals(t *testing.T) {
 	require.NoError(t, u.cmp.writePNG(png, m, viewUnc, 600, 400))
 	require.NoError(t, u.cmp.writePNG(png, m, viewSide, 1600, 500))
 }
+
+// TestIntervalLegend checks the uncertainty map's title: the method in
+// words, and the measured coverage on a line of its own.
+func TestIntervalLegend(t *testing.T) {
+	for _, tc := range []struct {
+		method core.IntervalMethod
+		held   string
+		want   string
+	}{
+		{core.IntervalLocalProfile, "held 95%", "windowed profile\nheld 95% with people"},
+		{core.IntervalProfile, "held 99%", "profile interval\nheld 99% with people"},
+		{core.IntervalBootstrap, "", "bootstrap interval"},
+	} {
+		if got := intervalLegend(tc.method, tc.held); got != tc.want {
+			t.Errorf("%s, %q: %q, want %q", tc.method, tc.held, got, tc.want)
+		}
+	}
+}
