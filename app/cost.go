@@ -333,10 +333,10 @@ func planarWork(s *core.Study) float64 {
 //     profileCGSteps where its steps are conjugate gradients on the
 //     planar mechanisms' transforms (New York: 2% of the cells in
 //     290 s);
-//   - the windowed profile: localProfileCell seconds of a core a
-//     symbol (New York's 9,024 cells: 42 s of CPU, of which the 1,584
-//     the estimate supports take the windows' solves, the others one
-//     bound each);
+//   - the windowed profile: small dense solves over core.LocalRows
+//     rows at the cells the estimate supports (localRowSecs a row),
+//     and on maps of at most core.LocalExactZeros cells the exact
+//     profile's searches at the cells at 0;
 //   - Fisher's information: the K × K matrix from the reports' columns
 //     and its factorisation.
 func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI) costPart {
@@ -346,15 +346,16 @@ func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI) costPa
 	cores := float64(max(1, runtime.GOMAXPROCS(0)))
 	switch ci.MethodFor(method, s) {
 	case core.IntervalProfile:
-		steps := float64(profileSteps)
-		if !inColumns(s, k, modelGroups(k, n, mechs), planar) {
-			steps = profileCGSteps
-		}
-		secs := k * steps * modelStep(s, k, n, mechs, planar, cores)
+		secs := profileSecs(s, k, n, mechs, planar, cores)
 		return costPart{secs, fmt.Sprintf("%s's profile intervals: a few solves of the likelihood for each of %s symbols", method, Thousands(int(math.Round(k))))}
 	case core.IntervalLocalProfile:
-		secs := k * localProfileCell / cores
-		return costPart{secs, fmt.Sprintf("%s's windowed profile intervals: a few small solves for each of %s cells the estimate supports", method, Thousands(int(math.Round(k))))}
+		secs := k * localSupport * float64(core.LocalRows(s)) * localRowSecs / cores
+		what := fmt.Sprintf("%s's windowed profile intervals: a few small solves for each of the %s cells the estimate supports", method, Thousands(int(math.Round(k))))
+		if k <= core.LocalExactZeros {
+			secs += localExactZeros * profileSecs(s, k, n, mechs, planar, cores)
+			what += ", the exact profile's at its cells at 0"
+		}
+		return costPart{secs, what}
 	case core.IntervalFisher:
 		groups := math.Min(n*groupPerUser, k*mechs)
 		secs := 2*groups*k*k/columnStepRate + k*k*k/luRate
@@ -365,14 +366,29 @@ func intervalCost(method core.Method, s *core.Study, k, n float64, ci CI) costPa
 	return costPart{b * bootReplicate * est, fmt.Sprintf("%s's bootstrap intervals: %s replicates", method, Thousands(ci.Replicates))}
 }
 
+// profileSecs is the profile likelihood's time (intervalCost).
+func profileSecs(s *core.Study, k, n, mechs, planar, cores float64) float64 {
+	steps := float64(profileSteps)
+	if !inColumns(s, k, modelGroups(k, n, mechs), planar) {
+		steps = profileCGSteps
+	}
+	return k * steps * modelStep(s, k, n, mechs, planar, cores)
+}
+
 // The interval model's constants (intervalCost).
 const (
 	bootReplicate  = 0.55 // estimates a bootstrap replicate
 	profileSteps   = 42   // steps of the model a symbol, Newton's Hessian dense
 	profileCGSteps = 450  // … Newton's steps by conjugate gradients
-	// localProfileCell is a symbol's seconds of CPU in the windowed
-	// profile, averaged over New York's cells.
-	localProfileCell = 0.0047
+	// The windowed profile: a cell of the support takes localRowSecs
+	// of a core for each row of its problem (core.LocalRows: New York's
+	// 2,770 rows 26 ms a supported cell, San Francisco's 3,218 49 ms),
+	// the support about localSupport of the map (New York 18%, San
+	// Francisco 56%), and on small maps the exact profile's searches at
+	// the cells at 0 about localExactZeros of the whole profile's time.
+	localRowSecs    = 12e-6
+	localSupport    = 0.25
+	localExactZeros = 0.4
 )
 
 // latticeCost is the time of computing the lattice tables of s's planar

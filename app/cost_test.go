@@ -177,9 +177,11 @@ func TestIntervalCostsMeasured(t *testing.T) {
 		lo, hi float64 // seconds measured, the least and the most of the runs
 	}{
 		{"SF 100k", sf, "fw-t6", 100000, core.MethodGIBU, core.IntervalBootstrap, 22.9, 22.9},
-		{"SF 100k", sf, "fw-t6", 100000, core.MethodGIBU, IntervalAuto, 16.2, 18.8},
+		{"SF 100k", sf, "fw-t6", 100000, core.MethodGIBU, IntervalAuto, 9.96, 10.2},
+		{"SF 100k", sf, "fw-t6", 100000, core.MethodGIBU, core.IntervalProfile, 14.1, 18.8},
 		{"SF 20k", sf, "fw-t6", 20000, core.MethodGIBU, core.IntervalBootstrap, 26.2, 26.2},
-		{"SF 20k", sf, "fw-t6", 20000, core.MethodGIBU, IntervalAuto, 9.7, 10.8},
+		{"SF 20k", sf, "fw-t6", 20000, core.MethodGIBU, IntervalAuto, 7.4, 7.4},
+		{"SF 20k", sf, "fw-t6", 20000, core.MethodGIBU, core.IntervalProfile, 9.7, 11.9},
 		{"SF 100k", sf, "fw-t6", 100000, core.MethodIBUM, IntervalAuto, 6.9, 6.9},
 		{"Adult", adult, "cem", 32561, core.MethodGIBU, IntervalAuto, 0.2, 0.2},
 		{"Adult", adult, "cem", 32561, core.MethodIBUM, IntervalAuto, 0.62, 0.62},

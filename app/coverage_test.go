@@ -96,7 +96,7 @@ func TestCoverageNoteMeasured(t *testing.T) {
 			t.Errorf("row %+v", m)
 		}
 	}
-	if rows["planar"] != 7 || rows["krr"] != 5 || rows["census"] != 4 {
+	if rows["planar"] != 8 || rows["krr"] != 5 || rows["census"] != 4 {
 		t.Errorf("rows by population %v", rows)
 	}
 	// A city reads New York's row, a town San Francisco's: GIBU's

@@ -35,16 +35,17 @@ const IntervalAuto core.IntervalMethod = "auto"
 // of the whole likelihood (11 s for FW's San Francisco set-up, 345
 // cells and 20,000 users, on two cores; the cost grows as K² with
 // likelihood columns), and on New York's 9,024 cells they would take
-// hours (docs/PERFORMANCE.md, intervals). Beyond, a grid of k-RR and
-// planar geometric users takes the windowed profile.
+// hours (docs/PERFORMANCE.md, intervals). A grid of k-RR and planar
+// geometric users takes the windowed profile at any size.
 const ProfileAutoSymbols = 512
 
 // MethodFor returns the interval method ci computes for an estimate of
 // method of the study s: ci.Method when it names one; else, for the MLE
-// (gibu, em), the profile likelihood on at most ProfileAutoSymbols
-// symbols and the windowed profile beyond on a grid whose mechanisms
-// are all k-RR or planar geometric (core.LocalStudy) — on the cells
-// with people they reached their level where the bootstrap's percentile
+// (gibu, em), the windowed profile on a grid whose mechanisms are all
+// k-RR or planar geometric (core.LocalStudy; its ends within 1% of the
+// profile's, in a fraction of the time) and the profile likelihood on
+// other maps of at most ProfileAutoSymbols symbols — on the cells with
+// people they reached their level where the bootstrap's percentile
 // intervals fell short (docs/EXPERIMENTS.md, coverage) — and the
 // bootstrap for the other estimators and studies.
 func (ci CI) MethodFor(method core.Method, s *core.Study) core.IntervalMethod {
@@ -55,10 +56,10 @@ func (ci CI) MethodFor(method core.Method, s *core.Study) core.IntervalMethod {
 		return core.IntervalBootstrap
 	}
 	switch {
-	case s.Alphabet.Len() <= ProfileAutoSymbols:
-		return core.IntervalProfile
 	case core.LocalStudy(s):
 		return core.IntervalLocalProfile
+	case s.Alphabet.Len() <= ProfileAutoSymbols:
+		return core.IntervalProfile
 	}
 	return core.IntervalBootstrap
 }
@@ -267,6 +268,9 @@ func IntervalSentence(iv *EstimateIntervals, a core.Alphabet) string {
 		if iv.Method == core.IntervalLocalProfile {
 			how = fmt.Sprintf("the profile likelihood in a window: the values each %s can take whose best likelihood, moving the %d×%d %s around it and the rest of the map's mass as a whole, is within χ²₁'s %s quantile of the most likely map's",
 				one, core.LocalWindow, core.LocalWindow, what, percent(iv.Level))
+			if iv.ZeroEnds == 0 {
+				how += fmt.Sprintf(" (over the whole map at the %s the estimate puts at 0)", what)
+			}
 		}
 		band = fmt.Sprintf("each %s's interval with its chance of missing cut to %.2g%% by Šidák's rule", one, 100*(1-math.Pow(iv.Level, 1/float64(len(iv.Lo)))))
 	}

@@ -40,9 +40,10 @@ func TestCICheck(t *testing.T) {
 }
 
 // TestCIMethodFor checks auto's choice and CheckStudy's refusals before
-// an estimate runs: the profile on at most 512 symbols, the windowed
-// profile beyond on a grid of k-RR and planar users, the bootstrap on a
-// large map with another mechanism and for other estimators; Fisher
+// an estimate runs: the windowed profile on a grid of k-RR and planar
+// users, the profile on other maps of at most 512 symbols, the
+// bootstrap on a large map with another mechanism and for other
+// estimators; Fisher
 // beyond its matrix's bound and the windowed profile off a grid.
 func TestCIMethodFor(t *testing.T) {
 	planar := core.MechanismSpec{ID: "g", Kind: core.KindPlanar, Epsilon: 1}
@@ -57,7 +58,8 @@ func TestCIMethodFor(t *testing.T) {
 		s      *core.Study
 		want   core.IntervalMethod
 	}{
-		{core.MethodGIBU, grid(20, planar, krr), core.IntervalProfile},
+		{core.MethodGIBU, grid(20, planar, krr), core.IntervalLocalProfile},
+		{core.MethodGIBU, grid(20, planar, rappor), core.IntervalProfile},
 		{core.MethodGIBU, grid(40, planar, krr), core.IntervalLocalProfile},
 		{core.MethodEM, grid(40, krr), core.IntervalLocalProfile},
 		{core.MethodGIBU, grid(40, planar, rappor), core.IntervalBootstrap},

@@ -61,36 +61,15 @@ func Profile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta 
 		return nil, pumNeedsULDP(s, j)
 	}
 	k := len(theta)
-	base, err := newCurvedModel(mechs, g, s, IntervalProfile)
+	p, err := newProfiler(ctx, mechs, g, s, theta, level)
 	if err != nil {
 		return nil, err
 	}
-	grad := make([]float64, k)
-	ll, gap := base.gradient(theta, grad)
-	if !(gap <= profileGap) {
-		return nil, fmt.Errorf("core: profile intervals need the certified MLE: the estimate's gap is %.2g nats a report (at most %.2g)", gap, profileGap)
-	}
-	z, zb, cell, band := profileDrops(level, k, float64(g.N()))
+	z, zb, _, _ := profileDrops(level, k, float64(g.N()))
 	iv := &Intervals{Level: level, Method: IntervalProfile, Critical: zb,
 		Lo: make([]float64, k), Hi: make([]float64, k), BandLo: make([]float64, k), BandHi: make([]float64, k), SE: make([]float64, k),
 		TV: math.NaN(), MaxError: math.NaN()}
-	hess, err := borrowedHessian(ctx, base, theta)
-	if err != nil {
-		return nil, err
-	}
-	p := &profiler{mechs: mechs, g: g, s: s, theta: theta, ll: ll, grad: grad, hess: hess,
-		cell: cell, band: band}
-	models := make(chan curvedModel, runtime.GOMAXPROCS(0))
-	models <- base
-	var made atomic.Int32
-	x, err := eachDone(ctx, k, func(x int) error {
-		m, err := p.model(models, &made)
-		if err != nil {
-			return err
-		}
-		defer func() { models <- m }()
-		return p.symbol(ctx, m, x, iv)
-	}, progress)
+	x, err := eachDone(ctx, k, func(x int) error { return p.run(ctx, x, iv) }, progress)
 	if x >= 0 {
 		return nil, fmt.Errorf("core: profile interval of symbol %d: %w", x+1, err)
 	}
@@ -103,6 +82,42 @@ func Profile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta 
 		iv.SE[x] = (iv.Hi[x] - iv.Lo[x]) / (2 * z)
 	}
 	return iv, nil
+}
+
+// newProfiler returns the profiler of GIBU's estimate θ̂ of the
+// reports g at level: the reports' model, L(θ̂) and its gradient, whose
+// gap must be at most profileGap, and the Hessian at θ̂ every search
+// borrows.
+func newProfiler(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta []float64, level float64) (*profiler, error) {
+	base, err := newCurvedModel(mechs, g, s, IntervalProfile)
+	if err != nil {
+		return nil, err
+	}
+	grad := make([]float64, len(theta))
+	ll, gap := base.gradient(theta, grad)
+	if !(gap <= profileGap) {
+		return nil, fmt.Errorf("core: profile intervals need the certified MLE: the estimate's gap is %.2g nats a report (at most %.2g)", gap, profileGap)
+	}
+	_, _, cell, band := profileDrops(level, len(theta), float64(g.N()))
+	hess, err := borrowedHessian(ctx, base, theta)
+	if err != nil {
+		return nil, err
+	}
+	p := &profiler{mechs: mechs, g: g, s: s, theta: theta, ll: ll, grad: grad, hess: hess,
+		cell: cell, band: band, pool: make(chan curvedModel, runtime.GOMAXPROCS(0))}
+	p.pool <- base
+	return p, nil
+}
+
+// run sets symbol x's interval and band in iv on a model of the pool;
+// the workers of eachDone call it at once.
+func (p *profiler) run(ctx context.Context, x int, iv *Intervals) error {
+	m, err := p.model()
+	if err != nil {
+		return err
+	}
+	defer func() { p.pool <- m }()
+	return p.symbol(ctx, m, x, iv)
 }
 
 // profileDrops returns z at the level for each of k symbols' intervals,
@@ -156,20 +171,24 @@ type profiler struct {
 	// cell and band are the likelihood drops z²/2n of the symbol's
 	// interval and of the band.
 	cell, band float64
+	// pool holds the models the workers solve on, made holds how many
+	// were made (model).
+	pool chan curvedModel
+	made atomic.Int32
 }
 
 // model takes a model from the pool, or makes one while fewer than the
 // pool holds have been made: each worker solves on its own buffers.
-func (p *profiler) model(pool chan curvedModel, made *atomic.Int32) (curvedModel, error) {
+func (p *profiler) model() (curvedModel, error) {
 	select {
-	case m := <-pool:
+	case m := <-p.pool:
 		return m, nil
 	default:
 	}
-	if int(made.Add(1)) < cap(pool) {
+	if int(p.made.Add(1)) < cap(p.pool) {
 		return newCurvedModel(p.mechs, p.g, p.s, IntervalProfile)
 	}
-	return <-pool, nil
+	return <-p.pool, nil
 }
 
 // symbol sets symbol x's interval and band in iv.

@@ -66,25 +66,46 @@ const localIters = 60
 // returned is certified outside the windowed set (its solve's duality
 // gap counted) within profileRel of its half-width.
 //
-// At the cells θ̂ puts at 0 the upper ends are ZeroEnds' linear bound
-// by concavity, which holds the exact profile's end (counted in
-// ZeroEnds): on New York the windowed ends there, within 0.5% of the
-// exact profile's, held 92% of the one-person cells, the bound 94–95%
-// (docs/EXPERIMENTS.md, coverage (e)). The band's ends are those of
-// Šidák's drop, as Profile's. It needs GIBU's certified MLE (gap at
-// most profileGap). progress, when not nil, is called with the symbols
-// done; ctx cancels.
+// At the cells θ̂ puts at 0, on maps of at most LocalExactZeros
+// cells, the upper ends are the exact profile's (Profile's search);
+// beyond, ZeroEnds' linear bound by concavity, which holds the exact
+// profile's end (counted in ZeroEnds) and costs nothing: on New York
+// the windowed ends there, within 0.5% of the exact profile's, held
+// 92.6% of the cells with people, the bound 94.6% (docs/EXPERIMENTS.md,
+// coverage (e)). The band's ends are those of Šidák's drop, as
+// Profile's. It needs GIBU's certified MLE (gap at most profileGap).
+// progress, when not nil, is called with the symbols done; ctx cancels.
 //
 // The cost is a few small dense solves a cell of the estimate's
 // support — New York's 9,024 cells in 20–40 s on two cores, where
-// Profile takes hours (docs/PERFORMANCE.md).
+// Profile takes hours (docs/PERFORMANCE.md) — and on small maps the
+// exact searches of the cells at 0.
 func LocalProfile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta []float64, level float64, progress func(done int)) (*Intervals, error) {
+	return localProfile(ctx, mechs, g, s, theta, level, len(theta) <= LocalExactZeros, progress)
+}
+
+// LocalExactZeros bounds the maps on which LocalProfile gives the cells
+// θ̂ puts at 0 the exact profile's upper ends (Profile's search, a few
+// solves of the whole likelihood each: half the time on FW's San
+// Francisco set-up) rather than ZeroEnds' bound, which is looser there
+// (1.5 times the exact end at the median cell of San Francisco, 4.4
+// times at the 90th percentile).
+const LocalExactZeros = 512
+
+// localProfile is LocalProfile, with the exact profile's upper ends at
+// the cells θ̂ puts at 0 when exactZeros, else ZeroEnds' bound.
+func localProfile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta []float64, level float64, exactZeros bool, progress func(done int)) (*Intervals, error) {
 	if err := checkLevel(level); err != nil {
 		return nil, err
 	}
 	lc, err := newLocalSetup(mechs, g, s, theta, level)
 	if err != nil {
 		return nil, err
+	}
+	if exactZeros {
+		if lc.exact, err = newProfiler(ctx, mechs, g, s, theta, level); err != nil {
+			return nil, err
+		}
 	}
 	k := len(theta)
 	iv := &Intervals{Level: level, Method: IntervalLocalProfile, Critical: lc.zb,
@@ -104,7 +125,7 @@ func LocalProfile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, t
 			default:
 			}
 		}()
-		return lc.symbol(lp, x, iv)
+		return lc.symbol(ctx, lp, x, iv)
 	}, progress)
 	if x >= 0 {
 		return nil, fmt.Errorf("core: local profile interval of symbol %d: %w", x+1, err)
@@ -114,7 +135,7 @@ func LocalProfile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, t
 	}
 	for x, t := range theta {
 		iv.SE[x] = (iv.Hi[x] - iv.Lo[x]) / (2 * lc.z)
-		if t <= bindingTol {
+		if t <= bindingTol && !exactZeros {
 			iv.ZeroEnds++
 		}
 	}
@@ -146,6 +167,25 @@ func LocalStudy(s *Study) bool {
 		}
 	}
 	return true
+}
+
+// LocalRows returns the rows of a cell's windowed problem in the study
+// s, at most: for each planar geometric mechanism the outputs within its
+// margin of the window (capped by the grid), for each k-RR the window's
+// cells. The cost model reads it (a Hessian is rows × 82² multiply-adds).
+func LocalRows(s *Study) int {
+	a := s.Alphabet
+	rows := 0
+	for _, m := range s.Mechanisms {
+		switch {
+		case m.Kind == KindPlanar && m.Epsilon > 0 && a.CellKm > 0:
+			side := 2*(localRadius+int(math.Ceil(localTail/(m.Epsilon*a.CellKm)))) + 1
+			rows += min(side, a.Cols) * min(side, a.Rows)
+		default:
+			rows += min(LocalWindow, a.Cols) * min(LocalWindow, a.Rows)
+		}
+	}
+	return rows
 }
 
 // localGrid returns the grid's columns and rows, from a planar
@@ -185,6 +225,9 @@ type localSetup struct {
 	chans      []localChannel
 	z, zb      float64
 	cell, band float64 // the drops z²/2n, zb²/2n
+	// exact, when not nil, gives the cells θ̂ puts at 0 the exact
+	// profile's ends.
+	exact *profiler
 }
 
 // A localChannel is one mechanism's users: w[z] = c_z/n the share of
@@ -259,22 +302,25 @@ func newLocalSetup(mechs []Mechanism, g *Groups, s *Study, theta []float64, leve
 }
 
 // symbol sets symbol x's interval and band in iv.
-func (lc *localSetup) symbol(lp *localProblem, x int, iv *Intervals) error {
-	if lc.theta[x] > bindingTol {
+func (lc *localSetup) symbol(ctx context.Context, lp *localProblem, x int, iv *Intervals) error {
+	switch {
+	case lc.theta[x] > bindingTol:
 		lc.build(lp, x)
 		hi := lp.ends(true, lc.cell, lc.band)
 		lo := lp.ends(false, lc.cell, lc.band)
 		iv.Hi[x], iv.BandHi[x] = hi[0], math.Max(hi[1], hi[0])
 		iv.Lo[x], iv.BandLo[x] = lo[0], math.Min(lo[1], lo[0])
-		return nil
+	case lc.exact != nil:
+		return lc.exact.run(ctx, x, iv)
+	default:
+		// ZeroEnds' linear bound, which holds the exact profile's end
+		// (docs/EXPERIMENTS.md, coverage (e): the windowed end there,
+		// within 0.5% of the exact profile's, held fewer of New York's
+		// one-person cells).
+		b := 1 + lc.gap - lc.grad[x]
+		iv.Hi[x] = math.Min(1, (lc.cell+lc.gap)/b)
+		iv.BandHi[x] = math.Min(1, (lc.band+lc.gap)/b)
 	}
-	// θ̂_x = 0: ZeroEnds' linear bound, which holds the exact profile's
-	// end (docs/EXPERIMENTS.md, coverage (e): the windowed end there,
-	// within 0.5% of the exact profile's, held fewer of New York's
-	// one-person cells).
-	b := 1 + lc.gap - lc.grad[x]
-	iv.Hi[x] = math.Min(1, (lc.cell+lc.gap)/b)
-	iv.BandHi[x] = math.Min(1, (lc.band+lc.gap)/b)
 	return nil
 }
 

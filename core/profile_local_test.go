@@ -34,8 +34,9 @@ func localCase(t *testing.T, cols, rows int, empty float64, seed uint64) ([]Mech
 // independent constrained EM by TestProfileEnds): on a 4×4 grid, which
 // one window covers, and on 20×14, where a window holds 81 of 280
 // cells. At the cells θ̂ supports each end lies within 2% of the exact
-// half-width (measured: at most 0.9%); at the cells θ̂ puts at 0 the
-// upper end is ZeroEnds' bound, at or above the exact end.
+// half-width (measured: at most 0.9%). At the cells θ̂ puts at 0 the
+// upper ends are the exact ones (LocalExactZeros), and with ZeroEnds'
+// bound instead, as beyond that size, at or above them.
 func TestLocalProfileAgainstProfile(t *testing.T) {
 	for _, c := range []struct{ cols, rows, n int }{{4, 4, 3000}, {20, 14, 30000}} {
 		mechs, truth := localCase(t, c.cols, c.rows, 0.5, 1)
@@ -55,39 +56,49 @@ func TestLocalProfileAgainstProfile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		bound, err := localProfile(context.Background(), mechs, g, nil, est.Theta, 0.95, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		worst, zeros := 0.0, 0
 		for x, th := range est.Theta {
 			if th <= bindingTol {
 				zeros++
-				if local.Lo[x] != 0 || local.BandLo[x] != 0 || local.Hi[x] < exact.Hi[x]*(1-1e-9) || local.BandHi[x] < exact.BandHi[x]*(1-1e-9) {
-					t.Errorf("%dx%d cell %d at 0: local [%.4g, %.4g] band [%.4g, %.4g], exact [%.4g, %.4g] band [%.4g, %.4g]", c.cols, c.rows, x,
+				if bound.Lo[x] != 0 || bound.BandLo[x] != 0 || bound.Hi[x] < exact.Hi[x]*(1-1e-9) || bound.BandHi[x] < exact.BandHi[x]*(1-1e-9) {
+					t.Errorf("%dx%d cell %d at 0: with the bound [%.4g, %.4g] band [%.4g, %.4g], exact [%.4g, %.4g] band [%.4g, %.4g]", c.cols, c.rows, x,
+						bound.Lo[x], bound.Hi[x], bound.BandLo[x], bound.BandHi[x], exact.Lo[x], exact.Hi[x], exact.BandLo[x], exact.BandHi[x])
+				}
+				if local.Lo[x] != exact.Lo[x] || local.Hi[x] != exact.Hi[x] || local.BandLo[x] != exact.BandLo[x] || local.BandHi[x] != exact.BandHi[x] {
+					t.Errorf("%dx%d cell %d at 0: [%.6g, %.6g] band [%.6g, %.6g], exact [%.6g, %.6g] band [%.6g, %.6g]", c.cols, c.rows, x,
 						local.Lo[x], local.Hi[x], local.BandLo[x], local.BandHi[x], exact.Lo[x], exact.Hi[x], exact.BandLo[x], exact.BandHi[x])
 				}
 				continue
 			}
-			for _, e := range []struct {
-				name     string
-				got, ref float64
-			}{{"hi", local.Hi[x], exact.Hi[x]}, {"lo", local.Lo[x], exact.Lo[x]}, {"band hi", local.BandHi[x], exact.BandHi[x]}, {"band lo", local.BandLo[x], exact.BandLo[x]}} {
-				half := math.Abs(e.ref - th)
-				if half == 0 {
-					if e.got != e.ref {
-						t.Errorf("%dx%d cell %d (θ̂ %.5f): %s %.6g, exact %.6g", c.cols, c.rows, x, th, e.name, e.got, e.ref)
+			for _, iv := range []*Intervals{local, bound} {
+				for _, e := range []struct {
+					name     string
+					got, ref float64
+				}{{"hi", iv.Hi[x], exact.Hi[x]}, {"lo", iv.Lo[x], exact.Lo[x]}, {"band hi", iv.BandHi[x], exact.BandHi[x]}, {"band lo", iv.BandLo[x], exact.BandLo[x]}} {
+					half := math.Abs(e.ref - th)
+					if half == 0 {
+						if e.got != e.ref {
+							t.Errorf("%dx%d cell %d (θ̂ %.5f): %s %.6g, exact %.6g", c.cols, c.rows, x, th, e.name, e.got, e.ref)
+						}
+						continue
 					}
-					continue
-				}
-				rel := (e.got - e.ref) / half
-				worst = math.Max(worst, math.Abs(rel))
-				if math.Abs(rel) > 0.02 {
-					t.Errorf("%dx%d cell %d (θ̂ %.5f): %s %.6g, exact %.6g (%.1f%% of the half-width)", c.cols, c.rows, x, th, e.name, e.got, e.ref, 100*rel)
+					rel := (e.got - e.ref) / half
+					worst = math.Max(worst, math.Abs(rel))
+					if math.Abs(rel) > 0.02 {
+						t.Errorf("%dx%d cell %d (θ̂ %.5f): %s %.6g, exact %.6g (%.1f%% of the half-width)", c.cols, c.rows, x, th, e.name, e.got, e.ref, 100*rel)
+					}
 				}
 			}
 		}
 		if zeros == 0 || zeros == len(est.Theta) {
 			t.Fatalf("%dx%d: %d cells at 0: the case should test both kinds", c.cols, c.rows, zeros)
 		}
-		if local.ZeroEnds != zeros {
-			t.Errorf("%dx%d: ZeroEnds %d, want the %d cells at 0", c.cols, c.rows, local.ZeroEnds, zeros)
+		if bound.ZeroEnds != zeros || local.ZeroEnds != 0 {
+			t.Errorf("%dx%d: ZeroEnds %d with the bound, %d exact; want the %d cells at 0 and none", c.cols, c.rows, bound.ZeroEnds, local.ZeroEnds, zeros)
 		}
 		t.Logf("%dx%d: %d cells at 0; elsewhere the ends within %.2f%% of the exact half-width", c.cols, c.rows, zeros, 100*worst)
 	}

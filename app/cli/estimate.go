@@ -267,7 +267,7 @@ type ciFlags struct {
 func ciFlagsOf(fs *flag.FlagSet) ciFlags {
 	return ciFlags{
 		level:  fs.Float64("ci", 0, "add each cell's interval and a band for all cells at once at this `level` (such as 0.95): columns lo,hi,band_lo,band_hi"),
-		method: fs.String("ci-method", string(app.IntervalAuto), "-ci: auto (profile for gibu and em on at most 512 cells, local-profile beyond on a grid of k-RR and planar geometric users, else bootstrap; bootstrap with -boot), bootstrap (a parametric bootstrap, every method), profile (gibu's profile likelihood, cells at 0 too), local-profile (the profile likelihood in a 9×9-cell window around each cell, for a city's grid) or fisher (gibu's observed information, an estimate with no cell at 0)"),
+		method: fs.String("ci-method", string(app.IntervalAuto), "-ci: auto (for gibu and em local-profile on a grid of k-RR and planar geometric users, else profile on at most 512 symbols; else bootstrap; bootstrap with -boot), bootstrap (a parametric bootstrap, every method), profile (gibu's profile likelihood, cells at 0 too), local-profile (the profile likelihood in a 9×9-cell window around each cell, for a city's grid) or fisher (gibu's observed information, an estimate with no cell at 0)"),
 		boot:   fs.Int("boot", core.DefaultReplicates, "-ci bootstrap: the number of `replicates`"),
 	}
 }

@@ -18,7 +18,8 @@ import (
 
 // TestIntervals runs GIBU with the Run screen's Intervals ticked: the
 // Compare screen shows the estimate at once and its intervals when they
-// end — GIBU's by the profile likelihood, [IBU]_M's by the bootstrap;
+// end — GIBU's by the windowed profile likelihood, [IBU]_M's by the
+// bootstrap;
 // the uncertainty map beside the three (each cell's half-width), the
 // hover's "(lo–hi)", the sentence — the band toggle shows only the cells whose band excludes
 // 0, and the CSV export carries the columns.
@@ -35,10 +36,11 @@ func TestIntervals(t *testing.T) {
 	require.Equal(t, core.MethodGIBU, m.Method)
 	iv := u.cmp.iv.of(m.Method)
 	require.NotNil(t, iv, u.cmp.iv.status.Text)
-	// GIBU's on 384 cells: the profile likelihood (app.CI.MethodFor),
-	// which bounds no error figure; [IBU]_M's: the bootstrap.
-	assert.Equal(t, core.IntervalProfile, iv.Method)
-	assert.Contains(t, u.cmp.iv.status.Text, "With 95% confidence (the profile likelihood: the values each cell can take")
+	// GIBU's on 384 cells of planar users: the windowed profile
+	// likelihood (app.CI.MethodFor), which bounds no error figure;
+	// [IBU]_M's: the bootstrap.
+	assert.Equal(t, core.IntervalLocalProfile, iv.Method)
+	assert.Contains(t, u.cmp.iv.status.Text, "With 95% confidence (the profile likelihood in a window: the values each cell can take")
 	assert.NotContains(t, u.cmp.metrics["TV"].Text, "at most")
 	ibu := u.cmp.iv.of(core.MethodIBUM)
 	require.NotNil(t, ibu, u.cmp.iv.status.Text)
@@ -55,7 +57,7 @@ func TestIntervals(t *testing.T) {
 	}
 	// The legend names the method and what it held in the coverage
 	// experiment on a population like this one (planar).
-	assert.Equal(t, "± 95% profile interval\nheld 99% with people", unc.Map.Title)
+	assert.Equal(t, "± 95% windowed profile\nheld 98% with people", unc.Map.Title)
 
 	u.cmp.maps[1].hover(100)
 	assert.Contains(t, u.cmp.hover.Text, "GIBU")

@@ -184,7 +184,7 @@ func (r *runTab) buildUI() fyne.CanvasObject {
 		widget.NewFormItem("Intervals", r.intervals),
 	)
 	opts.Items[2].HintText = "of inversion and RAPPOR estimates"
-	opts.Items[6].HintText = "GIBU's profile likelihood (in windows on a city), else a bootstrap"
+	opts.Items[6].HintText = "GIBU's profile likelihood (in windows on a grid), else a bootstrap"
 	opts.Items[5].HintText = "keep estimates above the Bonferroni threshold at this level, e.g. 0.05"
 	sim := widget.NewForm(
 		widget.NewFormItem("Users", r.users),
