@@ -57,7 +57,7 @@ func TestIntervals(t *testing.T) {
 	}
 	// The legend names the method and what it held in the coverage
 	// experiment on a population like this one (planar).
-	assert.Equal(t, "± 95% windowed profile\nheld 98% with people", unc.Map.Title)
+	assert.Equal(t, "95% windowed profile\nheld 98% with people", unc.Map.Title)
 
 	u.cmp.maps[1].hover(100)
 	assert.Contains(t, u.cmp.hover.Text, "GIBU")

@@ -267,7 +267,9 @@ func (t *triptych) boundsMap(b bounds, level float64, shown []float64, like *map
 	pct := fmt.Sprintf("%.0f%%", 100*level)
 	title, label := "± "+pct+" interval", "± "+unit
 	if how != "" {
-		title = "± " + pct + " " + how
+		// The scale's label carries the ±: the title, centred over a
+		// map as narrow as San Francisco's at 1200 px, has no room.
+		title = pct + " " + how
 	}
 	switch {
 	case surely:
