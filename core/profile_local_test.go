@@ -111,7 +111,10 @@ func TestLocalProfileAgainstProfile(t *testing.T) {
 // people each), 500 people through each of localCase's mechanisms; a
 // run's truth is its own data's distribution. Each run contributes one
 // cell with people (the first from cell 5r mod 192 on that holds any),
-// so the per-cell trials are independent, as are the bands. If the
+// so the per-cell trials are independent, as are the bands. The cells
+// θ̂ puts at 0 take ZeroEnds' bound, as on maps beyond LocalExactZeros
+// (below it they take Profile's own ends, which TestProfileCoverage
+// measures). If the
 // true coverage is at least 0.93, a share below 0.93 −
 // 3.72·√(0.93·0.07/300) = 0.875 has probability below 10⁻⁴ (normal
 // approximation of the binomial); two checks, a false failure below
@@ -139,7 +142,7 @@ func TestLocalProfileCoverage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		iv, err := LocalProfile(context.Background(), mechs, g, nil, est.Theta, level, nil)
+		iv, err := localProfile(context.Background(), mechs, g, nil, est.Theta, level, false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
