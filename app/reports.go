@@ -44,7 +44,7 @@ func ReadReportsFile(ctx context.Context, name string, s *core.Study, mechs []co
 		if err != nil {
 			return nil, err
 		}
-		return readParquet(ctx, parts, s, mechs)
+		return readParquet(ctx, name, parts, s, mechs)
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -57,7 +57,7 @@ func ReadReportsFile(ctx context.Context, name string, s *core.Study, mechs []co
 		if !fi.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s: a Parquet file is read from its end, which a pipe does not have: save it to a file first", name)
 		}
-		return readParquet(ctx, []string{name}, s, mechs)
+		return readParquet(ctx, name, []string{name}, s, mechs)
 	}
 	// Read on from the head already read: a pipe cannot seek back.
 	r := io.MultiReader(bytes.NewReader(head[:n]), f)
@@ -106,8 +106,9 @@ func parquetParts(dir string) ([]string, error) {
 	return parts, nil
 }
 
-// readParquet counts the rows of every Parquet file into one table.
-func readParquet(ctx context.Context, names []string, s *core.Study, mechs []core.Mechanism) (*core.Groups, error) {
+// readParquet counts the rows of every Parquet file into one table,
+// whose errors name what, the file or folder asked for.
+func readParquet(ctx context.Context, what string, names []string, s *core.Study, mechs []core.Mechanism) (*core.Groups, error) {
 	var t *core.ReportTable
 	for _, name := range names {
 		if err := readParquetFile(ctx, name, &t, s, mechs); err != nil {
@@ -119,7 +120,7 @@ func readParquet(ctx context.Context, names []string, s *core.Study, mechs []cor
 	}
 	g, err := t.Groups()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Dir(names[0]), err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return g, nil
 }

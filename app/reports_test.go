@@ -201,6 +201,8 @@ func TestReportsFileErrors(t *testing.T) {
 		}, `row 1: no mechanism "nope"`},
 		"nested column":  {func(n string) { writeParquet(t, n, []listed{{"lo", []string{"1"}}}, 10) }, "nested or repeated"},
 		"truncated file": {func(n string) { writeText(t, n, "PAR1 and then nothing of a Parquet file") }, "not a readable Parquet file"},
+		// Named by the file, not its folder (issue 46: ".: core: reports").
+		"no rows": {func(n string) { writeParquet(t, n, []sparkCount{}, 10) }, "no reports"},
 		"empty directory": {func(n string) {
 			if err := os.Mkdir(n, 0o755); err != nil {
 				t.Fatal(err)

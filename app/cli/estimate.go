@@ -285,6 +285,10 @@ func (f ciFlags) ci(fs *flag.FlagSet, seed uint64) (app.CI, error) {
 		}
 		return ci, nil
 	}
+	if isSet(fs, "boot") && *f.boot == 0 {
+		// CI reads 0 replicates as "the default": asked for, it is none.
+		return ci, usageError{msg: fmt.Sprintf("-ci: 0 bootstrap replicates: want 20 to %d (200 is the default)", core.MaxReplicates)}
+	}
 	if err := ci.Check(); err != nil {
 		return ci, usageError{msg: "-ci: " + err.Error()}
 	}

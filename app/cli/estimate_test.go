@@ -277,10 +277,14 @@ func TestEstimateCI(t *testing.T) {
 	if atZero == 0 {
 		t.Error("profile: no cell at 0 has an interval above it")
 	}
-	for _, bad := range [][]string{{"-boot", "40"}, {"-ci", "1"}, {"-ci", "0.99", "-boot", "40"}, {"-ci", "0.9", "-ci-method", "jackknife"}} {
+	// -boot 0 is refused, not read as the default 200 (issue 46).
+	for _, bad := range [][]string{{"-boot", "40"}, {"-ci", "1"}, {"-ci", "0.99", "-boot", "40"}, {"-ci", "0.9", "-ci-method", "jackknife"}, {"-ci", "0.9", "-boot", "0"}} {
 		code, _, errs := run(append([]string{"estimate", "-study", study, "-reports", reports, "-o", fisher}, bad...)...)
 		if code != 2 {
 			t.Errorf("%v: status %d (%s), want 2", bad, code, errs)
+		}
+		if bad[len(bad)-1] == "0" && !strings.Contains(errs, "0 bootstrap replicates: want 20 to") {
+			t.Errorf("%v: %s", bad, errs)
 		}
 	}
 }
