@@ -216,10 +216,16 @@ func ZeroEnds(mechs []Mechanism, g *Groups, s *Study, theta []float64, iv *Inter
 		if t > bindingTol {
 			continue
 		}
-		b := 1 + gap - grad[x]
-		iv.Hi[x] = math.Max(iv.Hi[x], math.Min(1, (cell+gap)/b))
-		iv.BandHi[x] = math.Max(iv.BandHi[x], math.Min(1, (band+gap)/b))
+		iv.Hi[x] = math.Max(iv.Hi[x], zeroEnd(cell, gap, grad[x]))
+		iv.BandHi[x] = math.Max(iv.BandHi[x], zeroEnd(band, gap, grad[x]))
 		iv.ZeroEnds++
 	}
 	return iv, nil
+}
+
+// zeroEnd returns ZeroEnds' bound on the profile set of drop at a
+// symbol θ̂ puts at 0 whose gradient is gx, θ̂'s certified gap gap:
+// min(1, (drop + gap)/(1 + gap − gx)).
+func zeroEnd(drop, gap, gx float64) float64 {
+	return math.Min(1, (drop+gap)/(1+gap-gx))
 }

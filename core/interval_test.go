@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -300,4 +301,31 @@ func drawPeople(t *testing.T, rng *rand.Rand, sampler *DataSampler, mechs []Mech
 		t.Fatal(err)
 	}
 	return GroupReports(len(mechs), mech, reps), people
+}
+
+// sparsen sets each of the first cells symbols truth holds to mass —
+// a few people's cells in a coverage test's data sets — and scales the
+// whole to sum 1 again.
+func sparsen(truth []float64, cells int, mass float64) {
+	for x := range truth {
+		if truth[x] > 0 && cells > 0 {
+			truth[x] = mass
+			cells--
+		}
+	}
+	floats.Scale(1/floats.Sum(truth), truth)
+}
+
+// shares returns the distribution of the people of each symbol: the
+// truth a coverage test's run compares its intervals with.
+func shares(people []int) []float64 {
+	n := 0
+	for _, c := range people {
+		n += c
+	}
+	own := make([]float64, len(people))
+	for y, c := range people {
+		own[y] = float64(c) / float64(n)
+	}
+	return own
 }

@@ -89,15 +89,32 @@ func Profile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta 
 // gap must be at most profileGap, and the Hessian at θ̂ every search
 // borrows.
 func newProfiler(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, theta []float64, level float64) (*profiler, error) {
-	base, err := newCurvedModel(mechs, g, s, IntervalProfile)
+	base, ll, grad, _, err := certifiedMLE(mechs, g, s, theta, IntervalProfile)
 	if err != nil {
 		return nil, err
 	}
-	grad := make([]float64, len(theta))
-	ll, gap := base.gradient(theta, grad)
-	if !(gap <= profileGap) {
-		return nil, fmt.Errorf("core: profile intervals need the certified MLE: the estimate's gap is %.2g nats a report (at most %.2g)", gap, profileGap)
+	return profilerOf(ctx, base, ll, grad, mechs, g, s, theta, level)
+}
+
+// certifiedMLE returns the reports' model with a Hessian, for the
+// intervals named what, and at θ̂ its log-likelihood, gradient and gap,
+// refusing an estimate whose gap exceeds profileGap.
+func certifiedMLE(mechs []Mechanism, g *Groups, s *Study, theta []float64, what IntervalMethod) (base curvedModel, ll float64, grad []float64, gap float64, err error) {
+	if base, err = newCurvedModel(mechs, g, s, what); err != nil {
+		return nil, 0, nil, 0, err
 	}
+	grad = make([]float64, len(theta))
+	ll, gap = base.gradient(theta, grad)
+	if !(gap <= profileGap) {
+		return nil, 0, nil, 0, fmt.Errorf("core: profile intervals need the certified MLE: the estimate's gap is %.2g nats a report (at most %.2g)", gap, profileGap)
+	}
+	return base, ll, grad, math.Max(gap, 0), nil
+}
+
+// profilerOf returns the profiler at θ̂ of the model base, L(θ̂) = ll
+// and its gradient grad (certifiedMLE's), with the Hessian at θ̂ every
+// search borrows.
+func profilerOf(ctx context.Context, base curvedModel, ll float64, grad []float64, mechs []Mechanism, g *Groups, s *Study, theta []float64, level float64) (*profiler, error) {
 	_, _, cell, band := profileDrops(level, len(theta), float64(g.N()))
 	hess, err := borrowedHessian(ctx, base, theta)
 	if err != nil {

@@ -98,12 +98,17 @@ func localProfile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, t
 	if err := checkLevel(level); err != nil {
 		return nil, err
 	}
-	lc, err := newLocalSetup(mechs, g, s, theta, level)
+	cols, rows, err := localGrid(mechs, g, s)
 	if err != nil {
 		return nil, err
 	}
+	base, ll, grad, gap, err := certifiedMLE(mechs, g, s, theta, IntervalLocalProfile)
+	if err != nil {
+		return nil, err
+	}
+	lc := newLocalSetup(mechs, g, cols, rows, theta, grad, gap, level)
 	if exactZeros {
-		if lc.exact, err = newProfiler(ctx, mechs, g, s, theta, level); err != nil {
+		if lc.exact, err = profilerOf(ctx, base, ll, grad, mechs, g, s, theta, level); err != nil {
 			return nil, err
 		}
 	}
@@ -146,14 +151,6 @@ func localProfile(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, t
 // window cannot restrict.
 var errNotLocal = errors.New("core: local profile intervals need a grid whose users all use k-RR or planar geometric mechanisms")
 
-// LocalProfileApplies reports whether LocalProfile can take reports g
-// of mechs: every mechanism with users is k-RR or planar geometric, on
-// one grid.
-func LocalProfileApplies(mechs []Mechanism, g *Groups, s *Study) bool {
-	_, _, err := localGrid(mechs, g, s)
-	return err == nil
-}
-
 // LocalStudy reports whether the study's alphabet is a grid and every
 // one of its mechanisms k-RR or planar geometric: the studies whose
 // reports LocalProfile takes.
@@ -179,7 +176,7 @@ func LocalRows(s *Study) int {
 	for _, m := range s.Mechanisms {
 		switch {
 		case m.Kind == KindPlanar && m.Epsilon > 0 && a.CellKm > 0:
-			side := 2*(localRadius+int(math.Ceil(localTail/(m.Epsilon*a.CellKm)))) + 1
+			side := 2*(localRadius+localMargin(m.Epsilon, a.CellKm)) + 1
 			rows += min(side, a.Cols) * min(side, a.Rows)
 		default:
 			rows += min(LocalWindow, a.Cols) * min(LocalWindow, a.Rows)
@@ -242,22 +239,12 @@ type localChannel struct {
 	total, signal float64
 }
 
-func newLocalSetup(mechs []Mechanism, g *Groups, s *Study, theta []float64, level float64) (*localSetup, error) {
-	cols, rows, err := localGrid(mechs, g, s)
-	if err != nil {
-		return nil, err
-	}
+// newLocalSetup returns the setup of the reports g of mechs on a
+// cols×rows grid at θ̂, whose gradient and certified gap are grad and
+// gap (certifiedMLE's).
+func newLocalSetup(mechs []Mechanism, g *Groups, cols, rows int, theta, grad []float64, gap, level float64) *localSetup {
 	k := len(theta)
-	base, err := newCurvedModel(mechs, g, s, IntervalLocalProfile)
-	if err != nil {
-		return nil, err
-	}
-	lc := &localSetup{cols: cols, rows: rows, theta: theta, grad: make([]float64, k)}
-	_, gap := base.gradient(theta, lc.grad)
-	if !(gap <= profileGap) {
-		return nil, fmt.Errorf("core: profile intervals need the certified MLE: the estimate's gap is %.2g nats a report (at most %.2g)", gap, profileGap)
-	}
-	lc.gap = math.Max(gap, 0)
+	lc := &localSetup{cols: cols, rows: rows, theta: theta, grad: grad, gap: gap}
 	n := float64(g.N())
 	lc.z, lc.zb, lc.cell, lc.band = profileDrops(level, k, n)
 	lc.chans = make([]localChannel, len(mechs))
@@ -270,7 +257,7 @@ func newLocalSetup(mechs []Mechanism, g *Groups, s *Study, theta []float64, leve
 		switch m := m.(type) {
 		case *PlanarGeometric:
 			ch.planar = m
-			ch.margin = int(math.Ceil(localTail / (m.Epsilon * m.CellKm)))
+			ch.margin = localMargin(m.Epsilon, m.CellKm)
 			ch.out = m.MulVecTo(nil, true, theta)
 		case *KRR:
 			ch.krr = m
@@ -289,16 +276,28 @@ func newLocalSetup(mechs []Mechanism, g *Groups, s *Study, theta []float64, leve
 		}
 		ch.total = floats.Sum(ch.w)
 		if ch.krr != nil {
-			diff := ch.krr.keep() - ch.krr.other()
-			for z, w := range ch.w {
-				if w > 0 {
-					v := diff * theta[z] / ch.out[z]
-					ch.signal += w * v * v
-				}
+			for z := range ch.w {
+				ch.signal += ch.krrSignal(theta, z)
 			}
 		}
 	}
-	return lc, nil
+	return lc
+}
+
+// krrSignal returns the k-RR channel's w_z((p − r)θ̂_z/q̂_z)², output z's
+// share of the curvature in o of its reports outside a window.
+func (ch *localChannel) krrSignal(theta []float64, z int) float64 {
+	if ch.w[z] == 0 {
+		return 0
+	}
+	v := (ch.krr.keep() - ch.krr.other()) * theta[z] / ch.out[z]
+	return ch.w[z] * v * v
+}
+
+// localMargin returns a planar channel's margin of ε a km on cells of
+// cellKm: the cells its kernel takes to fall by localTail nats.
+func localMargin(eps, cellKm float64) int {
+	return int(math.Ceil(localTail / (eps * cellKm)))
 }
 
 // symbol sets symbol x's interval and band in iv.
@@ -317,9 +316,8 @@ func (lc *localSetup) symbol(ctx context.Context, lp *localProblem, x int, iv *I
 		// (docs/EXPERIMENTS.md, coverage (e): the windowed end there,
 		// within 0.5% of the exact profile's, held fewer of New York's
 		// one-person cells).
-		b := 1 + lc.gap - lc.grad[x]
-		iv.Hi[x] = math.Min(1, (lc.cell+lc.gap)/b)
-		iv.BandHi[x] = math.Min(1, (lc.band+lc.gap)/b)
+		iv.Hi[x] = zeroEnd(lc.cell, lc.gap, lc.grad[x])
+		iv.BandHi[x] = zeroEnd(lc.band, lc.gap, lc.grad[x])
 	}
 	return nil
 }
@@ -430,10 +428,8 @@ func (lc *localSetup) reports(lp *localProblem, x int, outside float64) float64 
 		case ch.krr != nil:
 			a += ch.signal
 			for _, z := range lp.cells {
-				if wz := lc.row(lp, ch, z, outside, row); wz > 0 {
-					v := (ch.krr.keep() - ch.krr.other()) * lc.theta[z] / ch.out[z]
-					a -= wz * v * v
-				}
+				lc.row(lp, ch, z, outside, row)
+				a -= ch.krrSignal(lc.theta, z)
 			}
 		default:
 			a += ch.total

@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // localCase returns the mechanisms of a cols×rows grid of 0.5 km cells
@@ -126,14 +124,7 @@ func TestLocalProfileCoverage(t *testing.T) {
 	const cols, rows, runs, level = 16, 12, 300, 0.95
 	k := cols * rows
 	mechs, truth := localCase(t, cols, rows, 0.6, 5)
-	sparse := 0
-	for x := range truth {
-		if truth[x] > 0 && sparse < 8 {
-			truth[x] = 0.002
-			sparse++
-		}
-	}
-	floats.Scale(1/floats.Sum(truth), truth)
+	sparsen(truth, 8, 0.002)
 	sampler := NewDataSampler(truth)
 	cells, bands, sparseIn, sparseN := 0, 0, 0, 0
 	for r := range runs {
@@ -156,11 +147,7 @@ func TestLocalProfileCoverage(t *testing.T) {
 			sparseIn += in
 			sparseN++
 		}
-		own := make([]float64, k)
-		for y, c := range people {
-			own[y] = float64(c) / 1500
-		}
-		bands += coversAll(own, iv.BandLo, iv.BandHi)
+		bands += coversAll(shares(people), iv.BandLo, iv.BandHi)
 	}
 	min := 0.93 - 3.72*math.Sqrt(0.93*0.07/runs)
 	t.Logf("per cell %d of %d (cells of at most 4 people: %d of %d), bands %d of %d", cells, runs, sparseIn, sparseN, bands, runs)

@@ -138,14 +138,7 @@ func TestProfileCoverage(t *testing.T) {
 	const k, runs, level = 24, 300, 0.95
 	mechs := planarSmallMechanisms(t)
 	truth := randomDist(rand.New(rand.NewPCG(3, 3)), k, 0.4)
-	sparse := 0
-	for x := range truth {
-		if truth[x] > 0 && sparse < 6 {
-			truth[x] = 0.003
-			sparse++
-		}
-	}
-	floats.Scale(1/floats.Sum(truth), truth)
+	sparsen(truth, 6, 0.003)
 	sampler := NewDataSampler(truth)
 	cells, bands, sparseIn, sparseN := 0, 0, 0, 0
 	// The bootstrap's intervals with ZeroEnds, on the same cells.
@@ -171,13 +164,8 @@ func TestProfileCoverage(t *testing.T) {
 			sparseIn += in
 			sparseN++
 		}
-		all := 1
-		for y, c := range people {
-			if v := float64(c) / 1000; v < iv.BandLo[y] || v > iv.BandHi[y] {
-				all = 0
-			}
-		}
-		bands += all
+		own := shares(people)
+		bands += coversAll(own, iv.BandLo, iv.BandHi)
 		bv, err := ZeroEnds(mechs, g, nil, est.Theta, bootIntervals(t, MethodGIBU, mechs, g, est, EstimateOptions{}, 100, uint64(r), level))
 		if err != nil {
 			t.Fatal(err)
@@ -186,10 +174,6 @@ func TestProfileCoverage(t *testing.T) {
 		bootCells += in
 		if people[x] <= 4 {
 			bootSparse += in
-		}
-		own := make([]float64, k)
-		for y, c := range people {
-			own[y] = float64(c) / 1000
 		}
 		bootBands += coversAll(own, bv.BandLo, bv.BandHi)
 	}
