@@ -17,7 +17,7 @@ import (
 var layers = map[string][]string{
 	"internal/linalg":                   {"gonum.org/v1/gonum/", "golang.org/x/sys/cpu\x00"},
 	"internal/testtool":                 {},
-	"internal/parquetcheck":             {"github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00"},
+	"internal/parquetcheck":             {"github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00", "github.com/klauspost/compress/gzip\x00", "github.com/klauspost/compress/snappy\x00", "github.com/klauspost/compress/zstd\x00", "github.com/andybalholm/brotli\x00", "github.com/pierrec/lz4/v4\x00"},
 	"core":                              {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/central":                      {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
 	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00", mod + "internal/linalg\x00"},
@@ -65,6 +65,8 @@ var testOnly = map[string][]string{
 	// Workbooks to import are written with the library that reads them.
 	"app/gui":   {"github.com/xuri/excelize/v2\x00", "github.com/parquet-go/parquet-go\x00"},
 	"geo/layer": {mod + "internal/testtool\x00"},
+	// Hostile pages are written under a codec's name by a forged codec.
+	"internal/parquetcheck": {"github.com/parquet-go/parquet-go/compress\x00"},
 	// The packaged files' versions are checked against app.Version.
 	".": {mod + "app\x00"},
 }

@@ -67,7 +67,10 @@ func Open(ctx context.Context, f *os.File) (*parquet.File, *format.FileMetaData,
 //   - each page: its header and bytes within its chunk, at most
 //     maxPageBytes uncompressed, and declaring no more values than its
 //     chunk holds, nor more than 8 a byte beyond minPageValues (a page
-//     declaring 2³¹ values exhausted memory).
+//     declaring 2³¹ values exhausted memory);
+//   - each page's compressed bytes, which must inflate to exactly the
+//     size it declares (checkInflate: a ZSTD frame declaring 60 GiB, a
+//     GZIP page inflating to 6 GiB exhausted memory).
 //
 // It returns the file's metadata. ctx stops the walk over the pages.
 func Check(ctx context.Context, r io.ReaderAt, size int64) (*format.FileMetaData, error) {
@@ -169,6 +172,12 @@ func checkChunk(ctx context.Context, r io.ReaderAt, m *format.ColumnMetaData, da
 		if err := checkPage(&h, end-at-int64(hlen), &values); err != nil {
 			return fmt.Errorf("page at byte %d %v", at, err)
 		}
+		if err := checkInflate(ctx, r, m.Codec, &h, at+int64(hlen)); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			return fmt.Errorf("page at byte %d %v", at, err)
+		}
 		at += int64(hlen) + int64(h.CompressedPageSize)
 	}
 	return nil
@@ -193,6 +202,9 @@ func pageHeader(r io.ReaderAt, buf []byte, at int64) (format.PageHeader, int, er
 func checkPage(h *format.PageHeader, room int64, values *int64) error {
 	if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > room {
 		return fmt.Errorf("declares %d bytes, past its chunk's end", h.CompressedPageSize)
+	}
+	if h.CompressedPageSize > maxPageBytes {
+		return fmt.Errorf("declares %d bytes compressed (at most %d)", h.CompressedPageSize, maxPageBytes)
 	}
 	if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxPageBytes {
 		return fmt.Errorf("declares %d bytes uncompressed (at most %d)", h.UncompressedPageSize, maxPageBytes)
