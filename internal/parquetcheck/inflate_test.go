@@ -3,9 +3,9 @@ package parquetcheck
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"io"
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"runtime"
