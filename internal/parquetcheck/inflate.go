@@ -42,12 +42,30 @@ func checkInflate(ctx context.Context, r io.ReaderAt, codec format.CompressionCo
 		}
 		at, body, want = at+levels, body-levels, want-levels
 	}
-	src := io.NewSectionReader(r, at, body)
-	var got int64
-	var err error
-	switch codec {
-	case format.Uncompressed:
+	got, known, err := inflatedSize(ctx, codec, io.NewSectionReader(r, at, body), body, want)
+	if !known {
 		return nil
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("does not inflate as %s: %v", codec, err)
+	}
+	if got != want {
+		if got > want {
+			return fmt.Errorf("inflates as %s past the %d bytes it declares", codec, want)
+		}
+		return fmt.Errorf("inflates as %s to %d bytes where it declares %d", codec, got, want)
+	}
+	return nil
+}
+
+// inflatedSize returns the size src, body bytes compressed by codec,
+// inflates to, at most want+1; known is false for a codec it does not
+// decode here (none, or one parquet-go refuses, naming it).
+func inflatedSize(ctx context.Context, codec format.CompressionCodec, src io.Reader, body, want int64) (got int64, known bool, err error) {
+	switch codec {
 	case format.Snappy:
 		got, err = snappyLen(src, body)
 	case format.Gzip:
@@ -63,21 +81,9 @@ func checkInflate(ctx context.Context, r io.ReaderAt, codec format.CompressionCo
 	case format.Lz4Raw:
 		got, err = lz4Len(src, body, want)
 	default:
-		return nil // parquet-go refuses it, naming the codec
+		return 0, false, nil
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("does not inflate as %s: %v", codec, err)
-	}
-	if got != want {
-		if got > want {
-			return fmt.Errorf("inflates as %s past the %d bytes it declares", codec, want)
-		}
-		return fmt.Errorf("inflates as %s to %d bytes where it declares %d", codec, got, want)
-	}
-	return nil
+	return got, true, err
 }
 
 // inflated returns how many bytes the stream open makes of src gives,
