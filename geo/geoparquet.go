@@ -2,6 +2,7 @@ package geo
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -284,8 +285,31 @@ func placed(c Checkin, pt orb.Point, timeText string) (Checkin, error) {
 	return c, nil
 }
 
-// wkbPoint decodes a WKB point.
+// wkbTypes names WKB's geometry types by their code (OGC Simple Features).
+var wkbTypes = [...]string{1: "Point", 2: "LineString", 3: "Polygon", 4: "MultiPoint", 5: "MultiLineString", 6: "MultiPolygon", 7: "GeometryCollection"}
+
+// wkbPoint decodes a WKB point. The geometry's type is read from its
+// header first and anything but a point refused there, before orb
+// decodes it: orb's decoder recurses into a collection's members, and a
+// GeometryCollection nested millions deep overflowed the stack. The
+// type's code may carry ISO's Z and M (+1000, +2000, +3000) or EWKB's
+// flags (the top three bits).
 func wkbPoint(b []byte) (orb.Point, error) {
+	if len(b) < 5 || b[0] > 1 {
+		return orb.Point{}, fmt.Errorf("%w: its WKB cannot be read: %d bytes without a byte order and type", ErrNotPoint, len(b))
+	}
+	var order binary.ByteOrder = binary.BigEndian
+	if b[0] == 1 {
+		order = binary.LittleEndian
+	}
+	code := (order.Uint32(b[1:5]) &^ 0xe0000000) % 1000
+	if code != 1 {
+		name := fmt.Sprintf("WKB geometry of type %d", code)
+		if int(code) < len(wkbTypes) && wkbTypes[code] != "" {
+			name = wkbTypes[code]
+		}
+		return orb.Point{}, fmt.Errorf("%w: a %s", ErrNotPoint, name)
+	}
 	g, err := wkb.Unmarshal(b)
 	if err != nil {
 		return orb.Point{}, fmt.Errorf("%w: its WKB cannot be read: %v", ErrNotPoint, err)

@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -155,6 +156,46 @@ func FuzzReadGeoParquet(f *testing.F) {
 			if err == nil && n+res.Skipped != res.Lines {
 				t.Fatalf("%d read and %d skipped of %d rows", n, res.Skipped, res.Lines)
 			}
+		}
+	})
+}
+
+// TestWKBNested refuses a WKB GeometryCollection nested 4 million deep
+// (36 MB) by its header, where orb's decoder recursed into each member
+// and overflowed the goroutine stack (1 GB), and names the geometry
+// types whose codes carry ISO's or EWKB's dimensions.
+func TestWKBNested(t *testing.T) {
+	b := append(bytes.Repeat([]byte{1, 7, 0, 0, 0, 1, 0, 0, 0}, 4_000_000), 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	if _, err := wkbPoint(b); err == nil || err.Error() != "geometry is not a point: a GeometryCollection" {
+		t.Errorf("a collection nested 4 million deep: %v", err)
+	}
+	for _, tc := range []struct {
+		b    []byte
+		want string
+	}{
+		{[]byte{0, 0, 0, 0x0b, 0xbe}, "geometry is not a point: a MultiPolygon"}, // ISO 3006: MultiPolygon Z M
+		{[]byte{1, 2, 0, 0, 0x80}, "geometry is not a point: a LineString"},      // EWKB LineString Z
+		{[]byte{1, 99, 0, 0, 0}, "geometry is not a point: a WKB geometry of type 99"},
+		{[]byte{2, 1, 0, 0, 0}, "geometry is not a point: its WKB cannot be read: 5 bytes without a byte order and type"},
+	} {
+		if _, err := wkbPoint(tc.b); err == nil || err.Error() != tc.want {
+			t.Errorf("% x: %v, want %q", tc.b, err, tc.want)
+		}
+	}
+}
+
+// FuzzWKB reads any bytes as a WKB point: an error, or a point from at
+// least the 21 bytes of a 2-D one; never a panic or a stack overflow.
+func FuzzWKB(f *testing.F) {
+	p, _ := wkb.Marshal(orb.Point{2.35, 48.85})
+	f.Add(p)
+	c, _ := wkb.Marshal(orb.Collection{orb.Point{1, 2}, orb.Collection{orb.Point{3, 4}}})
+	f.Add(c)
+	f.Add(append(bytes.Repeat([]byte{1, 7, 0, 0, 0, 1, 0, 0, 0}, 100), p...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pt, err := wkbPoint(b)
+		if err == nil && len(b) < 21 {
+			t.Errorf("% x, %d bytes, read as the point %v", b, len(b), pt)
 		}
 	})
 }
