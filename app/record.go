@@ -1,15 +1,20 @@
 package app
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
+
+	"github.com/privmap/privmap/geo"
 )
 
 // RecordSchema names the version of a Record's layout.
@@ -50,20 +55,23 @@ const MaxDigestParts = 100000
 
 // Digest returns the digest of the file or directory path: a
 // directory's size and SHA-256 are those of its regular files' digests
-// in name order, listed in Parts.
-func Digest(path string) (FileDigest, error) {
+// in name order, listed in Parts. A path that is neither a regular file
+// nor a folder (a device such as /dev/zero, which never ends, or a named
+// pipe, whose opening blocks) is refused before it is opened; ctx stops
+// the reading.
+func Digest(ctx context.Context, path string) (FileDigest, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return FileDigest{}, err
 	}
 	if !st.IsDir() {
-		f, err := os.Open(path)
+		f, err := openRegular(path, st)
 		if err != nil {
 			return FileDigest{}, err
 		}
 		defer f.Close()
 		h := sha256.New()
-		n, err := io.Copy(h, f)
+		n, err := io.Copy(h, &geo.ProgressReader{Ctx: ctx, R: f})
 		if err != nil {
 			return FileDigest{}, fmt.Errorf("%s: %w", path, err)
 		}
@@ -82,7 +90,7 @@ func Digest(path string) (FileDigest, error) {
 		if !e.Type().IsRegular() {
 			continue
 		}
-		p, err := Digest(filepath.Join(path, e.Name()))
+		p, err := Digest(ctx, filepath.Join(path, e.Name()))
 		if err != nil {
 			return FileDigest{}, err
 		}
@@ -94,21 +102,59 @@ func Digest(path string) (FileDigest, error) {
 	return d, nil
 }
 
+// openRegular opens path, whose Stat is st, when it is a regular file,
+// and checks the file opened is one still.
+func openRegular(path string, st os.FileInfo) (*os.File, error) {
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s): privmap digests files", path, fileKind(st.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file once opened", path)
+	}
+	return f, nil
+}
+
+// fileKind names the kind of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
+}
+
 // DigestReading returns the digest of the file path while read reads
 // it: the file is read once, and its remainder, if read stops early,
-// is digested too.
-func DigestReading(path string, read func(io.Reader) error) (FileDigest, error) {
-	f, err := os.Open(path)
+// is digested too. As for Digest, path must be a regular file, and ctx
+// stops the reading.
+func DigestReading(ctx context.Context, path string, read func(io.Reader) error) (FileDigest, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return FileDigest{}, err
+	}
+	f, err := openRegular(path, st)
 	if err != nil {
 		return FileDigest{}, err
 	}
 	defer f.Close()
 	h := sha256.New()
 	n := &countingWriter{w: h}
-	if err := read(io.TeeReader(f, n)); err != nil {
+	r := &geo.ProgressReader{Ctx: ctx, R: f}
+	if err := read(io.TeeReader(r, n)); err != nil {
 		return FileDigest{}, fmt.Errorf("%s: %w", path, err)
 	}
-	if _, err := io.Copy(n, f); err != nil {
+	if _, err := io.Copy(n, r); err != nil {
 		return FileDigest{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return FileDigest{Path: path, Bytes: n.n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
@@ -134,7 +180,7 @@ func BytesDigest(path string, data []byte) FileDigest {
 
 // NewRecord returns the record of command run with args, which read
 // inputs (empty names skipped) and wrote output, its JSON line result.
-func NewRecord(command string, args []string, inputs []string, output FileDigest, result []byte) (*Record, error) {
+func NewRecord(ctx context.Context, command string, args []string, inputs []string, output FileDigest, result []byte) (*Record, error) {
 	if result == nil {
 		result = []byte("null") // a command that prints no JSON line
 	}
@@ -144,7 +190,7 @@ func NewRecord(command string, args []string, inputs []string, output FileDigest
 		if in == "" {
 			continue
 		}
-		d, err := Digest(in)
+		d, err := Digest(ctx, in)
 		if err != nil {
 			return nil, err
 		}
@@ -162,6 +208,13 @@ func WriteRecord(w io.Writer, r *Record) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
+
+// Commands are privmap's command-line commands, which a record may name
+// as its maker (package cli's table has the same names, TestCommands),
+// and "window", the command a record of a file privmap's window wrote
+// names. A record naming any other is refused: the report's manifest
+// lists each record's command for a shell to run.
+var Commands = []string{"grid", "simulate", "channel", "estimate", "metrics", "render", "experiment", "plan", "release", "report", "version", "window"}
 
 // MaxRecordBytes bounds a record file read.
 const MaxRecordBytes = 16 << 20
@@ -186,6 +239,13 @@ func ReadRecord(name string) (*Record, error) {
 	}
 	if r.Schema != RecordSchema {
 		return nil, fmt.Errorf("%s: schema %q: want %q (privmap estimate -record writes it)", name, r.Schema, RecordSchema)
+	}
+	if !slices.Contains(Commands, r.Command) {
+		c := r.Command
+		if len(c) > 40 {
+			c = c[:40] + "…"
+		}
+		return nil, fmt.Errorf("%s: command %q is not one of privmap's (%s): not a record privmap wrote", name, c, strings.Join(Commands, ", "))
 	}
 	return &r, nil
 }

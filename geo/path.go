@@ -40,34 +40,117 @@ func ScanPath(ctx context.Context, path string, f Format, opt Options, fn func(C
 	return ScanCheckins(ctx, r, f, opt, fn)
 }
 
-// isPLT reports whether a folder entry is a GeoLife trajectory.
-func isPLT(name string, d fs.DirEntry) bool {
-	return !d.IsDir() && strings.EqualFold(filepath.Ext(name), ".plt")
+// maxGeoLifeFolders bounds the folders a GeoLife walk enters: the
+// dataset has 182 users, each with one Trajectory folder.
+const maxGeoLifeFolders = 1 << 16
+
+// walkPLT calls fn with every GeoLife trajectory (a regular file named
+// *.plt, any case) under root, in lexical order, root itself when it is
+// one. Symbolic links are followed, to folders too (a user's Trajectory
+// folder may be one, or root), each folder entered once by its real path
+// so that a link back up the tree ends (filepath.WalkDir follows none,
+// and skipped such users without a word). A .plt entry that is not a
+// regular file (a named pipe, whose opening blocks, or a device) is an
+// error. ctx is checked at every entry.
+func walkPLT(ctx context.Context, root string, fn func(name string) error) error {
+	st, err := os.Stat(root)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return pltEntry(root, st, fn)
+	}
+	w := &pltWalk{ctx: ctx, seen: map[string]bool{}, fn: fn}
+	return w.dir(root)
 }
 
-// scanGeoLife walks a GeoLife folder (ScanPath), telling opt.Progress
-// the share of its trajectories read.
+// A pltWalk is the state of walkPLT: the real paths of the folders
+// entered.
+type pltWalk struct {
+	ctx  context.Context
+	seen map[string]bool
+	fn   func(string) error
+}
+
+func (w *pltWalk) dir(name string) error {
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return err
+	}
+	if w.seen[real] {
+		return nil
+	}
+	if len(w.seen) >= maxGeoLifeFolders {
+		return fmt.Errorf("geo: %s: more than %d folders under a GeoLife folder", name, maxGeoLifeFolders)
+	}
+	w.seen[real] = true
+	entries, err := os.ReadDir(name)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
+		full := filepath.Join(name, e.Name())
+		st, err := os.Stat(full) // through a link
+		switch {
+		case err != nil && e.Type()&fs.ModeSymlink != 0:
+			continue // a link to nothing
+		case err != nil:
+			return err
+		case st.IsDir():
+			err = w.dir(full)
+		default:
+			err = pltEntry(full, st, w.fn)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pltEntry calls fn with name when it names a trajectory: a regular file
+// *.plt; any other .plt is an error.
+func pltEntry(name string, st fs.FileInfo, fn func(string) error) error {
+	if !strings.EqualFold(filepath.Ext(name), ".plt") {
+		return nil
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("geo: %s: not a regular file (%s): a GeoLife trajectory is a file", name, fileKind(st.Mode()))
+	}
+	return fn(name)
+}
+
+// fileKind names the kind of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "a special file"
+}
+
+// scanGeoLife walks a GeoLife folder (ScanPath, walkPLT), telling
+// opt.Progress the share of its trajectories read.
 func scanGeoLife(ctx context.Context, path string, opt Options, fn func(Checkin) error) (*Result, error) {
 	total := &Result{Format: GeoLife}
 	files, all := 0, 0
 	if opt.Progress != nil { // the trajectories, counted first
-		_ = filepath.WalkDir(path, func(name string, d fs.DirEntry, err error) error {
-			if err == nil && isPLT(name, d) {
-				all++
-			}
-			return err
-		})
+		if err := walkPLT(ctx, path, func(string) error { all++; return nil }); err != nil {
+			return nil, err
+		}
 	}
-	err := filepath.WalkDir(path, func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if !isPLT(name, d) {
-			return nil
-		}
+	err := walkPLT(ctx, path, func(name string) error {
 		files++
 		if all > 0 {
 			defer opt.Progress(min(1, float64(files)/float64(all)))

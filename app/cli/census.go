@@ -86,7 +86,7 @@ func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut
 		}
 	}
 	var b app.Batch
-	if err := rec.addTo(&b, nil, []string{in}); err != nil {
+	if err := rec.addTo(ctx, &b, nil, []string{in}); err != nil {
 		return err
 	}
 	return commit(ctx, &b, stdout, stderr, func(w io.Writer) { printCensusSummary(w, in, tab, a, missing) })

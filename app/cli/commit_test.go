@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/privmap/privmap/app"
 )
 
 // folderFiles returns the names and contents of the files in dir.
@@ -144,5 +146,19 @@ func TestUsageOnStderr(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(errs, "flag provided but not defined: -bogus") || !strings.Contains(errs, "Usage of privmap "+name) {
 			t.Errorf("%s -bogus: exit %d, stdout %q, stderr %.200q", name, code, out, errs)
 		}
+	}
+}
+
+// TestCommands: the commands a record may name (app.Commands) are the
+// command line's, and the window's.
+func TestCommands(t *testing.T) {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	names = append(names, "window")
+	slices.Sort(names)
+	if got := slices.Sorted(slices.Values(app.Commands)); !slices.Equal(got, names) {
+		t.Errorf("app.Commands %v, the command line's and the window %v", got, names)
 	}
 }

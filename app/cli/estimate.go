@@ -102,7 +102,7 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	var b app.Batch
-	if err := addRecorded(&b, *out, *record, func(w io.Writer) error { return core.WriteEstimate(w, est.Theta, s.Alphabet, iv.core()) },
+	if err := addRecorded(ctx, &b, *out, *record, func(w io.Writer) error { return core.WriteEstimate(w, est.Theta, s.Alphabet, iv.core()) },
 		"estimate", args, line, append([]string{*studyName, *reportsName}, backgrounds.files()...)); err != nil {
 		return err
 	}

@@ -224,7 +224,7 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 		}
 	}
 	var b app.Batch
-	if err := rec.addTo(&b, nil, src.Files()); err != nil {
+	if err := rec.addTo(ctx, &b, nil, src.Files()); err != nil {
 		return err
 	}
 	if err := commit(ctx, &b, stdout, stderr, func(w io.Writer) { printSummary(w, in, res, gd) }); err != nil {

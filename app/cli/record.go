@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"io"
 
 	"github.com/privmap/privmap/app"
@@ -32,7 +33,7 @@ func (r *recording) Add(name string, fill func(io.Writer) error, sources ...stri
 // output's bytes, which are made first to be digested (the first output
 // is the record's Output, the others its Also). Everything is
 // committed together or not at all.
-func (r *recording) addTo(b *app.Batch, line []byte, inputs []string) error {
+func (r *recording) addTo(ctx context.Context, b *app.Batch, line []byte, inputs []string) error {
 	if r.path == "" {
 		for _, o := range r.outs {
 			b.Add(o.name, o.fill, o.sources...)
@@ -52,7 +53,7 @@ func (r *recording) addTo(b *app.Batch, line []byte, inputs []string) error {
 		digests = append(digests, app.BytesDigest(o.name, data))
 		b.Add(o.name, func(w io.Writer) error { _, err := w.Write(data); return err }, o.sources...)
 	}
-	rec, err := app.NewRecord(r.command, r.args, inputs, digests[0], line)
+	rec, err := app.NewRecord(ctx, r.command, r.args, inputs, digests[0], line)
 	if err != nil {
 		return err
 	}
@@ -63,8 +64,8 @@ func (r *recording) addTo(b *app.Batch, line []byte, inputs []string) error {
 
 // addRecorded adds to b the file out, written by fill, with the record
 // of command when record is not empty (recording.addTo).
-func addRecorded(b *app.Batch, out, record string, fill func(io.Writer) error, command string, args []string, line []byte, inputs []string) error {
+func addRecorded(ctx context.Context, b *app.Batch, out, record string, fill func(io.Writer) error, command string, args []string, line []byte, inputs []string) error {
 	r := recording{path: record, command: command, args: args}
 	r.Add(out, fill, inputs...)
-	return r.addTo(b, line, inputs)
+	return r.addTo(ctx, b, line, inputs)
 }

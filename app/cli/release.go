@@ -90,7 +90,7 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	var b app.Batch
-	if err := addRecorded(&b, *out, *record, func(w io.Writer) error { _, err := w.Write(content); return err },
+	if err := addRecorded(ctx, &b, *out, *record, func(w io.Writer) error { _, err := w.Write(content); return err },
 		"release", args, line, []string{*truthName, *studyName}); err != nil {
 		return err
 	}
@@ -395,7 +395,7 @@ func (r *release) spend(ctx context.Context, eps float64, content []byte) error 
 		return nil
 	}
 	e := ledger.Entry{Study: r.studyName, Mechanism: r.spec.Mechanism, Sensitivity: r.spec.Sensitivity, Output: filepath.Base(r.out),
-		OutputSHA256: app.BytesDigest(r.out, content).SHA256, DataSHA256: r.dataDigest()}
+		OutputSHA256: app.BytesDigest(r.out, content).SHA256, DataSHA256: r.dataDigest(ctx)}
 	got, err := r.ledger.Spend(ctx, r.status.Dataset, eps, e)
 	if err != nil {
 		return err
@@ -409,11 +409,11 @@ func (r *release) spend(ctx context.Context, eps float64, content []byte) error 
 
 // dataDigest returns the SHA-256 of the data file the study names, ""
 // when there is none or it cannot be read.
-func (r *release) dataDigest() string {
+func (r *release) dataDigest(ctx context.Context) string {
 	if r.study == nil || r.study.Source == nil || r.study.Source.Path == "" {
 		return ""
 	}
-	d, err := app.Digest(r.study.Source.Path)
+	d, err := app.Digest(ctx, r.study.Source.Path)
 	if err != nil {
 		return ""
 	}

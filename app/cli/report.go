@@ -147,7 +147,7 @@ func reportDate(s string) (time.Time, error) {
 // figures through report.Gather, which the window's report uses too;
 // outputs are the report's own files, named in the manifest.
 func gatherReport(ctx context.Context, in *reportInputs, outputs []string) (*report.Report, []report.Figure, error) {
-	inputs, err := report.ReadFiles(report.Files{Study: in.study, Truth: in.truth, Release: in.release, Data: in.data,
+	inputs, err := report.ReadFiles(ctx, report.Files{Study: in.study, Truth: in.truth, Release: in.release, Data: in.data,
 		Estimates: in.estimates, Records: in.records})
 	if err != nil {
 		return nil, nil, err

@@ -69,7 +69,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	var b app.Batch
-	if err := addRecorded(&b, *out, *record, func(w io.Writer) error {
+	if err := addRecorded(ctx, &b, *out, *record, func(w io.Writer) error {
 		if *aggregate {
 			return writeAggregate(w, s, run)
 		}

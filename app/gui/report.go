@@ -224,7 +224,7 @@ func (in *reportInput) write(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		rec, err := app.NewRecord(report.WindowCommand, args, nil, out, result)
+		rec, err := app.NewRecord(ctx, report.WindowCommand, args, nil, out, result)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -135,7 +136,7 @@ func TestReportFromWindow(t *testing.T) {
 	files := report.Files{Study: filepath.Join(dir, "people-study.json"), Release: filepath.Join(dir, "people-released.csv"),
 		Estimates: []string{filepath.Join(dir, "people-gibu.csv")},
 		Records:   []string{filepath.Join(dir, "people-gibu.record.json"), filepath.Join(dir, "people-released.record.json")}}
-	inputs, err := report.ReadFiles(files)
+	inputs, err := report.ReadFiles(context.Background(), files)
 	require.NoError(t, err)
 	cli, _, err := report.Gather(t.Context(), inputs, report.Options{Title: req.title, Operator: req.operator, Paper: req.paper, Sections: req.sections, Created: win.Created},
 		[]string{"people.pdf", "people.json"})

@@ -54,7 +54,7 @@ func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, erro
 	f, err := geo.ParseFormat(d.Format)
 	if err != nil {
 		// Not a check-in file: its digest alone.
-		fd, err := app.Digest(dataName)
+		fd, err := app.Digest(ctx, dataName)
 		if err != nil {
 			return nil, fmt.Errorf("the data file: %w", err)
 		}
@@ -62,7 +62,7 @@ func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, erro
 		return d, nil
 	}
 	// A check-in file is read once, digested as it is scanned.
-	fd, err := app.DigestReading(dataName, func(r io.Reader) error {
+	fd, err := app.DigestReading(ctx, dataName, func(r io.Reader) error {
 		records := 0
 		// Every record counts, a blank person id too.
 		res, err := geo.ScanCheckins(ctx, r, f, geo.Options{SkipBad: true, BlankPerson: geo.BlankOwn}, func(geo.Checkin) error { records++; return nil })

@@ -76,13 +76,13 @@ type Options struct {
 // ReadFiles reads a report's input files: the study, the truth on the
 // study's alphabet, every estimate and the release, each digested as it
 // is read, and the records.
-func ReadFiles(f Files) (*Inputs, error) {
+func ReadFiles(ctx context.Context, f Files) (*Inputs, error) {
 	as, err := app.OpenStudy(f.Study)
 	if err != nil {
 		return nil, err
 	}
 	in := &Inputs{Study: as, DataName: f.Data}
-	if in.StudyFile, err = app.Digest(f.Study); err != nil {
+	if in.StudyFile, err = app.Digest(ctx, f.Study); err != nil {
 		return nil, err
 	}
 	for _, n := range f.Records {
@@ -95,7 +95,7 @@ func ReadFiles(f Files) (*Inputs, error) {
 	}
 	a := as.Study.Alphabet
 	if f.Truth != "" {
-		fd, err := app.DigestReading(f.Truth, func(r io.Reader) (err error) {
+		fd, err := app.DigestReading(ctx, f.Truth, func(r io.Reader) (err error) {
 			in.Truth, err = core.ReadDistributionOn(r, a)
 			return err
 		})
@@ -106,7 +106,7 @@ func ReadFiles(f Files) (*Inputs, error) {
 	}
 	for _, name := range f.Estimates {
 		var e EstimateInput
-		e.File, err = app.DigestReading(name, func(r io.Reader) (err error) {
+		e.File, err = app.DigestReading(ctx, name, func(r io.Reader) (err error) {
 			e.Theta, e.Intervals, err = core.ReadEstimateOn(r, a)
 			return err
 		})
@@ -117,7 +117,7 @@ func ReadFiles(f Files) (*Inputs, error) {
 	}
 	if f.Release != "" {
 		var t *core.CountTable
-		fd, err := app.DigestReading(f.Release, func(r io.Reader) (err error) {
+		fd, err := app.DigestReading(ctx, f.Release, func(r io.Reader) (err error) {
 			t, err = core.ReadCountTable(r, a.Len())
 			return err
 		})
@@ -135,7 +135,7 @@ func ReadFiles(f Files) (*Inputs, error) {
 // and the manifest, in which own are the report's own files.
 func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report, []Figure, error) {
 	r := New(opt.Title, opt.Operator, opt.Notes, opt.Paper, opt.Sections, opt.Created)
-	m := manifestBuilder{records: in.Records}
+	m := manifestBuilder{ctx: ctx, records: in.Records}
 	if in.StudyWritten {
 		m.output(in.StudyFile)
 	} else {
@@ -330,6 +330,7 @@ func releaseLevel(args []string) string {
 // manifestBuilder gathers the manifest's files (each once) and
 // commands, and the first error of a digest.
 type manifestBuilder struct {
+	ctx             context.Context // stops the digests
 	inputs, outputs []app.FileDigest
 	records         []*app.Record // every record given
 	used            []*app.Record // those whose commands it lists, as found
@@ -354,7 +355,7 @@ func (m *manifestBuilder) input(name string) {
 	if name == "" || slices.ContainsFunc(m.inputs, func(d app.FileDigest) bool { return d.Path == name }) {
 		return
 	}
-	d, err := app.Digest(name)
+	d, err := app.Digest(m.ctx, name)
 	if err != nil {
 		m.err = cmp.Or(m.err, err)
 		return
@@ -411,7 +412,7 @@ func (m *manifestBuilder) command(rec *app.Record) string {
 		paths[in.Path] = true
 		m.input(in.Path)
 	}
-	words := []string{"privmap", rec.Command}
+	words := []string{"privmap", shellQuote(rec.Command)}
 	for _, a := range rec.Args {
 		if flag, val, ok := strings.Cut(a, "="); ok && paths[val] {
 			a = flag + "=" + filepath.Base(val)
