@@ -42,11 +42,13 @@ func WriteFile(name string, fill func(io.Writer) error, sources ...string) error
 // file beside it, standard output and pipes into a temporary file of
 // the system's. Only when every fill has succeeded, and ctx is not done,
 // does it rename the temporary files over their targets, keeping a hard
-// link to each replaced file until all renames succeeded, so that a
-// rename that fails puts the earlier ones back; standard output and
-// pipes are written last, from their temporary files. On any failure,
-// every existing file is byte-identical to what it was and no temporary
-// file remains.
+// link to each replaced file until the batch is done, so that a
+// rename that fails puts the earlier ones back; standard output, pipes
+// and devices are written last, from their temporary files, and one
+// that fails (a device that is full) puts every renamed file back too.
+// On any failure, every existing regular file is byte-identical to what
+// it was and no temporary file remains; only what a pipe or standard
+// output has already passed on cannot be taken back.
 //
 // Errors name the user's path, never a temporary file.
 type Batch struct {
@@ -105,6 +107,10 @@ func (b *Batch) Commit(ctx context.Context) error {
 	}
 	for i := range b.files {
 		if err := b.files[i].writeDirect(cmp.Or[io.Writer](b.Stdout, Stdout)); err != nil {
+			// A device that refuses its bytes (/dev/full) puts back the
+			// regular files renamed before it; what a pipe has read
+			// cannot be taken back.
+			b.undo()
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -160,5 +161,43 @@ func TestWriteFileSources(t *testing.T) {
 	}
 	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o604 {
 		t.Errorf("rewritten output: mode %v, want its own 0604", fi.Mode().Perm())
+	}
+}
+
+// TestBatchDevice: a batch one of whose outputs is a device that
+// refuses its bytes (/dev/full, named or through a link) leaves every
+// regular output as it was, an existing one byte-identical and a new one
+// not created (they were renamed into place first and not undone).
+func TestBatchDevice(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	dir := t.TempDir()
+	old, fresh, link := filepath.Join(dir, "estimate.csv"), filepath.Join(dir, "new.csv"), filepath.Join(dir, "report.json")
+	if err := os.WriteFile(old, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/full", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, device := range []string{"/dev/full", link} {
+		var b Batch
+		b.Add(old, writeString("after"))
+		b.Add(device, writeString("the study"))
+		b.Add(fresh, writeString("created"))
+		err := b.Commit(context.Background())
+		if err == nil || !strings.HasPrefix(err.Error(), device+": ") {
+			t.Errorf("%s: %v", device, err)
+		}
+		if got, _ := os.ReadFile(old); string(got) != "before" {
+			t.Errorf("%s: the existing output holds %q", device, got)
+		}
+		if _, err := os.Stat(fresh); err == nil {
+			t.Errorf("%s: the new output was created", device)
+		}
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 2 {
+			t.Errorf("%s: the folder holds %d files, want the 2 it had", device, len(entries))
+		}
 	}
 }
