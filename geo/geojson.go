@@ -17,17 +17,71 @@ import (
 // point.
 var ErrNotPoint = errors.New("geometry is not a point")
 
-// isGeoJSON reports whether br starts a GeoJSON document: a JSON object
-// (after a byte-order mark, spaces or RFC 8142's record separator) whose
-// first bytes name a Feature or FeatureCollection type.
+// What a file's first JSON object says it is (geoJSONKind).
+const (
+	notGeoJSON = iota
+	geoJSONFeatures   // a Feature: the first of a text sequence's
+	geoJSONCollection // a FeatureCollection
+)
+
+// isGeoJSON reports whether br starts a GeoJSON document (geoJSONKind).
 func isGeoJSON(br *bufio.Reader) bool {
-	head, _ := br.Peek(1024)
+	head, _ := br.Peek(br.Size())
+	return geoJSONKind(head) != notGeoJSON
+}
+
+// geoJSONKind parses the first JSON object of head (after a byte-order
+// mark, white space or RFC 8142's record separator) member by member,
+// at its top level only, until one says what it is: "type" naming a
+// FeatureCollection or a Feature, or a "features" array (a collection
+// whose type comes after it). Members in any order, any white space and
+// long members before the type are read as JSON is (a search for
+// "type":"FeatureCollection" in the first kilobyte missed all three,
+// and found it in a feature's properties). An object that runs past
+// head before it says is read as a collection, whose reader names what
+// it lacks: it is JSON, never a delimited file.
+func geoJSONKind(head []byte) int {
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, bom), " \t\r\n\x1e")
 	if len(head) == 0 || head[0] != '{' {
-		return false
+		return notGeoJSON
 	}
-	compact := bytes.ReplaceAll(bytes.ReplaceAll(head, []byte(" "), nil), []byte("\n"), nil)
-	return bytes.Contains(compact, []byte(`"type":"FeatureCollection"`)) || bytes.Contains(compact, []byte(`"type":"Feature"`))
+	dec := json.NewDecoder(bytes.NewReader(head))
+	undecided := func(err error) int {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return geoJSONCollection
+		}
+		return notGeoJSON
+	}
+	if _, err := dec.Token(); err != nil {
+		return undecided(err)
+	}
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return undecided(err)
+		}
+		key, ok := t.(string)
+		if !ok {
+			return notGeoJSON // the object ended without saying
+		}
+		switch key {
+		case "type", "features":
+			v, err := dec.Token()
+			switch {
+			case err != nil:
+				return undecided(err)
+			case key == "features" && v == json.Delim('['), v == "FeatureCollection":
+				return geoJSONCollection
+			case v == "Feature":
+				return geoJSONFeatures
+			}
+			return notGeoJSON
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return undecided(err)
+		}
+	}
 }
 
 // feature is a GeoJSON feature as privmap reads it (RFC 7946 §3.2).
@@ -53,8 +107,8 @@ func readGeoJSON(lr *lineReader, res *Result, opt Options) error {
 		return err
 	}
 	defer func() { res.NoPerson = !props.sawUser }()
-	head, _ := lr.br.Peek(1024)
-	if bytes.Contains(bytes.ReplaceAll(head, []byte(" "), nil), []byte(`"type":"FeatureCollection"`)) {
+	head, _ := lr.br.Peek(lr.br.Size())
+	if geoJSONKind(head) == geoJSONCollection {
 		// Read from the bytes, not lines: a collection is often one line.
 		return readFeatureCollection(lr.ctx, lr.br, res, opt, props)
 	}
@@ -79,10 +133,16 @@ func readFeatureCollection(ctx context.Context, r io.Reader, res *Result, opt Op
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return bad(errors.New("not a GeoJSON object"))
 	}
+	features := false
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
 			return bad(fmt.Errorf("not GeoJSON: %v", err))
+		}
+		if key == "features" && features {
+			// JSON leaves a repeated name's meaning open (RFC 8259
+			// §4): both were read, as one collection.
+			return bad(errors.New(`a FeatureCollection with two "features" members: which is meant is not said`))
 		}
 		if key != "features" {
 			var skip json.RawMessage
@@ -91,6 +151,7 @@ func readFeatureCollection(ctx context.Context, r io.Reader, res *Result, opt Op
 			}
 			continue
 		}
+		features = true
 		if err := readFeatures(ctx, dec, res, opt, props, bad); err != nil {
 			return err
 		}

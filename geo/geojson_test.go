@@ -2,6 +2,7 @@ package geo
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -90,4 +91,37 @@ func FuzzReadGeoJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGeoJSONDetection finds GeoJSON by parsing its first object's
+// members, not by a string in its first kilobyte: a collection whose
+// "features" come before its "type", one indented with tabs, one whose
+// long "name" comes first (read as a CSV of thousands of fields), and a
+// text sequence whose features carry a property "type":
+// "FeatureCollection" (read as a collection). A JSON object that says
+// neither is not GeoJSON, and a collection with two "features" members
+// is refused (both were read).
+func TestGeoJSONDetection(t *testing.T) {
+	pt := func(lon, lat float64) string {
+		return fmt.Sprintf(`{"type": "Feature", "geometry": {"type": "Point", "coordinates": [%g, %g]}, "properties": {"user": "ann"}}`, lon, lat)
+	}
+	two := pt(-74, 40.7) + ",\n" + pt(-73.9, 40.8)
+	for name, text := range map[string]string{
+		"features first":  `{"features": [` + two + `], "type": "FeatureCollection"}`,
+		"tabs":            "{\n\t\"type\":\t\"FeatureCollection\",\n\t\"features\":\t[\n\t\t" + two + "\n\t]\n}\n",
+		"long name first": `{"name": "` + strings.Repeat("a,", 20_000) + `", "type": "FeatureCollection", "features": [` + two + `]}`,
+		"sequence":        "\x1e" + strings.ReplaceAll(pt(-74, 40.7), `"user": "ann"`, `"user": "ann", "type": "FeatureCollection"`) + "\n\x1e" + pt(-73.9, 40.8) + "\n",
+	} {
+		res, err := ReadCheckins(strings.NewReader(text), Auto, Options{})
+		if err != nil || res.Format != GeoJSON || len(res.Checkins) != 2 || res.Checkins[1].Lat() != 40.8 {
+			t.Errorf("%s: %v, %+v", name, err, res)
+		}
+	}
+	if k := geoJSONKind([]byte(`{"alphabet": {"kind": "grid"}, "mechanisms": []}`)); k != notGeoJSON {
+		t.Errorf("a study file read as GeoJSON (%d)", k)
+	}
+	dup := `{"type": "FeatureCollection", "features": [` + pt(-74, 40.7) + `], "features": [` + pt(-73.9, 40.8) + `]}`
+	if _, err := ReadCheckins(strings.NewReader(dup), Auto, Options{}); err == nil || !strings.Contains(err.Error(), `a FeatureCollection with two "features" members`) {
+		t.Errorf("two features members: %v", err)
+	}
 }

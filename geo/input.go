@@ -58,6 +58,15 @@ func (in Input) FromPath() bool {
 	return isParquetFile(in.Path)
 }
 
+// Streamed is the file whose records a Scan streams, which its errors
+// name: the reviews of a Yelp join, else the path.
+func (in Input) Streamed() string {
+	if in.Format == Yelp && in.Reviews != "" {
+		return in.Reviews
+	}
+	return in.Path
+}
+
 // Scan returns the Scan of the input, each pass streaming its records
 // (ScanPath) with opt; the places file of a join is read once, into
 // memory (ReadPlaces), before.

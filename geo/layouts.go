@@ -33,6 +33,9 @@ const MaxPlaces = 50_000_000
 type Places struct {
 	hex   map[[12]byte]orb.Point
 	other map[string]orb.Point
+	// twice holds the ids listed twice at two points, which no check-in
+	// is placed at (skipBad).
+	twice map[string]bool
 	// Lines and Skipped count the places file's lines and the malformed
 	// ones left out.
 	Lines, Skipped int
@@ -53,13 +56,48 @@ func hexKey(id string) ([12]byte, bool) {
 	return b, err == nil
 }
 
-// add records place id at pt.
-func (p *Places) add(id string, pt orb.Point) {
+// errTwice is the reason of a place listed again at another point.
+var errTwice = errors.New("listed twice")
+
+// add records place id at pt. An id listed again at the same point is
+// the same place; at another, add fails, and with drop the id is
+// forgotten and refused from then on (the last listing silently won).
+func (p *Places) add(id string, pt orb.Point, drop bool) error {
+	if p.twice[id] {
+		return fmt.Errorf("place %q %w, at two points, and left out", clip(id, 40), errTwice)
+	}
+	old, ok := p.lookup(id)
+	switch {
+	case ok && old == pt:
+		return nil
+	case ok:
+		err := fmt.Errorf("place %q %w: at %g,%g and at %g,%g (latitude, longitude)", clip(id, 40), errTwice, old[1], old[0], pt[1], pt[0])
+		if drop {
+			if k, isHex := hexKey(id); isHex {
+				delete(p.hex, k)
+			} else {
+				delete(p.other, id)
+			}
+			p.twice[strings.Clone(id)] = true
+		}
+		return err
+	}
 	if k, ok := hexKey(id); ok {
 		p.hex[k] = pt
-		return
+		return nil
 	}
 	p.other[strings.Clone(id)] = pt
+	return nil
+}
+
+// missing is the error of a check-in at the place id, which lookup did
+// not find: not in the places file, or listed there twice at two points.
+func (p *Places) missing(what, id string) error {
+	id = strings.TrimSpace(id)
+	if p.twice[id] {
+		return fmt.Errorf("%s %q: %w: the places file lists it twice, at two points", what, clip(id, 40), ErrUnknownPlace)
+	}
+	return fmt.Errorf("%s %q: %w", what, clip(id, 40), ErrUnknownPlace)
 }
 
 // lookup returns the point of place id.
@@ -96,7 +134,7 @@ func ReadPlaces(ctx context.Context, r io.Reader, f Format, skipBad bool) (*Plac
 	if err := binaryError(lr.br); err != nil {
 		return nil, err
 	}
-	p := &Places{hex: map[[12]byte]orb.Point{}, other: map[string]orb.Point{}}
+	p := &Places{hex: map[[12]byte]orb.Point{}, other: map[string]orb.Point{}, twice: map[string]bool{}}
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
@@ -109,6 +147,12 @@ func ReadPlaces(ctx context.Context, r io.Reader, f Format, skipBad bool) (*Plac
 			continue
 		}
 		id, pt, err := parse(line)
+		if err == nil {
+			if p.Len() >= MaxPlaces {
+				return nil, fmt.Errorf("geo: line %d: more than %d places", lr.line, MaxPlaces)
+			}
+			err = p.add(id, pt, skipBad)
+		}
 		if err != nil {
 			pe := lineError(lr.line, err)
 			if !skipBad {
@@ -120,10 +164,6 @@ func ReadPlaces(ctx context.Context, r io.Reader, f Format, skipBad bool) (*Plac
 			}
 			continue
 		}
-		if p.Len() >= MaxPlaces {
-			return nil, fmt.Errorf("geo: line %d: more than %d places", lr.line, MaxPlaces)
-		}
-		p.add(id, pt)
 	}
 	p.Lines = lr.line
 	if p.Len() == 0 {
@@ -161,7 +201,7 @@ func (p *Places) parseFoursquareGlobal(line string) (Checkin, error) {
 	}
 	pt, ok := p.lookup(f[1])
 	if !ok {
-		return Checkin{}, &fieldErr{2, fmt.Errorf("venue %q: %w", clip(strings.TrimSpace(f[1]), 40), ErrUnknownPlace)}
+		return Checkin{}, &fieldErr{2, p.missing("venue", f[1])}
 	}
 	return Checkin{User: strings.TrimSpace(f[0]), Location: strings.TrimSpace(f[1]), Time: t, Point: pt}, nil
 }
@@ -205,7 +245,7 @@ func (p *Places) parseYelpReview(line string) (Checkin, error) {
 	}
 	pt, ok := p.lookup(r.BusinessID)
 	if !ok {
-		return Checkin{}, fmt.Errorf("business %q: %w", clip(r.BusinessID, 40), ErrUnknownPlace)
+		return Checkin{}, p.missing("business", r.BusinessID)
 	}
 	c := Checkin{User: r.UserID, Location: r.BusinessID, Point: pt}
 	if r.Date != "" {

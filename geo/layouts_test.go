@@ -174,3 +174,22 @@ func TestScanGeoLife(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// TestPlacesTwice: a venue listed twice at two points is refused, naming
+// both (the last listing silently won); with skipBad it is left out, and
+// a check-in there says why; listed twice at one point it is one place.
+func TestPlacesTwice(t *testing.T) {
+	twice := fsqVenues + "v-short\t48.85\t2.35\tCafé\tFR\n" + "3fd66200f964a52000e71ee3\t40.733596\t-74.003139\tJazz Club\tUS\n"
+	_, err := ReadPlaces(context.Background(), strings.NewReader(twice), FoursquareGlobal, false)
+	if err == nil || err.Error() != `line 4: place "v-short" listed twice: at 51.5,-0.12 and at 48.85,2.35 (latitude, longitude)` {
+		t.Errorf("a venue at two points: %v", err)
+	}
+	places, err := ReadPlaces(context.Background(), strings.NewReader(twice+"v-short\t51.5\t-0.12\tPub\tGB\n"), FoursquareGlobal, true)
+	if err != nil || places.Len() != 2 || places.Skipped != 2 {
+		t.Fatalf("skipping: %v, %d places, %d lines skipped", err, places.Len(), places.Skipped)
+	}
+	_, err = ReadCheckins(strings.NewReader(fsqCheckins), FoursquareGlobal, Options{Places: places})
+	if err == nil || !strings.Contains(err.Error(), `venue "v-short": not in the places file: the places file lists it twice, at two points`) {
+		t.Errorf("a check-in at the venue listed twice: %v", err)
+	}
+}

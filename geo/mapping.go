@@ -153,8 +153,11 @@ func (m *Mapping) applyTo(c *columns, first []string, header bool) error {
 }
 
 // apply sets c's columns from the mapping: numbers directly, names by
-// their normalForm among the header's fields (hdr nil: none).
+// their normalForm among the header's fields (hdr nil: none). Two kinds
+// read from one column are refused (lat=3,lon=3 put every point on the
+// diagonal).
 func (m *Mapping) apply(c *columns, hdr []string) error {
+	used := map[int]string{}
 	for _, kind := range columnKinds {
 		col, ok := m.Columns[kind]
 		if !ok {
@@ -173,6 +176,10 @@ func (m *Mapping) apply(c *columns, hdr []string) error {
 				return fmt.Errorf("%w: %s=%q is not in the header (%s)", ErrMapping, kind, col, clip(strings.Join(hdr, " · "), 60))
 			}
 		}
+		if other, ok := used[i]; ok && i >= 0 {
+			return fmt.Errorf("%w: %s and %s both read column %d: give each its own", ErrMapping, other, kind, i+1)
+		}
+		used[i] = kind
 		switch kind {
 		case "user":
 			c.user = i

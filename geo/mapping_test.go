@@ -89,3 +89,20 @@ func TestMapping(t *testing.T) {
 		t.Errorf("ParseEncoding(ISO-8859-1) = %v, %v", l, err)
 	}
 }
+
+// TestMappingOneColumnTwice refuses two kinds read from one column, by
+// number or by a header name and a number (lat=3,lon=3 put every point
+// on the diagonal, exit status 0).
+func TestMappingOneColumnTwice(t *testing.T) {
+	text := "id,Latitude,Longitude\nann,40.7,-74\n"
+	for _, cols := range []string{"lat=2,lon=2", "lat=Latitude,lon=2", "user=3,lon=Longitude,lat=2"} {
+		m, err := ParseColumns(cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ReadCheckins(strings.NewReader(text), Auto, Options{Mapping: &Mapping{Columns: m}})
+		if err == nil || !strings.Contains(err.Error(), "both read column") {
+			t.Errorf("-cols %s: %v", cols, err)
+		}
+	}
+}

@@ -118,7 +118,7 @@ func previewWorkbook(r io.Reader, m *Mapping, n int) (*Preview, error) {
 		// The header cannot be read so: show the cells as they are.
 		p.Err, p.Header, p.Columns, p.Rows = err, nil, nil, nil
 		raw := &Preview{limit: n}
-		every := &Mapping{Header: HeaderNo, Sheet: res.Sheet, Columns: map[string]string{"lat": "1", "lon": "1"}}
+		every := &Mapping{Header: HeaderNo, Sheet: res.Sheet, Columns: map[string]string{"lat": "1", "lon": "2"}}
 		res = &Result{sink: func(Checkin) error { return nil }, preview: raw, Sheet: res.Sheet}
 		_, _ = readXLSX(context.Background(), bytes.NewReader(b), res, Options{SkipBad: true, Mapping: every})
 		var recs [][]string

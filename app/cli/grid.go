@@ -215,7 +215,8 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 		if errors.Is(err, geo.ErrNoColumns) && looksLikeCensus(in) {
 			return fmt.Errorf("%s: %w; it looks like a census table: use -format adult", in, err)
 		}
-		return fmt.Errorf("%s: %w", in, err)
+		return fmt.Errorf("%s: %w", src.Streamed(), err) // a Yelp join's errors are its reviews'
+
 	}
 	rec.Add(out, func(w io.Writer) error { return writeTruth(w, gd) }, in)
 	if studyOut != "" {

@@ -27,6 +27,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"net/url"
 	"os"
@@ -338,10 +339,9 @@ func parseEps(s string) (*big.Rat, error) {
 func EpsString(eps float64) string { return strconv.FormatFloat(eps, 'g', -1, 64) }
 
 // RatString writes an exact sum as a decimal of at most 12 significant
-// figures.
+// figures, whatever its size (a sum past float64's range too).
 func RatString(r *big.Rat) string {
-	f, _ := r.Float64()
-	return strconv.FormatFloat(f, 'g', 12, 64)
+	return new(big.Float).SetRat(r).Text('g', 12)
 }
 
 // A BudgetError refuses a publication that would spend past the budget.
@@ -450,8 +450,14 @@ func (d *DB) Spend(ctx context.Context, dataset string, eps float64, e Entry) (E
 	}
 	err = d.tx(ctx, func(t *sql.Tx, all []Entry) error {
 		st := status(all, dataset)
-		if st.Budget != nil && new(big.Rat).Add(st.Spent, ne).Cmp(st.Budget) > 0 {
+		total := new(big.Rat).Add(st.Spent, ne)
+		if st.Budget != nil && total.Cmp(st.Budget) > 0 {
 			return &BudgetError{Dataset: dataset, Spent: st.Spent, Eps: ne, Budget: st.Budget}
+		}
+		if f, _ := total.Float64(); math.IsInf(f, 0) {
+			// The ledger's sum is exact, but what privmap prints of it
+			// (the release's JSON line, the report) is a number.
+			return fmt.Errorf("data set %q: this release would bring the ε spent to %s, beyond any number privmap can print (%s spent by earlier publications): no budget allows it", dataset, RatString(total), RatString(st.Spent))
 		}
 		e.Dataset, e.Kind, e.Epsilon = dataset, KindPublication, EpsString(eps)
 		return appendEntry(ctx, t, all, &e)

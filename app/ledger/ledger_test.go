@@ -217,3 +217,21 @@ func TestImport(t *testing.T) {
 		t.Errorf("%+v %v", st, err)
 	}
 }
+
+// TestSpendBeyondNumbers refuses a publication whose total ε would pass
+// float64's range, naming both sums (the release then failed after
+// spending, saying only "json: unsupported value: +Inf").
+func TestSpendBeyondNumbers(t *testing.T) {
+	ctx := context.Background()
+	d := open(t, filepath.Join(t.TempDir(), "l.sqlite"))
+	if _, err := d.Spend(ctx, "nyc", 1e308, Entry{Mechanism: "geometric", Sensitivity: 1}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := d.Spend(ctx, "nyc", 1e308, Entry{Mechanism: "geometric", Sensitivity: 1})
+	if err == nil || err.Error() != `data set "nyc": this release would bring the ε spent to 2e+308, beyond any number privmap can print (1e+308 spent by earlier publications): no budget allows it` {
+		t.Errorf("a total past float64: %v", err)
+	}
+	if st, err := d.Status(ctx, "nyc"); err != nil || st.Publications != 1 {
+		t.Errorf("%d publications, %v; want the first only", st.Publications, err)
+	}
+}
