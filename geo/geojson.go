@@ -19,7 +19,7 @@ var ErrNotPoint = errors.New("geometry is not a point")
 
 // What a file's first JSON object says it is (geoJSONKind).
 const (
-	notGeoJSON = iota
+	notGeoJSON        = iota
 	geoJSONFeatures   // a Feature: the first of a text sequence's
 	geoJSONCollection // a FeatureCollection
 )
