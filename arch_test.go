@@ -63,8 +63,11 @@ var testOnly = map[string][]string{
 	// layers and PDFs are read with the field's own programs.
 	"app/cli": {"github.com/santhosh-tekuri/jsonschema/v6\x00", mod + "internal/testtool\x00", "github.com/xuri/excelize/v2\x00"},
 	// Workbooks to import are written with the library that reads them.
-	"app/gui":   {"github.com/xuri/excelize/v2\x00", "github.com/parquet-go/parquet-go\x00"},
-	"geo/layer": {mod + "internal/testtool\x00"},
+	"app/gui": {"github.com/xuri/excelize/v2\x00", "github.com/parquet-go/parquet-go\x00", mod + "internal/testtool\x00"},
+	// Budgets in processor time (testtool.CPUTime).
+	"app/mapplot": {mod + "internal/testtool\x00"},
+	"app/basemap": {mod + "internal/testtool\x00"},
+	"geo/layer":   {mod + "internal/testtool\x00"},
 	// Hostile pages are written under a codec's name by a forged codec.
 	"internal/parquetcheck": {"github.com/parquet-go/parquet-go/compress\x00"},
 	// The packaged files' versions are checked against app.Version.

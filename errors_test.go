@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"os"
@@ -21,7 +20,9 @@ var catalogueRow = regexp.MustCompile("^\\| (.+?) \\| `privmap ([^`]+)` \\| ([0-
 
 // TestErrorCatalogue runs every row of docs/ERRORS.md's command-line
 // table in a copy of testdata/errors under an 8 GB address-space limit
-// (ulimit -v 8000000) and a 20-second deadline: each must end with the
+// (ulimit -v 8000000) and a budget of 20 s of processor time, which a
+// loaded machine does not eat as it eats wall-clock time (a row that
+// blocks for ever is go test's -timeout's): each must end with the
 // documented exit status and first line of standard error, and leave no
 // file behind, output or temporary.
 func TestErrorCatalogue(t *testing.T) {
@@ -41,17 +42,15 @@ func TestErrorCatalogue(t *testing.T) {
 			dir := copyDir(t, "testdata/errors")
 			previousOutputs(t, dir, args)
 			before := contents(t, dir)
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, "bash", "-c", `ulimit -v 8000000 && exec "$0"`, os.Args[0])
+			cmd := exec.Command("bash", "-c", `ulimit -v 8000000 && exec "$0"`, os.Args[0])
 			cmd.Dir = dir
 			// Each row's default ledger is its own, out of the user's.
 			cmd.Env = append(os.Environ(), "PRIVMAP_TEST_MAIN=1", "PRIVMAP_TEST_ARGS="+args, "XDG_DATA_HOME="+t.TempDir())
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err := cmd.Run()
-			if ctx.Err() != nil {
-				t.Fatalf("privmap %s ran past 20 s", args)
+			if cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(); cpu > 20*time.Second {
+				t.Errorf("privmap %s took %v of processor time, past 20 s", args, cpu)
 			}
 			var exit *exec.ExitError
 			code := "0"
@@ -194,16 +193,14 @@ func TestSignals(t *testing.T) {
 			if err := cmd.Process.Signal(tc.sig); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.After(20 * time.Second)
+			// However long a loaded machine takes to stop it: a command
+			// deaf to the signal is go test's -timeout's.
 			var werr error
 		feed:
 			for {
 				select {
 				case werr = <-done:
 					break feed
-				case <-deadline:
-					cmd.Process.Kill()
-					t.Fatalf("%v: still running 20 s after the signal", tc.sig)
 				default:
 					io.WriteString(w, "k1,1,1\n") // an error once the command has gone
 				}

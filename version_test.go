@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/privmap/privmap/app"
@@ -43,5 +44,40 @@ func TestOneVersion(t *testing.T) {
 	deb := regexp.MustCompile(`^privmap \(([^)]*)\) `).FindStringSubmatch(read("assets/packaging/changelog"))
 	if deb == nil || deb[1] != app.Version {
 		t.Errorf("the Debian changelog's latest entry %q, app.Version %q", deb, app.Version)
+	}
+}
+
+// TestLicenceEverywhere: the .deb's copyright file carries LICENSE's
+// text under its SPDX name, and the AppStream metainfo names it as the
+// project's licence.
+func TestLicenceEverywhere(t *testing.T) {
+	lic, err := os.ReadFile("LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := os.ReadFile("assets/packaging/copyright")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, ok := strings.Cut(string(cp), "License: BSD-3-Clause\n")
+	var text []string
+	for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+		if l == " ." {
+			l = ""
+		}
+		text = append(text, strings.TrimPrefix(l, " "))
+	}
+	if !ok || strings.Join(text, "\n")+"\n" != string(lic) {
+		t.Error("assets/packaging/copyright does not carry LICENSE's text under License: BSD-3-Clause")
+	}
+	meta, err := os.ReadFile("assets/packaging/io.github.privmap.metainfo.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		ProjectLicense string `xml:"project_license"`
+	}
+	if err := xml.Unmarshal(meta, &c); err != nil || c.ProjectLicense != "BSD-3-Clause" {
+		t.Errorf("metainfo project_license %q, %v", c.ProjectLicense, err)
 	}
 }

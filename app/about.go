@@ -46,7 +46,7 @@ func Build() BuildInfo {
 const OSMCredit = "Map tiles and data © OpenStreetMap contributors: data under the Open Database License (ODbL 1.0), tiles from tile.openstreetmap.org under its tile usage policy; every map over them carries this credit."
 
 // AboutText says what privmap version prints and Help › About shows:
-// the build, the licence of privmap's own data, OpenStreetMap's credit,
+// the build, privmap's own licence, the licence of privmap's own data, OpenStreetMap's credit,
 // and each linked module's licence (assets.Licences); ThirdParty holds
 // their texts.
 func AboutText() string {
@@ -67,6 +67,7 @@ func AboutText() string {
 	fmt.Fprintf(&w, "date:    %s\n", date)
 	fmt.Fprintf(&w, "Go:      %s\n", b.Go)
 	fmt.Fprintf(&w, "Fyne:    %s\n", or(b.Fyne, "not linked"))
+	fmt.Fprintf(&w, "\nLicence: privmap is free software under the BSD 3-Clause licence (%s): you may use, copy, change and share it, keeping its copyright notice; it comes without any warranty. privmap version -licences prints its text.\n", assets.LicenceID)
 	w.WriteString("\nData: the embedded check-ins are synthetic (made by privmap's generator; no person's location is in them) and the embedded census rows are the first 99 of UCI's US Census 1990 (Meek, Thiesson and Heckerman, CC BY 4.0).\n")
 	w.WriteString(OSMCredit + "\n")
 	w.WriteString("\nLinked modules and their licences (privmap version -licences prints their texts):\n")

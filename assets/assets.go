@@ -41,6 +41,17 @@ const Census1990HeadName = "the first 99 records of US Census 1990 (embedded)"
 //go:embed licences/modules.tsv
 var Licences string
 
+// Licence is privmap's own licence, the BSD 3-Clause licence, as the
+// repository's LICENSE holds it (licences/LICENSE is its copy, which
+// TestLicenceCopy keeps equal): go:embed reads no file above its
+// package.
+//
+//go:embed licences/LICENSE
+var Licence string
+
+// LicenceID is Licence's SPDX identifier.
+const LicenceID = "BSD-3-Clause"
+
 // ThirdParty holds every linked module's licence files in full, as the
 // packages ship them and privmap version -licences prints them.
 //

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"image/png"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/privmap/privmap/assets"
@@ -46,5 +48,16 @@ func TestIcon(t *testing.T) {
 	}
 	if b := img.Bounds(); b.Dx() != 256 || b.Dy() != 256 {
 		t.Errorf("icon is %v, want 256×256", b)
+	}
+}
+
+// TestLicenceCopy: the embedded licence is the repository's LICENSE.
+func TestLicenceCopy(t *testing.T) {
+	top, err := os.ReadFile("../LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(top) != assets.Licence || !strings.Contains(assets.Licence, "Redistribution and use in source and binary forms") {
+		t.Error("assets/licences/LICENSE differs from LICENSE: copy it (cp LICENSE assets/licences/)")
 	}
 }

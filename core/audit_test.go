@@ -139,7 +139,7 @@ func TestAuditLargeGrid(t *testing.T) {
 	if math.Abs(au.GeoInd-12) > 1e-9 || au.GeoIndUpper != au.GeoInd {
 		t.Errorf("k-RR geo-ind [%v, %v], want exactly 12 per km", au.GeoInd, au.GeoIndUpper)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second)) // past, however fast the machine
 	defer cancel()
 	if _, err := AuditMechanism(ctx, planar, a); err == nil {
 		t.Error("an audit past its deadline succeeded")

@@ -14,11 +14,12 @@ import (
 //	privmap version [-licences]
 //
 // It prints the build (version, commit, build date, Go and Fyne), the
-// data's licences and OpenStreetMap's credit, and every linked module's
-// licence; with -licences, the licences' full texts after them.
+// data's licences and OpenStreetMap's credit, privmap's own licence and
+// every linked module's; with -licences, the licences' full texts after
+// them, privmap's first.
 func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("version")
-	texts := fs.Bool("licences", false, "also print the full text of every linked module's licence")
+	texts := fs.Bool("licences", false, "also print the full text of privmap's licence and of every linked module's")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -27,7 +28,7 @@ func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
 	}
 	fmt.Fprint(stdout, app.AboutText())
 	if *texts {
-		fmt.Fprint(stdout, "\n", assets.ThirdParty)
+		fmt.Fprint(stdout, "\nprivmap's licence (", assets.LicenceID, "):\n\n", assets.Licence, "\n", assets.ThirdParty)
 	}
 	return nil
 }

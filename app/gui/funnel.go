@@ -2,7 +2,6 @@ package gui
 
 import (
 	"sync"
-	"time"
 
 	"fyne.io/fyne/v2"
 )
@@ -103,17 +102,17 @@ func (f *funnel) signal() {
 
 // drain runs the queued changes, and those the running jobs go on
 // queueing, on the calling goroutine until no job runs and none is
-// queued. It reports false if that takes longer than limit.
-func (f *funnel) drain(limit time.Duration) bool {
-	return f.drainUntil(nil, limit)
+// queued. It waits as long as that takes: the tests that call it are
+// bounded by go test's -timeout, not by a clock that a busy machine
+// outruns.
+func (f *funnel) drain() {
+	f.drainUntil(nil)
 }
 
 // drainUntil is drain that stops as soon as done, called on the calling
 // goroutine between changes, reports true; with done not nil, it reports
-// whether done came true before the jobs ended and within limit.
-func (f *funnel) drainUntil(done func() bool, limit time.Duration) bool {
-	deadline := time.NewTimer(limit)
-	defer deadline.Stop()
+// whether done came true before the jobs ended.
+func (f *funnel) drainUntil(done func() bool) bool {
 	for {
 		if done != nil && done() {
 			return true
@@ -132,10 +131,6 @@ func (f *funnel) drainUntil(done func() bool, limit time.Duration) bool {
 		if idle {
 			return done == nil
 		}
-		select {
-		case <-wake:
-		case <-deadline.C:
-			return false
-		}
+		<-wake
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,20 +26,18 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// settleLimit bounds how long a test waits for the window's jobs.
-const settleLimit = 2 * time.Minute
-
-// settle runs the jobs' changes until every job has ended.
+// settle runs the jobs' changes until every job has ended, however long
+// a loaded machine takes (go test's -timeout bounds a job that hangs).
 func settle(t testing.TB) {
 	t.Helper()
-	require.True(t, jobs.drain(settleLimit), "the window's jobs still ran after %v", settleLimit)
+	jobs.drain()
 }
 
 // settleUntil runs the jobs' changes until cond, read between them,
-// holds; it fails if the jobs end, or settleLimit passes, first.
+// holds; it fails if the jobs end first.
 func settleUntil(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	require.True(t, jobs.drainUntil(cond, settleLimit), "%s: never happened", what)
+	require.True(t, jobs.drainUntil(cond), "%s: never happened", what)
 }
 
 // TestFunnelOrder checks that changes posted by jobs run on the
@@ -75,5 +72,5 @@ func TestFunnelUntil(t *testing.T) {
 	close(step)
 	settle(t)
 	assert.Equal(t, 2, n)
-	assert.False(t, jobs.drainUntil(func() bool { return n == 3 }, time.Second), "no job left to make n 3")
+	assert.False(t, jobs.drainUntil(func() bool { return n == 3 }), "no job left to make n 3")
 }

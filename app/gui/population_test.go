@@ -215,11 +215,7 @@ func TestAuditSlotsHold(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 	second()
-	select {
-	case <-started:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the audit did not start once the holds were released")
-	}
+	<-started // once the holds were released: go test's -timeout bounds it
 	if err := <-done; err != nil {
 		t.Error(err)
 	}
