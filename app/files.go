@@ -92,7 +92,7 @@ func (b *Batch) ToStdout() bool {
 func (b *Batch) Commit(ctx context.Context) error {
 	defer b.cleanup()
 	for i := range b.files {
-		if err := b.files[i].stage(); err != nil {
+		if err := b.files[i].stage(ctx); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {
@@ -117,11 +117,11 @@ func (b *Batch) Commit(ctx context.Context) error {
 	return nil
 }
 
-// stage fills the file's temporary copy.
-func (p *pending) stage() error {
+// stage fills the file's temporary copy; ctx stops the fill (filled).
+func (p *pending) stage(ctx context.Context) error {
 	if p.name == "-" {
 		p.direct = true
-		return p.stageAside()
+		return p.stageAside(ctx)
 	}
 	target, err := resolve(p.name)
 	if err != nil {
@@ -135,7 +135,7 @@ func (p *pending) stage() error {
 		// Opened only to be written: a reader of a named pipe would take
 		// an early open and close for the end of the file.
 		p.target, p.direct = target, true
-		return p.stageAside()
+		return p.stageAside(ctx)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s: %w", p.name, err)
 	}
@@ -151,7 +151,7 @@ func (p *pending) stage() error {
 		err = narrow(f, p.sources)
 	}
 	if err == nil {
-		err = buffered(f, p.fill)
+		err = filled(ctx, f, p.fill)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -164,13 +164,13 @@ func (p *pending) stage() error {
 
 // stageAside fills a temporary file of the system's, for a file written
 // in place once the others are committed.
-func (p *pending) stageAside() error {
+func (p *pending) stageAside(ctx context.Context) error {
 	f, err := os.CreateTemp("", ".privmap-*.tmp")
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.name, err)
 	}
 	p.tmp = f.Name()
-	err = buffered(f, p.fill)
+	err = filled(ctx, f, p.fill)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -292,6 +292,27 @@ func narrow(f *os.File, sources []string) error {
 		return nil
 	}
 	return f.Chmod(mode)
+}
+
+// filled fills f through buffered in a goroutine of its own and waits
+// for it or for ctx to end: a fill may draw a figure for seconds
+// without looking at ctx (a million-vertex overlay on a loaded machine
+// went on past SIGTERM), and Commit must stop at once. When ctx ends
+// first, f is closed, so that the fill's next write fails and its
+// goroutine ends, and ctx's error is returned: the caller removes f.
+func filled(ctx context.Context, f *os.File, fill func(io.Writer) error) error {
+	if ctx.Done() == nil {
+		return buffered(f, fill)
+	}
+	done := make(chan error, 1)
+	go func() { done <- buffered(f, fill) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		f.Close()
+		return ctx.Err()
+	}
 }
 
 // buffered runs fill on a buffer over w and flushes it.

@@ -201,3 +201,39 @@ func TestBatchDevice(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchCancelFill: a fill that does not look at ctx (a figure being
+// drawn) is left when ctx ends: Commit returns ctx's error at once,
+// the existing output as it was and no temporary file left, and the
+// fill's own goroutine ends at its next write.
+func TestBatchCancelFill(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "map.png")
+	if err := os.WriteFile(out, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	started, release, ended := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	var b Batch
+	b.Add(out, func(w io.Writer) error {
+		close(started)
+		<-release // drawing, deaf to ctx
+		_, err := w.Write(make([]byte, 1<<20))
+		ended <- err
+		return err
+	})
+	go func() { <-started; cancel() }()
+	if err := b.Commit(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Commit: %v, want context.Canceled", err)
+	}
+	if got, _ := os.ReadFile(out); string(got) != "before" {
+		t.Errorf("the output holds %q", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the folder holds %d files, want the output alone", len(entries))
+	}
+	close(release)
+	if err := <-ended; err == nil {
+		t.Error("the fill's write to its closed file succeeded")
+	}
+}

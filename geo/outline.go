@@ -2,6 +2,7 @@ package geo
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,8 +36,11 @@ const (
 // bare geometry) and returns the lines to draw over a map: the rings of
 // its polygons and its line strings, in longitude and latitude. Points
 // have no outline and are left out. Coordinates must be finite longitudes
-// and latitudes.
-func ReadOutlines(r io.Reader) ([]orb.LineString, error) {
+// and latitudes. ctx stops the reading: the decoding, which cannot look
+// at it (hundreds of megabytes take seconds), runs in a goroutine of its
+// own that is left when ctx ends, and the vertices are checked with ctx
+// looked at every 65,536.
+func ReadOutlines(ctx context.Context, r io.Reader) ([]orb.LineString, error) {
 	b, err := io.ReadAll(io.LimitReader(r, MaxOutlineBytes+1))
 	if err != nil {
 		return nil, err
@@ -50,7 +54,7 @@ func ReadOutlines(r io.Reader) ([]orb.LineString, error) {
 	if n := bytes.Count(b, []byte("{")); n > MaxOutlineObjects {
 		return nil, fmt.Errorf("geo: GeoJSON of %d objects (features, geometries), more than %d", n, MaxOutlineObjects)
 	}
-	geoms, err := geometries(b)
+	geoms, err := decoded(ctx, b)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +69,15 @@ func ReadOutlines(r io.Reader) ([]orb.LineString, error) {
 			if count++; count > MaxOutlineLines {
 				return nil, fmt.Errorf("geo: GeoJSON with more than %d lines (rings and line strings)", MaxOutlineLines)
 			}
-			for _, p := range ls {
+			if count&1023 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			for i, p := range ls {
+				if i&0xffff == 0xffff && ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
 				if !(math.Abs(p[0]) <= 180 && math.Abs(p[1]) <= 90) {
 					return nil, fmt.Errorf("geo: GeoJSON: vertex %v is not a longitude and latitude", p)
 				}
@@ -79,17 +91,37 @@ func ReadOutlines(r io.Reader) ([]orb.LineString, error) {
 }
 
 // ReadOutlinesFile is ReadOutlines of the file name, naming it in errors.
-func ReadOutlinesFile(name string) ([]orb.LineString, error) {
+func ReadOutlinesFile(ctx context.Context, name string) ([]orb.LineString, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	ls, err := ReadOutlines(f)
+	ls, err := ReadOutlines(ctx, &ProgressReader{Ctx: ctx, R: f})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return ls, nil
+}
+
+// decoded is geometries(b) in a goroutine of its own, left when ctx
+// ends first.
+func decoded(ctx context.Context, b []byte) ([]orb.Geometry, error) {
+	type result struct {
+		g   []orb.Geometry
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		g, err := geometries(b)
+		done <- result{g, err}
+	}()
+	select {
+	case r := <-done:
+		return r.g, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // geometries decodes a FeatureCollection, a Feature or a bare geometry.

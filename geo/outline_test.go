@@ -1,6 +1,9 @@
 package geo
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -11,7 +14,7 @@ func TestReadOutlines(t *testing.T) {
 	  {"type": "Feature", "properties": {}, "geometry": {"type": "MultiLineString", "coordinates": [[[-122.5, 37.75], [-122.3, 37.75]], [[0, 0], [1, 1], [2, 0]]]}},
 	  {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [-122.4, 37.7]}}
 	]}`
-	ls, err := ReadOutlines(strings.NewReader(fc))
+	ls, err := ReadOutlines(context.Background(), strings.NewReader(fc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +29,7 @@ func TestReadOutlines(t *testing.T) {
 		{`{"type": "FeatureCollection", "features": [`, "GeoJSON"},
 		{`[1, 2]`, "GeoJSON"},
 	} {
-		_, err := ReadOutlines(strings.NewReader(tc.in))
+		_, err := ReadOutlines(context.Background(), strings.NewReader(tc.in))
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
 		}
@@ -40,7 +43,7 @@ func FuzzReadOutlines(f *testing.F) {
 	f.Add(`{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "MultiPolygon", "coordinates": [[[[0, 0], [1, 0], [0, 0]]]]}}]}`)
 	f.Add(`{"type": "GeometryCollection", "geometries": [{"type": "LineString", "coordinates": [[0, 0], [1, 1]]}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		ls, err := ReadOutlines(strings.NewReader(in))
+		ls, err := ReadOutlines(context.Background(), strings.NewReader(in))
 		if err != nil {
 			return
 		}
@@ -71,8 +74,32 @@ func TestOutlineWork(t *testing.T) {
 		{"2,000,001 vertices", "LineString", "[0,0]", MaxOutlinePoints + 1, "more than 2000000 vertices"},
 	} {
 		doc := `{"type":"` + tc.kind + `","coordinates":[` + strings.Repeat(tc.element+",", tc.n-1) + tc.element + "]}"
-		if _, err := ReadOutlines(strings.NewReader(doc)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := ReadOutlines(context.Background(), strings.NewReader(doc)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
+	}
+}
+
+// TestReadOutlinesCancel stops reading an overlay when ctx ends: a
+// line of 10⁶ vertices (seconds to decode on a loaded machine, deaf to
+// SIGTERM) gives ctx's error, cancelled before and as it is read.
+func TestReadOutlinesCancel(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type": "LineString", "coordinates": [`)
+	for i := range 1_000_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "[%.5f,%.5f]", -122.5+float64(i%1000)*1e-4, 37.7+float64(i/1000)*1e-4)
+	}
+	b.WriteString("]}")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ReadOutlines(ctx, strings.NewReader(b.String())); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	ls, err := ReadOutlines(context.Background(), strings.NewReader(b.String()))
+	if err != nil || len(ls) != 1 || len(ls[0]) != 1_000_000 {
+		t.Errorf("%d lines, %v", len(ls), err)
 	}
 }

@@ -87,7 +87,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if err := addOverlays(f, overlays); err != nil {
+	if err := addOverlays(ctx, f, overlays); err != nil {
 		return err
 	}
 	if as.Run != nil {
@@ -208,10 +208,10 @@ func uncertaintyMap(a core.Alphabet, iv *core.Intervals, figureMap func([]float6
 
 // addOverlays reads the GeoJSON files and draws their outlines on every
 // map of f.
-func addOverlays(f *mapplot.Figure, files []string) error {
+func addOverlays(ctx context.Context, f *mapplot.Figure, files []string) error {
 	var all []orb.LineString
 	for _, name := range files {
-		ls, err := geo.ReadOutlinesFile(name)
+		ls, err := geo.ReadOutlinesFile(ctx, name)
 		if err != nil {
 			return err
 		}

@@ -165,7 +165,7 @@ func (t *tiles) loadOverlay(name string, done func(error)) {
 	t.fetches.Add(1)
 	jobs.Go(func() {
 		defer t.fetches.Done()
-		ls, err := geo.ReadOutlinesFile(name)
+		ls, err := geo.ReadOutlinesFile(context.Background(), name) // a few seconds at most: MaxOutlineBytes
 		jobs.Do(func() {
 			if err == nil {
 				t.mu.Lock()
