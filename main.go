@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	fyneapp "fyne.io/fyne/v2/app"
@@ -53,11 +54,45 @@ func main() {
 		os.Exit(1)
 	}
 	hideOwnConsole()
+	defer windowFailed()
 	a := fyneapp.NewWithID("io.github.privmap")
+	a.Lifecycle().SetOnStarted(func() {
+		started.Store(true)
+		fynelog.Started()
+	})
 	w := a.NewWindow("privmap")
 	w.SetContent(gui.New(a, w, files...))
 	w.Resize(gui.WindowSize(a))
 	w.ShowAndRun()
+}
+
+// started is set once the window has started: a panic after it is a
+// fault of privmap's, not a window that cannot open.
+var started atomic.Bool
+
+// windowFailed turns the panic of a window system or OpenGL that cannot
+// start (GLFW's "NotInitialized" after "PlatformError: Win32: Failed to
+// create helper window", a display that refuses, no OpenGL 2.1) into one
+// line on standard error with the way out, and exit status 1; a panic
+// once the window has started is left to crash with its stack, as a
+// fault must.
+func windowFailed() {
+	if started.Load() {
+		return
+	}
+	p := recover()
+	if p == nil {
+		return
+	}
+	why := fynelog.StartupError()
+	if why == "" {
+		why = fmt.Sprint(p)
+		if !strings.Contains(why, "NotInitialized") && !strings.Contains(why, "PlatformError") && !strings.Contains(why, "Unavailable") {
+			panic(p) // not the window system's: a fault, with its stack
+		}
+	}
+	fmt.Fprintf(os.Stderr, "privmap: the window cannot open: the window system or OpenGL did not start (%s); the command line works without them: privmap help\n", why)
+	os.Exit(1)
 }
 
 // noDisplay reports whether a Unix desktop has no display server to open

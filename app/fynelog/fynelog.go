@@ -21,12 +21,20 @@
 // The filter drops exactly these: a held "Fyne error:" line is dropped
 // with its Cause and At lines when the cause is the one named, and
 // written otherwise.
+//
+// Until Started is called, the filter also holds back the lines of GLFW
+// that say why the window system or OpenGL did not start
+// ("PlatformError: X11: Failed to open display", "Win32: Failed to
+// create helper window"): when the window then cannot open, privmap says
+// so in one line with StartupError's reason; once it has started, they
+// are written.
 package fynelog
 
 import (
 	"bytes"
 	"io"
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -40,6 +48,55 @@ var harmless = []struct{ reason, cause *regexp.Regexp }{
 // writes to w all but the harmless messages. The logger writes each
 // line with one Write call, as Filter assumes.
 func Filter(w io.Writer) io.Writer { return &filter{w: w} }
+
+// startup holds GLFW's lines until the window has started.
+var startup struct {
+	sync.Mutex
+	started bool
+	w       io.Writer // where the held lines go once started
+	held    [][]byte
+}
+
+// startupLine reports whether a line is GLFW's on a window system or
+// OpenGL that cannot start.
+func startupLine(line []byte) bool {
+	return bytes.Contains(line, []byte("PlatformError")) || bytes.Contains(line, []byte("failed to initialise GLFW")) ||
+		bytes.Contains(line, []byte("APIUnavailable")) || bytes.Contains(line, []byte("VersionUnavailable"))
+}
+
+// Started writes the lines held back while the window started, and
+// lets such lines through from then on.
+func Started() {
+	startup.Lock()
+	defer startup.Unlock()
+	startup.started = true
+	for _, l := range startup.held {
+		if startup.w != nil {
+			startup.w.Write(l)
+		}
+	}
+	startup.held = nil
+}
+
+// StartupError returns what the lines held back say, without their
+// dates, joined by "; ": why the window could not open; "" when none was
+// held.
+func StartupError() string {
+	startup.Lock()
+	defer startup.Unlock()
+	var parts []string
+	for _, l := range startup.held {
+		l = bytes.TrimSpace(l)
+		for _, key := range []string{"PlatformError", "APIUnavailable", "VersionUnavailable", "failed to initialise GLFW"} {
+			if i := bytes.Index(l, []byte(key)); i >= 0 {
+				l = l[i:]
+				break
+			}
+		}
+		parts = append(parts, string(l))
+	}
+	return strings.Join(parts, "; ")
+}
 
 type filter struct {
 	mu   sync.Mutex
@@ -68,6 +125,18 @@ func (f *filter) Write(p []byte) (int, error) {
 		}
 		if _, err := f.w.Write(held); err != nil {
 			return 0, err
+		}
+	}
+	if startupLine(line) {
+		startup.Lock()
+		held := !startup.started
+		if held {
+			startup.w = f.w
+			startup.held = append(startup.held, bytes.Clone(p))
+		}
+		startup.Unlock()
+		if held {
+			return len(p), nil
 		}
 	}
 	for _, h := range harmless {

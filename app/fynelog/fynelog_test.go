@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"log"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +53,30 @@ func TestFilter(t *testing.T) {
 	}
 	if got, want := strip(out.Bytes()), strip(want.Bytes()); got != want {
 		t.Errorf("filtered log:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestStartupLines holds GLFW's lines on a window system that cannot
+// start until the window has started, gives their reasons in one line
+// for the message that the window cannot open, and writes them once
+// started.
+func TestStartupLines(t *testing.T) {
+	var out bytes.Buffer
+	f := Filter(&out)
+	f.Write([]byte("2026/11/28 01:38:11 PlatformError: Win32: Failed to create helper window: Resource type not found\n"))
+	f.Write([]byte("2026/11/28 01:38:11 a line of its own\n"))
+	if got := StartupError(); got != "PlatformError: Win32: Failed to create helper window: Resource type not found" {
+		t.Errorf("StartupError() = %q", got)
+	}
+	if out.String() != "2026/11/28 01:38:11 a line of its own\n" {
+		t.Errorf("written before the start: %q", out.String())
+	}
+	Started()
+	if !strings.Contains(out.String(), "PlatformError: Win32") || StartupError() != "" {
+		t.Errorf("after the start: %q, held %q", out.String(), StartupError())
+	}
+	f.Write([]byte("PlatformError: X11: later\n"))
+	if !strings.HasSuffix(out.String(), "PlatformError: X11: later\n") {
+		t.Errorf("a line after the start was held: %q", out.String())
 	}
 }
