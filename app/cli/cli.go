@@ -216,3 +216,18 @@ func required(fs *flag.FlagSet, names ...string) error {
 	}
 	return nil
 }
+
+// isTerminal reports whether w is a terminal, where a progress line may
+// be rewritten in place with a carriage return: a file whose mode says
+// so, or a writer that says so itself (Terminal() bool).
+func isTerminal(w io.Writer) bool {
+	if t, ok := w.(interface{ Terminal() bool }); ok {
+		return t.Terminal()
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

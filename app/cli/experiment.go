@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/privmap/privmap/app/experiment"
 )
@@ -144,11 +145,22 @@ func experimentOptions(e *experiment.Experiment, runs int, users string, workers
 // runExperimentIn runs the experiment in out with a progress line on
 // stderr (runs done, time left), resuming from the runs kept there.
 func runExperimentIn(ctx context.Context, e *experiment.Experiment, panels []experiment.Panel, d *experiment.Data, opt experiment.Options, out string, stderr io.Writer) error {
+	// On a terminal the line is rewritten in place; in a log or a pipe
+	// a whole line is written every five seconds at most, and the last.
+	tty, last := isTerminal(stderr), time.Time{}
 	opt.Progress = experiment.TimeLeft(func(done, total int, left string) {
-		fmt.Fprintf(stderr, "\rexperiment %s: %d of %d runs%s        ", e.Name, done, total, left)
+		switch {
+		case tty:
+			fmt.Fprintf(stderr, "\rexperiment %s: %d of %d runs%s        ", e.Name, done, total, left)
+		case done == total || time.Since(last) >= 5*time.Second:
+			last = time.Now()
+			fmt.Fprintf(stderr, "experiment %s: %d of %d runs%s\n", e.Name, done, total, left)
+		}
 	})
 	kept, total, err := experiment.RunDir(ctx, e, panels, d, opt, out)
-	fmt.Fprintln(stderr)
+	if tty {
+		fmt.Fprintln(stderr)
+	}
 	if err != nil && ctx.Err() != nil {
 		fmt.Fprintf(stderr, "privmap experiment: stopped; %d of %d runs kept in %s: run the same command to resume\n",
 			kept, total, out+string(os.PathSeparator)+experiment.PartialFile)

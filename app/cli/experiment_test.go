@@ -17,8 +17,14 @@ import (
 // settings into dir with the given workers.
 func tinyExperiment(t *testing.T, dir string, workers string) string {
 	t.Helper()
-	if code, _, errs := run("experiment", "-name", "fw-fig7", "-runs", "3", "-users", "200,500", "-seed", "7", "-workers", workers, "-o", dir); code != 0 {
+	code, _, errs := run("experiment", "-name", "fw-fig7", "-runs", "3", "-users", "200,500", "-seed", "7", "-workers", workers, "-o", dir)
+	if code != 0 {
 		t.Fatalf("workers %s: %s", workers, errs)
+	}
+	// Not a terminal: whole lines, the last one saying every run done
+	// (a carriage-return line said nothing to a log until the end).
+	if strings.Contains(errs, "\r") || !strings.Contains(errs, "experiment fw-fig7: 12 of 12 runs\n") {
+		t.Errorf("stderr %q", errs)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "runs.csv"))
 	if err != nil {
@@ -117,12 +123,15 @@ func TestExperimentResume(t *testing.T) {
 	}
 }
 
-// cancelAfter is a progress writer that cancels once n runs are done.
+// cancelAfter is a progress writer that cancels once n runs are done;
+// a terminal, so that it is told every run.
 type cancelAfter struct {
 	n      int
 	cancel context.CancelFunc
 	w      io.Writer
 }
+
+func (c *cancelAfter) Terminal() bool { return true }
 
 func (c *cancelAfter) Write(p []byte) (int, error) {
 	if strings.Contains(string(p), " 4 of ") {

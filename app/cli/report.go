@@ -71,10 +71,15 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{msg: fmt.Sprintf("-opacity %v: want a number in (0, 1]", in.opacity)}
 	}
 	in.stderr = stderr
+	start := time.Now()
+	in.progress = func(stage string) {
+		fmt.Fprintf(stderr, "privmap report: %s, %s\n", stage, time.Since(start).Round(time.Second))
+	}
 	r, figs, err := gatherReport(ctx, &in, []string{*out, jsonOut})
 	if err != nil {
 		return err
 	}
+	in.progress("writing the PDF and its JSON")
 	var b app.Batch
 	sources := append([]string{in.study, in.truth, in.release, in.data}, in.estimates...)
 	b.Add(*out, func(w io.Writer) error { return report.WritePDF(w, r, figs) }, sources...)
@@ -97,6 +102,7 @@ type reportInputs struct {
 	basemap                     string
 	opacity                     float64
 	stderr                      io.Writer
+	progress                    func(stage string) // each stage on stderr
 }
 
 // reportPaths checks -o and -paper and returns the JSON's path.
@@ -147,6 +153,9 @@ func reportDate(s string) (time.Time, error) {
 // figures through report.Gather, which the window's report uses too;
 // outputs are the report's own files, named in the manifest.
 func gatherReport(ctx context.Context, in *reportInputs, outputs []string) (*report.Report, []report.Figure, error) {
+	if in.progress != nil {
+		in.progress("reading the study, the estimates and the records")
+	}
 	inputs, err := report.ReadFiles(ctx, report.Files{Study: in.study, Truth: in.truth, Release: in.release, Data: in.data,
 		Estimates: in.estimates, Records: in.records})
 	if err != nil {
@@ -158,7 +167,7 @@ func gatherReport(ctx context.Context, in *reportInputs, outputs []string) (*rep
 	}
 	defer closeBase()
 	return report.Gather(ctx, inputs, report.Options{Title: in.title, Operator: in.operator, Notes: in.notes, Paper: in.paper,
-		Sections: in.sections, Created: in.created.Format(time.RFC3339), Under: under}, outputs)
+		Sections: in.sections, Created: in.created.Format(time.RFC3339), Under: under, Progress: in.progress}, outputs)
 }
 
 // underlay opens -basemap and returns the underlay of the report's

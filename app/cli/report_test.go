@@ -54,8 +54,14 @@ func pdfTool(t *testing.T, name string) string { return testtool.Need(t, name, "
 // PDF, and returns the JSON it wrote beside the PDF, read and raw.
 func reportOf(t *testing.T, args ...string) (report.Report, []byte) {
 	t.Helper()
-	if code, _, errs := run(append([]string{"report"}, args...)...); code != 0 {
+	code, _, errs := run(append([]string{"report"}, args...)...)
+	if code != 0 {
 		t.Fatal(errs)
+	}
+	// Its stages on stderr as they start, where nothing was said for
+	// minutes.
+	if !strings.HasPrefix(errs, "privmap report: reading the study, the estimates and the records, 0s\n") || !strings.Contains(errs, "privmap report: writing the PDF and its JSON, ") {
+		t.Errorf("stderr:\n%s", errs)
 	}
 	raw, err := os.ReadFile(strings.TrimSuffix(args[len(args)-1], ".pdf") + ".json")
 	if err != nil {

@@ -71,6 +71,10 @@ type Options struct {
 	Under                         Underlay
 	// Note says how the files were made when no command made them.
 	Note string
+	// Progress, when set, is told each stage of Gather as it starts
+	// (the data file read again, the mechanisms audited, each estimate):
+	// a report takes minutes on a city.
+	Progress func(stage string)
 }
 
 // ReadFiles reads a report's input files: the study, the truth on the
@@ -141,7 +145,15 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 	} else {
 		m.digested(in.StudyFile)
 	}
+	say := func(format string, a ...any) {
+		if opt.Progress != nil {
+			opt.Progress(fmt.Sprintf(format, a...))
+		}
+	}
 	var err error
+	if in.DataName != "" || in.Study.Source != nil {
+		say("reading the data file again")
+	}
 	if r.Data, err = DataFacts(ctx, in.Study, in.DataName); err != nil {
 		return nil, nil, err
 	}
@@ -149,6 +161,7 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 		m.digested(*r.Data.File)
 	}
 	if r.Has(SectionPopulation) {
+		say("auditing the %d mechanisms", len(in.Study.Study.Mechanisms))
 		if r.Population, err = population(ctx, in.Study.Study, in.Audits); err != nil {
 			return nil, nil, err
 		}
@@ -157,7 +170,8 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 		m.digested(*in.TruthFile)
 	}
 	var figs []Figure
-	for _, ei := range in.Estimates {
+	for i, ei := range in.Estimates {
+		say("estimate %d of %d: its errors, intervals and maps", i+1, len(in.Estimates))
 		e, fig, err := gatherEstimate(ctx, in, ei, &m, opt.Under)
 		if err != nil {
 			return nil, nil, err
