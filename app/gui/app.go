@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
@@ -216,7 +218,7 @@ func (u *ui) commands() map[string][]command {
 func (u *ui) addMenuAndShortcuts() {
 	cmds := u.commands()
 	var menus []*fyne.Menu
-	for _, name := range []string{"File", "Population", "Run", "View"} {
+	for _, name := range menuOrder {
 		var items []*fyne.MenuItem
 		for _, c := range cmds[name] {
 			if c.separate {
@@ -234,7 +236,8 @@ func (u *ui) addMenuAndShortcuts() {
 		}
 		menus = append(menus, fyne.NewMenu(name, items...))
 	}
-	menus = append(menus, fyne.NewMenu("Help", fyne.NewMenuItem("Welcome", u.showWelcome), fyne.NewMenuItem("About privmap", u.showAbout)))
+	menus = append(menus, fyne.NewMenu("Help", fyne.NewMenuItem("Welcome", u.showWelcome), fyne.NewMenuItem("Keyboard shortcuts", u.showShortcuts),
+		fyne.NewMenuItem("About privmap", u.showAbout)))
 	u.win.SetMainMenu(fyne.NewMainMenu(menus...))
 	u.win.Canvas().SetOnTypedKey(func(e *fyne.KeyEvent) {
 		switch {
@@ -244,6 +247,52 @@ func (u *ui) addMenuAndShortcuts() {
 			u.onCancel()
 		}
 	})
+}
+
+// menuOrder is the order of the menus that hold commands.
+var menuOrder = []string{"File", "Population", "Run", "View"}
+
+// shortcutText writes a command's keys as a person presses them: Ctrl
+// (⌘ on a Mac), Shift, then the key.
+func shortcutText(c command) string {
+	mod := "Ctrl+"
+	if runtime.GOOS == "darwin" {
+		mod = "⌘"
+	}
+	if c.shift {
+		mod += "Shift+"
+	}
+	key := string(c.key)
+	if c.key == fyne.KeyPeriod {
+		key = "."
+	}
+	return mod + key
+}
+
+// shortcutRows lists every command's keys and what they do, menu by
+// menu, from the table the menus are made of (commands), and Escape.
+func (u *ui) shortcutRows() [][2]string {
+	cmds := u.commands()
+	var rows [][2]string
+	for _, menu := range menuOrder {
+		for _, c := range cmds[menu] {
+			rows = append(rows, [2]string{shortcutText(c), menu + " › " + strings.TrimSuffix(c.label, "…")})
+		}
+	}
+	return append(rows, [2]string{"Escape", "Cancel the job under way, or close the welcome panel"})
+}
+
+// showShortcuts lists the keyboard shortcuts (Help › Keyboard
+// shortcuts).
+func (u *ui) showShortcuts() {
+	grid := container.New(layout.NewFormLayout())
+	for _, r := range u.shortcutRows() {
+		grid.Add(widget.NewLabelWithStyle(r[0], fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true}))
+		grid.Add(widget.NewLabel(r[1]))
+	}
+	d := dialog.NewCustom("Keyboard shortcuts", "Close", container.NewVScroll(grid), u.win)
+	d.Resize(fyne.NewSize(560, min(u.win.Canvas().Size().Height-80, 640)))
+	d.Show()
 }
 
 // showAbout shows privmap's build, the data's licences, OpenStreetMap's

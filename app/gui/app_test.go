@@ -383,3 +383,26 @@ func TestLoadBlankPerson(t *testing.T) {
 	assert.Equal(t, 2, people, "Alice and alice are one person")
 	assert.Equal(t, "fold", d.ws.data.studySource().PersonKey)
 }
+
+// TestShortcutsList: Help › Keyboard shortcuts lists every menu
+// command's keys, from the table the menus are bound from, and Escape.
+func TestShortcutsList(t *testing.T) {
+	_, u := newTestWindow(t)
+	settle(t)
+	rows := u.shortcutRows()
+	n := 0
+	for _, cs := range u.commands() {
+		n += len(cs)
+	}
+	require.Len(t, rows, n+1)
+	want := map[string]string{"Ctrl+O": "File › Open data", "Ctrl+Shift+P": "Population › Apply the preset", "Ctrl+R": "Run › Run estimators",
+		"Ctrl+.": "Run › Cancel", "Ctrl+4": "View › Compare", "Escape": "Cancel the job under way, or close the welcome panel"}
+	for _, r := range rows {
+		if w, ok := want[r[0]]; ok {
+			assert.Equal(t, w, r[1], r[0])
+			delete(want, r[0])
+		}
+	}
+	assert.Empty(t, want, "shortcuts missing")
+	u.showShortcuts()
+}

@@ -63,6 +63,15 @@ func newCompareTab(ws *workspace) *compareTab {
 			c.refresh()
 		}
 	})
+	// Before a first result, a run under way is said where the results
+	// will be, not the invitation to run one.
+	ws.runStages = append(ws.runStages, func(stage string) {
+		if stage == "" {
+			c.empty.SetText(compareIdle)
+			return
+		}
+		c.empty.SetText("A run is under way (" + stage + "). Its estimates appear here once every estimator has finished;\nthe Run screen shows its progress, and Esc cancels it.")
+	})
 	// A finished run is shown here.
 	ws.results = append(ws.results, func(res *runResult) {
 		c.win.SetTitle(fmt.Sprintf("privmap — %s compared", plural(len(res.Results), "estimator", "estimators")))
@@ -80,9 +89,12 @@ func newCompareTab(ws *workspace) *compareTab {
 	c.exportPNG = &widget.Button{Text: "Export PNG…", Icon: theme.DownloadIcon(), OnTapped: c.onExportPNG}
 	c.exportCSV = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: c.onExportCSV}
 	c.exportGIS = &widget.Button{Text: "GIS layer…", Icon: theme.DocumentSaveIcon(), OnTapped: c.onExportLayer}
-	c.empty = widget.NewLabel("Nothing to compare yet: choose the population and estimators, then Run (Ctrl+R).")
+	c.empty = widget.NewLabel(compareIdle)
 	return c
 }
+
+// compareIdle is what the Compare screen says before any run.
+const compareIdle = "Nothing to compare yet: choose the population and estimators, then Run (Ctrl+R)."
 
 func (c *compareTab) buildUI() fyne.CanvasObject {
 	bar := container.NewHBox(widget.NewLabel("Estimator"), roomy(c.pick), widget.NewLabel("Colour"), roomy(c.scale),

@@ -489,6 +489,7 @@ func (r *runTab) start(req runRequest) {
 	}
 	r.summary.SetText("")
 	r.win.SetTitle("privmap — running…")
+	r.ws.runStage("starting")
 	start := time.Now()
 	var last time.Time
 	lastStage, lastDetail := "", ""
@@ -504,6 +505,7 @@ func (r *runTab) start(req runRequest) {
 			r.bar.SetValue(done)
 			r.stage.SetText(fmt.Sprintf("%s… (%s)", stage, el))
 			r.detail.SetText(detail)
+			r.ws.runStage(fmt.Sprintf("%s, %s", stage, el))
 		})
 	}
 	release := r.ws.audits.hold()
@@ -520,6 +522,7 @@ func (r *runTab) start(req runRequest) {
 
 // finish shows a run's outcome, and hands a result to the workspace.
 func (r *runTab) finish(res *runResult, err error, took time.Duration) {
+	r.ws.runStage("")
 	r.detail.SetText("")
 	r.win.SetTitle("privmap")
 	if r.stopped(r.win, r.stage, err, "Run cancelled; the last results stay on the Compare screen.",

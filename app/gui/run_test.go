@@ -38,9 +38,14 @@ func TestRunAndCompare(t *testing.T) {
 	require.NotNil(t, u.run.barBox)
 	assert.False(t, u.run.barBox.Visible(), "an idle bar on the Run screen")
 	assert.False(t, u.exp.barBox.Visible(), "an idle bar on the Experiments screen")
+	assert.Equal(t, compareIdle, u.cmp.empty.Text)
 	u.run.onRun()
 	assert.True(t, u.run.barBox.Visible(), "no bar while the run runs")
+	// Issue 46: before its results, the Compare screen says a run is
+	// under way, not "Nothing to compare yet … then Run".
+	assert.True(t, strings.HasPrefix(u.cmp.empty.Text, "A run is under way (starting)."), u.cmp.empty.Text)
 	settle(t)
+	assert.Equal(t, compareIdle, u.cmp.empty.Text)
 	assert.False(t, u.run.barBox.Visible(), "the bar stayed after the run")
 	res := u.cmp.res
 	require.NotNil(t, res)

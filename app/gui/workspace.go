@@ -39,6 +39,9 @@ type workspace struct {
 	dataShown         []func(*dataset)
 	populationChanged []func(*core.Study, error)
 	results           []func(*runResult)
+	// runStages are told a run's stage as it goes ("" once it has
+	// ended), so that a screen without results says a run is under way.
+	runStages []func(stage string)
 
 	// show selects a screen's tab, and current returns the screen
 	// shown; the window sets them.
@@ -73,6 +76,13 @@ func (ws *workspace) changedPopulation() {
 	s, err := ws.population()
 	for _, f := range ws.populationChanged {
 		f(s, err)
+	}
+}
+
+// runStage tells the screens a run's stage, "" once it has ended.
+func (ws *workspace) runStage(stage string) {
+	for _, f := range ws.runStages {
+		f(stage)
 	}
 }
 
