@@ -20,6 +20,26 @@ import (
 	"github.com/privmap/privmap/core"
 )
 
+// releaseLineHelp says what each member of release's JSON line means,
+// in -h's words (docs/ARCHITECTURE.md §8 and §9 in full).
+const releaseLineHelp = `
+The JSON line on standard output:
+  worst_eps      the privacy loss one person risks at worst, in ε per person (Δ records)
+  budget         the same over every way a person's Δ records fall among the cells
+  abs_mean, variance, entropy
+                 the noise added to one count: its mean absolute value, its variance
+                 and its entropy (nats; differential for Laplace)
+  mae            mean absolute error of the released counts against the truth
+  mre            mean relative error: each cell's error over max(true count, 1),
+                 an error within the error bound -break counting 0 (PM eq. 36)
+  p_within       the share of cells whose error is at most the error bound -break
+  budget_pm      the budget as PM's Table I reads it: ln E e^|L| of the privacy loss L
+  worst_split    a person's Δ records in each cell at the worst case
+  budget_exact   false when the splits were too many to enumerate: budget is then a bound
+  secure, cells, sensitivity, neighbours, bound_in_advance, ...
+                 how it was drawn and whom it protects (docs/ARCHITECTURE.md §9)
+`
+
 // runRelease is
 //
 //	privmap release -truth T [-study S [-clip]] -mechanism laplace|geometric|pm-laplace|pm-geometric
@@ -35,6 +55,11 @@ import (
 // each person keeps Δ of them (seeded) and the rest are dropped.
 func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("release")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage of privmap release:")
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), releaseLineHelp)
+	}
 	truthName := fs.String("truth", "", "true distribution `file` with a count column (privmap grid writes one)")
 	mech := fs.String("mechanism", "", "laplace, geometric, pm-laplace or pm-geometric")
 	eps := fs.Float64("eps", 0, "ε of the laplace and geometric mechanisms")
