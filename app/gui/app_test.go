@@ -177,26 +177,27 @@ func TestBadFileKeepsDataThenSkips(t *testing.T) {
 }
 
 // endless is a reader of check-in lines that never ends, slowly: each
-// read fills its buffer with whole lines after a millisecond.
-type endless struct{ line []byte }
+// read, after a millisecond, fills its buffer with the stream of lines,
+// a line cut at the buffer's end going on in the next read.
+type endless struct {
+	line []byte
+	at   int // the next byte of line
+}
 
 func (e *endless) Read(p []byte) (int, error) {
 	time.Sleep(time.Millisecond)
-	n := 0
-	for n+len(e.line) <= len(p) {
-		n += copy(p[n:], e.line)
+	for i := range p {
+		p[i] = e.line[e.at]
+		e.at = (e.at + 1) % len(e.line)
 	}
-	if n == 0 {
-		n = copy(p, e.line)
-	}
-	return n, nil
+	return len(p), nil
 }
 
 func TestCancelKeepsData(t *testing.T) {
 	_, d := newTestUI(t)
 	before := d.ws.data
 	src := source{name: "endless", open: func() (io.ReadCloser, int64, error) {
-		return io.NopCloser(&endless{[]byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")}), 1 << 30, nil
+		return io.NopCloser(&endless{line: []byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")}), 1 << 30, nil
 	}}
 	d.load(src, false)
 	assert.True(t, d.busyRow.Visible())

@@ -70,7 +70,7 @@ func TestCancelEachJob(t *testing.T) {
 	t.Run("load", func(t *testing.T) {
 		data := u.ws.data
 		u.data.load(source{name: "endless", open: func() (io.ReadCloser, int64, error) {
-			return io.NopCloser(&endless{[]byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")}), 1 << 30, nil
+			return io.NopCloser(&endless{line: []byte("u\t2010-08-19T20:51:29Z\t37.76\t-122.42\t1\n")}), 1 << 30, nil
 		}}, false)
 		settleUntil(t, "reading under way", func() bool { return u.data.bar.Value > 0 })
 		cancel("loading")

@@ -27,9 +27,13 @@ const (
 	perUserAll   = "every check-in"
 	// perUserBounded keeps at most K check-ins of each person, K typed
 	// beside it.
-	perUserBounded = "at most K per person"
-	scaleLinear    = "linear"
-	scaleSqrt      = "square root"
+	perUserBounded = "≤ K per person"
+	// perUserBoundedOld is perUserBounded's former text, which the
+	// preferences may hold still (truncated at 1200 px: "at most K per
+	// per…").
+	perUserBoundedOld = "at most K per person"
+	scaleLinear       = "linear"
+	scaleSqrt         = "square root"
 )
 
 // dataTab loads a check-in file, grids it and shows its true heat map.

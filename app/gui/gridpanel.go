@@ -52,7 +52,11 @@ func newGridPanel(d *dataTab) *gridPanel {
 	g.bound.Validator = func(s string) error { _, err := boundValue(s); return err }
 	g.bound.OnSubmitted = g.onSubmit
 	g.perUser = widget.NewSelect([]string{perUserFirst, perUserAll, perUserBounded}, g.onPerUser)
-	g.perUser.SetSelected(choice(p.String(prefPerUser), g.perUser.Options, perUserFirst))
+	saved := p.String(prefPerUser)
+	if saved == perUserBoundedOld {
+		saved = perUserBounded
+	}
+	g.perUser.SetSelected(choice(saved, g.perUser.Options, perUserFirst))
 	g.showBound()
 	g.south, g.west = numberEntry(g.onSubmit), numberEntry(g.onSubmit)
 	g.north, g.east = numberEntry(g.onSubmit), numberEntry(g.onSubmit)

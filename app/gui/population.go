@@ -47,8 +47,9 @@ type populationTab struct {
 	scroll   *container.Scroll // holds list
 	preset   *widget.Select
 	problems *widget.Label
-	// levelHead names the level column with its units on the alphabet.
-	levelHead *widget.Label
+	// levelHead heads the level column, and levelHelp says what it holds
+	// on the alphabet: each parameter, its units and its kinds.
+	levelHead, levelHelp *widget.Label
 	slots     *auditSlots // audits may run a few at a time
 	content   fyne.CanvasObject
 	ws        *workspace
@@ -85,7 +86,10 @@ func newPopulationTab(ws *workspace) *populationTab {
 	}
 	p.preset = widget.NewSelect(titles, nil)
 	p.preset.PlaceHolder = "Preset population…"
-	p.levelHead = bold(levelNames(p.alphabet))
+	p.levelHead = bold("privacy level")
+	p.levelHelp = widget.NewLabel(levelNames(p.alphabet))
+	p.levelHelp.Wrapping = fyne.TextWrapWord
+	p.levelHelp.SizeName = theme.SizeNameCaptionText
 	p.problems = widget.NewLabel("")
 	p.problems.Wrapping = fyne.TextWrapWord
 	p.problems.Importance = widget.DangerImportance
@@ -102,7 +106,7 @@ func (p *populationTab) buildUI() fyne.CanvasObject {
 	// The wheel scrolls the list even over its entries, whose own
 	// scrollers would otherwise take it.
 	p.scroll.Content = container.NewStack(p.list, &wheelTo{target: p.scroll})
-	p.content = container.NewBorder(container.NewVBox(top, head), p.problems, nil, nil, p.scroll)
+	p.content = container.NewBorder(container.NewVBox(top, p.levelHelp, head), p.problems, nil, nil, p.scroll)
 	return p.content
 }
 
@@ -133,20 +137,37 @@ func (p *populationTab) onAdd() {
 	p.addRow(m)
 }
 
-// levelNames names the level column: the privacy parameters of the
-// kinds that fit alphabet a, with their units ("ε · ε per km · Q (km)"
-// on a grid).
+// levelNames says what the level column holds for the kinds that fit
+// alphabet a: each privacy parameter with its units and the kinds it
+// is of ("Privacy level: ε for krr, rappor…; ε per km for
+// planar-geometric; Q (km) for shokri" on a grid), and which way is
+// more private. The column's heading says "privacy level"; its bare
+// units ("ε · ε per km · Q (km)") were read as no heading at all.
 func levelNames(a core.Alphabet) string {
 	var names []string
+	kinds := map[string][]string{}
 	for _, k := range core.Kinds() {
 		if k.Alphabets != nil && !slices.Contains(k.Alphabets, a.Kind) {
 			continue
 		}
-		if n := k.LevelName(a); n != "" && !slices.Contains(names, n) {
+		n := k.LevelName(a)
+		if n == "" {
+			continue
+		}
+		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
+		kinds[n] = append(kinds[n], string(k.Name))
 	}
-	return strings.Join(names, " · ")
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + " for " + strings.Join(kinds[n], ", ")
+	}
+	more := "smaller ε is more private"
+	if slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "Q") }) {
+		more += ", larger Q (the expected distance a report is moved) too"
+	}
+	return "Privacy level: " + strings.Join(parts, "; ") + " — " + more + "."
 }
 
 func bold(s string) *widget.Label {
@@ -162,7 +183,7 @@ func fixedWidth(o fyne.CanvasObject, w float32) fyne.CanvasObject {
 // audits every row again.
 func (p *populationTab) setAlphabet(a core.Alphabet) {
 	p.alphabet = a
-	p.levelHead.SetText(levelNames(a))
+	p.levelHelp.SetText(levelNames(a))
 	for _, r := range p.rows {
 		r.changed()
 	}

@@ -345,13 +345,16 @@ func TestAuditPerPerson(t *testing.T) {
 	assert.InDelta(t, 9.69, 51*r.au.GeoInd, 0.01, "51 reports at 0.19 per km compose to 9.69 per km")
 }
 
-// TestLevelHead names the level column with its units: per km on a map,
-// per step on a line, ε alone on categories.
+// TestLevelHead heads the level column "privacy level" and says above
+// it what the column holds, with its units: per km on a map, per step on
+// a line, ε alone on categories.
 func TestLevelHead(t *testing.T) {
 	_, u := newTestWindow(t)
-	assert.Equal(t, "ε · ε per km · Q (km)", u.pop.levelHead.Text)
+	assert.Equal(t, "privacy level", u.pop.levelHead.Text)
+	assert.Contains(t, u.pop.levelHelp.Text, "; ε per km for planar-geometric; Q (km) for shokri — smaller ε is more private, larger Q (the expected distance a report is moved) too.")
 	u.pop.setAlphabet(core.Alphabet{Kind: core.KindLinear, Size: 10})
-	assert.Equal(t, "ε · ε per step · Q (step)", u.pop.levelHead.Text)
+	assert.Contains(t, u.pop.levelHelp.Text, "ε per step for")
 	u.pop.setAlphabet(core.Alphabet{Kind: core.KindCategorical, Size: 10})
-	assert.Equal(t, "ε", u.pop.levelHead.Text)
+	assert.NotContains(t, u.pop.levelHelp.Text, "per ")
+	assert.True(t, strings.HasPrefix(u.pop.levelHelp.Text, "Privacy level: ε for krr"), u.pop.levelHelp.Text)
 }
