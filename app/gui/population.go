@@ -50,9 +50,9 @@ type populationTab struct {
 	// levelHead heads the level column, and levelHelp says what it holds
 	// on the alphabet: each parameter, its units and its kinds.
 	levelHead, levelHelp *widget.Label
-	slots     *auditSlots // audits may run a few at a time
-	content   fyne.CanvasObject
-	ws        *workspace
+	slots                *auditSlots // audits may run a few at a time
+	content              fyne.CanvasObject
+	ws                   *workspace
 }
 
 // mechRow is one mechanism of the population.
