@@ -43,8 +43,8 @@ func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, erro
 	}
 	if as.Source != nil {
 		d.Format = as.Source.Format
-		if as.Source.PerUser != "" {
-			d.PerPerson += "; per-person rule: " + as.Source.PerUser
+		if w := perUserWords(as.Source.PerUser); w != "" {
+			d.PerPerson += "; " + w
 		}
 		dataName = cmp.Or(dataName, as.Source.Path)
 	}
@@ -471,4 +471,21 @@ func AddFigures(r *Report, figs []Figure) {
 	for _, f := range figs {
 		r.Figures = append(r.Figures, &FigureRef{Section: strings.SplitN(f.Section, ":", 2)[0], Caption: f.Caption})
 	}
+}
+
+// perUserWords says what grid's -per-user rule kept of each person's
+// records ("per-person rule: 20" said it in privmap's own words).
+func perUserWords(rule string) string {
+	switch rule {
+	case "":
+		return ""
+	case "first":
+		return "each person's first record kept (grid -per-user first)"
+	case "all":
+		return "every record of each person kept (grid -per-user all)"
+	}
+	if k, err := strconv.Atoi(rule); err == nil {
+		return fmt.Sprintf("each person's first %d records by time kept, at most (grid -per-user %d)", k, k)
+	}
+	return "records kept of each person by the rule " + rule
 }
