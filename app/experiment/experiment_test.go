@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 )
@@ -375,5 +379,25 @@ func TestPapers(t *testing.T) {
 	}
 	if got, want := Papers[1].Citation(), "T. Murakami, H. Hino and J. Sakuma, “Toward distribution estimation under local differential privacy with small samples”, Proceedings on Privacy Enhancing Technologies 2018(3), doi:10.1515/popets-2018-0022, 2018"; got != want {
 		t.Errorf("CEM's citation:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestTitleLines sets a figure's title on one line when it fits, on two
+// broken at a word when it does not, cut with "…" only when two are too
+// wide (fw-fig9's title was cut at the plots' width).
+func TestTitleLines(t *testing.T) {
+	st := text.Style{Font: font.From(sansFont, 11), Handler: plot.DefaultTextHandler}
+	title := "(b) planar 24×16 grid, synthetic San Francisco check-ins (embedded)"
+	if got := titleLines(title, st, st.Width(title)); got != title {
+		t.Errorf("fits: %q", got)
+	}
+	w := st.Width(title) * 0.6
+	got := titleLines(title, st, w)
+	first, second, ok := strings.Cut(got, "\n")
+	if !ok || strings.Contains(got, "…") || first+" "+second != title || st.Width(first) > w || st.Width(second) > w {
+		t.Errorf("two lines: %q", got)
+	}
+	if got := titleLines(title, st, st.Width(title)*0.3); !strings.Contains(got, "\n") || !strings.HasSuffix(got, " …") {
+		t.Errorf("cut: %q", got)
 	}
 }

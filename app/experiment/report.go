@@ -184,6 +184,9 @@ func Figure(p Panel, points []Point, st mapplot.Style) (*Chart, error) {
 	ch.Legend.TextStyle.Font = font.From(sansFont, font.Length(st.TextSize))
 	ch.Legend.TextStyle.Color = st.Ink
 	ch.Legend.Top, ch.Legend.Left = true, true
+	// Room between the rows: an underscore's descent ("[INV]_M") met
+	// the next row's marks.
+	ch.Legend.Padding = vg.Points(0.35 * st.TextSize)
 	for i, m := range p.Metrics {
 		pl := st.Plot()
 		pl.X.Label.Text = p.XLabel
@@ -433,14 +436,12 @@ func (ch *Chart) Draw(dc draw.Canvas) {
 	dc.FillPolygon(ch.style.Paper, []vg.Point{dc.Min, {X: dc.Min.X, Y: dc.Max.Y}, dc.Max, {X: dc.Max.X, Y: dc.Min.Y}})
 	plots := dc
 	plots.Max.X -= ch.legendWidth()
-	// The title over the plots, cut to their width.
+	// The title over the figure, on two lines where one is too wide,
+	// cut only where two are (it was cut to the plots' width).
 	title := text.Style{Color: ch.style.Ink, Font: font.From(sansFont, font.Length(1.1*ch.style.TextSize)),
 		XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
-	line := ch.Title
-	for len([]rune(line)) > 8 && title.Width(line) > plots.Max.X-plots.Min.X {
-		line = shorten(line, len([]rune(line))*9/10)
-	}
-	dc.FillText(title, vg.Point{X: (plots.Min.X + plots.Max.X) / 2, Y: dc.Max.Y - vg.Points(ch.style.TextSize/3)}, line)
+	line := titleLines(ch.Title, title, dc.Max.X-dc.Min.X-2*vg.Points(ch.style.TextSize))
+	dc.FillText(title, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(ch.style.TextSize/3)}, line)
 	plots.Max.Y -= title.Height(line) + vg.Points(ch.style.TextSize/2)
 	pad := vg.Points(ch.style.TextSize)
 	tiles := draw.Tiles{Rows: 1, Cols: len(ch.Plots), PadX: pad, PadTop: pad / 4, PadBottom: pad / 4}
@@ -452,6 +453,30 @@ func (ch *Chart) Draw(dc draw.Canvas) {
 	legend.Min.X = plots.Max.X + pad
 	legend.Max.Y = plots.Max.Y // level with the plots' top
 	ch.Legend.Draw(legend)
+}
+
+// titleLines sets s in st within width w: one line, or two broken at a
+// word, the second cut (shorten) only if it is still too wide.
+func titleLines(s string, st text.Style, w vg.Length) string {
+	if st.Width(s) <= w {
+		return s
+	}
+	words := strings.Fields(s)
+	for i := len(words) - 1; i > 0; i-- {
+		first := strings.Join(words[:i], " ")
+		if st.Width(first) > w {
+			continue
+		}
+		second := strings.Join(words[i:], " ")
+		for len([]rune(second)) > 8 && st.Width(second) > w {
+			second = shorten(second, len([]rune(second))*9/10)
+		}
+		return first + "\n" + second
+	}
+	for len([]rune(s)) > 8 && st.Width(s) > w {
+		s = shorten(s, len([]rune(s))*9/10)
+	}
+	return s
 }
 
 // WriteFigure writes the chart at its natural size as PNG (at 200 dpi)

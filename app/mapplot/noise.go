@@ -37,6 +37,7 @@ func NoisePlot(st Style, c float64, mark string, curves ...NoiseCurve) (*plot.Pl
 	p.Legend.TextStyle.Color = st.Ink
 	p.Legend.Top = true
 	p.Legend.XOffs = -st.size(6)
+	p.Legend.Padding = st.size(3) // rows apart: a label's descent met the next row's line
 	lo, hi := math.Inf(1), 0.0
 	for i, cv := range curves {
 		if len(cv.K) != len(cv.P) {

@@ -43,6 +43,7 @@ func PlanPlot(st Style, c PlanCurve) (*plot.Plot, error) {
 	p.Legend.TextStyle.Color = st.Ink
 	p.Legend.Top = true
 	p.Legend.XOffs = -st.size(6)
+	p.Legend.Padding = st.size(3) // rows apart: a label's descent met the next row's line
 	runs, bound, lo, hi := c.points()
 	if !(lo > 0) || len(bound) < 2 {
 		return nil, fmt.Errorf("plan curve: the errors are 0: nothing to plot on a logarithmic axis")
