@@ -58,6 +58,13 @@ func ReadOutlines(ctx context.Context, r io.Reader) ([]orb.LineString, error) {
 	if err != nil {
 		return nil, err
 	}
+	return outlines(ctx, geoms)
+}
+
+// outlines returns the lines of geoms to draw, counted against the
+// limits and their vertices checked, ctx looked at every 1,024 lines and
+// every 65,536 vertices.
+func outlines(ctx context.Context, geoms []orb.Geometry) ([]orb.LineString, error) {
 	var out []orb.LineString
 	points, count := 0, 0
 	for _, g := range geoms {
@@ -69,18 +76,11 @@ func ReadOutlines(ctx context.Context, r io.Reader) ([]orb.LineString, error) {
 			if count++; count > MaxOutlineLines {
 				return nil, fmt.Errorf("geo: GeoJSON with more than %d lines (rings and line strings)", MaxOutlineLines)
 			}
-			if count&1023 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
+			if count&1023 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
 			}
-			for i, p := range ls {
-				if i&0xffff == 0xffff && ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				if !(math.Abs(p[0]) <= 180 && math.Abs(p[1]) <= 90) {
-					return nil, fmt.Errorf("geo: GeoJSON: vertex %v is not a longitude and latitude", p)
-				}
+			if err := lonLats(ctx, ls); err != nil {
+				return nil, err
 			}
 			if len(ls) >= 2 {
 				out = append(out, ls)
@@ -88,6 +88,19 @@ func ReadOutlines(ctx context.Context, r io.Reader) ([]orb.LineString, error) {
 		}
 	}
 	return out, nil
+}
+
+// lonLats checks that every vertex of ls is a longitude and latitude.
+func lonLats(ctx context.Context, ls orb.LineString) error {
+	for i, p := range ls {
+		if i&0xffff == 0xffff && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if !(math.Abs(p[0]) <= 180 && math.Abs(p[1]) <= 90) {
+			return fmt.Errorf("geo: GeoJSON: vertex %v is not a longitude and latitude", p)
+		}
+	}
+	return nil
 }
 
 // ReadOutlinesFile is ReadOutlines of the file name, naming it in errors.
