@@ -31,7 +31,6 @@ func (f *forged) Encode(dst, src []byte) ([]byte, error) {
 	return append(dst[:0], f.payload(src)...), nil
 }
 func (f *forged) Decode(dst, src []byte) ([]byte, error) { return append(dst[:0], src...), nil }
-func (f *forged) compressCodec() compress.Codec          { return f }
 
 type point struct {
 	Person string  `parquet:"person"`
