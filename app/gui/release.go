@@ -235,7 +235,7 @@ func newReleaseTab(ws *workspace) *releaseTab {
 func (r *releaseTab) buildUI() fyne.CanvasObject {
 	// One form per kind of mechanism, shown as the mechanism is chosen.
 	r.stdForm = widget.NewForm(widget.NewFormItem("ε", r.eps), widget.NewFormItem("Error bound", r.brk2))
-	r.stdForm.Items[1].HintText = "below, a count this close to the truth counts as accurate, and only errors beyond it enter the relative error"
+	r.stdForm.Items[1].HintText = "counts within it of the truth are called accurate below"
 	r.pmForm = widget.NewForm(
 		widget.NewFormItem("ε within", r.epsIn),
 		widget.NewFormItem("ε beyond", r.epsOut),
