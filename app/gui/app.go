@@ -91,6 +91,9 @@ type ui struct {
 	place   *placeKeeper
 	// welcome is the welcome panel while it is shown.
 	welcome *dialog.CustomDialog
+	// help is Help's dialog shown (the shortcuts, About), which Escape
+	// closes.
+	help *dialog.CustomDialog
 	// closed ends the window's work when it closes.
 	closed func()
 	// The screens by type, for the menu's defaults and the tests.
@@ -243,6 +246,8 @@ func (u *ui) addMenuAndShortcuts() {
 		switch {
 		case e.Name == fyne.KeyEscape && u.welcome != nil:
 			u.welcome.Hide()
+		case e.Name == fyne.KeyEscape && u.help != nil:
+			u.help.Hide()
 		case e.Name == fyne.KeyEscape:
 			u.onCancel()
 		}
@@ -279,7 +284,7 @@ func (u *ui) shortcutRows() [][2]string {
 			rows = append(rows, [2]string{shortcutText(c), menu + " › " + strings.TrimSuffix(c.label, "…")})
 		}
 	}
-	return append(rows, [2]string{"Escape", "Cancel the job under way, or close the welcome panel"})
+	return append(rows, [2]string{"Escape", "Cancel the job under way, or close the welcome panel or a Help dialog"})
 }
 
 // showShortcuts lists the keyboard shortcuts (Help › Keyboard
@@ -292,7 +297,7 @@ func (u *ui) showShortcuts() {
 	}
 	d := dialog.NewCustom("Keyboard shortcuts", "Close", container.NewVScroll(grid), u.win)
 	d.Resize(fyne.NewSize(560, min(u.win.Canvas().Size().Height-80, 640)))
-	d.Show()
+	u.showHelp(d)
 }
 
 // showAbout shows privmap's build, the data's licences, OpenStreetMap's
@@ -304,6 +309,13 @@ func (u *ui) showAbout() {
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("About privmap", "Close", container.NewVScroll(text), u.win)
 	d.Resize(importSize(u.win.Canvas().Size()))
+	u.showHelp(d)
+}
+
+// showHelp shows Help's dialog d, which Escape closes.
+func (u *ui) showHelp(d *dialog.CustomDialog) {
+	u.help = d
+	d.SetOnClosed(func() { u.help = nil })
 	d.Show()
 }
 

@@ -397,7 +397,7 @@ func TestShortcutsList(t *testing.T) {
 	}
 	require.Len(t, rows, n+1)
 	want := map[string]string{"Ctrl+O": "File › Open data", "Ctrl+Shift+P": "Population › Apply the preset", "Ctrl+R": "Run › Run estimators",
-		"Ctrl+.": "Run › Cancel", "Ctrl+4": "View › Compare", "Escape": "Cancel the job under way, or close the welcome panel"}
+		"Ctrl+.": "Run › Cancel", "Ctrl+4": "View › Compare", "Escape": "Cancel the job under way, or close the welcome panel or a Help dialog"}
 	for _, r := range rows {
 		if w, ok := want[r[0]]; ok {
 			assert.Equal(t, w, r[1], r[0])
@@ -406,4 +406,7 @@ func TestShortcutsList(t *testing.T) {
 	}
 	assert.Empty(t, want, "shortcuts missing")
 	u.showShortcuts()
+	require.NotNil(t, u.help)
+	u.win.Canvas().(interface{ OnTypedKey() func(*fyne.KeyEvent) }).OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	assert.Nil(t, u.help, "Escape left the shortcuts open")
 }
