@@ -292,7 +292,7 @@ func (p *populationTab) addRow(m core.MechanismSpec) {
 	r.share.PlaceHolder = "equal"
 	r.sensitive.PlaceHolder = "e.g. 5, 17, 20-25"
 	r.audit = widget.NewLabel("")
-	r.audit.Truncation = fyne.TextTruncateEllipsis
+	r.audit.Wrapping = fyne.TextWrapWord // the per-person sentence is the one that matters, and the longest
 	r.fill(m)
 	for _, e := range []*widget.Entry{r.id, r.level, r.share, r.sensitive} {
 		e.OnChanged = func(string) { r.changed(); p.check() }
