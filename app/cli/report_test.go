@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paulmach/orb"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -54,6 +55,8 @@ func pdfTool(t *testing.T, name string) string { return testtool.Need(t, name, "
 // PDF, and returns the JSON it wrote beside the PDF, read and raw.
 func reportOf(t *testing.T, args ...string) (report.Report, []byte) {
 	t.Helper()
+	defer func(q time.Duration) { reportQuiet = q }(reportQuiet)
+	reportQuiet = 0 // as a report of minutes does after its first 5 s
 	code, _, errs := run(append([]string{"report"}, args...)...)
 	if code != 0 {
 		t.Fatal(errs)
