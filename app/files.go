@@ -304,11 +304,28 @@ func filled(ctx context.Context, f *os.File, fill func(io.Writer) error) error {
 	if ctx.Done() == nil {
 		return buffered(f, fill)
 	}
-	done := make(chan error, 1)
-	go func() { done <- buffered(f, fill) }()
+	type result struct {
+		err      error
+		panicked bool
+		p        any
+	}
+	done := make(chan result, 1)
+	go func() {
+		// A fill's panic is the caller's, as it was before the fill had
+		// a goroutine (the window recovers a job's panics).
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{panicked: true, p: p}
+			}
+		}()
+		done <- result{err: buffered(f, fill)}
+	}()
 	select {
-	case err := <-done:
-		return err
+	case r := <-done:
+		if r.panicked {
+			panic(r.p)
+		}
+		return r.err
 	case <-ctx.Done():
 		f.Close()
 		return ctx.Err()

@@ -237,3 +237,20 @@ func TestBatchCancelFill(t *testing.T) {
 		t.Error("the fill's write to its closed file succeeded")
 	}
 }
+
+// TestBatchFillPanics: a fill's panic reaches Commit's caller, as it did
+// before fills had a goroutine of their own (the window recovers a job's
+// panics; one in another goroutine would end the program).
+func TestBatchFillPanics(t *testing.T) {
+	var b Batch
+	b.Add(filepath.Join(t.TempDir(), "x.png"), func(io.Writer) error { panic("a bug drawing") })
+	defer func() {
+		if p := recover(); p != "a bug drawing" {
+			t.Errorf("recovered %v", p)
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b.Commit(ctx)
+	t.Error("Commit returned")
+}

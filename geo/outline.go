@@ -121,16 +121,26 @@ func ReadOutlinesFile(ctx context.Context, name string) ([]orb.LineString, error
 // ends first.
 func decoded(ctx context.Context, b []byte) ([]orb.Geometry, error) {
 	type result struct {
-		g   []orb.Geometry
-		err error
+		g        []orb.Geometry
+		err      error
+		panicked bool
+		p        any
 	}
 	done := make(chan result, 1)
 	go func() {
+		defer func() { // the caller's panic, as before the goroutine
+			if p := recover(); p != nil {
+				done <- result{panicked: true, p: p}
+			}
+		}()
 		g, err := geometries(b)
-		done <- result{g, err}
+		done <- result{g: g, err: err}
 	}()
 	select {
 	case r := <-done:
+		if r.panicked {
+			panic(r.p)
+		}
 		return r.g, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
