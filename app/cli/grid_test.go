@@ -306,6 +306,13 @@ func TestGridPresets(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "yelp-reviews format") || !strings.Contains(out, "3 records, 2 users") || errs != "" {
 		t.Errorf("yelp reviews: exit %d\n%s%s", code, out, errs)
 	}
+	// An error in the reviews names the reviews file (it named the
+	// businesses').
+	badReviews := write("bad-review.json", `{"user_id":"u1","business_id":"zz","date":"2018-07-07 22:09:11"}`+"\n")
+	code, _, errs = run("grid", "-format", "yelp", "-in", business, "-reviews", badReviews, "-cell", "0.5", "-o", filepath.Join(dir, "yz.csv"))
+	if code != 1 || !strings.HasPrefix(errs, "privmap grid: "+badReviews+": line 1: business \"zz\": not in the places file") {
+		t.Errorf("a review at no business: exit %d, %s", code, errs)
+	}
 	code, _, errs = run("grid", "-in", checkins, "-reviews", reviews, "-o", filepath.Join(dir, "y.csv"))
 	if code != 2 || !strings.Contains(errs, "-reviews: for -format yelp only") {
 		t.Errorf("-reviews without yelp: exit %d, %s", code, errs)

@@ -625,3 +625,18 @@ func TestReleaseWithoutPeople(t *testing.T) {
 		t.Errorf("report's data: %+v", rep.Data)
 	}
 }
+
+// TestReleaseHelp: release -h says what each member of its JSON line
+// means, the ones named after the paper too (mre, p_within, budget_pm
+// were unexplained).
+func TestReleaseHelp(t *testing.T) {
+	code, _, errs := run("release", "-h")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, member := range []string{"worst_eps", "budget", "abs_mean", "mae", "mre", "p_within", "budget_pm", "worst_split", "budget_exact"} {
+		if !strings.Contains(errs, "\n  "+member+" ") && !strings.Contains(errs, "\n  "+member+",") {
+			t.Errorf("-h does not explain %s:\n%s", member, errs)
+		}
+	}
+}
