@@ -504,7 +504,9 @@ func lineError(line int, err error) *ParseError {
 	return pe
 }
 
-func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+// isBlank reports whether s holds only white space and byte-order marks
+// (a stray U+FEFF, as a file of two BOMs has, is no datum: FuzzPreview).
+func isBlank(s string) bool { return strings.TrimSpace(strings.ReplaceAll(s, "\ufeff", "")) == "" }
 
 // maxLine bounds one line, so that a binary file read by mistake fails
 // fast instead of exhausting memory.
