@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -106,7 +105,7 @@ func Digest(ctx context.Context, path string) (FileDigest, error) {
 // and checks the file opened is one still.
 func openRegular(path string, st os.FileInfo) (*os.File, error) {
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s): privmap digests files", path, fileKind(st.Mode()))
+		return nil, fmt.Errorf("%s: not a regular file (%s): privmap digests files", path, geo.FileKind(st.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -117,21 +116,6 @@ func openRegular(path string, st os.FileInfo) (*os.File, error) {
 		return nil, fmt.Errorf("%s: not a regular file once opened", path)
 	}
 	return f, nil
-}
-
-// fileKind names the kind of a file that is not a regular one.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
 }
 
 // DigestReading returns the digest of the file path while read reads

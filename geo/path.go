@@ -118,13 +118,14 @@ func pltEntry(name string, st fs.FileInfo, fn func(string) error) error {
 		return nil
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("geo: %s: not a regular file (%s): a GeoLife trajectory is a file", name, fileKind(st.Mode()))
+		return fmt.Errorf("geo: %s: not a regular file (%s): a GeoLife trajectory is a file", name, FileKind(st.Mode()))
 	}
 	return fn(name)
 }
 
-// fileKind names the kind of a file that is not a regular one.
-func fileKind(m fs.FileMode) string {
+// FileKind names the kind of a file that is not a regular one, for the
+// errors of readers that want a file (geo's GeoLife walk, app's digests).
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"
