@@ -194,21 +194,3 @@ func smallCells(s *core.Study, keep []int, counts []float64) int {
 	}
 	return n
 }
-
-// ReleaseNotes are the lines a released file begins with when its counts
-// are not simply the data's plus noise: records dropped to bound each
-// person's, released counts suppressed (privmap's readers skip them).
-func ReleaseNotes(c Contribution, suppressed int, threshold float64) []string {
-	var notes []string
-	if c.Dropped > 0 {
-		kept := fmt.Sprintf("%d records", c.Sensitivity)
-		if c.Sensitivity == 1 {
-			kept = "1 record"
-		}
-		notes = append(notes, fmt.Sprintf("records_dropped: %d (each person kept at most %s, a seeded draw, before the noise)", c.Dropped, kept))
-	}
-	if suppressed > 0 {
-		notes = append(notes, fmt.Sprintf("suppressed: %d released counts of at most %g set to 0 (post-processing of the noisy counts, which costs no privacy)", suppressed, threshold))
-	}
-	return notes
-}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -156,21 +155,6 @@ func (c MethodCost) String() string {
 		s += " and " + BytesText(c.Bytes) + " of memory"
 	}
 	return s
-}
-
-// BytesText writes a number of bytes for a person: 650 MB, 1.3 GB.
-func BytesText(b float64) string {
-	units := []string{"bytes", "kB", "MB", "GB", "TB", "PB"}
-	i := 0
-	for b >= 1000 && i < len(units)-1 {
-		b /= 1000
-		i++
-	}
-	switch {
-	case i == 0 || b >= 10:
-		return fmt.Sprintf("%.0f %s", b, units[i])
-	}
-	return fmt.Sprintf("%.1f %s", b, units[i])
 }
 
 // shokriSeconds is the expected time of building one Shokri mechanism on
@@ -502,25 +486,6 @@ func (c Cost) String() string {
 	return s
 }
 
-// DurationText writes a measured duration for a person, to three
-// figures at most: "104 ms", "2.28 s", "16.7 s", "1 min 35 s", "2 h 5 min".
-func DurationText(d time.Duration) string {
-	switch s := d.Seconds(); {
-	case s < 1:
-		return fmt.Sprintf("%.0f ms", s*1000)
-	case s < 10:
-		return fmt.Sprintf("%.2f s", s)
-	case s < 60:
-		return fmt.Sprintf("%.1f s", s)
-	case s < 3600:
-		m := int(s) / 60
-		return fmt.Sprintf("%d min %d s", m, int(s)-60*m)
-	default:
-		h := int(s) / 3600
-		return fmt.Sprintf("%d h %d min", h, (int(s)-3600*h)/60)
-	}
-}
-
 // seconds prints a duration in the unit that suits it.
 func seconds(s float64) string {
 	switch {
@@ -534,17 +499,4 @@ func seconds(s float64) string {
 		return fmt.Sprintf("%.0f h", s/3600)
 	}
 	return fmt.Sprintf("%.0f days", s/secondsPerDay)
-}
-
-// Thousands formats n with comma thousands separators, as the window
-// and the cost model print counts.
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + Thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

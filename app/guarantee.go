@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/privmap/privmap/core"
@@ -37,24 +36,6 @@ func PlainReading(au core.Audit) string {
 		s += " A non-sensitive value may be reported as it is."
 	}
 	return s
-}
-
-// Odds writes the odds factor e^eps for people: ×1.88, ×4,625,
-// ×3.71 million, ×2.4 billion, and past a trillion ×10^16 (the power of
-// ten below it).
-func Odds(eps float64) string {
-	f := math.Exp(eps)
-	switch {
-	case f < 10:
-		return fmt.Sprintf("×%.3g", f)
-	case f < 1e6:
-		return "×" + Thousands(int(math.Round(f)))
-	case f < 1e9:
-		return fmt.Sprintf("×%.3g million", f/1e6)
-	case f < 1e12:
-		return fmt.Sprintf("×%.3g billion", f/1e9)
-	}
-	return fmt.Sprintf("×10^%d", int(eps/math.Ln10))
 }
 
 // NearIsTighter reports whether an audit's geo-indistinguishability
@@ -137,72 +118,4 @@ func MetricsReadingOf(m emd.Metrics, unit string) string {
 	parts = append(parts, fmt.Sprintf("JSD %.3g nats: 0 for the same map, ln 2 ≈ 0.693 for maps with nothing in common.", m.JSD),
 		fmt.Sprintf("Squared error %.3g: the squared differences of the cells' probabilities, summed.", m.MSE))
 	return strings.Join(parts, " ")
-}
-
-// percent writes a share as a percentage to three figures.
-func percent(v float64) string { return fmt.Sprintf("%.3g%%", 100*v) }
-
-// ReleaseReading says in words what a central release's noise
-// guarantees whom c protects — one person, or one record when the data
-// do not say who contributed which: the worst case, and PM's general
-// privacy budget as the average loss. With sum.Person (PersonSummary)
-// both are over every way her records fall among the cells, and the
-// reading says which way is worst.
-func ReleaseReading(sum ReleaseSummary, c Contribution) string {
-	who := "one person"
-	switch {
-	case !c.Known:
-		who = "one record"
-	case c.Sensitivity > 1:
-		who = fmt.Sprintf("one person (up to %s records)", Thousands(c.Sensitivity))
-	}
-	p := sum.Person
-	// e^{E|L|} is the geometric mean of the odds factor e^{|L|}; the
-	// plain mean is E e^{|L|} = e^{ε_PM}, PM Table I's reading.
-	avg := fmt.Sprintf("on average over the noise ε_g %s (PM's general privacy budget: the odds change %s as a geometric mean, %s as a plain mean)",
-		EpsText(sum.Budget), Odds(sum.Budget), Odds(sum.BudgetPM))
-	if p == nil || p.Records == 1 {
-		return fmt.Sprintf("Whether %s is in the data changes the odds of any released map at most %s (worst-case ε %s), and %s.",
-			who, Odds(sum.WorstEps), EpsText(sum.WorstEps), avg)
-	}
-	if p.BudgetExact {
-		avg += ", at its largest with her records " + SplitText(p.BudgetSplit)
-	} else {
-		avg = fmt.Sprintf("on average at most as much (the ways %s records can fall among %s cells are too many to enumerate, so the average loss is stated by its bound, the worst case)",
-			Thousands(p.Records), Thousands(p.Cells))
-	}
-	how := "however her records fall among the cells"
-	if p.Worst > p.OneCell*(1+1e-12) {
-		how = fmt.Sprintf("with her records %s; all in one cell, ε %s", SplitText(p.WorstSplit), EpsText(p.OneCell))
-	}
-	return fmt.Sprintf("Whether %s is in the data changes the odds of any released map at most %s (worst-case ε %s, %s), and %s.",
-		who, Odds(sum.WorstEps), EpsText(sum.WorstEps), how, avg)
-}
-
-// SplitText says how a person's records fall among the cells: "all 3 in
-// one cell", "one in each of 3 cells", "3, 2 and 2 in 3 cells".
-func SplitText(split []int) string {
-	switch {
-	case len(split) == 0:
-		return "no records"
-	case len(split) == 1:
-		return fmt.Sprintf("all %s in one cell", Thousands(split[0]))
-	case len(split) > 1 && split[0] == 1:
-		return fmt.Sprintf("one in each of %s cells", Thousands(len(split)))
-	}
-	parts := make([]string, len(split))
-	for i, d := range split {
-		parts[i] = Thousands(d)
-	}
-	if len(parts) > 6 {
-		parts = append(parts[:3], "…", parts[len(parts)-1])
-	}
-	return fmt.Sprintf("%s and %s in %s cells", strings.Join(parts[:len(parts)-1], ", "), parts[len(parts)-1], Thousands(len(split)))
-}
-
-// EpsText writes a privacy level for people to read: at most six
-// significant figures, without the binary noise of floating point
-// (0.9999999999999999 is 1).
-func EpsText(eps float64) string {
-	return strconv.FormatFloat(eps, 'g', 6, 64)
 }

@@ -1,10 +1,7 @@
 package app
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -101,43 +98,4 @@ func extraColumn(t *core.CountTable, name string) ([]float64, error) {
 		v[x] = f
 	}
 	return v, nil
-}
-
-// LayerFormat is a GIS layer's file format, by its name's extension.
-type LayerFormat int
-
-// The GIS formats: none (not a layer's extension), GeoJSON (.geojson),
-// GeoPackage (.gpkg), GeoTIFF (.tif, .tiff).
-const (
-	NoLayer LayerFormat = iota
-	GeoJSON
-	GeoPackage
-	GeoTIFF
-)
-
-// LayerFormatOf returns the format that name's extension asks for.
-func LayerFormatOf(name string) LayerFormat {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".geojson":
-		return GeoJSON
-	case ".gpkg":
-		return GeoPackage
-	case ".tif", ".tiff":
-		return GeoTIFF
-	}
-	return NoLayer
-}
-
-// WriteLayer writes l to w in format f; ctx cancels a GeoPackage's
-// inserts.
-func WriteLayer(ctx context.Context, w io.Writer, f LayerFormat, l *layer.Layer) error {
-	switch f {
-	case GeoJSON:
-		return layer.WriteGeoJSON(w, l)
-	case GeoPackage:
-		return layer.WriteGeoPackage(ctx, w, l)
-	case GeoTIFF:
-		return layer.WriteGeoTIFF(w, l)
-	}
-	return fmt.Errorf("not a GIS layer's format")
 }

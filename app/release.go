@@ -486,11 +486,3 @@ func (iv ReleaseInterval) Statement(a Accuracy) string {
 	}
 	return s
 }
-
-// plural writes n and the noun in its number: "1 record", "3 records".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return Thousands(n) + " " + many
-}

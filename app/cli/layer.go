@@ -14,6 +14,7 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo/layer"
 )
 
 // renderLayer is render to a GIS layer: the study's grid with a column
@@ -22,10 +23,10 @@ import (
 // GeoTIFF by out's extension, all or nothing, and one JSON line saying
 // what it holds. The picture's flags have no meaning here and are
 // refused.
-func renderLayer(ctx context.Context, fs *flag.FlagSet, f app.LayerFormat, studyName, truthName, estName, releaseName, out string,
+func renderLayer(ctx context.Context, fs *flag.FlagSet, f layer.Format, ok bool, studyName, truthName, estName, releaseName, out string,
 	stdout, stderr io.Writer) error {
-	if f == app.NoLayer {
-		return usageError{msg: "-release adds a release's counts to a GIS layer (-o map.geojson, .gpkg or .tif); a picture of a release is drawn by the window's Release screen"}
+	if !ok {
+		return usageError{msg: "-release adds a release's counts to a GIS layer (-o map" + orList(layer.Exts()) + "); a picture of a release is drawn by the window's Release screen"}
 	}
 	if err := cmp.Or(required(fs, "study"), distinct(fs, []string{"o"}, "truth", "estimate", "study", "release")); err != nil {
 		return err
@@ -60,7 +61,7 @@ func renderLayer(ctx context.Context, fs *flag.FlagSet, f app.LayerFormat, study
 		return err
 	}
 	var b app.Batch
-	b.Add(out, func(w io.Writer) error { return app.WriteLayer(ctx, w, f, l) }, truthName, estName, studyName, releaseName)
+	b.Add(out, func(w io.Writer) error { return f.Write(ctx, w, l) }, truthName, estName, studyName, releaseName)
 	return commit(ctx, &b, stdout, stderr, printLine(line))
 }
 
@@ -116,4 +117,27 @@ func readCountFile(name string, a core.Alphabet) (*core.CountTable, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return t, nil
+}
+
+// layerNames lists the GIS layer formats for help: ".geojson, .gpkg
+// (GeoPackage) or .tif (GeoTIFF)", a format's name said where its
+// extension does not say it.
+func layerNames() string {
+	var names []string
+	for _, f := range layer.Formats() {
+		n := f.Exts[0]
+		if !strings.EqualFold(n[1:], f.Name) {
+			n += " (" + f.Name + ")"
+		}
+		names = append(names, n)
+	}
+	return orList(names)
+}
+
+// orList joins words as a list ending in "or": "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -288,14 +288,14 @@ func (r *release) draw(ctx context.Context, stderr io.Writer) ([]byte, []byte, e
 	r.suppressed = app.Suppress(raw, r.suppress)
 	t.Notes = app.ReleaseNotes(r.contrib, r.suppressed, r.suppress)
 	var content bytes.Buffer
-	if err := core.WriteRelease(&content, t, raw); err != nil {
+	if err := app.WriteRelease(&content, t, raw); err != nil {
 		return nil, nil, err
 	}
 	if err := r.spend(ctx, sum.WorstEps, content.Bytes()); err != nil {
 		return nil, nil, err
 	}
-	clipped, _ := core.ClipCounts(raw)
-	mae, mre, within := core.ReleaseErrors(t.Counts, clipped, r.brk)
+	clipped, _ := app.ClipCounts(raw)
+	mae, mre, within := app.ReleaseErrors(t.Counts, clipped, r.brk)
 	rl := app.NewReleaseLine(app.ReleaseFacts{Spec: r.spec, Summary: sum, Contribution: r.contrib, Secure: r.secure, Cells: len(raw),
 		MAE: mae, MRE: mre, PWithin: within, Suppressed: r.suppressed, Interval: r.interval, Accuracy: r.accuracy()})
 	if r.ledger != nil && r.status.Spent != nil {

@@ -131,7 +131,7 @@ func TestRelease(t *testing.T) {
 				t.Fatalf("%v: cell %d: probability %v, count %v of %v", tc.args, x, p[x], count[x], sum)
 			}
 		}
-		mae, mre, within := core.ReleaseErrors(tab.Counts, count, tc.c)
+		mae, mre, within := app.ReleaseErrors(tab.Counts, count, tc.c)
 		for key, want := range map[string]float64{"mae": mae, "mre": mre, "p_within": within} {
 			if got := line[key].(float64); got != want {
 				t.Errorf("%v: %s = %v, measured %v", tc.args, key, got, want)

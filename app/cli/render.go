@@ -21,6 +21,7 @@ import (
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
+	"github.com/privmap/privmap/geo/layer"
 )
 
 // runRender is
@@ -54,12 +55,12 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var overlays listFlag
 	fs.Var(&overlays, "overlay", "GeoJSON `file` of outlines (districts, coastline) drawn over the maps; repeatable")
 	release := fs.String("release", "", "GIS layers: released counts `file` (privmap release -o) to add as columns")
-	out := fs.String("o", "", "picture to write, .png or .svg; or a GIS layer of the maps, .geojson, .gpkg (GeoPackage) or .tif (GeoTIFF)")
+	out := fs.String("o", "", "picture to write, .png or .svg; or a GIS layer of the maps, "+layerNames())
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if f := app.LayerFormatOf(*out); f != app.NoLayer || *release != "" {
-		return renderLayer(ctx, fs, f, *studyName, *truthName, *estName, *release, *out, stdout, stderr)
+	if f, ok := layer.FormatOf(*out); ok || *release != "" {
+		return renderLayer(ctx, fs, f, ok, *studyName, *truthName, *estName, *release, *out, stdout, stderr)
 	}
 	if err := cmp.Or(required(fs, "truth", "study", "o"), distinct(fs, []string{"o"}, "truth", "estimate", "study", "basemap")); err != nil {
 		return err

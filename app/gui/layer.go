@@ -3,8 +3,9 @@ package gui
 import (
 	"bytes"
 	"context"
-	"errors"
+	"fmt"
 	"io"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -12,16 +13,30 @@ import (
 
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo/layer"
 )
 
-// layerExts are the GIS layers' file kinds (app.LayerFormatOf).
-var layerExts = []string{".gpkg", ".geojson", ".tif"}
-
-// layerHelp says what each kind of layer is, under the file's name.
-const layerHelp = ".gpkg (GeoPackage) or .geojson: a polygon a cell, with its numbers, for QGIS or kepler.gl; .tif (GeoTIFF): a raster of one pixel a cell"
+// layerHelp says what each kind of layer is, under the file's name:
+// ".geojson (GeoJSON): a polygon a cell, …; .tif (GeoTIFF): a raster …".
+func layerHelp() string {
+	var parts []string
+	for _, f := range layer.Formats() {
+		parts = append(parts, fmt.Sprintf("%s (%s): %s", f.Exts[0], f.Name, f.Holds))
+	}
+	return strings.Join(parts, "; ")
+}
 
 // errLayerKind refuses a file name whose extension names no layer.
-var errLayerKind = errors.New("name the file .gpkg (GeoPackage), .geojson (GeoJSON) or .tif (GeoTIFF): its extension chooses the format")
+var errLayerKind = layerKindError()
+
+// layerKindError lists the layer formats by their extensions.
+func layerKindError() error {
+	var names []string
+	for _, f := range layer.Formats() {
+		names = append(names, fmt.Sprintf("%s (%s)", f.Exts[0], f.Name))
+	}
+	return fmt.Errorf("name the file %s or %s: its extension chooses the format", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
 
 // showLayerExport asks for a layer's file and whether to add the true
 // map, raw data, and writes the layer that maps(raw) gives on grid a
@@ -33,14 +48,14 @@ func showLayerExport(win fyne.Window, a fyne.App, name string, grid core.Alphabe
 			"census tables and grids without a box have none. Export CSV… writes the numbers.", win)
 		return
 	}
-	entry, path := pathEntry(win, name, layerExts)
+	entry, path := pathEntry(win, name, layer.Exts())
 	raw := widget.NewCheck(rawText, nil)
 	items := []*widget.FormItem{
-		{Text: "Format", Widget: widget.NewLabel("by the file's extension"), HintText: layerHelp},
+		{Text: "Format", Widget: widget.NewLabel("by the file's extension"), HintText: layerHelp()},
 		{Text: "Raw data", Widget: raw, HintText: "the true map is people's data themselves, not a private release"},
 	}
 	showPathForm(win, "Export GIS layer", "Export", path, entry, items, func(name string) error {
-		if app.LayerFormatOf(name) == app.NoLayer {
+		if _, ok := layer.FormatOf(name); !ok {
 			return errLayerKind
 		}
 		m, err := maps(raw.Checked)
@@ -55,15 +70,15 @@ func showLayerExport(win fyne.Window, a fyne.App, name string, grid core.Alphabe
 // writeLayer writes the maps m on grid a as the GIS layer that name's
 // extension asks for, all or nothing, no more readable than source.
 func writeLayer(name string, a core.Alphabet, m app.LayerMaps, source string) error {
-	f := app.LayerFormatOf(name)
-	if f == app.NoLayer {
+	f, ok := layer.FormatOf(name)
+	if !ok {
 		return errLayerKind
 	}
 	l, err := app.GridLayer(a, m)
 	if err != nil {
 		return err
 	}
-	return app.WriteFile(name, func(w io.Writer) error { return app.WriteLayer(context.Background(), w, f, l) }, source)
+	return app.WriteFile(name, func(w io.Writer) error { return f.Write(context.Background(), w, l) }, source)
 }
 
 // onExportLayer writes the estimate shown, with its intervals and, when
@@ -111,7 +126,7 @@ func (r *releaseTab) onExportLayer() {
 func (r *releaseTab) layerMaps(raw bool) (app.LayerMaps, error) {
 	res := r.last
 	var b bytes.Buffer
-	if err := core.WriteRelease(&b, res.counts, res.raw); err != nil {
+	if err := app.WriteRelease(&b, res.counts, res.raw); err != nil {
 		return app.LayerMaps{}, err
 	}
 	t, err := core.ReadCountTable(&b, len(res.raw))

@@ -572,7 +572,7 @@ func (d releaseDraw) draw(ctx context.Context) (*releaseResult, error) {
 	if n > 0 {
 		counts.Notes = append(counts.Notes, app.ReleaseNotes(app.Contribution{}, n, d.threshold)...)
 	}
-	clipped, _ := core.ClipCounts(raw)
+	clipped, _ := app.ClipCounts(raw)
 	res := &releaseResult{ds: d.ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: d.seed, secure: d.secure,
 		contrib: d.contrib, small: d.contrib.SmallCells, suppressed: n, threshold: d.threshold, bounds: bounds, level: intervalLevel}
 	if d.secure {
@@ -589,7 +589,7 @@ func (d releaseDraw) draw(ctx context.Context) (*releaseResult, error) {
 // ledger.
 func (d releaseDraw) spend(ctx context.Context, sum app.ReleaseSummary, raw []float64) (*ledger.Entry, error) {
 	var csv bytes.Buffer
-	if err := core.WriteRelease(&csv, d.counts, raw); err != nil {
+	if err := app.WriteRelease(&csv, d.counts, raw); err != nil {
 		return nil, err
 	}
 	e, err := d.db.Spend(ctx, d.dataset, sum.WorstEps, ledger.Entry{Mechanism: d.spec.Mechanism, Sensitivity: d.spec.Sensitivity,
@@ -621,7 +621,7 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	r.setData(res.ds)
 	r.showMaps()
 	c := r.brkValue(res.spec)
-	mae, mre, within := core.ReleaseErrors(res.counts.Counts, res.released, c)
+	mae, mre, within := app.ReleaseErrors(res.counts.Counts, res.released, c)
 	how := fmt.Sprintf("A preview: seeded noise (seed %d), not for publication and not spent.", res.seed)
 	if res.secure {
 		how = fmt.Sprintf("Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people (ledger entry %d).", res.entry.Seq)
@@ -777,7 +777,7 @@ func (r *releaseTab) onExportCSV() {
 // writeCSV writes the last release to name.
 func (r *releaseTab) writeCSV(name string) error {
 	res := r.last
-	return app.WriteFile(name, func(w io.Writer) error { return core.WriteRelease(w, res.counts, res.raw) }, res.ds.src.path)
+	return app.WriteFile(name, func(w io.Writer) error { return app.WriteRelease(w, res.counts, res.raw) }, res.ds.src.path)
 }
 
 // dataShown takes Δ from a new data set — the bound on each person's

@@ -19,7 +19,6 @@ import (
 	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/ledger"
 	"github.com/privmap/privmap/app/mapplot"
-	"github.com/privmap/privmap/core"
 )
 
 // TestReleaseScreen previews a geometric-mixture release of the embedded
@@ -91,7 +90,7 @@ func TestReleaseScreen(t *testing.T) {
 	want, err := app.ReleaseCounts(t.Context(), res.counts.Counts, spec, 4, false)
 	require.NoError(t, err)
 	assert.Equal(t, want, res.raw)
-	mae, _, within := core.ReleaseErrors(res.counts.Counts, res.released, 6)
+	mae, _, within := app.ReleaseErrors(res.counts.Counts, res.released, 6)
 	assert.Contains(t, r.errs.Text, "Mean absolute error "+roundText(mae, 4))
 	assert.Contains(t, r.errs.Text, roundText(100*within, 4)+"% of the 384 cells")
 	assert.Contains(t, r.errs.Text, "A preview")

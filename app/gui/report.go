@@ -285,7 +285,7 @@ func (in *reportInput) writeRelease(b *app.Batch, stem, source string, inputs *r
 	if rel == nil {
 		return nil
 	}
-	data, err := fill(func(w io.Writer) error { return core.WriteRelease(w, rel.counts, rel.raw) })
+	data, err := fill(func(w io.Writer) error { return app.WriteRelease(w, rel.counts, rel.raw) })
 	if err != nil {
 		return err
 	}
@@ -350,7 +350,7 @@ func (in *reportInput) releaseLine() *app.ReleaseLine {
 	if rel.spec.Mixture() {
 		c = rel.spec.Break
 	}
-	mae, mre, within := core.ReleaseErrors(rel.counts.Counts, rel.released, c)
+	mae, mre, within := app.ReleaseErrors(rel.counts.Counts, rel.released, c)
 	f := app.ReleaseFacts{Spec: rel.spec, Summary: rel.sum, Contribution: rel.contrib, Secure: rel.secure, Cells: len(rel.raw),
 		MAE: mae, MRE: mre, PWithin: within, Suppressed: rel.suppressed, Accuracy: rel.accuracy()}
 	if iv, err := rel.spec.Interval(len(rel.raw), level); err == nil {

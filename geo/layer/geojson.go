@@ -2,10 +2,15 @@ package layer
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"strconv"
 )
+
+// geoJSON is the GeoJSON format's record (formats).
+var geoJSON = Format{Name: "GeoJSON", Exts: []string{".geojson"}, Holds: "a polygon a cell, with its numbers, for QGIS or kepler.gl",
+	Write: func(_ context.Context, w io.Writer, l *Layer) error { return WriteGeoJSON(w, l) }}
 
 // WriteGeoJSON writes l as an RFC 7946 feature collection: one Polygon
 // feature a cell, in cell order, with the properties cell, row, col and

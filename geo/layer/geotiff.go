@@ -2,6 +2,7 @@ package layer
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"html"
@@ -24,6 +25,10 @@ type tiffEntry struct {
 	count    uint32
 	data     []byte
 }
+
+// geoTIFF is the GeoTIFF format's record (formats).
+var geoTIFF = Format{Name: "GeoTIFF", Exts: []string{".tif", ".tiff"}, Holds: "a raster of one pixel a cell",
+	Write: func(_ context.Context, w io.Writer, l *Layer) error { return WriteGeoTIFF(w, l) }}
 
 // WriteGeoTIFF writes l as a GeoTIFF of one pixel per cell, the first
 // row of pixels the grid's northern row: one uncompressed strip of

@@ -28,6 +28,10 @@ const (
 // wgs84WKT is EPSG:4326's definition as gpkg_spatial_ref_sys holds it.
 const wgs84WKT = `GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4326"]]`
 
+// geoPackage is the GeoPackage format's record (formats).
+var geoPackage = Format{Name: "GeoPackage", Exts: []string{".gpkg"}, Holds: "a polygon a cell, with its numbers, for QGIS or kepler.gl",
+	Write: WriteGeoPackage}
+
 // WriteGeoPackage writes l to w as an OGC GeoPackage: the required
 // tables gpkg_spatial_ref_sys (with EPSG:4326 and the two undefined
 // systems) and gpkg_contents, gpkg_geometry_columns, and the features
