@@ -22,7 +22,7 @@ HEADLESS_PKGS := ./app/gui/ .
 RACE_PKGS = $$($(GO) list ./... | grep -v -x -e '.*/app/gui' -e 'github.com/privmap/privmap')
 STATICCHECK := inherit,ST1000,ST1003,ST1016,ST1020,ST1021,ST1022
 # Packages with native fuzz targets, and how long make fuzz runs each.
-FUZZ_PKGS ?= ./core ./geo ./geo/census ./app ./app/basemap ./app/cli ./internal/parquetcheck
+FUZZ_PKGS ?= ./core ./geo ./geo/census ./app/pipeline ./app/basemap ./app/cli ./internal/parquetcheck
 FUZZTIME  ?= 10s
 
 # Debian packages: the C toolchain and X11/OpenGL headers that Fyne's cgo

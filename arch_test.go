@@ -15,19 +15,30 @@ import (
 // module, the prefixes of the import paths it may use besides the
 // standard library.
 var layers = map[string][]string{
-	"internal/linalg":                   {"gonum.org/v1/gonum/", "golang.org/x/sys/cpu\x00"},
-	"internal/testtool":                 {},
-	"internal/parquetcheck":             {"github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00", "github.com/klauspost/compress/gzip\x00", "github.com/klauspost/compress/snappy\x00", "github.com/klauspost/compress/zstd\x00", "github.com/andybalholm/brotli\x00", "github.com/pierrec/lz4/v4\x00"},
-	"core":                              {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
-	"core/central":                      {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
-	"core/emd":                          {"gonum.org/v1/gonum/", mod + "core\x00", mod + "internal/linalg\x00"},
-	"geo":                               {"github.com/paulmach/orb", "golang.org/x/text/cases\x00", "golang.org/x/text/unicode/norm\x00", mod + "core\x00", mod + "geo", "github.com/xuri/excelize/v2\x00", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", mod + "internal/parquetcheck\x00"},
-	"geo/census":                        {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
-	"geo/layer":                         {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
-	"assets":                            {},
-	"assets/gen":                        {mod + "geo"},
-	"assets/licences/gen":               {},
-	"app":                               append(coreAll, mod+"geo", mod+"app/ledger\x00", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00", mod+"internal/parquetcheck\x00", mod+"assets\x00"),
+	"internal/linalg":       {"gonum.org/v1/gonum/", "golang.org/x/sys/cpu\x00"},
+	"internal/testtool":     {},
+	"internal/parquetcheck": {"github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", "github.com/parquet-go/parquet-go/encoding/thrift\x00", "github.com/klauspost/compress/gzip\x00", "github.com/klauspost/compress/snappy\x00", "github.com/klauspost/compress/zstd\x00", "github.com/andybalholm/brotli\x00", "github.com/pierrec/lz4/v4\x00"},
+	"core":                  {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
+	"core/central":          {"gonum.org/v1/gonum/", mod + "internal/linalg\x00"},
+	"core/emd":              {"gonum.org/v1/gonum/", mod + "core\x00", mod + "internal/linalg\x00"},
+	"geo":                   {"github.com/paulmach/orb", "golang.org/x/text/cases\x00", "golang.org/x/text/unicode/norm\x00", mod + "core\x00", mod + "geo", "github.com/xuri/excelize/v2\x00", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00", mod + "internal/parquetcheck\x00"},
+	"geo/census":            {"github.com/paulmach/orb", mod + "core\x00", mod + "geo"},
+	"geo/layer":             {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
+	"assets":                {},
+	"assets/gen":            {mod + "geo"},
+	"assets/licences/gen":   {},
+	// The application's services, each one job (docs/ARCHITECTURE.md).
+	"app/human":     {},
+	"app/build":     {mod + "assets\x00"},
+	"app/output":    {mod + "app/build\x00", mod + "geo\x00"},
+	"app/guarantee": append(coreAll, mod+"app/human\x00"),
+	"app/interval":  append(coreAll, mod+"app/human\x00"),
+	"app/pipeline": append(coreAll, mod+"app/human\x00", mod+"app/interval\x00", "github.com/parquet-go/parquet-go\x00", "github.com/parquet-go/parquet-go/format\x00",
+		"github.com/parquet-go/parquet-go/encoding/thrift\x00", mod+"internal/parquetcheck\x00"),
+	"app/release":                       append(coreAll, mod+"app/human\x00", mod+"app/guarantee\x00", mod+"app/pipeline\x00"),
+	"app/plan":                          append(coreAll, mod+"app/human\x00", mod+"app/interval\x00", mod+"app/pipeline\x00"),
+	"app/studyfile":                     append(coreAll, mod+"app/build\x00", mod+"app/ledger\x00", mod+"app/plan\x00", mod+"geo"),
+	"app/gis":                           append(coreAll, mod+"app/output\x00", mod+"geo/layer\x00"),
 	"app/mapplot":                       {"gonum.org/v1/plot", "gonum.org/v1/gonum/", "github.com/paulmach/orb", mod + "core\x00"},
 	"app/basemap":                       {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
 	"app/basemap/basemaptest":           {"github.com/paulmach/orb", "modernc.org/sqlite\x00"},
@@ -35,18 +46,28 @@ var layers = map[string][]string{
 	"app/clocale":                       {},
 	"app/ledger":                        {"modernc.org/sqlite\x00"},
 	"app/fynelog":                       {},
-	"app/report":                        append(coreAll, mod+"app\x00", mod+"app/mapplot\x00", mod+"geo\x00", "codeberg.org/go-pdf/fpdf\x00", "codeberg.org/go-fonts/liberation/"),
-	"app/experiment":                    append(coreAll, mod+"app\x00", mod+"app/mapplot\x00", mod+"assets\x00", mod+"geo", "gonum.org/v1/gonum/", "gonum.org/v1/plot"),
+	"app/report":                        withApp(mod+"app/mapplot\x00", mod+"geo\x00", "codeberg.org/go-pdf/fpdf\x00", "codeberg.org/go-fonts/liberation/"),
+	"app/experiment":                    withApp(mod+"app/mapplot\x00", mod+"assets\x00", mod+"geo", "gonum.org/v1/gonum/", "gonum.org/v1/plot"),
 	// The two front ends share the application layer and its figures,
 	// maps and experiments; neither imports the other.
-	"app/cli": append(coreAll, mod+"app\x00", mod+"assets\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/ledger\x00", mod+"app/mapplot\x00", mod+"app/report\x00",
+	"app/cli": withApp(mod+"assets\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/ledger\x00", mod+"app/mapplot\x00", mod+"app/report\x00",
 		mod+"geo", "github.com/paulmach/orb", "gonum.org/v1/plot/"),
-	"app/gui": append(coreAll, "fyne.io/fyne/v2/widget", "fyne.io/fyne/v2/container", "fyne.io/fyne/v2/dialog", "fyne.io/fyne/v2/canvas",
+	"app/gui": withApp("fyne.io/fyne/v2/widget", "fyne.io/fyne/v2/container", "fyne.io/fyne/v2/dialog", "fyne.io/fyne/v2/canvas",
 		"fyne.io/fyne/v2/theme", "fyne.io/fyne/v2/storage", "fyne.io/fyne/v2/data/", "fyne.io/fyne/v2/driver/", "fyne.io/fyne/v2/driver\x00",
 		"fyne.io/fyne/v2/layout", "fyne.io/fyne/v2\x00", "fyne.io/fyne/v2/test", "github.com/stretchr/testify/",
-		mod+"app\x00", mod+"app/basemap", mod+"app/experiment\x00", mod+"app/ledger\x00", mod+"app/mapplot\x00", mod+"app/report\x00", mod+"assets\x00",
+		mod+"app/basemap", mod+"app/experiment\x00", mod+"app/ledger\x00", mod+"app/mapplot\x00", mod+"app/report\x00", mod+"assets\x00",
 		mod+"geo", "github.com/paulmach/orb", "gonum.org/v1/gonum/"),
 	".": {mod + "app/gui\x00", mod + "app/cli\x00", mod + "app/clocale\x00", mod + "app/fynelog\x00", "fyne.io/fyne/v2/app\x00"},
+}
+
+// services are the application's services, which the front ends, the
+// report and the experiments use.
+var services = []string{mod + "app/human\x00", mod + "app/build\x00", mod + "app/output\x00", mod + "app/guarantee\x00", mod + "app/interval\x00",
+	mod + "app/pipeline\x00", mod + "app/release\x00", mod + "app/plan\x00", mod + "app/studyfile\x00", mod + "app/gis\x00"}
+
+// withApp returns core, its leaves and the services with more.
+func withApp(more ...string) []string {
+	return slices.Concat(coreAll, services, more)
 }
 
 // coreAll is core with its leaves, which the application layer uses;
@@ -70,8 +91,10 @@ var testOnly = map[string][]string{
 	"geo/layer":   {mod + "internal/testtool\x00"},
 	// Hostile pages are written under a codec's name by a forged codec.
 	"internal/parquetcheck": {"github.com/parquet-go/parquet-go/compress\x00"},
-	// The packaged files' versions are checked against app.Version.
-	".": {mod + "app\x00"},
+	// The packaged files' versions are checked against build.Version.
+	".": {mod + "app/build\x00"},
+	// Reports are drawn from seeded streams.
+	"app/guarantee": {mod + "app/pipeline\x00"},
 }
 
 const mod = "github.com/privmap/privmap/"

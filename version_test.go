@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/build"
 )
 
 // TestOneVersion checks that every place a release's version is written
-// says app.Version: FyneApp.toml, the AppStream metainfo's latest release
+// says build.Version: FyneApp.toml, the AppStream metainfo's latest release
 // and the Debian changelog's latest entry, which make package ships.
 func TestOneVersion(t *testing.T) {
 	read := func(name string) string {
@@ -22,8 +22,8 @@ func TestOneVersion(t *testing.T) {
 		return string(b)
 	}
 	toml := regexp.MustCompile(`(?m)^Version = "([^"]*)"`).FindStringSubmatch(read("FyneApp.toml"))
-	if toml == nil || toml[1] != app.Version {
-		t.Errorf("FyneApp.toml's Version: %q, app.Version %q", toml, app.Version)
+	if toml == nil || toml[1] != build.Version {
+		t.Errorf("FyneApp.toml's Version: %q, build.Version %q", toml, build.Version)
 	}
 	var meta struct {
 		ID       string `xml:"id"`
@@ -35,15 +35,15 @@ func TestOneVersion(t *testing.T) {
 	if err := xml.Unmarshal([]byte(read("assets/packaging/io.github.privmap.metainfo.xml")), &meta); err != nil {
 		t.Fatal(err)
 	}
-	if len(meta.Releases) == 0 || meta.Releases[0].Version != app.Version {
-		t.Errorf("metainfo's latest release %+v, app.Version %q", meta.Releases, app.Version)
+	if len(meta.Releases) == 0 || meta.Releases[0].Version != build.Version {
+		t.Errorf("metainfo's latest release %+v, build.Version %q", meta.Releases, build.Version)
 	}
 	if meta.ID != "io.github.privmap" { // main's fyneapp.NewWithID: the preferences' folder
 		t.Errorf("metainfo's id %q", meta.ID)
 	}
 	deb := regexp.MustCompile(`^privmap \(([^)]*)\) `).FindStringSubmatch(read("assets/packaging/changelog"))
-	if deb == nil || deb[1] != app.Version {
-		t.Errorf("the Debian changelog's latest entry %q, app.Version %q", deb, app.Version)
+	if deb == nil || deb[1] != build.Version {
+		t.Errorf("the Debian changelog's latest entry %q, build.Version %q", deb, build.Version)
 	}
 }
 

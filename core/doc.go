@@ -1,7 +1,7 @@
 // Package core holds the mathematics of privmap: alphabets, local privacy
 // mechanisms, estimators and metrics. It works on integer symbols 0..K−1
 // and knows nothing of geography, files' paths, flags or the user
-// interface: package geo maps places to symbols, package app runs the
+// interface: package geo maps places to symbols, package app/pipeline runs the
 // pipeline, and packages app/cli and app/gui are its front ends (see
 // docs/ARCHITECTURE.md).
 //

@@ -74,7 +74,7 @@ func (m Method) Memory(k int) float64 {
 }
 
 // CostShape is the shape of an estimator's work, from which a front end
-// prices a run (app.EstimateCost).
+// prices a run (pipeline.EstimateCost).
 type CostShape int
 
 // Shapes of an estimator's work.

@@ -34,7 +34,7 @@ func ReadAllLimited(r io.Reader, limit int64, what string) ([]byte, error) {
 // line; unknown members are errors, so that a misspelt "epsilon" is not
 // silently ignored, except the top-level members named in extensions,
 // which are kept raw in Study.Extensions for the layer that wrote them
-// (privmap's application layer names its own: app.ApplicationMembers).
+// (privmap's application layer names its own: studyfile.ApplicationMembers).
 func ReadStudy(r io.Reader, extensions ...string) (*Study, error) {
 	b, err := ReadAllLimited(r, MaxStudyBytes, "a study file")
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/interval"
 	"github.com/privmap/privmap/core"
 )
 
@@ -33,7 +33,7 @@ func nycSetUp(b *testing.B, cell string) (*core.Study, []core.Mechanism, *core.G
 			b.Fatalf("privmap %v: exit %d", args, code)
 		}
 	}
-	s, mechs, g, _, err := estimateInputs(context.Background(), study, reports, nil, io.Discard, app.CI{})
+	s, mechs, g, _, err := estimateInputs(context.Background(), study, reports, nil, io.Discard, interval.CI{})
 	if err != nil {
 		b.Fatal(err)
 	}

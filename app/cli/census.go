@@ -10,7 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo/census"
 )
@@ -77,15 +78,15 @@ func runGridCensus(ctx context.Context, c *censusOpts, in, format, out, studyOut
 	if studyOut != "" {
 		// The window rebuilds a census table from its attributes alone: a
 		// study binned or merged here records no source to reopen.
-		var src *app.Source
+		var src *studyfile.Source
 		if len(c.bins) == 0 && len(c.merges) == 0 && !*c.ordinal {
-			src = app.CensusSource(absPath(in), f, *c.attrs, missing)
+			src = studyfile.CensusSource(absPath(in), f, *c.attrs, missing)
 		}
 		if err := addStudy(rec, studyOut, &core.Study{Alphabet: a, Data: tab.Data, MaxPerPerson: 1}, preset, in, src); err != nil {
 			return err
 		}
 	}
-	var b app.Batch
+	var b output.Batch
 	if err := rec.addTo(ctx, &b, nil, []string{in}); err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -43,7 +43,7 @@ func TestGridCensusEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := core.ReadStudy(fh, app.ApplicationMembers...)
+	s, err := core.ReadStudy(fh, studyfile.ApplicationMembers...)
 	fh.Close()
 	if err != nil {
 		t.Fatal(err)

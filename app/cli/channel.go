@@ -8,7 +8,9 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/guarantee"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/core"
 )
 
@@ -42,7 +44,7 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("%s: no mechanism with id %q", *studyName, *id)
 	}
 	one := &core.Study{Alphabet: s.Alphabet, Mechanisms: []core.MechanismSpec{spec}}
-	ms, err := app.BuildMechanisms(ctx, one, buildProgress(one.Mechanisms, stderr))
+	ms, err := pipeline.BuildMechanisms(ctx, one, buildProgress(one.Mechanisms, stderr))
 	if err != nil {
 		return fmt.Errorf("%s: %w", *studyName, err)
 	}
@@ -63,7 +65,7 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	var b app.Batch
+	var b output.Batch
 	if *out != "" {
 		b.Add(*out, func(w io.Writer) error { return writeMatrix(w, c) }, *studyName)
 	}
@@ -125,9 +127,9 @@ func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.A
 // the study's people send up to most reports each, what all of one
 // person's reveal together (sequential composition).
 func printReading(w io.Writer, au core.Audit, most int) {
-	fmt.Fprintf(w, "per report: %s\n", app.PlainReading(au))
+	fmt.Fprintf(w, "per report: %s\n", guarantee.PlainReading(au))
 	if most > 1 {
-		fmt.Fprintf(w, "per person: %s\n", app.PersonReading(au, most))
+		fmt.Fprintf(w, "per person: %s\n", guarantee.PersonReading(au, most))
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/output"
 )
 
 // A command is one sub-command: it parses its own flags from args.
@@ -126,7 +126,7 @@ func usage(w io.Writer) {
 // commit writes the files of b, all or none, then the command's summary:
 // on stdout, or on stderr when a file of b is standard output, so that
 // standard output holds that file alone.
-func commit(ctx context.Context, b *app.Batch, stdout, stderr io.Writer, summary func(io.Writer)) error {
+func commit(ctx context.Context, b *output.Batch, stdout, stderr io.Writer, summary func(io.Writer)) error {
 	b.Stdout = stdout
 	if err := b.Commit(ctx); err != nil {
 		return err
@@ -195,7 +195,7 @@ func distinct(fs *flag.FlagSet, outputs []string, inputs ...string) error {
 			continue
 		}
 		for _, p := range append(slices.Clone(outputs[i+1:]), inputs...) {
-			if value(p) != "" && app.SameFile(value(o), value(p)) {
+			if value(p) != "" && output.SameFile(value(o), value(p)) {
 				what := "the output"
 				if slices.Contains(inputs, p) {
 					what = "the input"

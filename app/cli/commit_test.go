@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/output"
 )
 
 // folderFiles returns the names and contents of the files in dir.
@@ -149,7 +149,7 @@ func TestUsageOnStderr(t *testing.T) {
 	}
 }
 
-// TestCommands: the commands a record may name (app.Commands) are the
+// TestCommands: the commands a record may name (output.Commands) are the
 // command line's, and the window's.
 func TestCommands(t *testing.T) {
 	var names []string
@@ -158,7 +158,7 @@ func TestCommands(t *testing.T) {
 	}
 	names = append(names, "window")
 	slices.Sort(names)
-	if got := slices.Sorted(slices.Values(app.Commands)); !slices.Equal(got, names) {
-		t.Errorf("app.Commands %v, the command line's and the window %v", got, names)
+	if got := slices.Sorted(slices.Values(output.Commands)); !slices.Equal(got, names) {
+		t.Errorf("output.Commands %v, the command line's and the window %v", got, names)
 	}
 }

@@ -11,7 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/interval"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/core"
 )
 
@@ -25,7 +28,7 @@ import (
 // and writes it as a distribution CSV, printing one JSON line with the
 // method, log-likelihood, iterations, convergence and time (and α for
 // cem) on stdout. With -ci it adds each cell's interval and the
-// simultaneous band at level L (app.Intervals) as the columns
+// simultaneous band at level L (interval.Of) as the columns
 // lo,hi,band_lo,band_hi, and the level, method, replicates and the
 // bounds on the error figures to the JSON line.
 func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -94,14 +97,14 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		// The reports were read: what failed is the method, not the file.
 		return fmt.Errorf("%s: %w", *method, err)
 	}
-	if note := app.AlphaNote(est, opt.CEM); note != "" {
+	if note := pipeline.AlphaNote(est, opt.CEM); note != "" {
 		fmt.Fprintf(stderr, "privmap: %s\n", note)
 	}
 	iv, line, err := withIntervals(ctx, core.Method(*method), s, mechs, g, est, opt, ci, start, *gapTol, stderr)
 	if err != nil {
 		return err
 	}
-	var b app.Batch
+	var b output.Batch
 	if err := addRecorded(ctx, &b, *out, *record, func(w io.Writer) error { return core.WriteEstimate(w, est.Theta, s.Alphabet, iv.core()) },
 		"estimate", args, line, append([]string{*studyName, *reportsName}, backgrounds.files()...)); err != nil {
 		return err
@@ -115,23 +118,23 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // sayCost tells stderr, before a run expected to take over five seconds
 // or 100 MB, what the cost model expects of it and of its intervals, if
 // ci asks for them, on this machine.
-func sayCost(stderr io.Writer, method string, s *core.Study, g *core.Groups, opt core.EstimateOptions, ci app.CI) {
-	req := app.Request{Study: s, Methods: []core.Method{core.Method(method)}, Users: app.Users{N: g.N()}, Options: opt, CI: ci}
-	c := app.MethodCosts(req)[0]
+func sayCost(stderr io.Writer, method string, s *core.Study, g *core.Groups, opt core.EstimateOptions, ci interval.CI) {
+	req := pipeline.Request{Study: s, Methods: []core.Method{core.Method(method)}, Users: pipeline.Users{N: g.N()}, Options: opt, CI: ci}
+	c := pipeline.MethodCosts(req)[0]
 	if c.Time > 5*time.Second || c.Bytes >= 1e8 {
 		what := method
 		if ci.Level > 0 {
 			what += " and its intervals"
 		}
 		fmt.Fprintf(stderr, "privmap: %s: expected %s on %s symbols and %s reports (privmap's cost model for this machine)\n",
-			what, c, app.Thousands(s.Alphabet.Len()), app.Thousands(g.N()))
+			what, c, human.Thousands(s.Alphabet.Len()), human.Thousands(g.N()))
 	}
 }
 
 // withIntervals computes est's intervals when ci asks for them, and the
 // JSON line of the estimate begun at start.
 func withIntervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
-	opt core.EstimateOptions, ci app.CI, start time.Time, gapTol float64, stderr io.Writer) (*estimateCI, []byte, error) {
+	opt core.EstimateOptions, ci interval.CI, start time.Time, gapTol float64, stderr io.Writer) (*estimateCI, []byte, error) {
 	var iv *estimateCI
 	if ci.Level > 0 {
 		e, err := estimateIntervals(ctx, method, s, mechs, g, est, opt, ci, stderr)
@@ -140,21 +143,21 @@ func withIntervals(ctx context.Context, method core.Method, s *core.Study, mechs
 		}
 		iv = &estimateCI{e}
 	}
-	var e *app.EstimateIntervals
+	var e *interval.Set
 	if iv != nil {
-		e = iv.EstimateIntervals
+		e = iv.Set
 	}
 	line, err := resultLine(method, est, time.Since(start).Seconds(), gapTol, e)
 	return iv, line, err
 }
 
 // estimateCI are an estimate's intervals, or none when nil.
-type estimateCI struct{ *app.EstimateIntervals }
+type estimateCI struct{ *interval.Set }
 
 // say prints on w what the intervals claim, if any.
 func (e *estimateCI) say(w io.Writer, a core.Alphabet) {
 	if e != nil {
-		fmt.Fprintf(w, "privmap: %s\n", app.IntervalSentence(e.EstimateIntervals, a))
+		fmt.Fprintf(w, "privmap: %s\n", interval.Sentence(e.Set, a))
 	}
 }
 
@@ -169,15 +172,15 @@ func (e *estimateCI) core() *core.Intervals {
 // estimateIntervals computes the intervals of est as ci says, printing
 // progress on stderr every five seconds and what the intervals assume.
 func estimateIntervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
-	opt core.EstimateOptions, ci app.CI, stderr io.Writer) (*app.EstimateIntervals, error) {
+	opt core.EstimateOptions, ci interval.CI, stderr io.Writer) (*interval.Set, error) {
 	start, last := time.Now(), time.Now()
-	for _, note := range []string{app.CoverageNote(method, ci.MethodFor(method, s), s), app.IntervalCaveat(s, g)} {
+	for _, note := range []string{interval.CoverageNote(method, ci.MethodFor(method, s), s), interval.Caveat(s, g)} {
 		if note != "" {
 			fmt.Fprintf(stderr, "privmap: %s\n", note)
 		}
 	}
 	opt.EM.Progress, opt.EM.Inner = nil, nil
-	return app.Intervals(ctx, method, s, mechs, g, est, opt, ci, func(f float64) {
+	return interval.Of(ctx, method, s, mechs, g, est, opt, ci, func(f float64) {
 		if time.Since(last) > 5*time.Second {
 			last = time.Now()
 			fmt.Fprintf(stderr, "privmap: %s: intervals %.0f%%, %s\n", method, 100*f, time.Since(start).Round(time.Second))
@@ -187,7 +190,7 @@ func estimateIntervals(ctx context.Context, method core.Method, s *core.Study, m
 
 // estimateInputs reads what privmap estimate works on: the study, its
 // mechanisms, the grouped reports and the PUM backgrounds.
-func estimateInputs(ctx context.Context, studyName, reportsName string, backgrounds backgroundFlag, stderr io.Writer, ci app.CI) (
+func estimateInputs(ctx context.Context, studyName, reportsName string, backgrounds backgroundFlag, stderr io.Writer, ci interval.CI) (
 	*core.Study, []core.Mechanism, *core.Groups, map[string][]float64, error) {
 	s, err := readStudy(studyName)
 	if err != nil {
@@ -203,7 +206,7 @@ func estimateInputs(ctx context.Context, studyName, reportsName string, backgrou
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	g, err := app.ReadReportsFile(ctx, reportsName, s, mechs)
+	g, err := pipeline.ReadReportsFile(ctx, reportsName, s, mechs)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -228,7 +231,7 @@ func checkEstimateFlags(tol, gapTol float64, maxIter int, signif float64, cem co
 
 // resultLine returns the JSON line of an estimate: for the iterative
 // maximum-likelihood methods with the certified gap and its tolerance.
-func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64, iv *app.EstimateIntervals) ([]byte, error) {
+func resultLine(method core.Method, est *core.Estimate, secs, gapTol float64, iv *interval.Set) ([]byte, error) {
 	res := struct {
 		Method     core.Method `json:"method"`
 		LogLik     *float64    `json:"loglik"`
@@ -267,15 +270,15 @@ type ciFlags struct {
 func ciFlagsOf(fs *flag.FlagSet) ciFlags {
 	return ciFlags{
 		level:  fs.Float64("ci", 0, "add each cell's interval and a band for all cells at once at this `level` (such as 0.95): columns lo,hi,band_lo,band_hi"),
-		method: fs.String("ci-method", string(app.IntervalAuto), "-ci: auto (for gibu and em local-profile on a grid of k-RR and planar geometric users, else profile on at most 512 symbols; else bootstrap; bootstrap with -boot), bootstrap (a parametric bootstrap, every method), profile (gibu's profile likelihood, cells at 0 too), local-profile (the profile likelihood in a 9×9-cell window around each cell, for a city's grid) or fisher (gibu's observed information, an estimate with no cell at 0)"),
+		method: fs.String("ci-method", string(interval.Auto), "-ci: auto (for gibu and em local-profile on a grid of k-RR and planar geometric users, else profile on at most 512 symbols; else bootstrap; bootstrap with -boot), bootstrap (a parametric bootstrap, every method), profile (gibu's profile likelihood, cells at 0 too), local-profile (the profile likelihood in a 9×9-cell window around each cell, for a city's grid) or fisher (gibu's observed information, an estimate with no cell at 0)"),
 		boot:   fs.Int("boot", core.DefaultReplicates, "-ci bootstrap: the number of `replicates`"),
 	}
 }
 
 // ci returns the intervals asked for (Level 0 for none), seeded with
 // seed, refusing options without -ci and values out of range.
-func (f ciFlags) ci(fs *flag.FlagSet, seed uint64) (app.CI, error) {
-	ci := app.CI{Level: *f.level, Method: core.IntervalMethod(*f.method), Replicates: *f.boot, Seed: seed}
+func (f ciFlags) ci(fs *flag.FlagSet, seed uint64) (interval.CI, error) {
+	ci := interval.CI{Level: *f.level, Method: core.IntervalMethod(*f.method), Replicates: *f.boot, Seed: seed}
 	if isSet(fs, "boot") && !isSet(fs, "ci-method") {
 		ci.Method = core.IntervalBootstrap // replicates asked for
 	}
@@ -311,7 +314,7 @@ type ciFields struct {
 	EMDNote    string              `json:"ci_emd_note,omitempty"`
 }
 
-func newCIFields(iv *app.EstimateIntervals) *ciFields {
+func newCIFields(iv *interval.Set) *ciFields {
 	if iv == nil {
 		return nil
 	}

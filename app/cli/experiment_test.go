@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/build"
 	"github.com/privmap/privmap/app/experiment"
+	"github.com/privmap/privmap/app/output"
 )
 
 // tinyExperiment runs fw-fig7 (a linear and a planar panel) at tiny
@@ -65,12 +66,12 @@ func TestExperimentWorkers(t *testing.T) {
 	}
 	sum, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
 	if !strings.Contains(string(sum), "| 500 |") || !strings.Contains(string(sum), "GIBU") ||
-		!strings.Contains(string(sum), "*FW: E. ElSalamouny and C. Palamidessi, “Reconstruction of the distribution of sensitive data under free-will privacy”, arXiv:2208.11268, 2022.* Written by privmap "+app.Version) {
+		!strings.Contains(string(sum), "*FW: E. ElSalamouny and C. Palamidessi, “Reconstruction of the distribution of sensitive data under free-will privacy”, arXiv:2208.11268, 2022.* Written by privmap "+build.Version) {
 		t.Errorf("summary:\n%s", sum)
 	}
 	for _, name := range []string{"fw-fig7-a.png", "fw-fig7-a.svg"} { // the figures name their writer
-		if b, _ := os.ReadFile(filepath.Join(dir, name)); !bytes.Contains(b, []byte(app.Software())) {
-			t.Errorf("%s does not name %s", name, app.Software())
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); !bytes.Contains(b, []byte(output.Software())) {
+			t.Errorf("%s does not name %s", name, output.Software())
 		}
 	}
 }

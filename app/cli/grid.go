@@ -18,7 +18,8 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/census"
@@ -224,7 +225,7 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 			return err
 		}
 	}
-	var b app.Batch
+	var b output.Batch
 	if err := rec.addTo(ctx, &b, nil, src.Files()); err != nil {
 		return err
 	}
@@ -254,8 +255,8 @@ func griddedStudy(gd *geo.Gridded, res *geo.Result, opt geo.GridOptions) *core.S
 }
 
 // griddedSource records how src was read and gridded, for the study.
-func griddedSource(src geo.Input, res *geo.Result, gd *geo.Gridded, read geo.Options, opt geo.GridOptions) *app.Source {
-	source := app.GridSource(absPath(src.Path), res.Format, read.Mapping, gd)
+func griddedSource(src geo.Input, res *geo.Result, gd *geo.Gridded, read geo.Options, opt geo.GridOptions) *studyfile.Source {
+	source := studyfile.GridSource(absPath(src.Path), res.Format, read.Mapping, gd)
 	if src.Format == geo.Yelp {
 		source.Format = src.Format.String() // yelp, though its reviews were read
 	}
@@ -317,7 +318,7 @@ func presetNames() string {
 	return b.String()
 }
 
-// An adder takes a command's output files: an app.Batch, or a recording
+// An adder takes a command's output files: an output.Batch, or a recording
 // on its way to one.
 type adder interface {
 	Add(name string, fill func(io.Writer) error, sources ...string)
@@ -327,7 +328,7 @@ type adder interface {
 // preset if one is named, and src, the data file and how it was binned,
 // so that the window can open the study with its data (privmap gui
 // study.json).
-func addStudy(b adder, name string, s *core.Study, preset, source string, src *app.Source) error {
+func addStudy(b adder, name string, s *core.Study, preset, source string, src *studyfile.Source) error {
 	if preset != "" {
 		ms, err := core.PresetMechanisms(preset, s.Alphabet)
 		if err != nil {
@@ -335,8 +336,8 @@ func addStudy(b adder, name string, s *core.Study, preset, source string, src *a
 		}
 		s.Mechanisms = ms
 	}
-	as := &app.Study{Study: s, Source: src}
-	b.Add(name, func(w io.Writer) error { return app.WriteStudy(w, as) }, source)
+	as := &studyfile.Study{Study: s, Source: src}
+	b.Add(name, func(w io.Writer) error { return studyfile.Write(w, as) }, source)
 	return nil
 }
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/geo"
 	"github.com/xuri/excelize/v2"
 )
@@ -192,7 +192,7 @@ func TestGridStudySource(t *testing.T) {
 	if code, _, errs := run("grid", "-in", in, "-cell", "0.4", "-per-user", "all", "-o", filepath.Join(dir, "t.csv"), "-study-out", study); code != 0 {
 		t.Fatal(errs)
 	}
-	s, err := app.OpenStudy(study)
+	s, err := studyfile.Open(study)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,13 +205,13 @@ func TestGridStudySource(t *testing.T) {
 	if code, _, errs := run("grid", "-format", "adult", "-in", adultSample, "-attrs", "age,sex", "-o", filepath.Join(dir, "a.csv"), "-study-out", study); code != 0 {
 		t.Fatal(errs)
 	}
-	if s, err = app.OpenStudy(study); err != nil || s.Source == nil || s.Source.Format != "adult" || s.Source.Attrs != "age,sex" || s.Source.Missing != "drop" {
+	if s, err = studyfile.Open(study); err != nil || s.Source == nil || s.Source.Format != "adult" || s.Source.Attrs != "age,sex" || s.Source.Missing != "drop" {
 		t.Errorf("census source %+v, %v", s.Source, err)
 	}
 	if code, _, errs := run("grid", "-format", "adult", "-in", adultSample, "-attrs", "age,sex", "-bins", "age=0,40", "-o", filepath.Join(dir, "a.csv"), "-study-out", study); code != 0 {
 		t.Fatal(errs)
 	}
-	if s, err = app.OpenStudy(study); err != nil || s.Source != nil {
+	if s, err = studyfile.Open(study); err != nil || s.Source != nil {
 		t.Errorf("binned census source %+v, %v", s.Source, err)
 	}
 }
@@ -288,7 +288,7 @@ func TestGridPresets(t *testing.T) {
 	}
 	if b, err := os.ReadFile(study); err != nil {
 		t.Error(err)
-	} else if s, err := app.ReadStudy(bytes.NewReader(b)); err != nil || s.Source.Format != "foursquare-global" || s.Source.Venues != venues {
+	} else if s, err := studyfile.Read(bytes.NewReader(b)); err != nil || s.Source.Format != "foursquare-global" || s.Source.Venues != venues {
 		t.Errorf("the study's source: %v, %+v", err, s.Source)
 	}
 	code, _, errs = run("grid", "-format", "foursquare-global", "-in", checkins, "-o", filepath.Join(dir, "x.csv"))
@@ -358,7 +358,7 @@ func TestGridWorkbook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, err := app.ReadStudy(bytes.NewReader(b)); err != nil || s.Source.Sheet != "Visits" || s.Source.Columns != "user=Wer,lat=Breite,lon=Länge,time=Wann" {
+	if s, err := studyfile.Read(bytes.NewReader(b)); err != nil || s.Source.Sheet != "Visits" || s.Source.Columns != "user=Wer,lat=Breite,lon=Länge,time=Wann" {
 		t.Errorf("the study's source: %v, %+v", err, s.Source)
 	}
 	code, _, errs = run("grid", "-in", in, "-sheet", "Stops", "-o", filepath.Join(dir, "b.csv"))
@@ -380,7 +380,7 @@ func TestGridPeopleAndBox(t *testing.T) {
 	if code, _, errs := run("grid", "-in", in, "-bbox", "37.75,-122.45,37.78,-122.40", "-cell", "0.5", "-per-user", "first", "-o", truth, "-study-out", study); code != 0 {
 		t.Fatal(errs)
 	}
-	s, err := app.OpenStudy(study)
+	s, err := studyfile.Open(study)
 	if err != nil {
 		t.Fatalf("privmap cannot read its own study: %v", err)
 	}
@@ -451,7 +451,7 @@ func TestGridPersonIDs(t *testing.T) {
 		if !strings.Contains(errs, tc.warn) {
 			t.Errorf("%+v: no warning %q: %s", tc, tc.warn, errs)
 		}
-		s, err := app.OpenStudy(study)
+		s, err := studyfile.Open(study)
 		if err != nil {
 			t.Fatal(err)
 		}

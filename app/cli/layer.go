@@ -12,13 +12,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/gis"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo/layer"
 )
 
 // renderLayer is render to a GIS layer: the study's grid with a column
-// for each map named (app.GridLayer) — the truth, the estimate and its
+// for each map named (gis.Grid) — the truth, the estimate and its
 // intervals, the release's counts — written as GeoJSON, GeoPackage or
 // GeoTIFF by out's extension, all or nothing, and one JSON line saying
 // what it holds. The picture's flags have no meaning here and are
@@ -39,7 +41,7 @@ func renderLayer(ctx context.Context, fs *flag.FlagSet, f layer.Format, ok bool,
 	if truthName == "" && estName == "" && releaseName == "" {
 		return usageError{msg: "a GIS layer needs a map: -truth, -estimate or -release"}
 	}
-	as, err := app.OpenStudy(studyName)
+	as, err := studyfile.Open(studyName)
 	if err != nil {
 		return err
 	}
@@ -48,7 +50,7 @@ func renderLayer(ctx context.Context, fs *flag.FlagSet, f layer.Format, ok bool,
 	if err != nil {
 		return err
 	}
-	l, err := app.GridLayer(a, m)
+	l, err := gis.Grid(a, m)
 	if err != nil {
 		return fmt.Errorf("%s: %w", studyName, err)
 	}
@@ -60,13 +62,13 @@ func renderLayer(ctx context.Context, fs *flag.FlagSet, f layer.Format, ok bool,
 	if err != nil {
 		return err
 	}
-	var b app.Batch
+	var b output.Batch
 	b.Add(out, func(w io.Writer) error { return f.Write(ctx, w, l) }, truthName, estName, studyName, releaseName)
 	return commit(ctx, &b, stdout, stderr, printLine(line))
 }
 
 // readLayerMaps reads the maps of the files named on a's cells.
-func readLayerMaps(a core.Alphabet, truthName, estName, releaseName string) (m app.LayerMaps, err error) {
+func readLayerMaps(a core.Alphabet, truthName, estName, releaseName string) (m gis.Maps, err error) {
 	if truthName != "" {
 		if m.Truth, err = readTruth(truthName, &a); err != nil {
 			return m, err

@@ -15,7 +15,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/internal/testtool"
 )
@@ -44,7 +44,7 @@ func layerFixture(t *testing.T) (p func(string) string) {
 // hold, by name.
 func layerColumns(t *testing.T, p func(string) string) (core.Alphabet, map[string][]float64) {
 	t.Helper()
-	as, err := app.OpenStudy(p("s.json"))
+	as, err := studyfile.Open(p("s.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/experiment"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/plan"
+	"github.com/privmap/privmap/app/release"
 	"github.com/privmap/privmap/core"
 )
 
@@ -27,10 +29,10 @@ import (
 //
 // It answers "how many users, or which ε, do I need so that the
 // estimate's error stays below X with probability L?" for the study's
-// population of mechanisms on the truth (app.MakePlan: simulated
+// population of mechanisms on the truth (plan.Make: simulated
 // deployments at each point, their errors' L-quantile, read where it
 // meets X), or, with -mechanism, which ε a central release of the
-// truth's cells needs to keep every count within ±T (app.PlanRelease,
+// truth's cells needs to keep every count within ±T (release.PlanFor,
 // closed form). One JSON line on stdout gives the answer; the sentence
 // goes to stderr; -o writes each run's error and -figure the curve.
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -38,13 +40,13 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	studyName := fs.String("study", "", "study JSON `file`: the population of mechanisms and its shares")
 	truthName := fs.String("truth", "", "true distribution `file` the users' data follow (with -mechanism: its cells are the release's)")
 	target := fs.Float64("target", 0, "the largest error you accept: TV (0–1), EMD (km or steps) or a cell's largest error; with -mechanism, ± counts")
-	metric := fs.String("error", string(app.PlanTV), "the error to bound: tv, emd or max (a cell's largest)")
+	metric := fs.String("error", string(plan.TV), "the error to bound: tv, emd or max (a cell's largest)")
 	method := fs.String("method", string(core.MethodGIBU), "estimator: "+core.MethodNames(", ", ", "))
 	level := fs.Float64("level", 0.95, "the probability the error stays below the target")
-	vary := fs.String("vary", string(app.AxisUsers), "what to plan: users (how many) or eps (every mechanism's ε by a common factor, at -users)")
+	vary := fs.String("vary", string(plan.AxisUsers), "what to plan: users (how many) or eps (every mechanism's ε by a common factor, at -users)")
 	points := fs.String("points", "", "the users (or ε factors) to simulate, increasing, comma-separated (default: 7 from a tenth to ten times -users; ε × 0.5 to × 4)")
 	users := fs.Int("users", 0, "users of -vary eps, and the middle of -vary users' default points (default: the study's data, else 10,000)")
-	runs := fs.Int("runs", app.DefaultPlanRuns, "simulated deployments at each point")
+	runs := fs.Int("runs", plan.DefaultRuns, "simulated deployments at each point")
 	seed := fs.Uint64("seed", 1, "seed of the simulated deployments")
 	out := fs.String("o", "", "CSV `file` of every run's error: x,run,error,bound")
 	figure := fs.String("figure", "", "PNG `file` of the curve with the target and the answer")
@@ -59,7 +61,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if *mech != "" {
-		if (*mech == app.Laplace || *mech == app.Geometric) && !isSet(fs, "eps") {
+		if (*mech == release.Laplace || *mech == release.Geometric) && !isSet(fs, "eps") {
 			_ = fs.Set("eps", "1") // any ε: the plan scales it
 		}
 		return planRelease(fs, *mech, *eps, *epsIn, *epsOut, *brk, *sens, *cells, *truthName, *level, *target, stdout, stderr)
@@ -99,12 +101,12 @@ func planLocal(ctx context.Context, fs *flag.FlagSet, q planQuestion, stdout, st
 	if err != nil {
 		return err
 	}
-	req := app.PlanRequest{Study: s, Truth: truth, Method: core.Method(q.method), Metric: app.PlanMetric(q.metric), Target: q.target,
-		Level: q.level, Runs: q.runs, Axis: app.PlanAxis(q.vary), Points: xs, Users: q.users, Seed: q.seed}
+	req := plan.Request{Study: s, Truth: truth, Method: core.Method(q.method), Metric: plan.Metric(q.metric), Target: q.target,
+		Level: q.level, Runs: q.runs, Axis: plan.Axis(q.vary), Points: xs, Users: q.users, Seed: q.seed}
 	if err := req.Check(); err != nil {
 		return usageError{msg: err.Error()}
 	}
-	if cost := app.PlanCost(req); cost.Long() {
+	if cost := plan.Cost(req); cost.Long() {
 		fmt.Fprintf(stderr, "privmap: plan: this will take %s; fewer -runs or -points make it quicker, Ctrl+C stops it\n", cost)
 	}
 	mechs, err := buildAll(ctx, q.study, s, stderr)
@@ -112,7 +114,7 @@ func planLocal(ctx context.Context, fs *flag.FlagSet, q planQuestion, stdout, st
 		return err
 	}
 	start, last := time.Now(), time.Now()
-	plan, err := app.MakePlan(ctx, req, mechs, func(f float64) {
+	plan, err := plan.Make(ctx, req, mechs, func(f float64) {
 		if time.Since(last) > 5*time.Second {
 			last = time.Now()
 			fmt.Fprintf(stderr, "privmap: plan: %.0f%% of the simulated deployments, %s\n", 100*f, time.Since(start).Round(time.Second))
@@ -134,13 +136,13 @@ func planLocal(ctx context.Context, fs *flag.FlagSet, q planQuestion, stdout, st
 
 // planOutputs returns the files a plan writes: -o's runs and -figure's
 // curve.
-func planOutputs(q planQuestion, plan *app.Plan) *app.Batch {
-	var b app.Batch
+func planOutputs(q planQuestion, p *plan.Plan) *output.Batch {
+	var b output.Batch
 	if q.out != "" {
-		b.Add(q.out, func(w io.Writer) error { return app.WritePlanCSV(w, plan) }, q.study, q.truth)
+		b.Add(q.out, func(w io.Writer) error { return plan.WriteCSV(w, p) }, q.study, q.truth)
 	}
 	if q.figure != "" {
-		b.Add(q.figure, func(w io.Writer) error { return experiment.WritePlanPNG(w, plan, "") }, q.study, q.truth)
+		b.Add(q.figure, func(w io.Writer) error { return experiment.WritePlanPNG(w, p, "") }, q.study, q.truth)
 	}
 	return &b
 }
@@ -163,27 +165,27 @@ func parsePoints(v string) ([]float64, error) {
 
 // planLine is the JSON line of a plan: its question, its points and the
 // answer (null when the curve gives none).
-func planLine(p *app.Plan, took time.Duration) ([]byte, error) {
+func planLine(p *plan.Plan, took time.Duration) ([]byte, error) {
 	type point struct {
 		X     float64 `json:"x"`
 		Bound float64 `json:"bound"`
 	}
 	res := struct {
-		Axis         app.PlanAxis   `json:"vary"`
-		Metric       app.PlanMetric `json:"error"`
-		Unit         string         `json:"unit,omitempty"`
-		Method       core.Method    `json:"method"`
-		Target       float64        `json:"target"`
-		Level        float64        `json:"level"`
-		Runs         int            `json:"runs"`
-		Users        *int           `json:"users,omitempty"`
-		Points       []point        `json:"points"`
-		Need         *float64       `json:"need"`
-		Extrapolated bool           `json:"extrapolated"`
-		Seconds      float64        `json:"seconds"`
+		Axis         plan.Axis   `json:"vary"`
+		Metric       plan.Metric `json:"error"`
+		Unit         string      `json:"unit,omitempty"`
+		Method       core.Method `json:"method"`
+		Target       float64     `json:"target"`
+		Level        float64     `json:"level"`
+		Runs         int         `json:"runs"`
+		Users        *int        `json:"users,omitempty"`
+		Points       []point     `json:"points"`
+		Need         *float64    `json:"need"`
+		Extrapolated bool        `json:"extrapolated"`
+		Seconds      float64     `json:"seconds"`
 	}{Axis: p.Axis, Metric: p.Metric, Unit: p.Unit, Method: p.Method, Target: p.Target, Level: p.Level, Runs: p.Runs,
 		Extrapolated: p.Extrapolated, Seconds: math.Round(took.Seconds()*1000) / 1000}
-	if p.Axis == app.AxisEps {
+	if p.Axis == plan.AxisEps {
 		res.Users = &p.Users
 	}
 	for _, pt := range p.Points {
@@ -191,7 +193,7 @@ func planLine(p *app.Plan, took time.Duration) ([]byte, error) {
 	}
 	if !math.IsNaN(p.Need) {
 		need := p.Need
-		if p.Axis == app.AxisUsers {
+		if p.Axis == plan.AxisUsers {
 			need = math.Ceil(need)
 		}
 		res.Need = &need
@@ -224,7 +226,7 @@ func planRelease(fs *flag.FlagSet, mech string, eps, epsIn, epsOut, brk float64,
 		}
 		cells = len(p)
 	}
-	rp, err := app.PlanRelease(spec, cells, level, int(target))
+	rp, err := release.PlanFor(spec, cells, level, int(target))
 	if err != nil {
 		return usageError{msg: err.Error()}
 	}

@@ -15,8 +15,13 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/guarantee"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/ledger"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/release"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -95,8 +100,8 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkSecure(fs, spec, *secure); err != nil {
 		return err
 	}
-	r := release{spec: spec, truthName: *truthName, studyName: *studyName, clip: *clip, seed: *seed, secure: *secure,
-		brk: *brk, contrib: app.Contribution{Sensitivity: *sens}, out: *out}
+	r := releaseRun{spec: spec, truthName: *truthName, studyName: *studyName, clip: *clip, seed: *seed, secure: *secure,
+		brk: *brk, contrib: guarantee.Contribution{Sensitivity: *sens}, out: *out}
 	if err := r.options(fs, *budget, *suppress, *ci); err != nil {
 		return err
 	}
@@ -114,7 +119,7 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return err
 	}
-	var b app.Batch
+	var b output.Batch
 	if err := addRecorded(ctx, &b, *out, *record, func(w io.Writer) error { _, err := w.Write(content); return err },
 		"release", args, line, []string{*truthName, *studyName}); err != nil {
 		return err
@@ -131,7 +136,7 @@ func runRelease(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // options takes -budget, -suppress and -ci, refusing a suppression
 // below 0 and a level outside (0, 1).
-func (r *release) options(fs *flag.FlagSet, budget, suppress, ci float64) error {
+func (r *releaseRun) options(fs *flag.FlagSet, budget, suppress, ci float64) error {
 	if isSet(fs, "budget") {
 		r.budget = budget
 	}
@@ -163,23 +168,23 @@ func checkStudyFlags(fs *flag.FlagSet, studyName string, clip bool, budget float
 
 // notes says on stderr what the release protects and spends: Δ read off
 // the data, a preview, the ledger's total.
-func (r *release) notes(stderr io.Writer) {
-	fmt.Fprintln(stderr, "privmap release: "+app.ReleaseReading(r.sum, app.Contribution{Sensitivity: r.spec.Sensitivity, Known: r.contrib.Known}))
+func (r *releaseRun) notes(stderr io.Writer) {
+	fmt.Fprintln(stderr, "privmap release: "+release.Reading(r.sum, guarantee.Contribution{Sensitivity: r.spec.Sensitivity, Known: r.contrib.Known}))
 	if r.interval != nil {
 		fmt.Fprintln(stderr, "privmap release: "+r.interval.Statement(r.accuracy()))
 	}
 	if c := r.contrib; !c.InAdvance() {
-		fmt.Fprintf(stderr, "privmap release: a preview only: Δ = %s is the largest contribution read off the data — %s\n", app.Thousands(c.Sensitivity), app.ErrBoundFromData)
+		fmt.Fprintf(stderr, "privmap release: a preview only: Δ = %s is the largest contribution read off the data — %s\n", human.Thousands(c.Sensitivity), guarantee.ErrBoundFromData)
 	}
 	if n := r.contrib.SmallCells; n > 0 {
 		who := "people"
 		if !r.contrib.Known {
 			who = "records (the data do not say whose)"
 		}
-		fmt.Fprintf(stderr, "privmap release: %s cells hold only one or two %s: their released counts are mostly noise, and a reader may take them for people; say so, or set small counts to 0 (-suppress T)\n", app.Thousands(n), who)
+		fmt.Fprintf(stderr, "privmap release: %s cells hold only one or two %s: their released counts are mostly noise, and a reader may take them for people; say so, or set small counts to 0 (-suppress T)\n", human.Thousands(n), who)
 	}
 	if r.suppress > 0 {
-		fmt.Fprintf(stderr, "privmap release: %s released counts of at most %g set to 0: post-processing of the noisy counts, which costs no privacy\n", app.Thousands(r.suppressed), r.suppress)
+		fmt.Fprintf(stderr, "privmap release: %s released counts of at most %g set to 0: post-processing of the noisy counts, which costs no privacy\n", human.Thousands(r.suppressed), r.suppress)
 	}
 	if !r.secure {
 		fmt.Fprintf(stderr, "privmap release: a preview, its noise drawn from seeded math/rand (seed %d), not published and not spent; a release for publication takes -secure (geometric mechanisms)\n", r.seed)
@@ -203,7 +208,7 @@ func ledgerWords(st ledger.Status, path string) string {
 }
 
 // checkSecure refuses a secure release with a seed or Laplace noise.
-func checkSecure(fs *flag.FlagSet, spec app.ReleaseSpec, secure bool) error {
+func checkSecure(fs *flag.FlagSet, spec release.Spec, secure bool) error {
 	if !secure {
 		return nil
 	}
@@ -211,28 +216,28 @@ func checkSecure(fs *flag.FlagSet, spec app.ReleaseSpec, secure bool) error {
 		return usageError{msg: "-seed: a secure release draws from crypto/rand, not from a seed"}
 	}
 	if !spec.Discrete() {
-		return usageError{msg: "-secure: " + app.ErrPreviewOnly.Error()}
+		return usageError{msg: "-secure: " + release.ErrPreviewOnly.Error()}
 	}
 	return nil
 }
 
-// release is one run of privmap release once its flags are checked.
-type release struct {
-	spec                 app.ReleaseSpec
+// releaseRun is one run of privmap release once its flags are checked.
+type releaseRun struct {
+	spec                 release.Spec
 	truthName, studyName string
 	delta                int // -sensitivity when given, else 0
 	clip, secure         bool
 	seed                 uint64
 	brk                  float64
-	contrib              app.Contribution
+	contrib              guarantee.Contribution
 	out                  string
 	budget               float64 // -budget when given, else 0
 	suppress             float64 // -suppress
 	suppressed           int     // cells suppressed
 	ci                   float64 // -ci, 0 for none
-	interval             *app.ReleaseInterval
-	study                *app.Study // read with -study
-	sum                  app.ReleaseSummary
+	interval             *release.Interval
+	study                *studyfile.Study // read with -study
+	sum                  release.Summary
 	// The ledger: its database (opened by draw), the data set's name and
 	// what it has spent, -raise-budget, and the entry of this publication.
 	ledgerPath, datasetName string
@@ -247,8 +252,8 @@ type release struct {
 }
 
 // accuracy returns what besides the noise sets the release's errors.
-func (r *release) accuracy() app.Accuracy {
-	return app.Accuracy{Suppressed: r.suppressed, Threshold: r.suppress, Dropped: r.contrib.Dropped, Sensitivity: r.contrib.Sensitivity,
+func (r *releaseRun) accuracy() release.Accuracy {
+	return release.Accuracy{Suppressed: r.suppressed, Threshold: r.suppress, Dropped: r.contrib.Dropped, Sensitivity: r.contrib.Sensitivity,
 		DroppedCells: r.droppedCells, MostDropped: r.mostDropped}
 }
 
@@ -256,7 +261,7 @@ func (r *release) accuracy() app.Accuracy {
 // JSON line and the released file's content; a publication is recorded
 // in the ledger's database, which checks the budget in the same
 // transaction, before any file is written.
-func (r *release) draw(ctx context.Context, stderr io.Writer) ([]byte, []byte, error) {
+func (r *releaseRun) draw(ctx context.Context, stderr io.Writer) ([]byte, []byte, error) {
 	f, err := os.Open(r.truthName)
 	if err != nil {
 		return nil, nil, err
@@ -278,30 +283,30 @@ func (r *release) draw(ctx context.Context, stderr io.Writer) ([]byte, []byte, e
 	if err := r.openLedger(ctx, stderr); err != nil {
 		return nil, nil, err
 	}
-	raw, err := app.ReleaseCounts(ctx, t.Counts, r.spec, r.seed, r.secure)
+	raw, err := release.Counts(ctx, t.Counts, r.spec, r.seed, r.secure)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := r.bounds(t, raw); err != nil {
 		return nil, nil, err
 	}
-	r.suppressed = app.Suppress(raw, r.suppress)
-	t.Notes = app.ReleaseNotes(r.contrib, r.suppressed, r.suppress)
+	r.suppressed = release.Suppress(raw, r.suppress)
+	t.Notes = release.Notes(r.contrib, r.suppressed, r.suppress)
 	var content bytes.Buffer
-	if err := app.WriteRelease(&content, t, raw); err != nil {
+	if err := release.Write(&content, t, raw); err != nil {
 		return nil, nil, err
 	}
 	if err := r.spend(ctx, sum.WorstEps, content.Bytes()); err != nil {
 		return nil, nil, err
 	}
-	clipped, _ := app.ClipCounts(raw)
-	mae, mre, within := app.ReleaseErrors(t.Counts, clipped, r.brk)
-	rl := app.NewReleaseLine(app.ReleaseFacts{Spec: r.spec, Summary: sum, Contribution: r.contrib, Secure: r.secure, Cells: len(raw),
+	clipped, _ := release.Clip(raw)
+	mae, mre, within := release.Errors(t.Counts, clipped, r.brk)
+	rl := release.NewLine(release.Facts{Spec: r.spec, Summary: sum, Contribution: r.contrib, Secure: r.secure, Cells: len(raw),
 		MAE: mae, MRE: mre, PWithin: within, Suppressed: r.suppressed, Interval: r.interval, Accuracy: r.accuracy()})
 	if r.ledger != nil && r.status.Spent != nil {
 		spent, budget := r.status.SpentFloat(), r.status.BudgetFloat()
 		rl.LedgerSpent, rl.LedgerBudget = &spent, &budget
-		rl.Ledger = &app.LedgerRef{Path: r.ledger.Path(), Dataset: r.status.Dataset, Head: r.status.Head}
+		rl.Ledger = &release.LedgerRef{Path: r.ledger.Path(), Dataset: r.status.Dataset, Head: r.status.Head}
 		if r.entry != nil {
 			rl.Ledger.Entry = r.entry.Seq
 		}
@@ -313,13 +318,13 @@ func (r *release) draw(ctx context.Context, stderr io.Writer) ([]byte, []byte, e
 // readStudy reads the study, if any, and replaces the truth's counts by
 // its data's, bounded per person at Δ; without one, each record is taken
 // for a person.
-func (r *release) readStudy(t *core.CountTable) error {
+func (r *releaseRun) readStudy(t *core.CountTable) error {
 	if r.studyName == "" {
-		r.contrib.SmallCells = app.SmallCells(t.Counts)
+		r.contrib.SmallCells = guarantee.SmallCells(t.Counts)
 		return nil
 	}
 	var err error
-	if r.study, err = app.OpenStudy(r.studyName); err != nil {
+	if r.study, err = studyfile.Open(r.studyName); err != nil {
 		return err
 	}
 	whole := slices.Clone(t.Counts)
@@ -329,14 +334,14 @@ func (r *release) readStudy(t *core.CountTable) error {
 	if !r.secure {
 		// A preview may say where clipping dropped records; a
 		// publication does not.
-		r.droppedCells, r.mostDropped = app.DroppedCells(whole, t.Counts)
+		r.droppedCells, r.mostDropped = guarantee.DroppedCells(whole, t.Counts)
 	}
 	r.spec.Sensitivity = r.contrib.Sensitivity
 	if err := r.spec.Validate(); err != nil {
 		return fmt.Errorf("%s: %w", r.studyName, err)
 	}
 	if r.secure && !r.contrib.InAdvance() {
-		return fmt.Errorf("%s: -secure: Δ = %s is the largest contribution, %w", r.studyName, app.Thousands(r.contrib.Sensitivity), app.ErrBoundFromData)
+		return fmt.Errorf("%s: -secure: Δ = %s is the largest contribution, %w", r.studyName, human.Thousands(r.contrib.Sensitivity), guarantee.ErrBoundFromData)
 	}
 	return nil
 }
@@ -345,7 +350,7 @@ func (r *release) readStudy(t *core.CountTable) error {
 // a study's old ledger member imported once (said on stderr), the budget
 // set if -budget was given (raised only with -raise-budget), what was
 // spent read.
-func (r *release) openLedger(ctx context.Context, stderr io.Writer) error {
+func (r *releaseRun) openLedger(ctx context.Context, stderr io.Writer) error {
 	path := r.ledgerPath
 	if path == "" {
 		var err error
@@ -385,7 +390,7 @@ func (r *release) openLedger(ctx context.Context, stderr io.Writer) error {
 
 // dataset names the data set in the ledger: -dataset, else the data
 // file's name, else the study's or the truth's.
-func (r *release) dataset() string {
+func (r *releaseRun) dataset() string {
 	switch {
 	case r.datasetName != "":
 		return r.datasetName
@@ -399,7 +404,7 @@ func (r *release) dataset() string {
 
 // importLedger imports the study's ledger member into the database,
 // once (by its digest), under the data set's name.
-func (r *release) importLedger(ctx context.Context, stderr io.Writer) error {
+func (r *releaseRun) importLedger(ctx context.Context, stderr io.Writer) error {
 	l := r.study.Ledger
 	done, err := l.Import(ctx, r.ledger, r.status.Dataset, r.studyName)
 	if err != nil {
@@ -415,12 +420,12 @@ func (r *release) importLedger(ctx context.Context, stderr io.Writer) error {
 // spend records a publication of eps whose file holds content: the
 // budget checked and the entry appended in one transaction. A preview
 // spends nothing.
-func (r *release) spend(ctx context.Context, eps float64, content []byte) error {
+func (r *releaseRun) spend(ctx context.Context, eps float64, content []byte) error {
 	if !r.secure {
 		return nil
 	}
 	e := ledger.Entry{Study: r.studyName, Mechanism: r.spec.Mechanism, Sensitivity: r.spec.Sensitivity, Output: filepath.Base(r.out),
-		OutputSHA256: app.BytesDigest(r.out, content).SHA256, DataSHA256: r.dataDigest(ctx)}
+		OutputSHA256: output.BytesDigest(r.out, content).SHA256, DataSHA256: r.dataDigest(ctx)}
 	got, err := r.ledger.Spend(ctx, r.status.Dataset, eps, e)
 	if err != nil {
 		return err
@@ -434,11 +439,11 @@ func (r *release) spend(ctx context.Context, eps float64, content []byte) error 
 
 // dataDigest returns the SHA-256 of the data file the study names, ""
 // when there is none or it cannot be read.
-func (r *release) dataDigest(ctx context.Context) string {
+func (r *releaseRun) dataDigest(ctx context.Context) string {
 	if r.study == nil || r.study.Source == nil || r.study.Source.Path == "" {
 		return ""
 	}
-	d, err := app.Digest(ctx, r.study.Source.Path)
+	d, err := output.Digest(ctx, r.study.Source.Path)
 	if err != nil {
 		return ""
 	}
@@ -449,7 +454,7 @@ func (r *release) dataDigest(ctx context.Context) string {
 // a true count lies within ±Each of its raw released count alone, and
 // within ±All for every cell at once; a count suppressed to 0 (released
 // at most T) within T more; true counts are ≥ 0.
-func (r *release) bounds(t *core.CountTable, raw []float64) error {
+func (r *releaseRun) bounds(t *core.CountTable, raw []float64) error {
 	if r.ci == 0 {
 		return nil
 	}
@@ -458,7 +463,7 @@ func (r *release) bounds(t *core.CountTable, raw []float64) error {
 		return err
 	}
 	r.interval = &iv
-	b := iv.Bounds(raw, app.Suppressible(raw, r.suppress), r.suppress)
+	b := iv.Bounds(raw, release.Suppressible(raw, r.suppress), r.suppress)
 	t.Bounds = func(x int, _ float64) (float64, float64, float64, float64) {
 		return b.Lo[x], b.Hi[x], b.BandLo[x], b.BandHi[x]
 	}
@@ -470,22 +475,22 @@ func (r *release) bounds(t *core.CountTable, raw []float64) error {
 // that the study's data are the truth's; the draw of the records kept,
 // when clipping, is seeded for a preview and from crypto/rand for a
 // secure release.
-func studyCounts(s *core.Study, studyName, truthName string, t *core.CountTable, delta int, clip bool, seed uint64, secure bool) (app.Contribution, error) {
+func studyCounts(s *core.Study, studyName, truthName string, t *core.CountTable, delta int, clip bool, seed uint64, secure bool) (guarantee.Contribution, error) {
 	if len(s.Data) == 0 {
-		return app.Contribution{}, fmt.Errorf("%s: %w", studyName, app.ErrNoData)
+		return guarantee.Contribution{}, fmt.Errorf("%s: %w", studyName, guarantee.ErrNoData)
 	}
-	if !slices.Equal(app.DataCounts(s), t.Counts) {
-		return app.Contribution{}, fmt.Errorf("%s: its data are not the counts of %s: give the truth and the study privmap grid wrote together", studyName, truthName)
+	if !slices.Equal(guarantee.DataCounts(s), t.Counts) {
+		return guarantee.Contribution{}, fmt.Errorf("%s: its data are not the counts of %s: give the truth and the study privmap grid wrote together", studyName, truthName)
 	}
-	rng := app.NewRand(seed)
+	rng := pipeline.NewRand(seed)
 	if secure {
 		var key [32]byte
 		if _, err := crand.Read(key[:]); err != nil {
-			return app.Contribution{}, err
+			return guarantee.Contribution{}, err
 		}
 		rng = rand.New(rand.NewChaCha8(key))
 	}
-	counts, c, err := app.StudyCounts(s, delta, clip, rng)
+	counts, c, err := guarantee.StudyCounts(s, delta, clip, rng)
 	if err != nil {
 		return c, fmt.Errorf("%s: %w", studyName, err)
 	}
@@ -495,10 +500,10 @@ func studyCounts(s *core.Study, studyName, truthName string, t *core.CountTable,
 
 // releaseSpec reads the mechanism's flags: -eps for the standard
 // mechanisms, -eps-in, -eps-out and -break for the mixtures.
-func releaseSpec(fs *flag.FlagSet, mech string, eps, epsIn, epsOut, brk float64, sens int) (app.ReleaseSpec, error) {
-	s := app.ReleaseSpec{Mechanism: mech, Break: brk, Sensitivity: sens}
+func releaseSpec(fs *flag.FlagSet, mech string, eps, epsIn, epsOut, brk float64, sens int) (release.Spec, error) {
+	s := release.Spec{Mechanism: mech, Break: brk, Sensitivity: sens}
 	switch mech {
-	case app.Laplace, app.Geometric:
+	case release.Laplace, release.Geometric:
 		if isSet(fs, "eps-in") || isSet(fs, "eps-out") {
 			return s, usageError{msg: fmt.Sprintf("-eps-in, -eps-out: for pm-laplace and pm-geometric; %s takes -eps", mech)}
 		}
@@ -506,7 +511,7 @@ func releaseSpec(fs *flag.FlagSet, mech string, eps, epsIn, epsOut, brk float64,
 			return s, usageError{msg: fmt.Sprintf("%s needs -eps", mech)}
 		}
 		s.EpsIn, s.EpsOut = eps, eps
-	case app.PMLaplace, app.PMGeometric:
+	case release.PMLaplace, release.PMGeometric:
 		if isSet(fs, "eps") {
 			return s, usageError{msg: fmt.Sprintf("-eps: for laplace and geometric; %s takes -eps-in, -eps-out and -break", mech)}
 		}

@@ -17,8 +17,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/ledger"
+	"github.com/privmap/privmap/app/release"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/core/central"
 )
@@ -131,7 +132,7 @@ func TestRelease(t *testing.T) {
 				t.Fatalf("%v: cell %d: probability %v, count %v of %v", tc.args, x, p[x], count[x], sum)
 			}
 		}
-		mae, mre, within := app.ReleaseErrors(tab.Counts, count, tc.c)
+		mae, mre, within := release.Errors(tab.Counts, count, tc.c)
 		for key, want := range map[string]float64{"mae": mae, "mre": mre, "p_within": within} {
 			if got := line[key].(float64); got != want {
 				t.Errorf("%v: %s = %v, measured %v", tc.args, key, got, want)
@@ -331,17 +332,17 @@ func TestReleaseLedger(t *testing.T) {
 	}
 	grid()
 	out := filepath.Join(dir, "r.csv")
-	release := func(extra ...string) (int, string, string) {
+	publish := func(extra ...string) (int, string, string) {
 		return run(append([]string{"release", "-truth", truth, "-study", study, "-mechanism", "geometric", "-eps", "1", "-ledger", db}, extra...)...)
 	}
-	code, stdout, errs := release("-secure", "-budget", "1.5", "-o", out)
+	code, stdout, errs := publish("-secure", "-budget", "1.5", "-o", out)
 	if code != 0 {
 		t.Fatal(errs)
 	}
 	var line struct {
-		Spent  float64        `json:"ledger_spent"`
-		Budget float64        `json:"ledger_budget"`
-		Ledger *app.LedgerRef `json:"ledger"`
+		Spent  float64            `json:"ledger_spent"`
+		Budget float64            `json:"ledger_budget"`
+		Ledger *release.LedgerRef `json:"ledger"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &line); err != nil || line.Spent != 1 || line.Budget != 1.5 || line.Ledger == nil ||
 		line.Ledger.Dataset != "default_checkins.snap.txt" || line.Ledger.Entry != 2 || len(line.Ledger.Head) != 64 {
@@ -360,21 +361,21 @@ func TestReleaseLedger(t *testing.T) {
 		t.Fatalf("ledger after one publication: %+v %v", es, err)
 	}
 	grid() // grid never touches the ledger
-	if code, _, errs := release("-o", filepath.Join(dir, "p.csv")); code != 0 ||
+	if code, _, errs := publish("-o", filepath.Join(dir, "p.csv")); code != 0 ||
 		!strings.Contains(errs, "not published and not spent") || !strings.Contains(errs, "spent ε = 1 in all (1 published") {
 		t.Errorf("a preview after re-gridding: exit %d: %s", code, errs)
 	}
-	if code, _, errs := release("-budget", "100", "-o", filepath.Join(dir, "p.csv")); code != 1 || !strings.Contains(errs, "raising it needs -raise-budget") {
+	if code, _, errs := publish("-budget", "100", "-o", filepath.Join(dir, "p.csv")); code != 1 || !strings.Contains(errs, "raising it needs -raise-budget") {
 		t.Errorf("a silent raise: exit %d: %s", code, errs)
 	}
-	code, _, errs = release("-secure", "-o", out)
+	code, _, errs = publish("-secure", "-o", out)
 	if code != 1 || !strings.Contains(errs, "would spend ε = 1 more on these people, 2 in all, beyond the budget of 1.5") {
 		t.Errorf("beyond the budget: exit %d: %s", code, errs)
 	}
 	if !bytes.Equal(published, mustRead(t, out)) {
 		t.Error("a refused publication changed the release")
 	}
-	if code, _, errs := release("-secure", "-budget", "2", "-raise-budget", "-o", out); code != 0 {
+	if code, _, errs := publish("-secure", "-budget", "2", "-raise-budget", "-o", out); code != 0 {
 		t.Errorf("raised: exit %d: %s", code, errs)
 	}
 }
@@ -485,7 +486,7 @@ func TestReleaseCI(t *testing.T) {
 		t.Fatal(err)
 	}
 	cells := len(recs) - 1
-	iv, err := app.ReleaseSpec{Mechanism: app.Geometric, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 1}.Interval(cells, 0.95)
+	iv, err := release.Spec{Mechanism: release.Geometric, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 1}.Interval(cells, 0.95)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -585,7 +586,7 @@ func TestReleaseWithoutPeople(t *testing.T) {
 	if !strings.Contains(stdout, "people: unknown (no person column: each of the 60 records is counted alone)") {
 		t.Errorf("grid's summary: %s", stdout)
 	}
-	s, err := app.OpenStudy(study)
+	s, err := studyfile.Open(study)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,9 +16,13 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/basemap"
+	"github.com/privmap/privmap/app/build"
+	"github.com/privmap/privmap/app/guarantee"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/layer"
@@ -69,7 +73,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	as, err := app.OpenStudy(*studyName)
+	as, err := studyfile.Open(*studyName)
 	if err != nil {
 		return err
 	}
@@ -97,7 +101,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := addBasemap(ctx, f, src, *base, opt, stderr); err != nil {
 		return err
 	}
-	var b app.Batch
+	var b output.Batch
 	b.Add(*out, func(w io.Writer) error { return writePicture(w, f, opt) }, *truthName, *estName, *studyName)
 	return commit(ctx, &b, stdout, stderr, func(io.Writer) {})
 }
@@ -344,9 +348,9 @@ func parseSize(s string) (w, h int, err error) {
 // the mechanisms and the colour scale.
 func renderNotes(s *core.Study, o renderOpts, pxPerPt float64) []string {
 	a := s.Alphabet
-	grid := fmt.Sprintf("Grid: %d×%d cells of %.3g km · %s–%s, %s–%s", a.Cols, a.Rows, a.CellKm, app.Lat(a.South), app.Lat(a.North), app.Lon(a.West), app.Lon(a.East))
+	grid := fmt.Sprintf("Grid: %d×%d cells of %.3g km · %s–%s, %s–%s", a.Cols, a.Rows, a.CellKm, human.Lat(a.South), human.Lat(a.North), human.Lon(a.West), human.Lon(a.East))
 	if a.Kind != core.KindGrid {
-		grid = fmt.Sprintf("Alphabet: %s, %s symbols", a.Kind, app.Thousands(a.Len()))
+		grid = fmt.Sprintf("Alphabet: %s, %s symbols", a.Kind, human.Thousands(a.Len()))
 		if at := a.Attributes; len(at) > 0 {
 			grid += " · drawn: " + at[o.table[0]].Name
 			if o.table[1] >= 0 {
@@ -357,7 +361,7 @@ func renderNotes(s *core.Study, o renderOpts, pxPerPt float64) []string {
 	}
 	var mechs []string
 	for _, m := range s.Mechanisms {
-		mechs = append(mechs, fmt.Sprintf("%s (%s)", m.ID, app.MechanismLevel(m)))
+		mechs = append(mechs, fmt.Sprintf("%s (%s)", m.ID, guarantee.MechanismLevel(m)))
 	}
 	lines := []string{grid}
 	if len(mechs) > 0 {
@@ -370,10 +374,10 @@ func renderNotes(s *core.Study, o renderOpts, pxPerPt float64) []string {
 
 // runNote is the header line of a study's recorded run (the window
 // saves it): users, seed, estimators and corrected EM's α.
-func runNote(r *app.RunSettings) string {
+func runNote(r *studyfile.RunSettings) string {
 	users := "every datum"
 	if r.Users > 0 {
-		users = app.Thousands(r.Users) + " users"
+		users = human.Thousands(r.Users) + " users"
 	}
 	s := fmt.Sprintf("Run: %s, seed %d", users, r.Seed)
 	if len(r.Methods) > 0 {
@@ -396,7 +400,7 @@ func openBasemap(name string) (basemap.Source, error) {
 	if name == "" {
 		return nil, nil
 	}
-	src, err := basemap.Open(name, basemap.Options{CacheDir: basemap.DefaultCacheDir(), UserAgent: app.UserAgent})
+	src, err := basemap.Open(name, basemap.Options{CacheDir: basemap.DefaultCacheDir(), UserAgent: build.UserAgent})
 	if err != nil && !strings.HasSuffix(strings.ToLower(name), ".mbtiles") {
 		return nil, usageError{msg: "-basemap: " + err.Error()}
 	}
@@ -438,11 +442,11 @@ func writePicture(w io.Writer, f *mapplot.Figure, o renderOpts) error {
 		if err != nil {
 			return tooSmall(o, err)
 		}
-		return app.WritePNG(w, img)
+		return output.WritePNG(w, img)
 	}
 	c := vgsvg.New(f.Fit(vg.Length(float64(o.w)/scale), vg.Length(float64(o.h)/scale)))
 	if err := f.Draw(draw.New(c)); err != nil {
 		return tooSmall(o, err)
 	}
-	return app.WriteStamped(w, app.StampSVG, func(w io.Writer) error { _, err := c.WriteTo(w); return err })
+	return output.WriteStamped(w, output.StampSVG, func(w io.Writer) error { _, err := c.WriteTo(w); return err })
 }

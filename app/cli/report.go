@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/basemap"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/app/report"
 )
 
@@ -84,7 +84,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	in.progress("writing the PDF and its JSON")
-	var b app.Batch
+	var b output.Batch
 	sources := append([]string{in.study, in.truth, in.release, in.data}, in.estimates...)
 	b.Add(*out, func(w io.Writer) error { return report.WritePDF(w, r, figs) }, sources...)
 	b.Add(jsonOut, func(w io.Writer) error { return report.WriteJSON(w, r) }, sources...)

@@ -17,10 +17,10 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/basemap/basemaptest"
 	"github.com/privmap/privmap/app/ledger"
 	"github.com/privmap/privmap/app/report"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/internal/testtool"
 )
 
@@ -121,7 +121,7 @@ func TestReport(t *testing.T) {
 		!strings.Contains(r.Release.Accuracy, "With probability 95%") {
 		t.Errorf("release facts %+v", r.Release)
 	}
-	as, err := app.OpenStudy(p("study.json"))
+	as, err := studyfile.Open(p("study.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestReportRefusals(t *testing.T) {
 // the captions carry its credit.
 func TestReportBasemap(t *testing.T) {
 	p := reportFixture(t)
-	as, err := app.OpenStudy(p("study.json"))
+	as, err := studyfile.Open(p("study.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/core"
 )
 
@@ -58,17 +59,17 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := checkPersonal(*studyName, s, mechs, useData); err != nil {
 		return err
 	}
-	users := app.Users{Data: s.Data, Truth: truth, N: *n}
+	users := pipeline.Users{Data: s.Data, Truth: truth, N: *n}
 	if useData {
 		users.N, users.People = 0, s.People
 	}
 	var counts []int
 	run := func(emit func(user, j int, r core.Report) error) error {
 		var err error
-		counts, err = app.Sanitise(ctx, s, mechs, users, *seed, emit, nil)
+		counts, err = pipeline.Sanitise(ctx, s, mechs, users, *seed, emit, nil)
 		return err
 	}
-	var b app.Batch
+	var b output.Batch
 	if err := addRecorded(ctx, &b, *out, *record, func(w io.Writer) error {
 		if *aggregate {
 			return writeAggregate(w, s, run)
@@ -81,13 +82,13 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	// An estimate from these reports previews a collection.
-	fmt.Fprintf(stderr, "privmap simulate: an estimate from these reports is %s (privmap report says so given this command's -record).\n", app.PreviewWords)
+	fmt.Fprintf(stderr, "privmap simulate: an estimate from these reports is %s (privmap report says so given this command's -record).\n", pipeline.PreviewWords)
 	return nil
 }
 
 // simulated says what simulate drew: n reports of users' data or drawn
 // from the truth, with the seed, and the users of each mechanism.
-func simulated(w io.Writer, s *core.Study, users app.Users, n int, seed uint64, useData bool, counts []int) {
+func simulated(w io.Writer, s *core.Study, users pipeline.Users, n int, seed uint64, useData bool, counts []int) {
 	source := "drawn from the truth"
 	if useData {
 		source = "of the study's data"

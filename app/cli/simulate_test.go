@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -67,7 +67,7 @@ func TestSimulate(t *testing.T) {
 		t.Fatalf("header %v and %d rows", recs[0], len(recs))
 	}
 	f, _ := os.Open(study)
-	s, err := core.ReadStudy(f, app.ApplicationMembers...)
+	s, err := core.ReadStudy(f, studyfile.ApplicationMembers...)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func TestSimulateStudyData(t *testing.T) {
 		t.Errorf("summary %q", stdout)
 	}
 	f, _ := os.Open(study)
-	s, err := core.ReadStudy(f, app.ApplicationMembers...)
+	s, err := core.ReadStudy(f, studyfile.ApplicationMembers...)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -271,7 +271,7 @@ func TestSimulateStudyData(t *testing.T) {
 func TestSimulatePUM(t *testing.T) {
 	dir, study, truth := studyWith(t, `{"id": "p", "kind": "pum", "epsilon": 2, "sensitive": [0], "tags": ["home"]}`, "-home")
 	f, _ := os.Open(study)
-	s, err := core.ReadStudy(f, app.ApplicationMembers...)
+	s, err := core.ReadStudy(f, studyfile.ApplicationMembers...)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

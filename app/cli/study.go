@@ -7,7 +7,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -15,7 +16,7 @@ import (
 // members the window adds (its data source and run) are read and left
 // aside.
 func readStudy(name string) (*core.Study, error) {
-	s, err := app.OpenStudy(name)
+	s, err := studyfile.Open(name)
 	if err != nil {
 		return nil, err
 	}
@@ -49,14 +50,14 @@ func buildAll(ctx context.Context, name string, s *core.Study, stderr io.Writer)
 	if len(s.Mechanisms) == 0 {
 		return nil, fmt.Errorf("%s: the study lists no mechanisms; add some under \"mechanisms\"", name)
 	}
-	ms, err := app.BuildMechanisms(ctx, s, buildProgress(s.Mechanisms, stderr))
+	ms, err := pipeline.BuildMechanisms(ctx, s, buildProgress(s.Mechanisms, stderr))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return ms, nil
 }
 
-// buildProgress returns a progress function for app.BuildMechanisms
+// buildProgress returns a progress function for pipeline.BuildMechanisms
 // that prints a line on stderr every few seconds while a build takes long.
 func buildProgress(specs []core.MechanismSpec, stderr io.Writer) func(i, iter int, gap float64) {
 	var start, last time.Time

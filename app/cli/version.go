@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/build"
 	"github.com/privmap/privmap/assets"
 )
 
@@ -26,7 +26,7 @@ func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
-	fmt.Fprint(stdout, app.AboutText())
+	fmt.Fprint(stdout, build.About())
 	if *texts {
 		fmt.Fprint(stdout, "\nprivmap's licence (", assets.LicenceID, "):\n\n", assets.Licence, "\n", assets.ThirdParty)
 	}

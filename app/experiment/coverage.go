@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/core/emd"
 )
@@ -117,7 +117,7 @@ func coveragePanel(name, preset, title string, a core.Alphabet, truth []float64,
 	var mechs []core.Mechanism
 	var buildErr error
 	p.Measure = func(ctx context.Context, rng *rand.Rand, _, vi int) ([]float64, error) {
-		once.Do(func() { mechs, buildErr = app.BuildMechanisms(ctx, s, nil) })
+		once.Do(func() { mechs, buildErr = pipeline.BuildMechanisms(ctx, s, nil) })
 		if buildErr != nil {
 			return nil, buildErr
 		}

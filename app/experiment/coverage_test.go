@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/core"
 )
 
@@ -48,7 +48,7 @@ func TestCoverageMetrics(t *testing.T) {
 func TestCoverageMeasure(t *testing.T) {
 	a := core.Alphabet{Kind: core.KindCategorical, Size: 6}
 	s := &core.Study{Alphabet: a, Mechanisms: []core.MechanismSpec{{ID: "k1", Kind: core.KindKRR, Epsilon: 1}, {ID: "k2", Kind: core.KindKRR, Epsilon: 3}}}
-	mechs, err := app.BuildMechanisms(context.Background(), s, nil)
+	mechs, err := pipeline.BuildMechanisms(context.Background(), s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

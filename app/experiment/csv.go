@@ -3,11 +3,12 @@ package experiment
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/privmap/privmap/core"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/privmap/privmap/core"
 )
 
 // Header is runs.csv's header (docs/ARCHITECTURE.md §7).

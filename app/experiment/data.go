@@ -12,7 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/assets"
 	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/census"
@@ -176,7 +177,7 @@ func readRecords(ctx context.Context, r io.Reader, format, name string) (*Data, 
 	for i := range codes {
 		d.Values[i] = len(codes[i])
 	}
-	d.Source = fmt.Sprintf("%s, %s people, attributes %s", name, app.Thousands(len(d.Records[0])), strings.Join(attrs, ", "))
+	d.Source = fmt.Sprintf("%s, %s people, attributes %s", name, human.Thousands(len(d.Records[0])), strings.Join(attrs, ", "))
 	if f != census.Adult {
 		d.StandIn = "US Census 1990's coded age, sex, income and marital status stand in for UCI Adult's categorical attributes; give -data adult.data for PM's"
 	}
@@ -212,7 +213,7 @@ func code(codes map[string]uint16, value, attr string) (uint16, error) {
 // censusReader reads a census file from r in format, or in the format
 // detected from its first line; ctx stops the reading.
 func censusReader(ctx context.Context, r io.Reader, format string) (*census.Reader, error) {
-	br := bufio.NewReader(app.ContextReader(ctx, r))
+	br := bufio.NewReader(pipeline.ContextReader(ctx, r))
 	var f census.Format
 	if format != "" {
 		var err error
@@ -247,12 +248,12 @@ func tabulateCEM(ctx context.Context, r io.Reader, format, name string) (*Data, 
 	if err != nil {
 		return nil, err
 	}
-	d := &Data{Alphabet: a, Truth: tab.Distribution(), Symbols: tab.Data, Source: fmt.Sprintf("%s, %s people", name, app.Thousands(len(tab.Data)))}
+	d := &Data{Alphabet: a, Truth: tab.Distribution(), Symbols: tab.Data, Source: fmt.Sprintf("%s, %s people", name, human.Thousands(len(tab.Data)))}
 	switch {
 	case f == census.Adult:
 		d.StandIn = fmt.Sprintf("UCI Adult stands in for US Census 1990: CEM Table 2's attributes as census.CEMTable2 maps them (%d categories, not 400)", a.Len())
 	case len(tab.Data) < censusPeople:
-		d.StandIn = fmt.Sprintf("%s of US Census 1990's %s people stand in for all of them", app.Thousands(len(tab.Data)), app.Thousands(censusPeople))
+		d.StandIn = fmt.Sprintf("%s of US Census 1990's %s people stand in for all of them", human.Thousands(len(tab.Data)), human.Thousands(censusPeople))
 	}
 	return d, nil
 }

@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
 )
 
 // The files an experiment writes in its folder (docs/ARCHITECTURE.md §7).
@@ -137,12 +137,12 @@ func complete(p Panel, rows []Row) bool {
 }
 
 // Write writes an experiment's results into dir, all of them or none
-// (app.Batch): runs.csv (the rows sorted, so the same for any number of
+// (output.Batch): runs.csv (the rows sorted, so the same for any number of
 // workers), a PNG and an SVG figure per panel (NAME-a.png, …) and
 // summary.md.
 func Write(ctx context.Context, dir string, e *Experiment, panels []Panel, d *Data, opt Options, rows []Row) error {
 	Sort(rows, OrderOf(panels))
-	var b app.Batch
+	var b output.Batch
 	b.Add(filepath.Join(dir, RunsFile), func(w io.Writer) error { return WriteRows(w, rows, true) })
 	points := Points(panels, rows)
 	for _, p := range panels {

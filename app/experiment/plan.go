@@ -4,21 +4,22 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/plan"
 )
 
 // PlanCurve returns the figure of a plan (privmap plan, the Run screen's
 // Plan): its runs' errors and their quantile against users or ε, the
 // target and the answer.
-func PlanCurve(p *app.Plan) mapplot.PlanCurve {
+func PlanCurve(p *plan.Plan) mapplot.PlanCurve {
 	c := mapplot.PlanCurve{XLabel: "users", Target: p.Target, Need: p.Need, Extrapolated: p.Extrapolated,
 		BoundLabel: fmt.Sprintf("the error at %g%% probability", 100*p.Level)}
-	if p.Axis == app.AxisEps {
+	if p.Axis == plan.AxisEps {
 		c.XLabel = "ε, as a multiple of the population's"
 	}
-	c.YLabel = map[app.PlanMetric]string{app.PlanTV: "TV to the truth", app.PlanMax: "largest error of a cell",
-		app.PlanEMD: "EMD to the truth"}[p.Metric]
+	c.YLabel = map[plan.Metric]string{plan.TV: "TV to the truth", plan.MaxCell: "largest error of a cell",
+		plan.EMD: "EMD to the truth"}[p.Metric]
 	if p.Unit != "" {
 		c.YLabel += " (" + p.Unit + ")"
 	}
@@ -35,11 +36,11 @@ const planPNGW, planPNGH, planPxPerPt = 1400, 900, 2
 // WritePlanPNG draws the plan's curve black on white (mapplot.Print),
 // headed by title unless it is "", and writes it as PNG: privmap plan
 // -figure and the Run screen's Export PNG….
-func WritePlanPNG(w io.Writer, p *app.Plan, title string) error {
+func WritePlanPNG(w io.Writer, p *plan.Plan, title string) error {
 	pl, err := mapplot.PlanPlot(mapplot.Print, PlanCurve(p))
 	if err != nil {
 		return err
 	}
 	pl.Title.Text = title
-	return app.WritePNG(w, mapplot.StyledPlot{Plot: pl, Style: mapplot.Print}.Image(planPNGW, planPNGH, planPxPerPt))
+	return output.WritePNG(w, mapplot.StyledPlot{Plot: pl, Style: mapplot.Print}.Image(planPNGW, planPNGH, planPxPerPt))
 }

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/release"
 )
 
 // The central release's experiments (PM §IV): Table I's analytic
@@ -21,13 +21,13 @@ import (
 
 // pmMatch returns the standard mechanism of s's family whose PM budget
 // equals s's.
-func pmMatch(s app.ReleaseSpec) (app.ReleaseSpec, error) {
-	return s.MatchingBy(func(b app.ReleaseSummary) float64 { return b.BudgetPM })
+func pmMatch(s release.Spec) (release.Spec, error) {
+	return s.MatchingBy(func(b release.Summary) float64 { return b.BudgetPM })
 }
 
 // pmMix returns PM's mixture of a family.
-func pmMix(mech string, c, eps1, eps2 float64) app.ReleaseSpec {
-	return app.ReleaseSpec{Mechanism: mech, EpsIn: eps1, EpsOut: eps2, Break: c, Sensitivity: 1}
+func pmMix(mech string, c, eps1, eps2 float64) release.Spec {
+	return release.Spec{Mechanism: mech, EpsIn: eps1, EpsOut: eps2, Break: c, Sensitivity: 1}
 }
 
 func init() {
@@ -45,7 +45,7 @@ func pmTable() *Experiment {
 		Runs:  1, UsersRole: UsersFixed,
 		panels: func(*Data, []int) ([]Panel, error) {
 			var out []Panel
-			for i, fam := range []struct{ name, mix, std string }{{"geometric", app.PMGeometric, app.Geometric}, {"Laplace", app.PMLaplace, app.Laplace}} {
+			for i, fam := range []struct{ name, mix, std string }{{"geometric", release.PMGeometric, release.Geometric}, {"Laplace", release.PMLaplace, release.Laplace}} {
 				p, err := pmTablePanel(string(rune('a'+i)), i, fam.name, fam.mix)
 				if err != nil {
 					return nil, err
@@ -62,7 +62,7 @@ func pmTablePanel(name string, fam int, family, mech string) (Panel, error) {
 		LogY: true, Scatter: true, NoBest: true, ByName: true, Metrics: []Metric{BudgetPM, AbsMean, Variance, Entropy},
 		Variants: []Variant{{Label: family + " mixture"}, {Label: family + " mixture, PM"}, {Label: family + " mechanism, same budget"},
 			{Label: family + " mechanism, same budget, PM"}}}
-	type values struct{ mix, std app.ReleaseSummary }
+	type values struct{ mix, std release.Summary }
 	var rows []values
 	for _, r := range pmTableI {
 		mix := pmMix(mech, float64(r.c), r.eps1, r.eps2)
@@ -147,7 +147,7 @@ func pmFig(name string) *Experiment {
 
 // pmSimPanel simulates one parameter set's releases.
 func pmSimPanel(name, fig string, set [3]float64) (Panel, error) {
-	specs := []app.ReleaseSpec{pmMix(app.PMGeometric, set[0], set[1], set[2]), pmMix(app.PMLaplace, set[0], set[1], set[2])}
+	specs := []release.Spec{pmMix(release.PMGeometric, set[0], set[1], set[2]), pmMix(release.PMLaplace, set[0], set[1], set[2])}
 	for _, mix := range specs[:2] {
 		std, err := pmMatch(mix)
 		if err != nil {
@@ -155,14 +155,14 @@ func pmSimPanel(name, fig string, set [3]float64) (Panel, error) {
 		}
 		specs = append(specs, std)
 	}
-	specs = append(specs, app.ReleaseSpec{Mechanism: app.Geometric, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 1},
-		app.ReleaseSpec{Mechanism: app.Laplace, EpsIn: 0.45, EpsOut: 0.45, Sensitivity: 1})
+	specs = append(specs, release.Spec{Mechanism: release.Geometric, EpsIn: 0.5, EpsOut: 0.5, Sensitivity: 1},
+		release.Spec{Mechanism: release.Laplace, EpsIn: 0.45, EpsOut: 0.45, Sensitivity: 1})
 	p := Panel{Name: name, Title: fmt.Sprintf("c = %g, ε = %g within, %g beyond", set[0], set[1], set[2])}
 	for _, s := range specs {
 		p.Variants = append(p.Variants, Variant{Label: releaseLabel(s)})
 	}
 	c := set[0]
-	draw := func(rng *rand.Rand, s app.ReleaseSpec, count int, n int, each func(err float64)) error {
+	draw := func(rng *rand.Rand, s release.Spec, count int, n int, each func(err float64)) error {
 		noise, err := noiseOf(s)
 		if err != nil {
 			return err
@@ -217,13 +217,13 @@ func pmSimPanel(name, fig string, set [3]float64) (Panel, error) {
 }
 
 // releaseLabel names a release mechanism in a legend.
-func releaseLabel(s app.ReleaseSpec) string {
+func releaseLabel(s release.Spec) string {
 	switch s.Mechanism {
-	case app.PMGeometric:
+	case release.PMGeometric:
 		return "geometric mixture"
-	case app.PMLaplace:
+	case release.PMLaplace:
 		return "Laplace mixture"
-	case app.Geometric:
+	case release.Geometric:
 		return fmt.Sprintf("geometric, ε = %.3g", s.EpsIn)
 	}
 	return fmt.Sprintf("Laplace, ε = %.3g", s.EpsIn)
@@ -231,7 +231,7 @@ func releaseLabel(s app.ReleaseSpec) string {
 
 // noiseOf returns a sampler of s's noise: integer geometric noise, or
 // Laplace noise rounded to the nearest integer.
-func noiseOf(s app.ReleaseSpec) (func(*rand.Rand) float64, error) {
+func noiseOf(s release.Spec) (func(*rand.Rand) float64, error) {
 	n, err := s.Noise()
 	if err != nil {
 		return nil, err
@@ -371,8 +371,8 @@ func pmAdultPanels(d *Data) ([]Panel, error) {
 // ε = 0.2 within and 1 beyond and the standard mechanisms of their
 // budgets, with their samplers and privacy losses.
 func pmAdultMechanisms() ([]Variant, []func(*rand.Rand) float64, []func(o, z int) float64, error) {
-	mixes := []app.ReleaseSpec{pmMix(app.PMGeometric, 5, 0.2, 1), pmMix(app.PMLaplace, 5, 0.2, 1)}
-	specs := append([]app.ReleaseSpec(nil), mixes...)
+	mixes := []release.Spec{pmMix(release.PMGeometric, 5, 0.2, 1), pmMix(release.PMLaplace, 5, 0.2, 1)}
+	specs := append([]release.Spec(nil), mixes...)
 	for _, m := range mixes {
 		std, err := pmMatch(m)
 		if err != nil {
@@ -429,7 +429,7 @@ func (q *querySampler) draw(r *rand.Rand) int {
 // lossOf returns the privacy loss of a release o of count z against the
 // neighbouring count z − 1, |ln P(o | z)/P(o | z−1)|, negative releases
 // published as 0 (so P(0 | z) = P(noise ≤ −z)).
-func lossOf(s app.ReleaseSpec) func(o, z int) float64 {
+func lossOf(s release.Spec) func(o, z int) float64 {
 	n, _ := s.Noise()
 	p := func(o, z int) float64 {
 		if o == 0 {

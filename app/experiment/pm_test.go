@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/release"
 	"github.com/privmap/privmap/core/central"
 )
 
@@ -24,14 +24,14 @@ func TestPMTableI(t *testing.T) {
 		t.Fatalf("%d rows of Table I", len(pmTableI))
 	}
 	for _, r := range pmTableI {
-		geo := pmMix(app.PMGeometric, float64(r.c), r.eps1, r.eps2)
+		geo := pmMix(release.PMGeometric, float64(r.c), r.eps1, r.eps2)
 		g, err := geo.Summary()
 		if err != nil {
 			t.Fatal(err)
 		}
 		std, _ := pmMatch(geo)
 		gs, _ := std.Summary()
-		lap, _ := pmMix(app.PMLaplace, float64(r.c), r.eps1, r.eps2).Summary()
+		lap, _ := pmMix(release.PMLaplace, float64(r.c), r.eps1, r.eps2).Summary()
 		for _, tc := range []struct {
 			name      string
 			got, want float64
@@ -85,7 +85,7 @@ func TestPMSimulation(t *testing.T) {
 // neighbour: ε exactly for the geometric mechanism on any positive
 // release; the loss of a release of 0 counts the mass clipped there.
 func TestPMLoss(t *testing.T) {
-	s := app.ReleaseSpec{Mechanism: app.Geometric, EpsIn: 0.7, EpsOut: 0.7, Sensitivity: 1}
+	s := release.Spec{Mechanism: release.Geometric, EpsIn: 0.7, EpsOut: 0.7, Sensitivity: 1}
 	loss := lossOf(s)
 	for _, o := range []int{1, 5, 30} {
 		if l := loss(o, 10); math.Abs(l-0.7) > 1e-12 {

@@ -21,8 +21,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
 )
 
 // A Point is one estimator's metric at one setting of a panel over the
@@ -487,14 +487,14 @@ func WriteFigure(w io.Writer, ch *Chart, format string) error {
 	var stamp func([]byte) []byte
 	switch format {
 	case "png":
-		c, stamp = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(200))}, app.StampPNG
+		c, stamp = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(200))}, output.StampPNG
 	case "svg":
-		c, stamp = vgsvg.New(wd, ht), app.StampSVG
+		c, stamp = vgsvg.New(wd, ht), output.StampSVG
 	default:
 		return fmt.Errorf("figure format %q: want png or svg", format)
 	}
 	ch.Draw(draw.New(c))
-	return app.WriteStamped(w, stamp, func(w io.Writer) error { _, err := c.WriteTo(w); return err })
+	return output.WriteStamped(w, stamp, func(w io.Writer) error { _, err := c.WriteTo(w); return err })
 }
 
 // Image draws the chart on a w×h-pixel image at pxPerPt pixels a point,

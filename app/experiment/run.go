@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/core/emd"
 )
@@ -161,7 +161,7 @@ func buildAll(ctx context.Context, panels []Panel) (map[*core.Study][]core.Mecha
 				if _, ok := built[pop.Study]; ok {
 					continue
 				}
-				ms, err := app.BuildMechanisms(ctx, pop.Study, nil)
+				ms, err := pipeline.BuildMechanisms(ctx, pop.Study, nil)
 				if err != nil {
 					return nil, fmt.Errorf("panel %s, %s: %w", p.Name, s.Name, err)
 				}

@@ -10,7 +10,8 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/output"
 )
 
 // Summary writes summary.md: the paper's claim, the data, and for each
@@ -21,7 +22,7 @@ import (
 // Fig. 9).
 func Summary(w io.Writer, e *Experiment, panels []Panel, points []Point, d *Data, runs int, seed uint64) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n%s\n\n*%s.* Written by %s.\n\n", e.Name, e.Title, e.Source(), app.Software())
+	fmt.Fprintf(&b, "# %s\n\n%s\n\n*%s.* Written by %s.\n\n", e.Name, e.Title, e.Source(), output.Software())
 	if e.Claim != "" {
 		fmt.Fprintf(&b, "**The paper:** %s\n\n", e.Claim)
 	}
@@ -181,7 +182,7 @@ func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 // formatX writes a setting's x as people read it: 10,000, 0.05, 5.951.
 func formatX(x float64) string {
 	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return app.Thousands(int(x))
+		return human.Thousands(int(x))
 	}
 	return sig(x)
 }

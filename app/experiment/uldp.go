@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/core"
 )
 
@@ -74,7 +74,7 @@ func init() {
 func uldpTVPanel(name string, d *Data, eps float64, n int) (Panel, error) {
 	a := d.Alphabet
 	k := a.Len()
-	p := Panel{Name: name, Title: fmt.Sprintf("ε = %.3g, %s users", eps, app.Thousands(n)),
+	p := Panel{Name: name, Title: fmt.Sprintf("ε = %.3g, %s users", eps, human.Thousands(n)),
 		Alphabet: a, Truth: d.Truth, XLabel: "share of sensitive cells |X_S|/|X|", LogX: true, LogY: true,
 		Metrics: []Metric{TV},
 		Variants: []Variant{uldpKRREmp, uldpKRREM, uldpRAPEmp, uldpRAPEM,
@@ -117,7 +117,7 @@ func uldpPUMPanel(name string, d *Data) (Panel, error) {
 	}
 	n := len(d.Symbols)
 	uniformHome := core.ULDPOptions{Background: map[string][]float64{"home": slices.Repeat([]float64{1 / float64(k)}, k)}}
-	p := Panel{Name: name, Title: fmt.Sprintf("%s users' real data and homes", app.Thousands(n)),
+	p := Panel{Name: name, Title: fmt.Sprintf("%s users' real data and homes", human.Thousands(n)),
 		Alphabet: a, Truth: d.Truth, XLabel: "ε", LogX: true, LogY: true, Metrics: []Metric{TV},
 		Variants: []Variant{{Label: "PUM (uRR), homes known", Method: core.MethodULDP, Pop: popULDP},
 			{Label: "PUM (uRAP), homes known", Method: core.MethodULDP, Pop: popULDPBits},

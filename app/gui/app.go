@@ -24,7 +24,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/build"
 	"github.com/privmap/privmap/assets"
 )
 
@@ -301,10 +301,10 @@ func (u *ui) showShortcuts() {
 }
 
 // showAbout shows privmap's build, the data's licences, OpenStreetMap's
-// credit and the linked modules' licences (app.AboutText), as privmap
+// credit and the linked modules' licences (build.About), as privmap
 // version prints them.
 func (u *ui) showAbout() {
-	text := widget.NewLabelWithStyle(app.AboutText()+"\nThe licences' full texts: privmap version -licences, or THIRD_PARTY.txt beside the program in its package.",
+	text := widget.NewLabelWithStyle(build.About()+"\nThe licences' full texts: privmap version -licences, or THIRD_PARTY.txt beside the program in its package.",
 		fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("About privmap", "Close", container.NewVScroll(text), u.win)

@@ -15,7 +15,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/paulmach/orb"
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/assets"
 	"github.com/privmap/privmap/geo"
 	"github.com/stretchr/testify/assert"
@@ -118,9 +119,9 @@ func TestCellInfo(t *testing.T) {
 	got := cellInfo(d.ws.data.grid, 0)
 	want := "cell 0 (row 0, col 0) · 37.7228°N–37.7273°N · 122.5153°W–122.5096°W · "
 	assert.True(t, strings.HasPrefix(got, want), got)
-	assert.Equal(t, "1,234,567", app.Thousands(1234567))
-	assert.Equal(t, "-1,000", app.Thousands(-1000))
-	assert.Equal(t, "999", app.Thousands(999))
+	assert.Equal(t, "1,234,567", human.Thousands(1234567))
+	assert.Equal(t, "-1,000", human.Thousands(-1000))
+	assert.Equal(t, "999", human.Thousands(999))
 }
 
 // findButton returns the button labelled text under o, or nil.
@@ -291,7 +292,7 @@ func TestFitBox(t *testing.T) {
 // it, and the busiest person (51 check-ins) keeps 3.
 func TestPerUserBound(t *testing.T) {
 	_, d := newTestUI(t)
-	require.NoError(t, d.applySource(&app.Source{PerUser: "3"}))
+	require.NoError(t, d.applySource(&studyfile.Source{PerUser: "3"}))
 	assert.Equal(t, perUserBounded, d.perUser.Selected)
 	assert.Equal(t, "3", d.bound.Text)
 	assert.False(t, d.bound.Disabled())
@@ -301,7 +302,7 @@ func TestPerUserBound(t *testing.T) {
 	assert.Equal(t, 3, d.ws.data.grid.Limit)
 	assert.Equal(t, 3, d.ws.data.grid.MaxPerPerson)
 	assert.Contains(t, d.fields["Data"].Text, "(at most 3 per user)")
-	assert.Error(t, d.applySource(&app.Source{PerUser: "0"}))
+	assert.Error(t, d.applySource(&studyfile.Source{PerUser: "0"}))
 }
 
 // TestPerUserChoice chooses at most K check-ins per person on the Data

@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/interval"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/plan"
 	"github.com/privmap/privmap/core"
 
 	"github.com/privmap/privmap/internal/testtool"
@@ -120,7 +122,7 @@ func TestCancelEachJob(t *testing.T) {
 	t.Run("plan", func(t *testing.T) {
 		p := u.run.plan
 		// A plan of minutes, started without the warning before it.
-		p.cost = func(app.PlanRequest) app.Cost { return app.Cost{} }
+		p.cost = func(plan.Request) pipeline.Cost { return pipeline.Cost{} }
 		p.target.SetText("0.05")
 		p.runs.SetText("2")
 		p.vary.SetSelected(planAxes[0])
@@ -150,15 +152,15 @@ func TestCancelEachJob(t *testing.T) {
 // TestLongRunWarning checks that a run the cost model calls long is not
 // started but explained, with the cheaper alternative of cells twice as
 // wide, which grids the data again; the run then starts at once. The
-// model (app.EstimateCost, tested with its figures in app) is replaced
+// model (pipeline.EstimateCost, tested with its figures in app) is replaced
 // here by one that calls any run on more than 200 cells long.
 func TestLongRunWarning(t *testing.T) {
 	_, u := newTestWindow(t)
-	u.run.cost = func(req app.Request) app.Cost {
+	u.run.cost = func(req pipeline.Request) pipeline.Cost {
 		if req.Study.Alphabet.Len() > 200 {
-			return app.Cost{Time: time.Hour, Parts: []string{"many cells"}}
+			return pipeline.Cost{Time: time.Hour, Parts: []string{"many cells"}}
 		}
-		return app.Cost{Time: time.Second}
+		return pipeline.Cost{Time: time.Second}
 	}
 	for m, c := range u.run.checks {
 		c.SetChecked(m == core.MethodGIBU)
@@ -192,14 +194,14 @@ func TestLongRunWarning(t *testing.T) {
 
 // TestLongRunCountsIntervals checks that the run's cost, which the long
 // run's warning says, is asked with the intervals ticked on the Run
-// screen (app.Request.CI, which the cost model counts), and without them
+// screen (pipeline.Request.CI, which the cost model counts), and without them
 // when they are not.
 func TestLongRunCountsIntervals(t *testing.T) {
 	_, u := newTestWindow(t)
-	var asked []app.CI
-	u.run.cost = func(req app.Request) app.Cost {
+	var asked []interval.CI
+	u.run.cost = func(req pipeline.Request) pipeline.Cost {
 		asked = append(asked, req.CI)
-		return app.Cost{Time: time.Hour, Parts: []string{"many cells"}}
+		return pipeline.Cost{Time: time.Hour, Parts: []string{"many cells"}}
 	}
 	for m, c := range u.run.checks {
 		c.SetChecked(m == core.MethodGIBU)

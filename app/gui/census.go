@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
@@ -222,11 +222,11 @@ func (d *dataTab) censusSummary(ds *dataset) {
 	t := ds.table
 	set := func(k, v string) { d.fields[k].SetText(v) }
 	set("File", ds.src.name)
-	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", t.Format, app.Thousands(t.Lines), app.Thousands(t.Skipped)))
-	set("Records", app.Thousands(t.Records)+" records")
-	data := app.Thousands(len(t.Data)) + " people (a record each)"
+	set("Read", fmt.Sprintf("%v format · %s lines · %s skipped", t.Format, human.Thousands(t.Lines), human.Thousands(t.Skipped)))
+	set("Records", human.Thousands(t.Records)+" records")
+	data := human.Thousands(len(t.Data)) + " people (a record each)"
 	if t.Dropped > 0 {
-		data += fmt.Sprintf(" · %s dropped for a missing value", app.Thousands(t.Dropped))
+		data += fmt.Sprintf(" · %s dropped for a missing value", human.Thousands(t.Dropped))
 	}
 	set("Data", data)
 	nonEmpty := 0
@@ -235,7 +235,7 @@ func (d *dataTab) censusSummary(ds *dataset) {
 			nonEmpty++
 		}
 	}
-	set("Cells", fmt.Sprintf("%s categories · %s non-empty", app.Thousands(t.Len()), app.Thousands(nonEmpty)))
+	set("Cells", fmt.Sprintf("%s categories · %s non-empty", human.Thousands(t.Len()), human.Thousands(nonEmpty)))
 	parts := make([]string, len(t.Axes))
 	for i, ax := range t.Axes {
 		parts[i] = fmt.Sprintf("%s %d", ax.Name, len(ax.Labels))
@@ -248,7 +248,7 @@ func (d *dataTab) censusSummary(ds *dataset) {
 // was loaded.
 func (c *censusPanel) present(ds *dataset) string {
 	c.show(ds)
-	return fmt.Sprintf("Loaded %s: %s people over %s.", ds.src.name, app.Thousands(len(ds.table.Data)), ds.choice.attrs)
+	return fmt.Sprintf("Loaded %s: %s people over %s.", ds.src.name, human.Thousands(len(ds.table.Data)), ds.choice.attrs)
 }
 
 func (c *censusPanel) hideCard() { c.card.Hide() }

@@ -12,8 +12,11 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/guarantee"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/interval"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/core"
 )
 
@@ -193,10 +196,10 @@ func (c *compareTab) refresh() {
 	set("Squared error", fmt.Sprintf("%.4g", m.Metrics.MSE))
 	set("JSD", fmt.Sprintf("%.4g nats", m.Metrics.JSD))
 	set("TV", fmt.Sprintf("%.4g", m.Metrics.TV)+bound(tvBound, "", level))
-	caveats := slices.DeleteFunc([]string{app.CoverageNote(m.Method, c.intervalMethod(m), c.res.Study), app.IntervalCaveat(c.res.Study, c.res.Groups)},
+	caveats := slices.DeleteFunc([]string{interval.CoverageNote(m.Method, c.intervalMethod(m), c.res.Study), interval.Caveat(c.res.Study, c.res.Groups)},
 		func(s string) bool { return s == "" })
 	status := c.iv.describe(m, c.res.Study, strings.Join(caveats, "; "))
-	if note := app.AlphaNote(m.Estimate, c.res.Options.CEM); note != "" {
+	if note := pipeline.AlphaNote(m.Estimate, c.res.Options.CEM); note != "" {
 		status = note + ". " + status
 	}
 	c.iv.status.SetText(status)
@@ -207,7 +210,7 @@ func (c *compareTab) refresh() {
 	}
 	set("Log-likelihood", ll)
 	set("Steps", stepsText(m))
-	t := app.DurationText(m.Elapsed)
+	t := human.Duration(m.Elapsed)
 	if info, _ := m.Method.Info(); info.Alpha {
 		t += fmt.Sprintf(" · α = %g", m.Estimate.Alpha)
 	}
@@ -220,9 +223,9 @@ func (c *compareTab) readings() {
 	if m := c.current(); m != nil {
 		unit := "people"
 		if ds := c.res.ds; ds != nil {
-			unit = app.MapUnit(ds.personStudy())
+			unit = guarantee.MapUnit(ds.personStudy())
 		}
-		c.reading.SetText(app.MetricsReadingOf(m.Metrics, unit) + "\n" + c.iv.status.Text)
+		c.reading.SetText(guarantee.MetricsReadingOf(m.Metrics, unit) + "\n" + c.iv.status.Text)
 	}
 }
 
@@ -297,7 +300,7 @@ func (c *compareTab) fillRanking() {
 		}
 		cells := []string{fmt.Sprint(i + 1), methodTitle(m.Method), emd, fmt.Sprintf("%.4g", m.Metrics.MSE),
 			fmt.Sprintf("%.4g", m.Metrics.JSD), fmt.Sprintf("%.4g", m.Metrics.TV), logLik(m.Estimate.LogLik),
-			steps, app.DurationText(m.Elapsed)}
+			steps, human.Duration(m.Elapsed)}
 		for _, s := range cells {
 			table.Add(widget.NewLabel(s))
 		}
@@ -323,7 +326,7 @@ func (c *compareTab) notes(m *methodResult) []string {
 	req := c.res
 	ds := req.ds
 	data := dataNote(ds)
-	lines := []string{data + fmt.Sprintf(" · %s, seed %d · %s", c.res.Users.Words(), req.Seed, "estimates: "+app.PreviewWords)}
+	lines := []string{data + fmt.Sprintf(" · %s, seed %d · %s", c.res.Users.Words(), req.Seed, "estimates: "+pipeline.PreviewWords)}
 	lines = append(lines, mapplot.WrapJoin("Mechanisms: ", mechanismMix(req.Study, c.res.Counts), 150)...)
 	lines = append(lines, c.ws.guarantees()...)
 	est := fmt.Sprintf("Estimator: %s", methodTitle(m.Method))
@@ -360,18 +363,18 @@ func dataNote(ds *dataset) string {
 		for _, a := range ds.alphabet.Attributes {
 			attrs = append(attrs, fmt.Sprintf("%s %d", a.Name, len(a.Labels)))
 		}
-		return fmt.Sprintf("Data: %s · %s categories (%s)", ds.src.name, app.Thousands(ds.alphabet.Len()), strings.Join(attrs, " × "))
+		return fmt.Sprintf("Data: %s · %s categories (%s)", ds.src.name, human.Thousands(ds.alphabet.Len()), strings.Join(attrs, " × "))
 	}
 	g := ds.grid.Grid
 	return fmt.Sprintf("Data: %s · %d×%d cells of %.3g km · %s–%s, %s–%s", ds.src.name, g.Cols, g.Rows,
-		g.CellKm, app.Lat(g.Bound.Min[1]), app.Lat(g.Bound.Max[1]), app.Lon(g.Bound.Min[0]), app.Lon(g.Bound.Max[0]))
+		g.CellKm, human.Lat(g.Bound.Min[1]), human.Lat(g.Bound.Max[1]), human.Lon(g.Bound.Min[0]), human.Lon(g.Bound.Max[0]))
 }
 
 // mechanismMix describes each mechanism and its users.
 func mechanismMix(s *core.Study, counts []int) []string {
 	out := make([]string, len(s.Mechanisms))
 	for i, m := range s.Mechanisms {
-		out[i] = fmt.Sprintf("%s (%s): %s", m.ID, app.MechanismLevel(m), plural(counts[i], "user", "users"))
+		out[i] = fmt.Sprintf("%s (%s): %s", m.ID, guarantee.MechanismLevel(m), plural(counts[i], "user", "users"))
 	}
 	return out
 }

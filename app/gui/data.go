@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/geo"
 )
@@ -449,10 +449,10 @@ func (d *dataTab) onShowSkipped() {
 		fmt.Fprintln(&b, e)
 	}
 	if more := skipped - len(errs); more > 0 {
-		fmt.Fprintf(&b, "… and %s more", app.Thousands(more))
+		fmt.Fprintf(&b, "… and %s more", human.Thousands(more))
 	}
 	text := widget.NewLabel(b.String())
-	dialog.ShowCustom(fmt.Sprintf("%s malformed lines skipped", app.Thousands(skipped)), "Close",
+	dialog.ShowCustom(fmt.Sprintf("%s malformed lines skipped", human.Thousands(skipped)), "Close",
 		container.NewVScroll(text), d.win)
 }
 
@@ -486,12 +486,12 @@ func cellPlace(g *geo.Grid, cell int) string {
 	r, c := g.RowCol(cell)
 	b := g.CellBound(cell)
 	return fmt.Sprintf("cell %d (row %d, col %d) · %s–%s · %s–%s",
-		cell, r, c, app.Lat(b.Min[1]), app.Lat(b.Max[1]), app.Lon(b.Min[0]), app.Lon(b.Max[0]))
+		cell, r, c, human.Lat(b.Min[1]), human.Lat(b.Max[1]), human.Lon(b.Min[0]), human.Lon(b.Max[0]))
 }
 
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return app.Thousands(n) + " " + many
+	return human.Thousands(n) + " " + many
 }

@@ -3,7 +3,7 @@ package gui
 import (
 	"strconv"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/census"
@@ -51,12 +51,12 @@ type datasetKind interface {
 	countTable() *core.CountTable
 	// studySource records, for a study file, where the data came from
 	// (src) and how they were read and binned.
-	studySource(src source) *app.Source
+	studySource(src source) *studyfile.Source
 	// persons returns the people in the data and the most data of one.
 	persons() (people, most int)
 	// personStudy returns the data as a study's data: each datum's
 	// symbol, its person and the bound each person's data were selected
-	// under, for a release's sensitivity (app.StudyCounts).
+	// under, for a release's sensitivity (guarantee.StudyCounts).
 	personStudy() *core.Study
 }
 
@@ -75,7 +75,7 @@ func (ds *dataset) isCensus() bool { return ds.tabulated != nil }
 func (ds *dataset) studyAlphabet() core.Alphabet           { return ds.kind().studyAlphabet() }
 func (ds *dataset) skippedLines() (int, []*geo.ParseError) { return ds.kind().skippedLines() }
 func (ds *dataset) countTable() *core.CountTable           { return ds.kind().countTable() }
-func (ds *dataset) studySource() *app.Source               { return ds.kind().studySource(ds.src) }
+func (ds *dataset) studySource() *studyfile.Source         { return ds.kind().studySource(ds.src) }
 func (ds *dataset) users() ([]int, []float64, map[string][]int) {
 	return ds.kind().users()
 }
@@ -134,8 +134,8 @@ func (c *checkins) countTable() *core.CountTable {
 	return t
 }
 
-func (c *checkins) studySource(src source) *app.Source {
-	s := app.GridSource(src.path, c.res.Format, src.mapping, c.grid)
+func (c *checkins) studySource(src source) *studyfile.Source {
+	s := studyfile.GridSource(src.path, c.res.Format, src.mapping, c.grid)
 	s.BlankPerson = src.blank
 	if src.personKey == geo.PersonFold {
 		s.PersonKey = src.personKey
@@ -166,6 +166,6 @@ func (t *tabulated) countTable() *core.CountTable {
 	return ct
 }
 
-func (t *tabulated) studySource(src source) *app.Source {
-	return app.CensusSource(src.path, t.table.Format, t.choice.attrs, t.choice.missing)
+func (t *tabulated) studySource(src source) *studyfile.Source {
+	return studyfile.CensusSource(src.path, t.table.Format, t.choice.attrs, t.choice.missing)
 }

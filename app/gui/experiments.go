@@ -17,8 +17,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/experiment"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/mapplot"
 )
 
@@ -175,13 +175,13 @@ func (t *experimentsTab) chosen() {
 		t.users.SetPlaceHolder("fixed by the paper")
 		t.users.Disable()
 	case experiment.UsersOne:
-		t.users.SetPlaceHolder(app.Thousands(e.Users[0]))
+		t.users.SetPlaceHolder(human.Thousands(e.Users[0]))
 		t.users.Enable()
 		hint = "one number: the x-axis is not the users"
 	default:
 		var ns []string
 		for _, n := range e.Users {
-			ns = append(ns, app.Thousands(n))
+			ns = append(ns, human.Thousands(n))
 		}
 		t.users.SetPlaceHolder("the experiment's")
 		t.users.Enable()
@@ -244,7 +244,7 @@ func parseUsers(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 || n > maxExpUsers {
-			return nil, fmt.Errorf("numbers of users from 1 to %s, comma-separated", app.Thousands(maxExpUsers))
+			return nil, fmt.Errorf("numbers of users from 1 to %s, comma-separated", human.Thousands(maxExpUsers))
 		}
 		ns = append(ns, n)
 	}
@@ -266,7 +266,7 @@ func (t *experimentsTab) request() (*experiment.Experiment, experiment.Options, 
 		runs = e.Runs
 	}
 	if runs > maxExpRuns {
-		return nil, opt, nil, fmt.Errorf("%s %q: at most %s", "Runs", t.runs.Text, app.Thousands(maxExpRuns))
+		return nil, opt, nil, fmt.Errorf("%s %q: at most %s", "Runs", t.runs.Text, human.Thousands(maxExpRuns))
 	}
 	seed, err := optWhole("Seed", t.seed)
 	if err != nil {
@@ -333,7 +333,7 @@ func (t *experimentsTab) runExperiment(ctx context.Context, e *experiment.Experi
 		mu.Lock()
 		res.done = done
 		mu.Unlock()
-		text := fmt.Sprintf("%s of %s runs%s.", app.Thousands(done), app.Thousands(total), left)
+		text := fmt.Sprintf("%s of %s runs%s.", human.Thousands(done), human.Thousands(total), left)
 		jobs.Do(func() {
 			t.bar.SetValue(float64(done) / float64(total))
 			t.status.SetText(text)
@@ -351,7 +351,7 @@ func (t *experimentsTab) finish(res *expResult, err error, took time.Duration) {
 	switch {
 	case errors.Is(err, context.Canceled) && res != nil && len(res.rows) > 0:
 		t.status.SetText(fmt.Sprintf("Cancelled after %s of %s runs; the figures show those. Run again to finish.",
-			app.Thousands(res.done), app.Thousands(res.total)))
+			human.Thousands(res.done), human.Thousands(res.total)))
 	case t.stopped(t.win, t.status, err, "Cancelled.", "The experiment failed.", "Check the data and the entries, then run again."):
 		return
 	default:
@@ -398,7 +398,7 @@ func summaryView(res *expResult, points []experiment.Point) fyne.CanvasObject {
 	}
 	runs := plural(res.opt.Runs, "run", "runs") + " at each setting"
 	if !res.complete {
-		runs = fmt.Sprintf("%s of %s runs finished (cancelled)", app.Thousands(res.done), app.Thousands(res.total))
+		runs = fmt.Sprintf("%s of %s runs finished (cancelled)", human.Thousands(res.done), human.Thousands(res.total))
 	}
 	text(fmt.Sprintf("%s, seed %d; means with 95%% intervals (%s).", runs, res.opt.Seed, experiment.IntervalsOf(points)), fyne.TextStyle{Italic: true})
 	for _, tb := range experiment.Tables(res.panels, points) {

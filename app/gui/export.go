@@ -20,8 +20,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/core"
 )
 
@@ -384,7 +384,7 @@ func (c *compareTab) writePNG(name string, m *methodResult, view string, w, h in
 }
 
 // writeFigure draws f at w×h pixels and writes it as PNG, no more
-// readable than the data file source (app.WriteFile).
+// readable than the data file source (output.WriteFile).
 func writeFigure(name string, f *mapplot.Figure, w, h int, source string) error {
 	if _, err := pixelSize(strconv.Itoa(w)); err != nil {
 		return fmt.Errorf("width: %w", err)
@@ -396,7 +396,7 @@ func writeFigure(name string, f *mapplot.Figure, w, h int, source string) error 
 	if err != nil {
 		return fmt.Errorf("%d×%d pixels: %w", w, h, err)
 	}
-	return app.WriteFile(name, func(out io.Writer) error { return app.WritePNG(out, img) }, source)
+	return output.WriteFile(name, func(out io.Writer) error { return output.WritePNG(out, img) }, source)
 }
 
 // onExportPNG exports the data's true map.
@@ -436,5 +436,5 @@ func (c *compareTab) writeCSV(name string, m *methodResult) error {
 	if e := c.iv.of(m.Method); e != nil {
 		iv = e.Intervals
 	}
-	return app.WriteFile(name, func(w io.Writer) error { return core.WriteEstimate(w, m.Estimate.Theta, a, iv) }, c.res.ds.src.path)
+	return output.WriteFile(name, func(w io.Writer) error { return core.WriteEstimate(w, m.Estimate.Theta, a, iv) }, c.res.ds.src.path)
 }

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/paulmach/orb"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/geo"
 )
@@ -114,7 +114,7 @@ func (g *gridPanel) showBound() {
 func boundValue(s string) (int, error) {
 	k, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || k < 1 || k > geo.MaxPerUserLimit {
-		return 0, fmt.Errorf("at most K check-ins per person: K %q must be a whole number from 1 to %s", s, app.Thousands(geo.MaxPerUserLimit))
+		return 0, fmt.Errorf("at most K check-ins per person: K %q must be a whole number from 1 to %s", s, human.Thousands(geo.MaxPerUserLimit))
 	}
 	return k, nil
 }
@@ -263,8 +263,8 @@ func (g *gridPanel) summarise(ds *dataset) {
 	if res.Sheet != "" {
 		note = fmt.Sprintf(" (sheet %q)", res.Sheet)
 	}
-	set("Read", fmt.Sprintf("%v format%s%s · %s %s · %s skipped", res.Format, delimiterNote(res.Delimiter), note, app.Thousands(res.Lines), res.LineUnit(), app.Thousands(res.Skipped)))
-	records := fmt.Sprintf("%s check-ins · %s users", app.Thousands(gd.Records), app.Thousands(gd.Users))
+	set("Read", fmt.Sprintf("%v format%s%s · %s %s · %s skipped", res.Format, delimiterNote(res.Delimiter), note, human.Thousands(res.Lines), res.LineUnit(), human.Thousands(res.Skipped)))
+	records := fmt.Sprintf("%s check-ins · %s users", human.Thousands(gd.Records), human.Thousands(gd.Users))
 	if res.NoPerson {
 		records += " · " + geo.NoPersonNote
 	}
@@ -273,7 +273,7 @@ func (g *gridPanel) summarise(ds *dataset) {
 		if ds.src.blank == geo.BlankSkip {
 			what = "left out"
 		}
-		records += fmt.Sprintf(" · %s naming no person, %s", app.Thousands(res.BlankPerson), what)
+		records += fmt.Sprintf(" · %s naming no person, %s", human.Thousands(res.BlankPerson), what)
 	}
 	if gd.Alike > 0 {
 		how := "counted as different people"
@@ -287,8 +287,8 @@ func (g *gridPanel) summarise(ds *dataset) {
 	if gd.Limit > 0 {
 		rule = "at most " + rule
 	}
-	set("Data", fmt.Sprintf("%s (%s per user) · %s outside box · at most %s of one person", app.Thousands(gd.Data), rule, app.Thousands(gd.Outside), app.Thousands(gd.MaxPerPerson)))
-	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", gr.Cols, gr.Rows, app.Thousands(gr.Len()), app.Thousands(gd.NonEmpty())))
+	set("Data", fmt.Sprintf("%s (%s per user) · %s outside box · at most %s of one person", human.Thousands(gd.Data), rule, human.Thousands(gd.Outside), human.Thousands(gd.MaxPerPerson)))
+	set("Cells", fmt.Sprintf("%d × %d = %s · %s non-empty", gr.Cols, gr.Rows, human.Thousands(gr.Len()), human.Thousands(gd.NonEmpty())))
 	set("Cell size", fmt.Sprintf("%.4f × %.4f km", gr.CellWidthKm(), gr.CellHeightKm()))
 }
 

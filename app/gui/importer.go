@@ -16,7 +16,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/census"
 )
@@ -449,7 +450,7 @@ func previewSummary(p *geo.Preview, header bool) string {
 	}
 	b.WriteString(how + ". ")
 	if p.Err != nil {
-		fmt.Fprintf(&b, "The first %s rows are shown as split.", app.Thousands(len(p.Rows)))
+		fmt.Fprintf(&b, "The first %s rows are shown as split.", human.Thousands(len(p.Rows)))
 		return b.String()
 	}
 	bad := 0
@@ -458,9 +459,9 @@ func previewSummary(p *geo.Preview, header bool) string {
 			bad++
 		}
 	}
-	fmt.Fprintf(&b, "%s of the first %s rows read", app.Thousands(len(p.Rows)-bad), app.Thousands(len(p.Rows)))
+	fmt.Fprintf(&b, "%s of the first %s rows read", human.Thousands(len(p.Rows)-bad), human.Thousands(len(p.Rows)))
 	if bad > 0 {
-		fmt.Fprintf(&b, "; %s would fail (marked): loading stops at the first, unless you choose to skip them", app.Thousands(bad))
+		fmt.Fprintf(&b, "; %s would fail (marked): loading stops at the first, unless you choose to skip them", human.Thousands(bad))
 	}
 	b.WriteString(".")
 	if _, ok := p.Columns["user"]; !ok {
@@ -554,7 +555,7 @@ func rowReason(err error) string {
 
 // checkinText is a check-in as the table shows what a row reads as.
 func checkinText(c geo.Checkin) string {
-	parts := []string{app.Lat(c.Lat()) + " " + app.Lon(c.Lon())}
+	parts := []string{human.Lat(c.Lat()) + " " + human.Lon(c.Lon())}
 	if c.User != "" {
 		parts = append(parts, "person "+c.User)
 	}
@@ -620,10 +621,10 @@ func importPattern(name string) string {
 }
 
 // rememberedImport is one remembered mapping, kept as a study's source
-// keeps it (grid's flag values, the sheet too; app.Source.SetMapping).
+// keeps it (grid's flag values, the sheet too; studyfile.Source.SetMapping).
 type rememberedImport struct {
 	Pattern string `json:"pattern"`
-	app.Source
+	studyfile.Source
 }
 
 func remembered(p fyne.Preferences) []rememberedImport {

@@ -18,7 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/build"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/geo"
 )
 
@@ -300,10 +301,10 @@ func TestStudyOfJoinedLayout(t *testing.T) {
 
 // reopen saves the study s, loads the embedded data instead, and opens
 // s again, as a person who saved and later opened it would.
-func reopen(t *testing.T, u *ui, s *app.Study) {
+func reopen(t *testing.T, u *ui, s *studyfile.Study) {
 	t.Helper()
 	var buf bytes.Buffer
-	require.NoError(t, app.WriteStudy(&buf, s))
+	require.NoError(t, studyfile.Write(&buf, s))
 	u.data.load(defaultSource(), false)
 	settle(t)
 	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
@@ -319,7 +320,7 @@ func TestAbout(t *testing.T) {
 	top := w.Canvas().Overlays().Top()
 	require.NotNil(t, top, "no About dialog")
 	text := overlayTexts(top)
-	for _, want := range []string{"privmap " + app.Version, "© OpenStreetMap contributors", "fyne.io/fyne/v2", "privmap version -licences"} {
+	for _, want := range []string{"privmap " + build.Version, "© OpenStreetMap contributors", "fyne.io/fyne/v2", "privmap version -licences"} {
 		assert.Contains(t, text, want)
 	}
 }

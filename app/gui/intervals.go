@@ -12,12 +12,12 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/interval"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
 )
 
-// intervalPanel is the Compare screen's intervals (app.Intervals): a job
+// intervalPanel is the Compare screen's intervals (interval.Of): a job
 // that computes the intervals of the estimate shown after a run (the estimate itself is
 // on the screen at once), the intervals kept per estimator, what they
 // say, and whether the fourth map shows each cell's uncertainty or the
@@ -26,7 +26,7 @@ type intervalPanel struct {
 	job      jobControls
 	status   *widget.Label
 	surely   *widget.Check
-	byMethod map[core.Method]*app.EstimateIntervals
+	byMethod map[core.Method]*interval.Set
 	failed   map[core.Method]error
 	// running is the method whose intervals the job computes.
 	running core.Method
@@ -38,7 +38,7 @@ const intervalLevel = core.DefaultLevel
 
 func newIntervalPanel(run func(), changed func()) *intervalPanel {
 	p := &intervalPanel{job: newJobControls(run), status: widget.NewLabel(""),
-		byMethod: map[core.Method]*app.EstimateIntervals{}, failed: map[core.Method]error{}}
+		byMethod: map[core.Method]*interval.Set{}, failed: map[core.Method]error{}}
 	p.job.runBtn.Text, p.job.runBtn.Icon, p.job.runBtn.Importance = "Intervals", theme.SearchIcon(), widget.MediumImportance
 	p.job.bind()
 	p.status.Wrapping = fyne.TextWrapWord
@@ -58,14 +58,14 @@ func (p *intervalPanel) ui() fyne.CanvasObject {
 // reset forgets the intervals of an earlier run.
 func (p *intervalPanel) reset() {
 	p.job.onCancel()
-	p.byMethod, p.failed = map[core.Method]*app.EstimateIntervals{}, map[core.Method]error{}
+	p.byMethod, p.failed = map[core.Method]*interval.Set{}, map[core.Method]error{}
 }
 
 // of returns the intervals of method, or nil.
-func (p *intervalPanel) of(method core.Method) *app.EstimateIntervals { return p.byMethod[method] }
+func (p *intervalPanel) of(method core.Method) *interval.Set { return p.byMethod[method] }
 
 // onIntervals starts the job: the intervals of the estimate shown, then
-// of the run's other estimates in turn, each by the method app.CI
+// of the run's other estimates in turn, each by the method interval.CI
 // chooses for it (the profile likelihood for GIBU on a small map, else
 // a parametric bootstrap of 200 replicates through the run's
 // population). Cancel stops them; an
@@ -86,7 +86,7 @@ func (c *compareTab) onIntervals() {
 	p := c.iv
 	method, est := m.Method, m.Estimate
 	p.running = method
-	ci := app.CI{Level: intervalLevel, Seed: res.Seed}
+	ci := interval.CI{Level: intervalLevel, Seed: res.Seed}
 	p.status.SetText(fmt.Sprintf("Computing the intervals of %s: %s (%s took %s)…",
 		methodTitle(method), ci.Work(method, res.Study), methodTitle(method), m.Elapsed.Round(time.Millisecond)))
 	if cur := c.current(); cur == nil || cur.Method == method {
@@ -94,7 +94,7 @@ func (c *compareTab) onIntervals() {
 	}
 	progress := p.job.timeLeft(p.status, func() bool { return c.res == res }, func() { c.readingsOf(method) })
 	p.job.start(c.ws.ctx, func(ctx context.Context) func() {
-		iv, err := app.Intervals(ctx, method, res.Study, res.Mechs, res.Groups, est, res.Options, ci, progress)
+		iv, err := interval.Of(ctx, method, res.Study, res.Mechs, res.Groups, est, res.Options, ci, progress)
 		return func() { c.intervalsDone(res, method, iv, err) }
 	})
 }
@@ -109,7 +109,7 @@ func (c *compareTab) readingsOf(method core.Method) {
 // intervalsDone keeps the intervals of method in the run res (or why
 // they failed) and starts the next estimate's; a cancelled job stops the
 // chain, and a run shown meanwhile starts its own.
-func (c *compareTab) intervalsDone(res *runResult, method core.Method, iv *app.EstimateIntervals, err error) {
+func (c *compareTab) intervalsDone(res *runResult, method core.Method, iv *interval.Set, err error) {
 	p := c.iv
 	if c.res != res {
 		if c.res.intervals {
@@ -157,7 +157,7 @@ func (p *intervalPanel) describe(m *methodResult, st *core.Study, caveat string)
 	case p.failed[m.Method] != nil:
 		return fmt.Sprintf("No intervals for %s: %v", methodTitle(m.Method), p.failed[m.Method])
 	case iv != nil:
-		s := app.IntervalSentence(iv, a) + fmt.Sprintf(" Only cells surely not empty shows the cells whose band lies above 0: with %.0f%% confidence every one of them holds data.", 100*iv.Level)
+		s := interval.Sentence(iv, a) + fmt.Sprintf(" Only cells surely not empty shows the cells whose band lies above 0: with %.0f%% confidence every one of them holds data.", 100*iv.Level)
 		if caveat != "" {
 			s += " Note: " + caveat + "."
 		}
@@ -167,7 +167,7 @@ func (p *intervalPanel) describe(m *methodResult, st *core.Study, caveat string)
 	case p.job.running:
 		return fmt.Sprintf("Computing the intervals of %s; those of %s follow.", methodTitle(p.running), methodTitle(m.Method))
 	}
-	return fmt.Sprintf("No intervals for %s: Intervals computes them (%s).", methodTitle(m.Method), app.CI{}.Work(m.Method, st))
+	return fmt.Sprintf("No intervals for %s: Intervals computes them (%s).", methodTitle(m.Method), interval.CI{}.Work(m.Method, st))
 }
 
 // fourthMap returns the map beside the three for the estimate m, or nil
@@ -180,7 +180,7 @@ func (c *compareTab) fourthMap(m *methodResult, est *mapplot.Map) *mapplot.Map {
 	}
 	c.iv.surely.Enable()
 	b := bounds{iv.Lo, iv.Hi, iv.BandLo, iv.BandHi}
-	return c.boundsMap(b, iv.Level, m.Estimate.Theta, est, "probability", c.iv.surely.Checked, intervalLegend(iv.Method, app.CoverageHeld(m.Method, iv.Method, c.res.Study)))
+	return c.boundsMap(b, iv.Level, m.Estimate.Theta, est, "probability", c.iv.surely.Checked, intervalLegend(iv.Method, interval.CoverageHeld(m.Method, iv.Method, c.res.Study)))
 }
 
 // intervalText returns " (lo–hi)" for cell of the estimate shown, when
@@ -232,5 +232,5 @@ func (c *compareTab) intervalMethod(m *methodResult) core.IntervalMethod {
 	if iv := c.iv.of(m.Method); iv != nil {
 		return iv.Method
 	}
-	return app.CI{}.MethodFor(m.Method, c.res.Study)
+	return interval.CI{}.MethodFor(m.Method, c.res.Study)
 }

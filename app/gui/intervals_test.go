@@ -37,7 +37,7 @@ func TestIntervals(t *testing.T) {
 	iv := u.cmp.iv.of(m.Method)
 	require.NotNil(t, iv, u.cmp.iv.status.Text)
 	// GIBU's on 384 cells of planar users: the windowed profile
-	// likelihood (app.CI.MethodFor), which bounds no error figure;
+	// likelihood (interval.CI.MethodFor), which bounds no error figure;
 	// [IBU]_M's: the bootstrap.
 	assert.Equal(t, core.IntervalLocalProfile, iv.Method)
 	assert.Contains(t, u.cmp.iv.status.Text, "With 95% confidence (the profile likelihood in a window: the values each cell can take")

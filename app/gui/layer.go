@@ -11,7 +11,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/gis"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/release"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo/layer"
 )
@@ -40,10 +42,10 @@ func layerKindError() error {
 
 // showLayerExport asks for a layer's file and whether to add the true
 // map, raw data, and writes the layer that maps(raw) gives on grid a
-// (app.GridLayer) as the extension asks, no more readable than the data
+// (gis.Grid) as the extension asks, no more readable than the data
 // file source.
-func showLayerExport(win fyne.Window, a fyne.App, name string, grid core.Alphabet, source, rawText string, maps func(raw bool) (app.LayerMaps, error)) {
-	if _, err := app.GridLayer(grid, app.LayerMaps{Estimate: make([]float64, grid.Len())}); err != nil {
+func showLayerExport(win fyne.Window, a fyne.App, name string, grid core.Alphabet, source, rawText string, maps func(raw bool) (gis.Maps, error)) {
+	if _, err := gis.Grid(grid, gis.Maps{Estimate: make([]float64, grid.Len())}); err != nil {
 		dialog.ShowInformation("No GIS layer for these data", "A GIS layer is a map of cells with a latitude–longitude box: "+
 			"census tables and grids without a box have none. Export CSV… writes the numbers.", win)
 		return
@@ -69,16 +71,16 @@ func showLayerExport(win fyne.Window, a fyne.App, name string, grid core.Alphabe
 
 // writeLayer writes the maps m on grid a as the GIS layer that name's
 // extension asks for, all or nothing, no more readable than source.
-func writeLayer(name string, a core.Alphabet, m app.LayerMaps, source string) error {
+func writeLayer(name string, a core.Alphabet, m gis.Maps, source string) error {
 	f, ok := layer.FormatOf(name)
 	if !ok {
 		return errLayerKind
 	}
-	l, err := app.GridLayer(a, m)
+	l, err := gis.Grid(a, m)
 	if err != nil {
 		return err
 	}
-	return app.WriteFile(name, func(w io.Writer) error { return f.Write(context.Background(), w, l) }, source)
+	return output.WriteFile(name, func(w io.Writer) error { return f.Write(context.Background(), w, l) }, source)
 }
 
 // onExportLayer writes the estimate shown, with its intervals and, when
@@ -90,13 +92,13 @@ func (c *compareTab) onExportLayer() {
 		return
 	}
 	showLayerExport(c.win, c.app, exportPath(c.app, c.res.ds.src, "-"+string(m.Method)+".gpkg"), c.res.Study.Alphabet, c.res.ds.src.path,
-		"Add the true map and the difference", func(raw bool) (app.LayerMaps, error) { return c.layerMaps(m, raw), nil })
+		"Add the true map and the difference", func(raw bool) (gis.Maps, error) { return c.layerMaps(m, raw), nil })
 }
 
 // layerMaps returns the maps of estimate m's layer: the estimate, its
 // intervals, and with raw the truth.
-func (c *compareTab) layerMaps(m *methodResult, raw bool) app.LayerMaps {
-	lm := app.LayerMaps{Estimate: m.Estimate.Theta}
+func (c *compareTab) layerMaps(m *methodResult, raw bool) gis.Maps {
+	lm := gis.Maps{Estimate: m.Estimate.Theta}
 	if e := c.iv.of(m.Method); e != nil {
 		lm.Intervals = e.Intervals
 	}
@@ -123,17 +125,17 @@ func (r *releaseTab) onExportLayer() {
 // layerMaps returns the maps of the last release's layer: its counts as
 // the CSV it exports holds them (written and read back, so that the
 // columns are render -release's), and with raw the true counts.
-func (r *releaseTab) layerMaps(raw bool) (app.LayerMaps, error) {
+func (r *releaseTab) layerMaps(raw bool) (gis.Maps, error) {
 	res := r.last
 	var b bytes.Buffer
-	if err := app.WriteRelease(&b, res.counts, res.raw); err != nil {
-		return app.LayerMaps{}, err
+	if err := release.Write(&b, res.counts, res.raw); err != nil {
+		return gis.Maps{}, err
 	}
 	t, err := core.ReadCountTable(&b, len(res.raw))
 	if err != nil {
-		return app.LayerMaps{}, err
+		return gis.Maps{}, err
 	}
-	lm := app.LayerMaps{Released: t}
+	lm := gis.Maps{Released: t}
 	if raw {
 		lm.Counts = res.counts.Counts
 	}

@@ -15,9 +15,13 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/experiment"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/plan"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -32,12 +36,12 @@ const (
 // The plan's errors and axes as the window names them.
 var (
 	planMetrics  = []string{"TV (share of people misplaced)", "largest error of a cell", "EMD (distance moved)"}
-	planMetricOf = map[string]app.PlanMetric{planMetrics[0]: app.PlanTV, planMetrics[1]: app.PlanMax, planMetrics[2]: app.PlanEMD}
+	planMetricOf = map[string]plan.Metric{planMetrics[0]: plan.TV, planMetrics[1]: plan.MaxCell, planMetrics[2]: plan.EMD}
 	planAxes     = []string{"users", "ε (every mechanism's, by one factor)"}
-	planAxisOf   = map[string]app.PlanAxis{planAxes[0]: app.AxisUsers, planAxes[1]: app.AxisEps}
+	planAxisOf   = map[string]plan.Axis{planAxes[0]: plan.AxisUsers, planAxes[1]: plan.AxisEps}
 )
 
-// planPanel is the Run screen's Plan (app.MakePlan): how many users, or
+// planPanel is the Run screen's Plan (plan.Make): how many users, or
 // which ε, keep the first ticked estimator's error below a target with
 // probability 95%, from simulated deployments on the loaded data and
 // population: a cancellable job, the answer in a sentence and the curve.
@@ -49,14 +53,14 @@ type planPanel struct {
 	status       *widget.Label
 	figure       *figureView
 	// last is the plan shown, which Export PNG… and Export CSV… write.
-	last                 *app.Plan
+	last                 *plan.Plan
 	exportPNG, exportCSV *widget.Button
-	// cost is app.PlanCost, but for tests.
-	cost func(app.PlanRequest) app.Cost
+	// cost is plan.Cost, but for tests.
+	cost func(plan.Request) pipeline.Cost
 }
 
 func newPlanPanel(r *runTab) *planPanel {
-	p := &planPanel{r: r, cost: app.PlanCost, status: widget.NewLabel("How many users, or which ε, does the map need? Set the error you accept and press Plan.")}
+	p := &planPanel{r: r, cost: plan.Cost, status: widget.NewLabel("How many users, or which ε, does the map need? Set the error you accept and press Plan.")}
 	pr := r.app.Preferences()
 	p.job = newJobControls(p.onPlan)
 	p.job.runBtn.Text, p.job.runBtn.Icon, p.job.runBtn.Importance = "Plan", theme.SearchIcon(), widget.MediumImportance
@@ -68,7 +72,7 @@ func newPlanPanel(r *runTab) *planPanel {
 	p.target = widget.NewEntry()
 	p.target.SetPlaceHolder("such as 0.1")
 	p.target.SetText(pr.StringWithFallback(prefPlanTarget, "0.1"))
-	p.runs = optionalNumber(strconv.Itoa(app.DefaultPlanRuns), pr.String(prefPlanRuns))
+	p.runs = optionalNumber(strconv.Itoa(plan.DefaultRuns), pr.String(prefPlanRuns))
 	for _, e := range []*widget.Entry{p.target, p.runs} {
 		e.OnChanged = func(string) { p.savePrefs() }
 		e.OnSubmitted = func(string) { p.onPlan() }
@@ -104,17 +108,17 @@ func (p *planPanel) ui() fyne.CanvasObject {
 
 // settings returns the plan's question as a study keeps it, nil when
 // its target is not a number.
-func (p *planPanel) settings() *app.PlanSettings {
+func (p *planPanel) settings() *studyfile.PlanSettings {
 	target, err := p.targetValue()
 	if err != nil {
 		return nil
 	}
 	runs, _ := optWhole("Runs a point", p.runs)
-	return &app.PlanSettings{Error: planMetricOf[p.metric.Selected], Target: target, Vary: planAxisOf[p.vary.Selected], Runs: runs}
+	return &studyfile.PlanSettings{Error: planMetricOf[p.metric.Selected], Target: target, Vary: planAxisOf[p.vary.Selected], Runs: runs}
 }
 
 // setSettings shows a study's plan question.
-func (p *planPanel) setSettings(s app.PlanSettings) {
+func (p *planPanel) setSettings(s studyfile.PlanSettings) {
 	for label, m := range planMetricOf {
 		if m == s.Error {
 			p.metric.SetSelected(label)
@@ -153,22 +157,22 @@ func (p *planPanel) savePrefs() {
 // request gathers the plan's question from the panel and the Run
 // screen: the loaded data's truth and population, the first estimator
 // ticked, the Simulation's users and seed.
-func (p *planPanel) request() (app.PlanRequest, error) {
+func (p *planPanel) request() (plan.Request, error) {
 	in, err := p.r.input()
 	if err != nil {
-		return app.PlanRequest{}, err
+		return plan.Request{}, err
 	}
 	set, err := p.r.settings()
 	if err != nil {
-		return app.PlanRequest{}, err
+		return plan.Request{}, err
 	}
 	target, err := p.targetValue()
 	if err != nil {
-		return app.PlanRequest{}, err
+		return plan.Request{}, err
 	}
 	runs, err := optWhole("Runs a point", p.runs)
 	if err != nil {
-		return app.PlanRequest{}, err
+		return plan.Request{}, err
 	}
 	method := core.MethodGIBU
 	if len(set.Methods) > 0 {
@@ -178,7 +182,7 @@ func (p *planPanel) request() (app.PlanRequest, error) {
 	if users == 0 {
 		users = len(in.Users.Data)
 	}
-	req := app.PlanRequest{Study: in.Study, Truth: in.Users.Truth, Method: method, Metric: planMetricOf[p.metric.Selected],
+	req := plan.Request{Study: in.Study, Truth: in.Users.Truth, Method: method, Metric: planMetricOf[p.metric.Selected],
 		Target: target, Runs: runs, Axis: planAxisOf[p.vary.Selected], Users: users, Seed: set.Seed,
 		Options: core.EstimateOptions{EM: core.EMOptions{Tol: set.Tol, MaxIter: set.MaxIter}, Post: set.Post,
 			CEM: core.CEMOptions{Alpha: set.Alpha, Seed: set.Seed}}}
@@ -215,31 +219,31 @@ func (p *planPanel) onPlan() {
 }
 
 // start runs the plan req off the UI goroutine.
-func (p *planPanel) start(req app.PlanRequest) {
+func (p *planPanel) start(req plan.Request) {
 	if p.job.running {
 		return
 	}
 	p.r.showPlan()
-	p.status.SetText(fmt.Sprintf("Planning the %s: %s simulated deployments of %s at each of %d %s…", p.metric.Selected, app.Thousands(req.Runs),
+	p.status.SetText(fmt.Sprintf("Planning the %s: %s simulated deployments of %s at each of %d %s…", p.metric.Selected, human.Thousands(req.Runs),
 		methodTitle(req.Method), len(req.Points), req.Axis.Noun()))
 	start := time.Now()
 	progress := p.job.timeLeft(p.status, nil, nil)
 	release := p.r.ws.audits.hold()
 	p.job.start(p.r.ctx, func(ctx context.Context) func() {
 		defer release()
-		plan, err := guarded(func() (*app.Plan, error) {
-			mechs, err := app.BuildMechanisms(ctx, req.Study, nil)
+		plan, err := guarded(func() (*plan.Plan, error) {
+			mechs, err := pipeline.BuildMechanisms(ctx, req.Study, nil)
 			if err != nil {
 				return nil, err
 			}
-			return app.MakePlan(ctx, req, mechs, progress)
+			return plan.Make(ctx, req, mechs, progress)
 		})
 		return func() { p.done(plan, err, time.Since(start)) }
 	})
 }
 
 // done shows a plan, or why there is none.
-func (p *planPanel) done(plan *app.Plan, err error, took time.Duration) {
+func (p *planPanel) done(plan *plan.Plan, err error, took time.Duration) {
 	if p.job.stopped(p.r.win, p.status, err, "Plan cancelled.", "The plan failed.", "Check the population and the question, then plan again.") {
 		return
 	}
@@ -277,12 +281,12 @@ func (p *planPanel) onExportPNG() {
 	if p.last == nil {
 		return
 	}
-	plan := p.last
+	last := p.last
 	entry, path := pathEntry(p.r.win, exportPath(p.r.app, p.r.ws.data.src, "-plan.png"), []string{".png"})
 	showPathForm(p.r.win, "Export the plan's curve as PNG", "Export", path, entry, nil, func(name string) error {
 		rememberFolder(p.r.app, name)
-		return app.WriteFile(name, func(w io.Writer) error {
-			return experiment.WritePlanPNG(w, plan, wrapWords(plan.Sentence(), 110))
+		return output.WriteFile(name, func(w io.Writer) error {
+			return experiment.WritePlanPNG(w, last, wrapWords(last.Sentence(), 110))
 		}, p.r.ws.data.src.path)
 	})
 }
@@ -292,11 +296,11 @@ func (p *planPanel) onExportCSV() {
 	if p.last == nil {
 		return
 	}
-	plan := p.last
+	last := p.last
 	entry, path := pathEntry(p.r.win, exportPath(p.r.app, p.r.ws.data.src, "-plan.csv"), []string{".csv"})
 	showPathForm(p.r.win, "Export the plan's runs as CSV", "Export", path, entry, nil, func(name string) error {
 		rememberFolder(p.r.app, name)
-		return app.WriteFile(name, func(w io.Writer) error { return app.WritePlanCSV(w, plan) }, p.r.ws.data.src.path)
+		return output.WriteFile(name, func(w io.Writer) error { return plan.WriteCSV(w, last) }, p.r.ws.data.src.path)
 	})
 }
 

@@ -12,7 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/plan"
 	"github.com/privmap/privmap/core"
 )
 
@@ -66,7 +67,9 @@ func TestPlanLongWarning(t *testing.T) {
 	w, u := newTestWindow(t)
 	settle(t)
 	p := u.run.plan
-	p.cost = func(app.PlanRequest) app.Cost { return app.Cost{Time: time.Hour, Parts: []string{"many estimates"}} }
+	p.cost = func(plan.Request) pipeline.Cost {
+		return pipeline.Cost{Time: time.Hour, Parts: []string{"many estimates"}}
+	}
 	p.target.SetText("0.3")
 	p.onPlan()
 	settle(t)

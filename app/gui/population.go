@@ -20,8 +20,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/guarantee"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -506,10 +508,10 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet, most 
 	if !math.IsNaN(au.QualityMean) {
 		parts = append(parts, fmt.Sprintf("expected loss %.3g %s (worst %.3g)", au.QualityMean, au.GeoUnit, au.QualityWorst))
 	}
-	text := app.PlainReading(au)
+	text := guarantee.PlainReading(au)
 	if most > 1 {
 		// The data keep several check-ins of a person: hers compose.
-		text += "\n" + app.PersonReading(au, most)
+		text += "\n" + guarantee.PersonReading(au, most)
 	}
 	return text + "\n" + strings.Join(parts, " · "), nil
 }
@@ -731,12 +733,12 @@ func (p *populationTab) guarantees() []string {
 // step) when tighter, and anywhere.
 func oddsItem(au core.Audit, k int) string {
 	kf := float64(k)
-	s := app.Odds(kf * au.LDP)
+	s := human.Odds(kf * au.LDP)
 	if math.IsInf(au.LDP, 1) {
 		s = "∞"
 	}
-	if app.NearIsTighter(au) {
-		s = fmt.Sprintf("%s within 1 %s, %s anywhere", app.Odds(kf*au.GeoIndUpper), au.GeoUnit, s)
+	if guarantee.NearIsTighter(au) {
+		s = fmt.Sprintf("%s within 1 %s, %s anywhere", human.Odds(kf*au.GeoIndUpper), au.GeoUnit, s)
 	}
 	return s
 }
@@ -775,7 +777,7 @@ func (p *populationTab) onChoosePreset() {
 
 // putStudy writes the population into a study being saved: its
 // alphabet and mechanisms.
-func (p *populationTab) putStudy(s *app.Study) error {
+func (p *populationTab) putStudy(s *studyfile.Study) error {
 	cs, err := p.study()
 	if err != nil {
 		return fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen", err)
@@ -785,7 +787,7 @@ func (p *populationTab) putStudy(s *app.Study) error {
 }
 
 // takeStudy sets the population of a study opened.
-func (p *populationTab) takeStudy(s *app.Study) {
+func (p *populationTab) takeStudy(s *studyfile.Study) {
 	p.setAlphabet(s.Alphabet)
 	p.setSpecs(s.Mechanisms)
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/core"
 )
 
@@ -340,7 +340,7 @@ func TestAuditPerPerson(t *testing.T) {
 	r := u.pop.rows[0]
 	require.Equal(t, "planar-geometric", r.kind.Selected)
 	require.NotNil(t, r.au)
-	assert.Contains(t, r.audit.Text, "All 51 reports of one person together: the odds between two places within 1 km change at most "+app.Odds(51*r.au.GeoIndUpper), r.audit.Text)
+	assert.Contains(t, r.audit.Text, "All 51 reports of one person together: the odds between two places within 1 km change at most "+human.Odds(51*r.au.GeoIndUpper), r.audit.Text)
 	assert.Contains(t, r.audit.Text, "(ε = 51 × ", r.audit.Text)
 	assert.InDelta(t, 9.69, 51*r.au.GeoInd, 0.01, "51 reports at 0.19 per km compose to 9.69 per km")
 }

@@ -20,9 +20,14 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/guarantee"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/ledger"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/release"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -48,10 +53,10 @@ const (
 
 // releaseNames name the mechanisms as the screen shows them.
 var releaseNames = map[string]string{
-	app.Laplace:     "Laplace",
-	app.Geometric:   "geometric",
-	app.PMLaplace:   "Laplace piecewise mixture",
-	app.PMGeometric: "geometric piecewise mixture",
+	release.Laplace:     "Laplace",
+	release.Geometric:   "geometric",
+	release.PMLaplace:   "Laplace piecewise mixture",
+	release.PMGeometric: "geometric piecewise mixture",
 }
 
 // releaseTab previews a central release of the data's counts (PM): the
@@ -103,27 +108,27 @@ type releaseTab struct {
 	// suppress is T: released counts of at most T are set to 0.
 	suppress *widget.Entry
 	// within is the ± counts a plan keeps every count within, plan the
-	// ε it needs (app.PlanRelease, as typed).
+	// ε it needs (release.PlanFor, as typed).
 	within *widget.Entry
 	plan   *widget.Label
 	// summaries keeps the person summaries worked out, by spec and
 	// cells: one person's average loss enumerates the ways her records
 	// fall (up to a few tenths of a second), and the screen asks again
 	// at every key typed.
-	summaries map[summaryKey]app.ReleaseSummary
+	summaries map[summaryKey]release.Summary
 }
 
 // summaryKey names a person summary: a spec over a number of cells.
 type summaryKey struct {
-	spec  app.ReleaseSpec
+	spec  release.Spec
 	cells int
 }
 
 // releaseResult is a release drawn from a data set's counts.
 type releaseResult struct {
 	ds       *dataset
-	spec     app.ReleaseSpec
-	sum      app.ReleaseSummary
+	spec     release.Spec
+	sum      release.Summary
 	counts   *core.CountTable
 	raw      []float64 // released, before clipping
 	released []float64 // clipped at 0
@@ -132,7 +137,7 @@ type releaseResult struct {
 	// contrib says whom the release protects and what clipping dropped,
 	// droppedCells and mostDropped in how many cells and at most how many
 	// from one (a preview's; 0 in a publication).
-	contrib                   app.Contribution
+	contrib                   guarantee.Contribution
 	droppedCells, mostDropped int
 	// entry is a publication's entry in the ledger (nil for a preview).
 	entry *ledger.Entry
@@ -142,7 +147,7 @@ type releaseResult struct {
 	threshold         float64
 	// bounds are the true counts' 95% intervals and band (nil when the
 	// noise has none).
-	bounds *app.ReleaseBounds
+	bounds *release.Bounds
 	level  float64
 }
 
@@ -159,7 +164,7 @@ func newReleaseTab(ws *workspace) *releaseTab {
 	ws.dataShown = append(ws.dataShown, r.dataShown)
 	p := a.Preferences()
 	var names []string
-	for _, m := range app.ReleaseMechanisms {
+	for _, m := range release.Mechanisms {
 		names = append(names, releaseNames[m])
 	}
 	number := func(pref, def string) *widget.Entry {
@@ -228,7 +233,7 @@ func newReleaseTab(ws *workspace) *releaseTab {
 	r.expGIS = &widget.Button{Text: "GIS layer…", Icon: theme.DocumentSaveIcon(), OnTapped: r.onExportLayer}
 	r.empty = widget.NewLabel("Choose a mechanism and press Release to see the data's counts released.")
 	r.mech = widget.NewSelect(names, func(string) { r.changed() })
-	r.mech.SetSelected(choice(releaseNames[p.String(prefRelMech)], names, releaseNames[app.PMGeometric]))
+	r.mech.SetSelected(choice(releaseNames[p.String(prefRelMech)], names, releaseNames[release.PMGeometric]))
 	return r
 }
 
@@ -276,8 +281,8 @@ func (r *releaseTab) buildUI() fyne.CanvasObject {
 }
 
 // spec reads the entries.
-func (r *releaseTab) spec() (app.ReleaseSpec, error) {
-	var s app.ReleaseSpec
+func (r *releaseTab) spec() (release.Spec, error) {
+	var s release.Spec
 	for m, name := range releaseNames {
 		if name == r.mech.Selected {
 			s.Mechanism = m
@@ -311,8 +316,8 @@ func (r *releaseTab) spec() (app.ReleaseSpec, error) {
 	if err != nil {
 		return s, err
 	}
-	if d != math.Trunc(d) || d < 1 || d > app.MaxSensitivity {
-		return s, fmt.Errorf("%s %q: want a whole number from 1 to %s", "Sensitivity", r.sens.Text, app.Thousands(app.MaxSensitivity))
+	if d != math.Trunc(d) || d < 1 || d > release.MaxSensitivity {
+		return s, fmt.Errorf("%s %q: want a whole number from 1 to %s", "Sensitivity", r.sens.Text, human.Thousands(release.MaxSensitivity))
 	}
 	s.Sensitivity = int(d)
 	return s, s.Validate()
@@ -363,7 +368,7 @@ func (r *releaseTab) changed() {
 	if ds := r.ws.data; ds != nil {
 		known = ds.personStudy().Unit() == "person"
 	}
-	r.summary.SetText(summaryText(sum) + "\n" + app.ReleaseReading(sum, app.Contribution{Sensitivity: s.Sensitivity, Known: known}))
+	r.summary.SetText(summaryText(sum) + "\n" + release.Reading(sum, guarantee.Contribution{Sensitivity: s.Sensitivity, Known: known}))
 	std, ok := s, false
 	if s.Mixture() {
 		if m, err := s.Matching(); err == nil {
@@ -393,8 +398,8 @@ const noisePoints = 601
 
 // noiseCurves returns the PMF of a release's noise over its 99.9% span,
 // and, with withStd, that of the standard mechanism of the same budget.
-func noiseCurves(s, std app.ReleaseSpec, withStd bool) ([]mapplot.NoiseCurve, error) {
-	specs := []app.ReleaseSpec{s}
+func noiseCurves(s, std release.Spec, withStd bool) ([]mapplot.NoiseCurve, error) {
+	specs := []release.Spec{s}
 	labels := []string{releaseNames[s.Mechanism]}
 	if withStd {
 		specs = append(specs, std)
@@ -402,7 +407,7 @@ func noiseCurves(s, std app.ReleaseSpec, withStd bool) ([]mapplot.NoiseCurve, er
 	} else {
 		labels[0] += ", ε = " + roundText(s.EpsIn, 3)
 	}
-	noises := make([]app.ReleaseNoise, len(specs))
+	noises := make([]release.Noise, len(specs))
 	span := 1
 	for i, sp := range specs {
 		n, err := sp.Noise()
@@ -410,7 +415,7 @@ func noiseCurves(s, std app.ReleaseSpec, withStd bool) ([]mapplot.NoiseCurve, er
 			return nil, err
 		}
 		noises[i] = n
-		span = max(span, app.Span(n, 0.999))
+		span = max(span, release.Span(n, 0.999))
 	}
 	step := max(1, (2*span+noisePoints-2)/(noisePoints-1))
 	var ks []int
@@ -428,7 +433,7 @@ func noiseCurves(s, std app.ReleaseSpec, withStd bool) ([]mapplot.NoiseCurve, er
 }
 
 // summaryText describes a noise's privacy and accuracy.
-func summaryText(sum app.ReleaseSummary) string {
+func summaryText(sum release.Summary) string {
 	return fmt.Sprintf("Worst-case ε %s · general privacy budget %s (PM Table I's reading: %s)\nE|noise| %s · variance %s · entropy %s nats",
 		roundText(sum.WorstEps, 4), roundText(sum.Budget, 4), roundText(sum.BudgetPM, 4),
 		roundText(sum.AbsMean, 4), roundText(sum.Variance, 4), roundText(sum.Entropy, 4))
@@ -438,7 +443,7 @@ func summaryText(sum app.ReleaseSummary) string {
 // family that has the same general privacy budget, std, when ok — and
 // says both worst cases, which the same budget does not make equal: a
 // smaller noise at a weaker worst case is said to be one.
-func (r *releaseTab) matchingText(s app.ReleaseSpec, sum app.ReleaseSummary, std app.ReleaseSpec, ok bool) string {
+func (r *releaseTab) matchingText(s release.Spec, sum release.Summary, std release.Spec, ok bool) string {
 	if !ok {
 		return ""
 	}
@@ -451,9 +456,9 @@ func (r *releaseTab) matchingText(s app.ReleaseSpec, sum app.ReleaseSummary, std
 		compareNoise(sum.AbsMean, ss.AbsMean))
 	switch {
 	case sum.WorstEps > ss.WorstEps*(1+1e-9):
-		text += fmt.Sprintf(" But its worst case is ε %s against the %s mechanism's %s: a weaker guarantee.", app.EpsText(sum.WorstEps), releaseNames[std.Mechanism], app.EpsText(ss.WorstEps))
+		text += fmt.Sprintf(" But its worst case is ε %s against the %s mechanism's %s: a weaker guarantee.", human.Eps(sum.WorstEps), releaseNames[std.Mechanism], human.Eps(ss.WorstEps))
 	case sum.WorstEps < ss.WorstEps*(1-1e-9):
-		text += fmt.Sprintf(" Its worst case is ε %s against the %s mechanism's %s: a stronger guarantee too.", app.EpsText(sum.WorstEps), releaseNames[std.Mechanism], app.EpsText(ss.WorstEps))
+		text += fmt.Sprintf(" Its worst case is ε %s against the %s mechanism's %s: a stronger guarantee too.", human.Eps(sum.WorstEps), releaseNames[std.Mechanism], human.Eps(ss.WorstEps))
 	}
 	return text
 }
@@ -470,7 +475,7 @@ func compareNoise(a, b float64) string {
 }
 
 // savePrefs remembers the entries.
-func (r *releaseTab) savePrefs(s app.ReleaseSpec) {
+func (r *releaseTab) savePrefs(s release.Spec) {
 	p := r.app.Preferences()
 	if s.Mechanism != "" {
 		p.SetString(prefRelMech, s.Mechanism)
@@ -508,7 +513,7 @@ func (r *releaseTab) onRelease() {
 		return
 	}
 	if secure && !contrib.InAdvance() {
-		showError(r.win, app.ErrBoundFromData, "Nothing was published. Tick “keep at most Δ records of each person” with the Δ you choose, or grid with a bound on each person's check-ins.")
+		showError(r.win, guarantee.ErrBoundFromData, "Nothing was published. Tick “keep at most Δ records of each person” with the Δ you choose, or grid with a bound on each person's check-ins.")
 		return
 	}
 	db, err := r.openLedger()
@@ -536,9 +541,9 @@ func (r *releaseTab) onRelease() {
 // spends in.
 type releaseDraw struct {
 	ds        *dataset
-	spec      app.ReleaseSpec
+	spec      release.Spec
 	counts    *core.CountTable
-	contrib   app.Contribution
+	contrib   guarantee.Contribution
 	seed      uint64
 	secure    bool
 	threshold float64
@@ -554,12 +559,12 @@ func (d releaseDraw) draw(ctx context.Context) (*releaseResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := app.ReleaseCounts(ctx, counts.Counts, s, d.seed, d.secure)
+	raw, err := release.Counts(ctx, counts.Counts, s, d.seed, d.secure)
 	if err != nil {
 		return nil, err
 	}
-	sup := app.Suppressible(raw, d.threshold)
-	var bounds *app.ReleaseBounds
+	sup := release.Suppressible(raw, d.threshold)
+	var bounds *release.Bounds
 	if iv, err := s.Interval(len(raw), intervalLevel); err == nil {
 		b := iv.Bounds(raw, sup, d.threshold)
 		bounds = &b
@@ -568,11 +573,11 @@ func (d releaseDraw) draw(ctx context.Context) (*releaseResult, error) {
 			return b.Lo[x], b.Hi[x], b.BandLo[x], b.BandHi[x]
 		}
 	}
-	n := app.Suppress(raw, d.threshold)
+	n := release.Suppress(raw, d.threshold)
 	if n > 0 {
-		counts.Notes = append(counts.Notes, app.ReleaseNotes(app.Contribution{}, n, d.threshold)...)
+		counts.Notes = append(counts.Notes, release.Notes(guarantee.Contribution{}, n, d.threshold)...)
 	}
-	clipped, _ := app.ClipCounts(raw)
+	clipped, _ := release.Clip(raw)
 	res := &releaseResult{ds: d.ds, spec: s, sum: sum, counts: counts, raw: raw, released: clipped, seed: d.seed, secure: d.secure,
 		contrib: d.contrib, small: d.contrib.SmallCells, suppressed: n, threshold: d.threshold, bounds: bounds, level: intervalLevel}
 	if d.secure {
@@ -580,20 +585,20 @@ func (d releaseDraw) draw(ctx context.Context) (*releaseResult, error) {
 		return res, err
 	}
 	// A preview may say where clipping dropped records.
-	res.droppedCells, res.mostDropped = app.DroppedCells(app.DataCounts(d.ds.personStudy()), counts.Counts)
+	res.droppedCells, res.mostDropped = guarantee.DroppedCells(guarantee.DataCounts(d.ds.personStudy()), counts.Counts)
 	return res, nil
 }
 
 // spend records a publication of the released counts raw: the budget
 // checked and its ε spent on these people in one transaction of the
 // ledger.
-func (d releaseDraw) spend(ctx context.Context, sum app.ReleaseSummary, raw []float64) (*ledger.Entry, error) {
+func (d releaseDraw) spend(ctx context.Context, sum release.Summary, raw []float64) (*ledger.Entry, error) {
 	var csv bytes.Buffer
-	if err := app.WriteRelease(&csv, d.counts, raw); err != nil {
+	if err := release.Write(&csv, d.counts, raw); err != nil {
 		return nil, err
 	}
 	e, err := d.db.Spend(ctx, d.dataset, sum.WorstEps, ledger.Entry{Mechanism: d.spec.Mechanism, Sensitivity: d.spec.Sensitivity,
-		Output: "drawn in the window (Export CSV… writes it)", OutputSHA256: app.BytesDigest("", csv.Bytes()).SHA256})
+		Output: "drawn in the window (Export CSV… writes it)", OutputSHA256: output.BytesDigest("", csv.Bytes()).SHA256})
 	if err != nil {
 		return nil, err
 	}
@@ -601,8 +606,8 @@ func (d releaseDraw) spend(ctx context.Context, sum app.ReleaseSummary, raw []fl
 }
 
 // accuracy returns what besides the noise sets the release's errors.
-func (res *releaseResult) accuracy() app.Accuracy {
-	return app.Accuracy{Suppressed: res.suppressed, Threshold: res.threshold, Dropped: res.contrib.Dropped, Sensitivity: res.contrib.Sensitivity,
+func (res *releaseResult) accuracy() release.Accuracy {
+	return release.Accuracy{Suppressed: res.suppressed, Threshold: res.threshold, Dropped: res.contrib.Dropped, Sensitivity: res.contrib.Sensitivity,
 		DroppedCells: res.droppedCells, MostDropped: res.mostDropped}
 }
 
@@ -621,7 +626,7 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	r.setData(res.ds)
 	r.showMaps()
 	c := r.brkValue(res.spec)
-	mae, mre, within := app.ReleaseErrors(res.counts.Counts, res.released, c)
+	mae, mre, within := release.Errors(res.counts.Counts, res.released, c)
 	how := fmt.Sprintf("A preview: seeded noise (seed %d), not for publication and not spent.", res.seed)
 	if res.secure {
 		how = fmt.Sprintf("Exact integer noise from crypto/rand, fit for publication; its ε is spent on these people (ledger entry %d).", res.entry.Seq)
@@ -643,13 +648,13 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	}
 	r.errs.SetText(fmt.Sprintf("Mean absolute error %s\nMean relative error beyond %s: %s\nWithin %s of the truth: %s%% of the %s cells\n%s",
 		roundText(mae, 4), roundText(c, 4), roundText(mre, 4), roundText(c, 4), roundText(100*within, 4),
-		app.Thousands(len(res.raw)), how))
+		human.Thousands(len(res.raw)), how))
 	r.refresh()
 }
 
 // brkValue is the error bound of a release's errors: the mixtures'
 // break-point, else the bound typed.
-func (r *releaseTab) brkValue(s app.ReleaseSpec) float64 {
+func (r *releaseTab) brkValue(s release.Spec) float64 {
 	if s.Mixture() {
 		return s.Break
 	}
@@ -710,7 +715,7 @@ func (r *releaseTab) hoverText(cell int) string {
 			strconv.FormatFloat(b.Hi[cell], 'f', -1, 64), 100*res.level)
 	}
 	return fmt.Sprintf("%s · true %s · released %s (raw %s%s) · difference %+g", r.place(cell),
-		app.Thousands(int(res.counts.Counts[cell])), app.Thousands(int(res.released[cell])),
+		human.Thousands(int(res.counts.Counts[cell])), human.Thousands(int(res.released[cell])),
 		strconv.FormatFloat(res.raw[cell], 'f', -1, 64), within, res.released[cell]-res.counts.Counts[cell])
 }
 
@@ -731,7 +736,7 @@ func (r *releaseTab) notes() []string {
 		mech += fmt.Sprintf(" · preview, seed %d", res.seed)
 	}
 	return []string{dataNote(res.ds), mech, strings.ReplaceAll(summaryText(res.sum), "\n", " · "),
-		app.ReleaseReading(res.sum, app.Contribution{Sensitivity: s.Sensitivity, Known: true}), r.spentText(),
+		release.Reading(res.sum, guarantee.Contribution{Sensitivity: s.Sensitivity, Known: true}), r.spentText(),
 		"Colour scale: " + r.colourScale().String() + " · " + basemapNote(r.maps[0].Map)}
 }
 
@@ -777,7 +782,7 @@ func (r *releaseTab) onExportCSV() {
 // writeCSV writes the last release to name.
 func (r *releaseTab) writeCSV(name string) error {
 	res := r.last
-	return app.WriteFile(name, func(w io.Writer) error { return app.WriteRelease(w, res.counts, res.raw) }, res.ds.src.path)
+	return output.WriteFile(name, func(w io.Writer) error { return release.Write(w, res.counts, res.raw) }, res.ds.src.path)
 }
 
 // dataShown takes Δ from a new data set — the bound on each person's
@@ -792,14 +797,14 @@ func (r *releaseTab) dataShown(ds *dataset) {
 
 // personCounts returns the counts of ds to release at the spec's Δ: each
 // person's records beyond Δ refused, or clipped (seeded) when asked.
-func (r *releaseTab) personCounts(ds *dataset, s app.ReleaseSpec, seed int) (*core.CountTable, app.Contribution, error) {
+func (r *releaseTab) personCounts(ds *dataset, s release.Spec, seed int) (*core.CountTable, guarantee.Contribution, error) {
 	t := ds.countTable()
-	counts, c, err := app.StudyCounts(ds.personStudy(), s.Sensitivity, r.clip.Checked, app.NewRand(uint64(seed)))
+	counts, c, err := guarantee.StudyCounts(ds.personStudy(), s.Sensitivity, r.clip.Checked, pipeline.NewRand(uint64(seed)))
 	if err != nil {
 		return nil, c, err
 	}
 	t.Counts = counts
-	t.Notes = app.ReleaseNotes(c, 0, 0)
+	t.Notes = release.Notes(c, 0, 0)
 	return t, c, nil
 }
 
@@ -856,7 +861,7 @@ func (r *releaseTab) setBudget(db *ledger.DB) bool {
 	err := db.SetBudget(r.ctx, r.dataset(), b, false, ledger.Entry{})
 	if errors.Is(err, ledger.ErrRaise) {
 		dialog.ShowConfirm("Raise the budget?", fmt.Sprintf("%v.\n\nRaise the budget of %q to ε = %s? The ledger records the raise as an entry of its own.",
-			err, r.dataset(), app.EpsText(b)), func(ok bool) {
+			err, r.dataset(), human.Eps(b)), func(ok bool) {
 			if !ok {
 				r.showBudget()
 				return
@@ -890,7 +895,7 @@ func (r *releaseTab) showBudget() {
 // summaryOf returns the summary of a release of s: a person's loss over
 // every way her records fall among the cells of the data shown, or one
 // count's when none are loaded.
-func (r *releaseTab) summaryOf(s app.ReleaseSpec) (app.ReleaseSummary, error) {
+func (r *releaseTab) summaryOf(s release.Spec) (release.Summary, error) {
 	ds := r.ws.data
 	if ds == nil {
 		return s.Summary()
@@ -902,7 +907,7 @@ func (r *releaseTab) summaryOf(s app.ReleaseSpec) (app.ReleaseSummary, error) {
 	sum, err := s.PersonSummary(k.cells)
 	if err == nil {
 		if r.summaries == nil || len(r.summaries) > 64 {
-			r.summaries = map[summaryKey]app.ReleaseSummary{}
+			r.summaries = map[summaryKey]release.Summary{}
 		}
 		r.summaries[k] = sum
 	}
@@ -932,11 +937,11 @@ func (r *releaseTab) ledgerRef() *ledgerAccount {
 
 // putStudy writes nothing of the ledger into the study: the ledger is
 // the organisation's database.
-func (r *releaseTab) putStudy(*app.Study) error { return nil }
+func (r *releaseTab) putStudy(*studyfile.Study) error { return nil }
 
 // takeStudy imports a study's ledger member, written before the
 // ledger's database, into it once, under the data set's name.
-func (r *releaseTab) takeStudy(s *app.Study) {
+func (r *releaseTab) takeStudy(s *studyfile.Study) {
 	defer r.showBudget()
 	if s.Ledger == nil || len(s.Ledger.Entries) == 0 && s.Ledger.Budget == 0 {
 		return
@@ -968,23 +973,23 @@ func (r *releaseTab) shown() { r.fitSplit() }
 
 // peopleText says whom a release at the spec's Δ protects, and whether a
 // person of the data set shown has more records than Δ.
-func (r *releaseTab) peopleText(s app.ReleaseSpec) string {
+func (r *releaseTab) peopleText(s release.Spec) string {
 	ds := r.ws.data
 	if ds == nil || s.Sensitivity < 1 {
 		return ""
 	}
 	people, most := ds.persons()
 	ps := ds.personStudy()
-	c := app.ContributionOf(ps, most, s.Sensitivity, r.clip.Checked)
+	c := guarantee.ContributionOf(ps, most, s.Sensitivity, r.clip.Checked)
 	if !c.Known {
-		return fmt.Sprintf("%s records; the data do not say who contributed which. Neighbours: %s.", app.Thousands(len(ps.Data)), c.Neighbours())
+		return fmt.Sprintf("%s records; the data do not say who contributed which. Neighbours: %s.", human.Thousands(len(ps.Data)), c.Neighbours())
 	}
-	text := fmt.Sprintf("%s people, at most %s of one. Neighbours: %s.", app.Thousands(people), plural(most, "record", "records"), c.Neighbours())
+	text := fmt.Sprintf("%s people, at most %s of one. Neighbours: %s.", human.Thousands(people), plural(most, "record", "records"), c.Neighbours())
 	if most > s.Sensitivity {
 		if r.clip.Checked {
 			return text + fmt.Sprintf(" Each person keeps %d of her records (a seeded draw); the rest are dropped.", s.Sensitivity)
 		}
-		return text + fmt.Sprintf(" A person has %s records, more than Δ = %d: the release is refused unless each keeps at most Δ.", app.Thousands(most), s.Sensitivity)
+		return text + fmt.Sprintf(" A person has %s records, more than Δ = %d: the release is refused unless each keeps at most Δ.", human.Thousands(most), s.Sensitivity)
 	}
 	if !c.InAdvance() {
 		text += " Δ is not a bound fixed before the data were read: a preview only, not a differential-privacy guarantee. To publish, tick “keep at most Δ records of each person”."
@@ -1046,7 +1051,7 @@ func (r *releaseTab) planText() string {
 	if err != nil {
 		return "Correct the noise above to plan it."
 	}
-	rp, err := app.PlanRelease(s, ds.studyAlphabet().Len(), intervalLevel, t)
+	rp, err := release.PlanFor(s, ds.studyAlphabet().Len(), intervalLevel, t)
 	if err != nil {
 		return err.Error()
 	}

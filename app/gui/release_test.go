@@ -16,9 +16,13 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/floats"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/guarantee"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/ledger"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/release"
+	"github.com/privmap/privmap/app/studyfile"
 )
 
 // TestReleaseScreen previews a geometric-mixture release of the embedded
@@ -30,15 +34,15 @@ func TestReleaseScreen(t *testing.T) {
 	_, u := newTestWindow(t)
 	r := u.rel
 	u.ws.show(u.rel)
-	r.mech.SetSelected(releaseNames[app.PMGeometric])
+	r.mech.SetSelected(releaseNames[release.PMGeometric])
 	r.epsIn.SetText("0.25")
 	r.epsOut.SetText("2.5")
 	r.brk.SetText("6")
 	r.sens.SetText("1")
-	spec := app.ReleaseSpec{Mechanism: app.PMGeometric, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1}
+	spec := release.Spec{Mechanism: release.PMGeometric, EpsIn: 0.25, EpsOut: 2.5, Break: 6, Sensitivity: 1}
 	sum, err := spec.Summary()
 	require.NoError(t, err)
-	assert.Equal(t, summaryText(sum)+"\n"+app.ReleaseReading(sum, app.Contribution{Sensitivity: 1, Known: true}), r.summary.Text)
+	assert.Equal(t, summaryText(sum)+"\n"+release.Reading(sum, guarantee.Contribution{Sensitivity: 1, Known: true}), r.summary.Text)
 	assert.Contains(t, r.summary.Text, "general privacy budget 0.3409 (PM Table I's reading: 0.5449)")
 	assert.Contains(t, r.matching.Text, "The geometric mechanism with the same budget has ε = 0.3409")
 	// The same budget is not the same guarantee: both worst cases said.
@@ -61,14 +65,14 @@ func TestReleaseScreen(t *testing.T) {
 	for _, c := range mapplot.Palette[:2] {
 		assert.True(t, colours[color.RGBAModel.Convert(c).(color.RGBA)], "curve colour %v", c)
 	}
-	curves, err := noiseCurves(spec, app.ReleaseSpec{Mechanism: app.Geometric, EpsIn: 0.3409, EpsOut: 0.3409, Sensitivity: 1}, true)
+	curves, err := noiseCurves(spec, release.Spec{Mechanism: release.Geometric, EpsIn: 0.3409, EpsOut: 0.3409, Sensitivity: 1}, true)
 	require.NoError(t, err)
 	n, _ := spec.Noise()
 	ks := curves[0].K
 	assert.LessOrEqual(t, len(ks), noisePoints)
 	assert.Equal(t, 0, ks[len(ks)/2], "the curve is centred on 0")
 	assert.InDelta(t, n.PMF(0), curves[0].P[len(ks)/2], 1e-15)
-	assert.GreaterOrEqual(t, ks[len(ks)-1], app.Span(n, 0.999))
+	assert.GreaterOrEqual(t, ks[len(ks)-1], release.Span(n, 0.999))
 	r.epsIn.SetText("x")
 	assert.Nil(t, r.pmf.make, "no PMF of a bad ε")
 	r.epsIn.SetText("0.25")
@@ -87,10 +91,10 @@ func TestReleaseScreen(t *testing.T) {
 		require.Equal(t, max(res.raw[x], 0), res.released[x])
 	}
 	// The same seed draws the same release as privmap release.
-	want, err := app.ReleaseCounts(t.Context(), res.counts.Counts, spec, 4, false)
+	want, err := release.Counts(t.Context(), res.counts.Counts, spec, 4, false)
 	require.NoError(t, err)
 	assert.Equal(t, want, res.raw)
-	mae, _, within := app.ReleaseErrors(res.counts.Counts, res.released, 6)
+	mae, _, within := release.Errors(res.counts.Counts, res.released, 6)
 	assert.Contains(t, r.errs.Text, "Mean absolute error "+roundText(mae, 4))
 	assert.Contains(t, r.errs.Text, roundText(100*within, 4)+"% of the 384 cells")
 	assert.Contains(t, r.errs.Text, "A preview")
@@ -125,7 +129,7 @@ func TestReleaseScreen(t *testing.T) {
 	bd := iv.Bounds(res.raw, nil, 0)
 	r.maps[2].hover(100)
 	assert.Contains(t, r.hover.Text, "cell 100 (row 4, col 4)")
-	assert.Contains(t, r.hover.Text, "true "+app.Thousands(truth[100]))
+	assert.Contains(t, r.hover.Text, "true "+human.Thousands(truth[100]))
 	assert.Contains(t, r.hover.Text, fmt.Sprintf("the true count %g–%g at 95%%", bd.Lo[100], bd.Hi[100]))
 
 	// The uncertainty map beside the three: each count's half-width, ±Each
@@ -151,7 +155,7 @@ func TestReleaseScreen(t *testing.T) {
 func TestReleaseEntries(t *testing.T) {
 	_, u := newTestWindow(t)
 	r := u.rel
-	r.mech.SetSelected(releaseNames[app.Laplace])
+	r.mech.SetSelected(releaseNames[release.Laplace])
 	assert.True(t, r.secure.Disabled())
 	assert.True(t, r.stdForm.Visible())
 	r.eps.SetText("0")
@@ -160,7 +164,7 @@ func TestReleaseEntries(t *testing.T) {
 	r.sens.SetText("1.5")
 	assert.Contains(t, r.summary.Text, "Sensitivity \"1.5\": want a whole number")
 	r.sens.SetText("1")
-	r.mech.SetSelected(releaseNames[app.Geometric])
+	r.mech.SetSelected(releaseNames[release.Geometric])
 	assert.False(t, r.secure.Disabled())
 	r.secure.SetChecked(true)
 	assert.True(t, r.seed.Disabled())
@@ -184,7 +188,7 @@ func TestReleasePeople(t *testing.T) {
 	settle(t)
 	assert.Equal(t, "51", r.sens.Text, "Δ from the data: the most records of one person")
 	u.ws.show(u.rel)
-	r.mech.SetSelected(releaseNames[app.Geometric])
+	r.mech.SetSelected(releaseNames[release.Geometric])
 	r.eps.SetText("1")
 	r.sens.SetText("1")
 	assert.Contains(t, r.people.Text, "2,000 people, at most 51 records of one")
@@ -220,7 +224,7 @@ func TestReleasePeople(t *testing.T) {
 	settle(t)
 	require.NotNil(t, r.last)
 	assert.Equal(t, 2000.0, floats.Sum(r.last.counts.Counts), "one record of each of 2,000 people")
-	_, c, err := app.StudyCounts(u.ws.data.personStudy(), 1, true, app.NewRand(1))
+	_, c, err := guarantee.StudyCounts(u.ws.data.personStudy(), 1, true, pipeline.NewRand(1))
 	require.NoError(t, err)
 	require.Positive(t, c.SmallCells)
 	assert.Equal(t, c.SmallCells, r.last.small)
@@ -272,7 +276,7 @@ func TestReleasePeople(t *testing.T) {
 	s, err := u.study()
 	require.NoError(t, err)
 	assert.Nil(t, s.Ledger)
-	old := &app.Study{Source: &app.Source{Path: "/data/older.csv"}, Ledger: &app.Ledger{Budget: 3, Entries: []app.LedgerEntry{{Date: "2026-01-01T00:00:00Z", Mechanism: "geometric", Epsilon: 1, Sensitivity: 1, Draw: "secure", Output: "o.csv", SHA256: "00"}}}}
+	old := &studyfile.Study{Source: &studyfile.Source{Path: "/data/older.csv"}, Ledger: &studyfile.Ledger{Budget: 3, Entries: []studyfile.LedgerEntry{{Date: "2026-01-01T00:00:00Z", Mechanism: "geometric", Epsilon: 1, Sensitivity: 1, Draw: "secure", Output: "o.csv", SHA256: "00"}}}}
 	r.takeStudy(old)
 	r.takeStudy(old)
 	st, err = db.Status(t.Context(), "older.csv")
@@ -289,7 +293,7 @@ func TestReleaseSuppress(t *testing.T) {
 	_, u := newTestWindow(t)
 	r := u.rel
 	u.ws.show(u.rel)
-	r.mech.SetSelected(releaseNames[app.Geometric])
+	r.mech.SetSelected(releaseNames[release.Geometric])
 	r.eps.SetText("0.5")
 	r.suppress.SetText("3")
 	r.onRelease()
@@ -314,10 +318,10 @@ func TestReleasePlan(t *testing.T) {
 	_, u := newTestWindow(t)
 	settle(t)
 	r := u.rel
-	r.mech.SetSelected(releaseNames[app.Laplace])
+	r.mech.SetSelected(releaseNames[release.Laplace])
 	r.sens.SetText("1")
 	r.within.SetText("10")
-	want, err := app.PlanRelease(app.ReleaseSpec{Mechanism: app.Laplace, EpsIn: 1, EpsOut: 1, Sensitivity: 1}, 384, 0.95, 10)
+	want, err := release.PlanFor(release.Spec{Mechanism: release.Laplace, EpsIn: 1, EpsOut: 1, Sensitivity: 1}, 384, 0.95, 10)
 	require.NoError(t, err)
 	assert.Equal(t, want.Sentence(), r.plan.Text)
 	assert.Contains(t, r.plan.Text, "For every one of the 384 released counts to lie within ±10 of its true count with probability 95%")

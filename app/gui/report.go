@@ -18,9 +18,12 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/release"
 	"github.com/privmap/privmap/app/report"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -182,9 +185,9 @@ func (u *ui) reportInput(req reportRequest) (*reportInput, error) {
 // reportInput is what a report from the window describes.
 type reportInput struct {
 	req       reportRequest
-	study     *app.Study
+	study     *studyfile.Study
 	audits    []*core.Audit // the population screen's, nil where none
-	run       *app.Result
+	run       *pipeline.Result
 	estimates []reportEstimate
 	release   *releaseResult
 	ledger    *ledgerAccount
@@ -206,12 +209,12 @@ type reportEstimate struct {
 func (in *reportInput) write(ctx context.Context) error {
 	req := in.req
 	stem := strings.TrimSuffix(req.path, filepath.Ext(req.path))
-	var b app.Batch
+	var b output.Batch
 	var source string
 	if in.study.Source != nil {
 		source = in.study.Source.Path
 	}
-	studyBytes, err := fill(func(w io.Writer) error { return app.WriteStudy(w, in.study) })
+	studyBytes, err := fill(func(w io.Writer) error { return studyfile.Write(w, in.study) })
 	if err != nil {
 		return err
 	}
@@ -219,16 +222,16 @@ func (in *reportInput) write(ctx context.Context) error {
 	if in.req.raw && in.run != nil {
 		inputs.Truth = in.run.Users.Truth
 	}
-	record := func(name string, out app.FileDigest, args []string, line any) error {
+	record := func(name string, out output.FileDigest, args []string, line any) error {
 		result, err := json.Marshal(line)
 		if err != nil {
 			return err
 		}
-		rec, err := app.NewRecord(ctx, report.WindowCommand, args, nil, out, result)
+		rec, err := output.NewRecord(ctx, report.WindowCommand, args, nil, out, result)
 		if err != nil {
 			return err
 		}
-		data, err := fill(func(w io.Writer) error { return app.WriteRecord(w, rec) })
+		data, err := fill(func(w io.Writer) error { return output.WriteRecord(w, rec) })
 		if err != nil {
 			return err
 		}
@@ -258,10 +261,10 @@ func (in *reportInput) write(ctx context.Context) error {
 
 // recorder adds a record of a file the window writes to the batch and
 // to the report's inputs.
-type recorder func(name string, out app.FileDigest, args []string, line any) error
+type recorder func(name string, out output.FileDigest, args []string, line any) error
 
 // writeEstimates adds every estimate and its record to b and inputs.
-func (in *reportInput) writeEstimates(b *app.Batch, stem, source string, inputs *report.Inputs, record recorder) error {
+func (in *reportInput) writeEstimates(b *output.Batch, stem, source string, inputs *report.Inputs, record recorder) error {
 	a := in.study.Study.Alphabet
 	for _, e := range in.estimates {
 		data, err := fill(func(w io.Writer) error { return core.WriteEstimate(w, e.m.Estimate.Theta, a, e.iv) })
@@ -280,12 +283,12 @@ func (in *reportInput) writeEstimates(b *app.Batch, stem, source string, inputs 
 
 // writeRelease adds the last release, if any, and its record to b and
 // inputs.
-func (in *reportInput) writeRelease(b *app.Batch, stem, source string, inputs *report.Inputs, record recorder) error {
+func (in *reportInput) writeRelease(b *output.Batch, stem, source string, inputs *report.Inputs, record recorder) error {
 	rel := in.release
 	if rel == nil {
 		return nil
 	}
-	data, err := fill(func(w io.Writer) error { return app.WriteRelease(w, rel.counts, rel.raw) })
+	data, err := fill(func(w io.Writer) error { return release.Write(w, rel.counts, rel.raw) })
 	if err != nil {
 		return err
 	}
@@ -306,9 +309,9 @@ func fill(write func(io.Writer) error) ([]byte, error) {
 }
 
 // add adds the file name of data to b and returns its digest.
-func add(b *app.Batch, name string, data []byte, source string) app.FileDigest {
+func add(b *output.Batch, name string, data []byte, source string) output.FileDigest {
 	b.Add(name, func(w io.Writer) error { _, err := w.Write(data); return err }, source)
-	return app.BytesDigest(name, data)
+	return output.BytesDigest(name, data)
 }
 
 // runLine returns what the window knows of an estimate, as privmap
@@ -339,8 +342,8 @@ func (in *reportInput) runLine(e reportEstimate) *report.Run {
 }
 
 // releaseLine returns the window's last release's JSON line, made as
-// privmap release makes it (app.NewReleaseLine).
-func (in *reportInput) releaseLine() *app.ReleaseLine {
+// privmap release makes it (release.NewLine).
+func (in *reportInput) releaseLine() *release.Line {
 	rel := in.release
 	level := rel.level
 	if level == 0 {
@@ -350,17 +353,17 @@ func (in *reportInput) releaseLine() *app.ReleaseLine {
 	if rel.spec.Mixture() {
 		c = rel.spec.Break
 	}
-	mae, mre, within := app.ReleaseErrors(rel.counts.Counts, rel.released, c)
-	f := app.ReleaseFacts{Spec: rel.spec, Summary: rel.sum, Contribution: rel.contrib, Secure: rel.secure, Cells: len(rel.raw),
+	mae, mre, within := release.Errors(rel.counts.Counts, rel.released, c)
+	f := release.Facts{Spec: rel.spec, Summary: rel.sum, Contribution: rel.contrib, Secure: rel.secure, Cells: len(rel.raw),
 		MAE: mae, MRE: mre, PWithin: within, Suppressed: rel.suppressed, Accuracy: rel.accuracy()}
 	if iv, err := rel.spec.Interval(len(rel.raw), level); err == nil {
 		f.Interval = &iv
 	}
-	l := app.NewReleaseLine(f)
+	l := release.NewLine(f)
 	if led := in.ledger; led != nil {
 		spent, budget := led.status.SpentFloat(), led.status.BudgetFloat()
 		l.LedgerSpent, l.LedgerBudget = &spent, &budget
-		l.Ledger = &app.LedgerRef{Path: led.path, Dataset: led.status.Dataset, Head: led.status.Head}
+		l.Ledger = &release.LedgerRef{Path: led.path, Dataset: led.status.Dataset, Head: led.status.Head}
 		if rel.entry != nil {
 			l.Ledger.Entry = rel.entry.Seq
 		}

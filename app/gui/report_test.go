@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/release"
 	"github.com/privmap/privmap/app/report"
 	"github.com/privmap/privmap/core"
 )
@@ -41,7 +41,7 @@ func TestReportFromWindow(t *testing.T) {
 	u.run.onRun()
 	settle(t)
 	r := u.rel
-	r.mech.SetSelected(releaseNames[app.Geometric])
+	r.mech.SetSelected(releaseNames[release.Geometric])
 	r.eps.SetText("1")
 	r.sens.SetText("1")
 	r.onRelease()

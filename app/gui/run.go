@@ -16,7 +16,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/interval"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -64,10 +67,10 @@ type runTab struct {
 	app fyne.App
 	win fyne.Window
 	ws  *workspace
-	// estimate is core.Reconstruct, and cost app.EstimateCost, but for
+	// estimate is core.Reconstruct, and cost pipeline.EstimateCost, but for
 	// tests.
-	estimate app.Estimator
-	cost     func(app.Request) app.Cost
+	estimate pipeline.Estimator
+	cost     func(pipeline.Request) pipeline.Cost
 	// costDialog is the warning before a long run, while it shows.
 	costDialog *dialog.CustomDialog
 
@@ -93,7 +96,7 @@ type runTab struct {
 }
 
 func newRunTab(ws *workspace) *runTab {
-	r := &runTab{ctx: ws.ctx, app: ws.app, win: ws.win, ws: ws, estimate: core.Reconstruct, cost: app.EstimateCost, checks: map[core.Method]*widget.Check{}}
+	r := &runTab{ctx: ws.ctx, app: ws.app, win: ws.win, ws: ws, estimate: core.Reconstruct, cost: pipeline.EstimateCost, checks: map[core.Method]*widget.Check{}}
 	// The estimators offered follow the population.
 	ws.populationChanged = append(ws.populationChanged, r.updateEstimators)
 	p := r.app.Preferences()
@@ -304,7 +307,7 @@ func (r *runTab) setApplicable(why func(core.Method) error) {
 
 // updateCosts says under the estimators what each ticked one that
 // applies is expected to take on the data and population shown (the
-// cost model, app.MethodCosts), before the run.
+// cost model, pipeline.MethodCosts), before the run.
 func (r *runTab) updateCosts() {
 	if r.costs == nil {
 		return
@@ -319,7 +322,7 @@ func (r *runTab) updateCosts() {
 	alpha, _ := parseOptional(r.alpha.Text)
 	req.Methods, req.Users.N, req.Options.CEM.Alpha = methods, int(users), alpha
 	var lines []string
-	for _, c := range app.MethodCosts(req.Request) {
+	for _, c := range pipeline.MethodCosts(req.Request) {
 		lines = append(lines, "• "+methodTitle(c.Method)+": "+c.String())
 	}
 	symbols := "symbols"
@@ -327,13 +330,13 @@ func (r *runTab) updateCosts() {
 		symbols = "cells"
 	}
 	r.costs.SetText(fmt.Sprintf("Expected on %s %s and %s, on this machine (an estimate):\n%s",
-		app.Thousands(req.Study.Alphabet.Len()), symbols, req.Users.Words(), strings.Join(lines, "\n")))
+		human.Thousands(req.Study.Alphabet.Len()), symbols, req.Users.Words(), strings.Join(lines, "\n")))
 	r.costs.Show()
 }
 
 // settings reads the options.
-func (r *runTab) settings() (app.RunSettings, error) {
-	s := app.RunSettings{Methods: r.methods(), Post: postChoices[r.post.Selected]}
+func (r *runTab) settings() (studyfile.RunSettings, error) {
+	s := studyfile.RunSettings{Methods: r.methods(), Post: postChoices[r.post.Selected]}
 	if len(s.Methods) == 0 && len(r.ticked()) > 0 {
 		return s, errors.New("none of the estimators ticked applies to this population (the Run screen says why): tick another, or change the population")
 	}
@@ -393,7 +396,7 @@ func optWhole(name string, e *widget.Entry) (int, error) {
 }
 
 // setSettings shows saved options.
-func (r *runTab) setSettings(s app.RunSettings) {
+func (r *runTab) setSettings(s studyfile.RunSettings) {
 	for m, c := range r.checks {
 		c.SetChecked(slices.Contains(s.Methods, m))
 	}
@@ -455,13 +458,13 @@ func (r *runTab) onRun() {
 
 // warnCost says what a long run will cost before it starts, and offers
 // to run it anyway or, on a grid, to grid the data on cells twice as wide.
-func (r *runTab) warnCost(req runRequest, cost app.Cost) {
+func (r *runTab) warnCost(req runRequest, cost pipeline.Cost) {
 	text := "This run will take " + cost.String() + "."
-	coarse, coarseCost, ok := app.Coarser(req.Request)
+	coarse, coarseCost, ok := pipeline.Coarser(req.Request)
 	ok = ok && r.ws.regrid != nil
 	if ok {
 		text += fmt.Sprintf("\n\nOn cells of %.3g km (%d × %d = %s cells) it would take about %s.",
-			coarse.CellKm, coarse.Cols, coarse.Rows, app.Thousands(coarse.Len()), strings.TrimPrefix(coarseCost.String(), "about "))
+			coarse.CellKm, coarse.Cols, coarse.Rows, human.Thousands(coarse.Len()), strings.TrimPrefix(coarseCost.String(), "about "))
 	}
 	label := widget.NewLabel(text)
 	label.Wrapping = fyne.TextWrapWord
@@ -512,7 +515,9 @@ func (r *runTab) start(req runRequest) {
 	r.jobControls.start(r.ctx, func(ctx context.Context) func() {
 		defer release()
 		var res *runResult
-		out, err := guarded(func() (*app.Result, error) { return app.Run(ctx, req.Request, r.estimate, methodTitle, progress) })
+		out, err := guarded(func() (*pipeline.Result, error) {
+			return pipeline.Run(ctx, req.Request, r.estimate, methodTitle, progress)
+		})
 		if err == nil {
 			res = &runResult{Result: out, ds: req.ds, intervals: req.intervals}
 		}
@@ -530,7 +535,7 @@ func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 		return
 	}
 	r.stage.SetText(fmt.Sprintf("Ran %s on %s in %s. %s.", plural(len(res.Results), "estimator", "estimators"),
-		res.Users.Words(), took.Round(time.Millisecond), "The estimates are "+app.PreviewWords))
+		res.Users.Words(), took.Round(time.Millisecond), "The estimates are "+pipeline.PreviewWords))
 	var b strings.Builder
 	for _, m := range res.Results {
 		if m.Err != nil {
@@ -556,10 +561,10 @@ func (r *runTab) input() (runRequest, error) {
 	if err != nil {
 		return runRequest{}, fmt.Errorf("the population of mechanisms: %w\n\nCorrect it on the Population screen, then run", err)
 	}
-	req := runRequest{ds: ds, Request: app.Request{Study: s}, intervals: r.intervals.Checked}
+	req := runRequest{ds: ds, Request: pipeline.Request{Study: s}, intervals: r.intervals.Checked}
 	if req.intervals {
 		// Computed after the run, and counted in what it is said to cost.
-		req.CI = app.CI{Level: intervalLevel}
+		req.CI = interval.CI{Level: intervalLevel}
 	}
 	req.Users.Data, req.Users.Truth, s.Personal = ds.users()
 	if ds.checkins != nil {
@@ -588,7 +593,7 @@ func (r *runTab) updateEstimators(s *core.Study, err error) {
 
 // putStudy records the run's options in a study being saved; options
 // that do not parse are left out.
-func (r *runTab) putStudy(s *app.Study) error {
+func (r *runTab) putStudy(s *studyfile.Study) error {
 	if set, err := r.settings(); err == nil {
 		on := r.intervals.Checked
 		set.Intervals, set.Plan = &on, r.plan.settings()
@@ -598,7 +603,7 @@ func (r *runTab) putStudy(s *app.Study) error {
 }
 
 // takeStudy sets the run's options from a study opened.
-func (r *runTab) takeStudy(s *app.Study) {
+func (r *runTab) takeStudy(s *studyfile.Study) {
 	if s.Run != nil {
 		r.setSettings(*s.Run)
 	}

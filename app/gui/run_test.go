@@ -21,7 +21,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/floats"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/plan"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/core/emd"
 )
@@ -177,7 +178,7 @@ func TestRunOptionErrors(t *testing.T) {
 		}, "at least one estimator"},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
-			u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodGIBU}, Seed: 1})
+			u.run.setSettings(studyfile.RunSettings{Methods: []core.Method{core.MethodGIBU}, Seed: 1})
 			tc.entry()
 			_, err := u.run.settings()
 			require.Error(t, err)
@@ -188,7 +189,7 @@ func TestRunOptionErrors(t *testing.T) {
 			w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
 		})
 	}
-	set := app.RunSettings{Methods: []core.Method{core.MethodCEM, core.MethodGIBU}, Users: 500, Seed: 9, Tol: 1e-9, MaxIter: 20, Post: core.PostNorm, Alpha: 0.3,
+	set := studyfile.RunSettings{Methods: []core.Method{core.MethodCEM, core.MethodGIBU}, Users: 500, Seed: 9, Tol: 1e-9, MaxIter: 20, Post: core.PostNorm, Alpha: 0.3,
 		PrintedHessian: true, Significance: 0.05}
 	u.run.setSettings(set)
 	got, err := u.run.settings()
@@ -198,9 +199,9 @@ func TestRunOptionErrors(t *testing.T) {
 
 	// A study keeps the Intervals choice and the Plan's question too.
 	off := false
-	set.Intervals, set.Plan = &off, &app.PlanSettings{Error: app.PlanEMD, Target: 0.25, Vary: app.AxisEps, Runs: 30}
+	set.Intervals, set.Plan = &off, &studyfile.PlanSettings{Error: plan.EMD, Target: 0.25, Vary: plan.AxisEps, Runs: 30}
 	u.run.setSettings(set)
-	var st app.Study
+	var st studyfile.Study
 	require.NoError(t, u.run.putStudy(&st))
 	require.NotNil(t, st.Run)
 	assert.Equal(t, set.Intervals, st.Run.Intervals)
@@ -283,18 +284,18 @@ func TestExport(t *testing.T) {
 func TestStudySaveOpen(t *testing.T) {
 	_, u := newTestWindow(t)
 	settle(t)
-	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodGIBU, core.MethodIBUM}, Seed: 42, MaxIter: 500})
+	u.run.setSettings(studyfile.RunSettings{Methods: []core.Method{core.MethodGIBU, core.MethodIBUM}, Seed: 42, MaxIter: 500})
 	s, err := u.study()
 	require.NoError(t, err)
 	require.NotNil(t, s.Source)
 	assert.Equal(t, "", s.Source.Path, "the embedded data")
 	assert.Equal(t, 0.5, s.Source.CellKm)
 	var buf bytes.Buffer
-	require.NoError(t, app.WriteStudy(&buf, s))
+	require.NoError(t, studyfile.Write(&buf, s))
 
 	u.pop.setSpecs([]core.MechanismSpec{{ID: "k", Kind: core.KindKRR, Epsilon: 1}})
 	settle(t)
-	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodCEM}, Seed: 3})
+	u.run.setSettings(studyfile.RunSettings{Methods: []core.Method{core.MethodCEM}, Seed: 3})
 	u.data.cell.SetText("1")
 	require.NoError(t, u.openStudy(buf.Bytes(), "study.json"))
 	settle(t)
@@ -382,7 +383,7 @@ func TestRunPUM(t *testing.T) {
 	spec, err := u.pop.rows[0].spec()
 	require.NoError(t, err)
 	assert.Equal(t, []string{"home"}, spec.Tags)
-	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodULDP, core.MethodGIBU}, Seed: 1})
+	u.run.setSettings(studyfile.RunSettings{Methods: []core.Method{core.MethodULDP, core.MethodGIBU}, Seed: 1})
 	// GIBU does not take PUM reports: it is offered disabled, with the
 	// reason, before the run, and the run is ULDP's alone.
 	assert.True(t, u.run.checks[core.MethodGIBU].Disabled())
@@ -401,7 +402,7 @@ func TestRunPUM(t *testing.T) {
 	assert.Contains(t, u.app.Preferences().String(prefRunMethods), "gibu", "GIBU stays ticked for the next population")
 
 	// With only inapplicable estimators ticked, Run says so.
-	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodGIBU}, Seed: 1})
+	u.run.setSettings(studyfile.RunSettings{Methods: []core.Method{core.MethodGIBU}, Seed: 1})
 	_, err = u.run.settings()
 	assert.ErrorContains(t, err, "none of the estimators ticked applies to this population")
 
@@ -585,7 +586,7 @@ func (c creditOnly) Attribution() string { return string(c) }
 func TestExportHeader(t *testing.T) {
 	_, u := newTestWindow(t)
 	settle(t)
-	u.run.setSettings(app.RunSettings{Methods: []core.Method{core.MethodCEM}, Seed: 42, Alpha: 0.3})
+	u.run.setSettings(studyfile.RunSettings{Methods: []core.Method{core.MethodCEM}, Seed: 42, Alpha: 0.3})
 	u.run.onRun()
 	settle(t)
 	m := u.cmp.current()

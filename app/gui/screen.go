@@ -5,7 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/studyfile"
 )
 
 // A screen is one tab of the window. It is made from the workspace it
@@ -42,8 +42,8 @@ type (
 	// a study being saved (putStudy) and applies them from a study
 	// opened (takeStudy), once the study's data are shown.
 	studyMember interface {
-		putStudy(s *app.Study) error
-		takeStudy(s *app.Study)
+		putStudy(s *studyfile.Study) error
+		takeStudy(s *studyfile.Study)
 	}
 )
 

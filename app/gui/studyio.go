@@ -15,7 +15,8 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"github.com/paulmach/orb"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo"
 )
@@ -24,11 +25,11 @@ import (
 // that owns members of the study file (a studyMember) writes them — the
 // population's alphabet and mechanisms, where the data came from and how
 // they were binned, the run's options.
-func (u *ui) study() (*app.Study, error) {
+func (u *ui) study() (*studyfile.Study, error) {
 	if u.ws.data == nil {
 		return nil, errors.New("no data are loaded yet")
 	}
-	s := &app.Study{}
+	s := &studyfile.Study{}
 	for _, sc := range u.screens {
 		if m, ok := sc.(studyMember); ok {
 			if err := m.putStudy(s); err != nil {
@@ -54,7 +55,7 @@ func (u *ui) onSaveStudy() {
 		if s.Source != nil {
 			source = s.Source.Path
 		}
-		return app.WriteFile(name, func(w io.Writer) error { return app.WriteStudy(w, s) }, source)
+		return output.WriteFile(name, func(w io.Writer) error { return studyfile.Write(w, s) }, source)
 	})
 }
 
@@ -77,7 +78,7 @@ func (u *ui) onOpenStudy() {
 // set. A study without a source applies to the data loaded if its
 // alphabet fits them.
 func (u *ui) openStudy(b []byte, name string) error {
-	s, err := app.ReadStudy(bytes.NewReader(b))
+	s, err := studyfile.Read(bytes.NewReader(b))
 	if err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func (u *ui) openStudy(b []byte, name string) error {
 
 // studySource returns the file a study's source names, to be read by
 // the column mapping it records.
-func studySource(src *app.Source) (source, error) {
+func studySource(src *studyfile.Source) (source, error) {
 	if src.Path == "" {
 		return defaultSource(), nil
 	}
@@ -163,7 +164,7 @@ func sameAlphabet(a, b core.Alphabet) bool {
 
 // putStudy records in a study being saved where the data came from and
 // how they were binned.
-func (d *dataTab) putStudy(s *app.Study) error {
+func (d *dataTab) putStudy(s *studyfile.Study) error {
 	s.Source = d.ws.data.studySource()
 	return nil
 }
@@ -171,11 +172,11 @@ func (d *dataTab) putStudy(s *app.Study) error {
 // takeStudy does nothing: the Data screen applies a study's source
 // before its data are loaded (applySource), and the other screens take
 // the study once they are shown.
-func (d *dataTab) takeStudy(*app.Study) {}
+func (d *dataTab) takeStudy(*studyfile.Study) {}
 
 // applySource sets the grid and census controls as a study's source
 // records them.
-func (d *dataTab) applySource(src *app.Source) error {
+func (d *dataTab) applySource(src *studyfile.Source) error {
 	bb := src.BBox
 	if len(bb) != 0 && len(bb) != 4 {
 		return fmt.Errorf("source bbox has %d numbers, want south, west, north, east", len(bb))

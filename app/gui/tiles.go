@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2"
 	"github.com/paulmach/orb"
 
-	"github.com/privmap/privmap/app"
 	"github.com/privmap/privmap/app/basemap"
+	"github.com/privmap/privmap/app/build"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/geo"
 )
@@ -140,7 +140,7 @@ func (t *tiles) fetch(ctx context.Context, name string, b orb.Bound) (*basemap.L
 	if name != basemap.OSMTemplate {
 		credit = t.app.Preferences().String(prefCredit)
 	}
-	src, err := basemap.Open(name, basemap.Options{CacheDir: basemap.DefaultCacheDir(), UserAgent: app.UserAgent, Attribution: credit})
+	src, err := basemap.Open(name, basemap.Options{CacheDir: basemap.DefaultCacheDir(), UserAgent: build.UserAgent, Attribution: credit})
 	if err != nil {
 		return nil, err
 	}

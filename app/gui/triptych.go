@@ -249,7 +249,7 @@ func (t *triptych) place(cell int) string {
 }
 
 // bounds are each cell's interval and the band, as core.Intervals and
-// app.ReleaseBounds give them.
+// release.Bounds give them.
 type bounds struct{ lo, hi, bandLo, bandHi []float64 }
 
 // boundsMap returns the uncertainty map beside the three, at the level

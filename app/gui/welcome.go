@@ -17,7 +17,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/geo"
 )
 
@@ -55,8 +56,8 @@ func (u *ui) showWelcome() {
 		choices.Add(b)
 		choices.Add(h)
 	}
-	choice("Explore the embedded data", fmt.Sprintf("%s made-up people's check-ins around San Francisco's neighbourhoods, already on the Data screen", app.Thousands(geo.SFSynth.Users)), theme.HomeIcon(), func() { u.ws.show(u.data) })
-	choice("Make a New York–like sample", fmt.Sprintf("%s made-up people with about %s check-ins over New York's neighbourhoods, made by privmap's generator — the size of Gowalla's New York file", app.Thousands(geo.NYCSynth.Users), app.Thousands(int(float64(geo.NYCSynth.Users)*geo.NYCSynth.MeanCheckins))), theme.ContentAddIcon(), u.openNYCSample)
+	choice("Explore the embedded data", fmt.Sprintf("%s made-up people's check-ins around San Francisco's neighbourhoods, already on the Data screen", human.Thousands(geo.SFSynth.Users)), theme.HomeIcon(), func() { u.ws.show(u.data) })
+	choice("Make a New York–like sample", fmt.Sprintf("%s made-up people with about %s check-ins over New York's neighbourhoods, made by privmap's generator — the size of Gowalla's New York file", human.Thousands(geo.NYCSynth.Users), human.Thousands(int(float64(geo.NYCSynth.Users)*geo.NYCSynth.MeanCheckins))), theme.ContentAddIcon(), u.openNYCSample)
 	choice("Open your own file…", "check-ins (CSV, SNAP, GeoJSON, GeoParquet, Excel…) or a census table (UCI Adult, US Census 1990); nothing leaves this computer", theme.FolderOpenIcon(), u.data.onOpen)
 	links := container.NewHBox(widget.NewLabel("Read more:"))
 	for _, l := range []struct{ text, anchor string }{
@@ -107,7 +108,7 @@ func writeNYCSample(ctx context.Context, path string) error {
 		return err
 	}
 	cs := geo.Synthesize(rand.New(rand.NewPCG(geo.NYCSeed[0], geo.NYCSeed[1])), geo.NewYork, geo.NYCSynth)
-	var b app.Batch
+	var b output.Batch
 	b.Add(path, func(w io.Writer) error { return geo.WriteSNAP(w, cs) })
 	return b.Commit(ctx)
 }

@@ -13,8 +13,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/build"
+	"github.com/privmap/privmap/app/guarantee"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/interval"
 	"github.com/privmap/privmap/app/mapplot"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/release"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/core/emd"
 	"github.com/privmap/privmap/geo"
@@ -24,7 +31,7 @@ import (
 // one the study records; none for embedded data) with its digest and,
 // for a check-in file, what reading it again finds; the alphabet; the
 // people and the contribution bound.
-func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, error) {
+func DataFacts(ctx context.Context, as *studyfile.Study, dataName string) (*Data, error) {
 	s := as.Study
 	d := &Data{Alphabet: AlphabetText(s.Alphabet), Cells: s.Alphabet.Len(), Data: len(s.Data)}
 	d.People, d.MostPerPerson = s.Contributions()
@@ -54,7 +61,7 @@ func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, erro
 	f, err := geo.ParseFormat(d.Format)
 	if err != nil {
 		// Not a check-in file: its digest alone.
-		fd, err := app.Digest(ctx, dataName)
+		fd, err := output.Digest(ctx, dataName)
 		if err != nil {
 			return nil, fmt.Errorf("the data file: %w", err)
 		}
@@ -62,7 +69,7 @@ func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, erro
 		return d, nil
 	}
 	// A check-in file is read once, digested as it is scanned.
-	fd, err := app.DigestReading(ctx, dataName, func(r io.Reader) error {
+	fd, err := output.DigestReading(ctx, dataName, func(r io.Reader) error {
 		records := 0
 		// Every record counts, a blank person id too.
 		res, err := geo.ScanCheckins(ctx, r, f, geo.Options{SkipBad: true, BlankPerson: geo.BlankOwn}, func(geo.Checkin) error { records++; return nil })
@@ -83,9 +90,9 @@ func DataFacts(ctx context.Context, as *app.Study, dataName string) (*Data, erro
 // a census table's attributes.
 func AlphabetText(a core.Alphabet) string {
 	if a.Kind == core.KindGrid {
-		s := fmt.Sprintf("a grid of %d×%d = %s cells of about %.3g km", a.Cols, a.Rows, app.Thousands(a.Len()), a.CellKm)
+		s := fmt.Sprintf("a grid of %d×%d = %s cells of about %.3g km", a.Cols, a.Rows, human.Thousands(a.Len()), a.CellKm)
 		if a.North > a.South {
-			s += fmt.Sprintf(", %s–%s, %s–%s (WGS 84)", app.Lat(a.South), app.Lat(a.North), app.Lon(a.West), app.Lon(a.East))
+			s += fmt.Sprintf(", %s–%s, %s–%s (WGS 84)", human.Lat(a.South), human.Lat(a.North), human.Lon(a.West), human.Lon(a.East))
 		}
 		return s
 	}
@@ -93,7 +100,7 @@ func AlphabetText(a core.Alphabet) string {
 	for _, at := range a.Attributes {
 		names = append(names, at.Name)
 	}
-	s := fmt.Sprintf("%s alphabet of %s symbols", a.Kind, app.Thousands(a.Len()))
+	s := fmt.Sprintf("%s alphabet of %s symbols", a.Kind, human.Thousands(a.Len()))
 	if len(names) > 0 {
 		s += ": the attributes " + strings.Join(names, " × ")
 	}
@@ -142,7 +149,7 @@ func PopulationFacts(s *core.Study, audits []core.Audit) ([]Mechanism, error) {
 	for i, spec := range s.Mechanisms {
 		au := audits[i]
 		m := Mechanism{ID: spec.ID, Kind: string(spec.Kind), Level: levelWithUnits(spec, au), Eps: spec.Epsilon, Share: shares[i],
-			Sensitive: len(spec.Sensitive), PerReport: app.PlainReading(au), PerPerson: app.PersonReading(au, most)}
+			Sensitive: len(spec.Sensitive), PerReport: guarantee.PlainReading(au), PerPerson: guarantee.PersonReading(au, most)}
 		switch {
 		case unknown:
 			m.PerPerson = "The data do not say who sent which reports: each report is counted alone, and a person who sent several is protected less than one report's guarantee says."
@@ -163,7 +170,7 @@ func PopulationFacts(s *core.Study, audits []core.Audit) ([]Mechanism, error) {
 // levelWithUnits writes a mechanism's parameter with its units: "krr
 // ε 3.05 nats per report", "planar-geometric ε 0.632 per km".
 func levelWithUnits(spec core.MechanismSpec, au core.Audit) string {
-	l := app.MechanismLevel(spec)
+	l := guarantee.MechanismLevel(spec)
 	if info, ok := spec.Kind.Info(); ok && info.Convolution && au.GeoUnit != "" {
 		return l + " per " + au.GeoUnit
 	}
@@ -191,9 +198,9 @@ type Run struct {
 }
 
 // EstimateFacts describes an estimate, the file fd holding theta (with
-// its intervals iv, if any) on a, a map of unit (app.MapUnit): with run
+// its intervals iv, if any) on a, a map of unit (guarantee.MapUnit): with run
 // (nil: unknown) its method and convergence, with truth its errors.
-func EstimateFacts(ctx context.Context, fd app.FileDigest, theta []float64, iv *core.Intervals, a core.Alphabet, unit string, run *Run, truth []float64) (*Estimate, error) {
+func EstimateFacts(ctx context.Context, fd output.FileDigest, theta []float64, iv *core.Intervals, a core.Alphabet, unit string, run *Run, truth []float64) (*Estimate, error) {
 	e := &Estimate{File: fd, Method: "unknown", Title: "An estimate without a record",
 		Certified: "not known: no record of this file was given (privmap estimate -record writes one), so its method and convergence are not stated"}
 	if run != nil {
@@ -206,7 +213,7 @@ func EstimateFacts(ctx context.Context, fd app.FileDigest, theta []float64, iv *
 		if err != nil {
 			return nil, err
 		}
-		e.Errors = &Errors{TV: mt.TV, JSD: mt.JSD, SqErr: mt.MSE, Reading: app.MetricsReadingOf(mt, unit)}
+		e.Errors = &Errors{TV: mt.TV, JSD: mt.JSD, SqErr: mt.MSE, Reading: guarantee.MetricsReadingOf(mt, unit)}
 		if !math.IsNaN(mt.EMD) {
 			e.Errors.EMD, e.Errors.EMDUnit = &mt.EMD, mt.EMDUnit
 		}
@@ -277,11 +284,11 @@ func intervalFacts(iv *core.Intervals, est []float64, run *Run) *Intervals {
 // the study's: the filed report says what stderr and the window say.
 func (iv *Intervals) addNotes(s *core.Study, run *Run) {
 	var notes []string
-	if note := app.RecordsEstimand(s); note != "" {
+	if note := interval.RecordsEstimand(s); note != "" {
 		notes = append(notes, note)
 	}
 	if run != nil && iv.Method != "" {
-		if note := app.CoverageNote(core.Method(run.Method), core.IntervalMethod(iv.Method), s); note != "" {
+		if note := interval.CoverageNote(core.Method(run.Method), core.IntervalMethod(iv.Method), s); note != "" {
 			notes = append(notes, note)
 		}
 	}
@@ -354,12 +361,12 @@ func figurePNG(f *mapplot.Figure, w, h int) ([]byte, error) {
 
 // ReleaseLine is a release's JSON line, which report reads from its
 // record.
-type ReleaseLine = app.ReleaseLine
+type ReleaseLine = release.Line
 
 // ReleaseFacts describes a release of cells counts in file fd: with l
 // (nil: unknown) its mechanism at level (ε in words), privacy and
 // accuracy.
-func ReleaseFacts(fd app.FileDigest, cells int, l *ReleaseLine, level string) *Release {
+func ReleaseFacts(fd output.FileDigest, cells int, l *ReleaseLine, level string) *Release {
 	r := &Release{File: fd, Mechanism: "unknown", Level: "not known: no record of this file was given (privmap release -record writes one)", Cells: cells}
 	if l == nil {
 		return r
@@ -373,12 +380,12 @@ func ReleaseFacts(fd app.FileDigest, cells int, l *ReleaseLine, level string) *R
 	case l.Accuracy != "":
 		r.Accuracy = l.Accuracy
 	case l.CILevel != nil && l.CIEach != nil && l.CIAll != nil:
-		r.Accuracy = app.ReleaseInterval{Level: *l.CILevel, Cells: cells, Each: *l.CIEach, All: *l.CIAll}.Sentence()
+		r.Accuracy = release.Interval{Level: *l.CILevel, Cells: cells, Each: *l.CIEach, All: *l.CIAll}.Sentence()
 		if l.Suppressed > 0 || l.RecordsDropped > 0 {
 			// An older record: its sentence held for counts neither
 			// suppressed nor clipped, which these are.
 			r.Accuracy = fmt.Sprintf("The interval of each count is ±%s alone and ±%s for every one at once, of the noise only: %s suppressed and %s dropped by clipping are farther from their true counts (the record predates privmap's statement of them; release again with -ci to have it).",
-				app.Thousands(*l.CIEach), app.Thousands(*l.CIAll), app.Thousands(l.Suppressed)+" counts", app.Thousands(l.RecordsDropped)+" records")
+				human.Thousands(*l.CIEach), human.Thousands(*l.CIAll), human.Thousands(l.Suppressed)+" counts", human.Thousands(l.RecordsDropped)+" records")
 		}
 	}
 	return r
@@ -424,7 +431,7 @@ const (
 
 // reportsKind says an estimate's reports in words.
 var reportsKind = map[string]string{
-	ReportsSimulated: app.PreviewWords + " (anyone with its seed and commands can test candidate data sets against it)",
+	ReportsSimulated: pipeline.PreviewWords + " (anyone with its seed and commands can test candidate data sets against it)",
 	ReportsCollected: "collected: estimated from reports that no record given says privmap simulated",
 	ReportsUnknown:   "not known: no record of this estimate was given, so where its reports came from is not stated",
 }
@@ -463,7 +470,7 @@ func publishable(r *Report) string {
 // New returns a report's frame: its context and privmap's build.
 func New(title, operator, notes, paper string, sections []string, created string) *Report {
 	return &Report{Schema: Schema, Title: title, Created: created, Operator: operator, Notes: notes,
-		Privmap: Build{Version: app.Version, Commit: app.Commit(), Go: runtime.Version()}, Paper: paper, Sections: sections, RawData: RawDataNote}
+		Privmap: Build{Version: build.Version, Commit: build.Commit(), Go: runtime.Version()}, Paper: paper, Sections: sections, RawData: RawDataNote}
 }
 
 // AddFigures names the figures in r.

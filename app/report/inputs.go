@@ -11,7 +11,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/guarantee"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
 )
 
@@ -32,11 +35,11 @@ type Files struct {
 // report reads them from files (ReadFiles); the window has them in
 // memory. Both gather the facts through Gather.
 type Inputs struct {
-	Study *app.Study
+	Study *studyfile.Study
 	// StudyFile is the study's file, DataName the data file (default:
 	// the one the study records); StudyWritten says the study was
 	// written with the report (the window's), so among its outputs.
-	StudyFile    app.FileDigest
+	StudyFile    output.FileDigest
 	StudyWritten bool
 	DataName     string
 	// Audits are the population's audits already made, by mechanism
@@ -44,22 +47,22 @@ type Inputs struct {
 	Audits []*core.Audit
 	// Truth is the true distribution (nil: none), TruthFile its file.
 	Truth     []float64
-	TruthFile *app.FileDigest
+	TruthFile *output.FileDigest
 	Estimates []EstimateInput
 	Release   *ReleaseInput
-	Records   []*app.Record
+	Records   []*output.Record
 }
 
 // An EstimateInput is an estimate and the file that holds it.
 type EstimateInput struct {
-	File      app.FileDigest
+	File      output.FileDigest
 	Theta     []float64
 	Intervals *core.Intervals
 }
 
 // A ReleaseInput is a central release: its file and number of counts.
 type ReleaseInput struct {
-	File  app.FileDigest
+	File  output.FileDigest
 	Cells int
 }
 
@@ -81,16 +84,16 @@ type Options struct {
 // study's alphabet, every estimate and the release, each digested as it
 // is read, and the records.
 func ReadFiles(ctx context.Context, f Files) (*Inputs, error) {
-	as, err := app.OpenStudy(f.Study)
+	as, err := studyfile.Open(f.Study)
 	if err != nil {
 		return nil, err
 	}
 	in := &Inputs{Study: as, DataName: f.Data}
-	if in.StudyFile, err = app.Digest(ctx, f.Study); err != nil {
+	if in.StudyFile, err = output.Digest(ctx, f.Study); err != nil {
 		return nil, err
 	}
 	for _, n := range f.Records {
-		rec, err := app.ReadRecord(n)
+		rec, err := output.ReadRecord(n)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +102,7 @@ func ReadFiles(ctx context.Context, f Files) (*Inputs, error) {
 	}
 	a := as.Study.Alphabet
 	if f.Truth != "" {
-		fd, err := app.DigestReading(ctx, f.Truth, func(r io.Reader) (err error) {
+		fd, err := output.DigestReading(ctx, f.Truth, func(r io.Reader) (err error) {
 			in.Truth, err = core.ReadDistributionOn(r, a)
 			return err
 		})
@@ -110,7 +113,7 @@ func ReadFiles(ctx context.Context, f Files) (*Inputs, error) {
 	}
 	for _, name := range f.Estimates {
 		var e EstimateInput
-		e.File, err = app.DigestReading(ctx, name, func(r io.Reader) (err error) {
+		e.File, err = output.DigestReading(ctx, name, func(r io.Reader) (err error) {
 			e.Theta, e.Intervals, err = core.ReadEstimateOn(r, a)
 			return err
 		})
@@ -121,7 +124,7 @@ func ReadFiles(ctx context.Context, f Files) (*Inputs, error) {
 	}
 	if f.Release != "" {
 		var t *core.CountTable
-		fd, err := app.DigestReading(ctx, f.Release, func(r io.Reader) (err error) {
+		fd, err := output.DigestReading(ctx, f.Release, func(r io.Reader) (err error) {
 			t, err = core.ReadCountTable(r, a.Len())
 			return err
 		})
@@ -204,7 +207,7 @@ func gatherEstimate(ctx context.Context, in *Inputs, ei EstimateInput, m *manife
 		}
 	}
 	a := in.Study.Study.Alphabet
-	e, err := EstimateFacts(ctx, ei.File, ei.Theta, ei.Intervals, a, app.MapUnit(in.Study.Study), run, in.Truth)
+	e, err := EstimateFacts(ctx, ei.File, ei.Theta, ei.Intervals, a, guarantee.MapUnit(in.Study.Study), run, in.Truth)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -265,7 +268,7 @@ func population(ctx context.Context, s *core.Study, given []*core.Audit) ([]Mech
 		}
 	}
 	if len(todo) > 0 {
-		mechs, err := app.BuildMechanisms(ctx, s, nil)
+		mechs, err := pipeline.BuildMechanisms(ctx, s, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -290,7 +293,7 @@ func population(ctx context.Context, s *core.Study, given []*core.Audit) ([]Mech
 // rec: the window simulates them; else a record of privmap simulate among
 // records that made one of rec's inputs says they were simulated, and
 // none that they were collected.
-func reportsOf(rec *app.Record, records []*app.Record) string {
+func reportsOf(rec *output.Record, records []*output.Record) string {
 	switch {
 	case rec == nil:
 		return ReportsUnknown
@@ -306,7 +309,7 @@ func reportsOf(rec *app.Record, records []*app.Record) string {
 }
 
 // recordOf returns the record whose output is the file of digest d.
-func recordOf(records []*app.Record, d app.FileDigest) *app.Record {
+func recordOf(records []*output.Record, d output.FileDigest) *output.Record {
 	for _, r := range records {
 		if r.Output.SHA256 == d.SHA256 {
 			return r
@@ -345,18 +348,18 @@ func releaseLevel(args []string) string {
 // commands, and the first error of a digest.
 type manifestBuilder struct {
 	ctx             context.Context // stops the digests
-	inputs, outputs []app.FileDigest
-	records         []*app.Record // every record given
-	used            []*app.Record // those whose commands it lists, as found
-	commands        map[*app.Record]string
+	inputs, outputs []output.FileDigest
+	records         []*output.Record // every record given
+	used            []*output.Record // those whose commands it lists, as found
+	commands        map[*output.Record]string
 	draws           []string
-	drawn           []*app.Record // publications' records, never commands
+	drawn           []*output.Record // publications' records, never commands
 	err             error
 }
 
 // draw lists the publication rec made as a recorded draw: its output's
 // digest and its ledger entry.
-func (m *manifestBuilder) draw(rec *app.Record, line *ReleaseLine) {
+func (m *manifestBuilder) draw(rec *output.Record, line *ReleaseLine) {
 	d := fmt.Sprintf("%s (SHA-256 %s): drawn for publication from crypto/rand", filepath.Base(rec.Output.Path), rec.Output.SHA256)
 	if l := line.Ledger; l != nil {
 		d += fmt.Sprintf(", ledger entry %d of data set %q in %s (chain head %s)", l.Entry, l.Dataset, l.Path, l.Head)
@@ -366,10 +369,10 @@ func (m *manifestBuilder) draw(rec *app.Record, line *ReleaseLine) {
 }
 
 func (m *manifestBuilder) input(name string) {
-	if name == "" || slices.ContainsFunc(m.inputs, func(d app.FileDigest) bool { return d.Path == name }) {
+	if name == "" || slices.ContainsFunc(m.inputs, func(d output.FileDigest) bool { return d.Path == name }) {
 		return
 	}
-	d, err := app.Digest(m.ctx, name)
+	d, err := output.Digest(m.ctx, name)
 	if err != nil {
 		m.err = cmp.Or(m.err, err)
 		return
@@ -380,31 +383,31 @@ func (m *manifestBuilder) input(name string) {
 // digested adds the input d, its digest already made, unless it is
 // there under another name (the study's absolute path, a record's
 // relative one).
-func (m *manifestBuilder) digested(d app.FileDigest) {
+func (m *manifestBuilder) digested(d output.FileDigest) {
 	if d.SHA256 == "" {
 		return
 	}
-	if !slices.ContainsFunc(m.inputs, func(o app.FileDigest) bool {
+	if !slices.ContainsFunc(m.inputs, func(o output.FileDigest) bool {
 		return o.SHA256 == d.SHA256 && filepath.Base(o.Path) == filepath.Base(d.Path)
 	}) {
 		m.inputs = append(m.inputs, d)
 	}
 }
 
-func (m *manifestBuilder) output(d app.FileDigest) {
-	if !slices.ContainsFunc(m.outputs, func(o app.FileDigest) bool { return o.Path == d.Path }) {
+func (m *manifestBuilder) output(d output.FileDigest) {
+	if !slices.ContainsFunc(m.outputs, func(o output.FileDigest) bool { return o.Path == d.Path }) {
 		m.outputs = append(m.outputs, d)
 	}
 }
 
 // outputsOf returns a record's outputs: its Output and its Also.
-func outputsOf(rec *app.Record) []app.FileDigest {
-	return append([]app.FileDigest{rec.Output}, rec.Also...)
+func outputsOf(rec *output.Record) []output.FileDigest {
+	return append([]output.FileDigest{rec.Output}, rec.Also...)
 }
 
 // commandOf returns the command a record lists for the fact it made:
 // none for the window's.
-func (m *manifestBuilder) commandOf(rec *app.Record) []string {
+func (m *manifestBuilder) commandOf(rec *output.Record) []string {
 	if rec.Command == WindowCommand {
 		return nil
 	}
@@ -414,7 +417,7 @@ func (m *manifestBuilder) commandOf(rec *app.Record) []string {
 // command adds a record's command, its files named by their base names
 // (the manifest's commands run in a folder holding them), and returns
 // it.
-func (m *manifestBuilder) command(rec *app.Record) string {
+func (m *manifestBuilder) command(rec *output.Record) string {
 	if c, ok := m.commands[rec]; ok {
 		return c
 	}
@@ -437,7 +440,7 @@ func (m *manifestBuilder) command(rec *app.Record) string {
 	}
 	c := strings.Join(words, " ")
 	if m.commands == nil {
-		m.commands = map[*app.Record]string{}
+		m.commands = map[*output.Record]string{}
 	}
 	m.commands[rec] = c
 	m.used = append(m.used, rec)
@@ -445,9 +448,9 @@ func (m *manifestBuilder) command(rec *app.Record) string {
 }
 
 // makes reports whether rec made one of the files of ds (same SHA-256).
-func makes(rec *app.Record, ds []app.FileDigest) bool {
+func makes(rec *output.Record, ds []output.FileDigest) bool {
 	for _, o := range outputsOf(rec) {
-		if slices.ContainsFunc(ds, func(d app.FileDigest) bool { return d.SHA256 == o.SHA256 }) {
+		if slices.ContainsFunc(ds, func(d output.FileDigest) bool { return d.SHA256 == o.SHA256 }) {
 			return true
 		}
 	}
@@ -471,7 +474,7 @@ func (m *manifestBuilder) build(own []string) *Manifest {
 	}
 	mf := &Manifest{Outputs: slices.Clone(m.outputs), Draws: m.draws}
 	for _, d := range m.inputs {
-		made := slices.ContainsFunc(m.used, func(r *app.Record) bool { return makes(r, []app.FileDigest{d}) })
+		made := slices.ContainsFunc(m.used, func(r *output.Record) bool { return makes(r, []output.FileDigest{d}) })
 		if made {
 			mf.Outputs = append(mf.Outputs, d)
 		} else {
@@ -482,8 +485,8 @@ func (m *manifestBuilder) build(own []string) *Manifest {
 	// one of its inputs.
 	left := slices.Clone(m.used)
 	for len(left) > 0 {
-		i := slices.IndexFunc(left, func(r *app.Record) bool {
-			return !slices.ContainsFunc(left, func(o *app.Record) bool { return o != r && makes(o, r.Inputs) })
+		i := slices.IndexFunc(left, func(r *output.Record) bool {
+			return !slices.ContainsFunc(left, func(o *output.Record) bool { return o != r && makes(o, r.Inputs) })
 		})
 		if i < 0 {
 			i = 0 // a cycle cannot be made by commands run in turn; keep the order found
@@ -492,14 +495,14 @@ func (m *manifestBuilder) build(own []string) *Manifest {
 		left = slices.Delete(left, i, i+1)
 	}
 	for _, o := range own {
-		mf.Outputs = append(mf.Outputs, app.FileDigest{Path: o, SHA256: SelfDigest})
+		mf.Outputs = append(mf.Outputs, output.FileDigest{Path: o, SHA256: SelfDigest})
 	}
 	return mf
 }
 
 // secureRecord reports whether rec is a publication's (a release
 // whose line says secure).
-func secureRecord(rec *app.Record) bool {
+func secureRecord(rec *output.Record) bool {
 	var l struct {
 		Secure bool `json:"secure"`
 	}

@@ -12,7 +12,8 @@ import (
 	"codeberg.org/go-fonts/liberation/liberationsansregular"
 	"codeberg.org/go-pdf/fpdf"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/human"
+	"github.com/privmap/privmap/app/output"
 )
 
 // A Figure is a picture of a section: its caption and its PNG, drawn
@@ -181,24 +182,24 @@ func (d *pdfDoc) context(r *Report) {
 func (d *pdfDoc) data(x *Data) {
 	d.heading("The data")
 	if x.File != nil {
-		d.kv("File", fmt.Sprintf("%s (%s bytes)", x.File.Path, app.Thousands(int(x.File.Bytes))))
+		d.kv("File", fmt.Sprintf("%s (%s bytes)", x.File.Path, human.Thousands(int(x.File.Bytes))))
 		d.mono("SHA-256", x.File.SHA256)
 	}
 	d.kv("Format", x.Format)
 	if rd := x.Read; rd != nil {
-		d.kv("Read", fmt.Sprintf("%s lines: %s records read, %s malformed lines skipped", app.Thousands(rd.Lines), app.Thousands(rd.Records), app.Thousands(rd.Skipped)))
+		d.kv("Read", fmt.Sprintf("%s lines: %s records read, %s malformed lines skipped", human.Thousands(rd.Lines), human.Thousands(rd.Records), human.Thousands(rd.Skipped)))
 	}
 	d.kv("Alphabet", x.Alphabet)
 	if x.Unit == "record" {
-		d.kv("Data in the study", fmt.Sprintf("%s records (%s)", app.Thousands(x.Data), x.PerPerson))
+		d.kv("Data in the study", fmt.Sprintf("%s records (%s)", human.Thousands(x.Data), x.PerPerson))
 	} else {
-		d.kv("Data in the study", fmt.Sprintf("%s data of %s people (%s)", app.Thousands(x.Data), app.Thousands(x.People), x.PerPerson))
+		d.kv("Data in the study", fmt.Sprintf("%s data of %s people (%s)", human.Thousands(x.Data), human.Thousands(x.People), x.PerPerson))
 	}
 	bound := "none: a person may contribute any number of data"
 	if x.Bound > 0 {
-		bound = fmt.Sprintf("at most %s data a person", app.Thousands(x.Bound))
+		bound = fmt.Sprintf("at most %s data a person", human.Thousands(x.Bound))
 	}
-	d.kv("Contribution bound", fmt.Sprintf("%s; the most one person contributes: %s", bound, app.Thousands(x.MostPerPerson)))
+	d.kv("Contribution bound", fmt.Sprintf("%s; the most one person contributes: %s", bound, human.Thousands(x.MostPerPerson)))
 }
 
 func (d *pdfDoc) population(ms []Mechanism) {
@@ -208,7 +209,7 @@ func (d *pdfDoc) population(ms []Mechanism) {
 		share := fmt.Sprintf("%.3g%% of users", 100*m.Share)
 		sens := "every cell protected"
 		if m.Sensitive > 0 {
-			sens = fmt.Sprintf("%s sensitive cells protected", app.Thousands(m.Sensitive))
+			sens = fmt.Sprintf("%s sensitive cells protected", human.Thousands(m.Sensitive))
 		}
 		d.subheading(fmt.Sprintf("%s — %s, %s, %s", m.ID, m.Level, share, sens))
 		audit := "unbounded: some reports tell values apart for certain"
@@ -228,7 +229,7 @@ func (d *pdfDoc) estimates(r *Report, figs []Figure) {
 	d.heading("The estimates")
 	for i, e := range r.Estimates {
 		d.subheading(fmt.Sprintf("%d. %s", i+1, e.Title))
-		d.kv("File", fmt.Sprintf("%s (%s bytes)", e.File.Path, app.Thousands(int(e.File.Bytes))))
+		d.kv("File", fmt.Sprintf("%s (%s bytes)", e.File.Path, human.Thousands(int(e.File.Bytes))))
 		d.mono("SHA-256", e.File.SHA256)
 		if len(e.Command) > 0 {
 			d.mono("Command", strings.Join(e.Command, " "))
@@ -261,7 +262,7 @@ func (d *pdfDoc) estimates(r *Report, figs []Figure) {
 
 func (d *pdfDoc) release(x *Release, figs []Figure) {
 	d.heading("The central release")
-	d.kv("File", fmt.Sprintf("%s (%s bytes)", x.File.Path, app.Thousands(int(x.File.Bytes))))
+	d.kv("File", fmt.Sprintf("%s (%s bytes)", x.File.Path, human.Thousands(int(x.File.Bytes))))
 	d.mono("SHA-256", x.File.SHA256)
 	if len(x.Command) > 0 {
 		d.mono("Command", strings.Join(x.Command, " "))
@@ -330,14 +331,14 @@ func (d *pdfDoc) manifest(m *Manifest) {
 	}
 }
 
-func (d *pdfDoc) fileLine(f app.FileDigest) {
+func (d *pdfDoc) fileLine(f output.FileDigest) {
 	d.SetFont("sans", "", 9)
 	if f.SHA256 == SelfDigest {
 		d.MultiCell(0, smallLine, f.Path+" — this report (a file cannot hold its own digest)", "", "L", false)
 		d.Ln(0.8)
 		return
 	}
-	d.MultiCell(0, smallLine, fmt.Sprintf("%s — %s bytes", f.Path, app.Thousands(int(f.Bytes))), "", "L", false)
+	d.MultiCell(0, smallLine, fmt.Sprintf("%s — %s bytes", f.Path, human.Thousands(int(f.Bytes))), "", "L", false)
 	d.SetFont("mono", "", 7.5)
 	d.MultiCell(0, smallLine, f.SHA256, "", "L", false)
 	d.Ln(0.8)

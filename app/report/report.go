@@ -16,7 +16,8 @@ import (
 	"io"
 	"slices"
 
-	"github.com/privmap/privmap/app"
+	"github.com/privmap/privmap/app/output"
+	"github.com/privmap/privmap/app/release"
 )
 
 // Schema names the version of the report's JSON layout.
@@ -67,11 +68,11 @@ type Build struct {
 // Data describes the data set: its file (when known), what was read of
 // it, the alphabet and whom it holds.
 type Data struct {
-	File     *app.FileDigest `json:"file,omitempty"`
-	Format   string          `json:"format,omitempty"`
-	Read     *Read           `json:"read,omitempty"`
-	Alphabet string          `json:"alphabet"`
-	Cells    int             `json:"cells"`
+	File     *output.FileDigest `json:"file,omitempty"`
+	Format   string             `json:"format,omitempty"`
+	Read     *Read              `json:"read,omitempty"`
+	Alphabet string             `json:"alphabet"`
+	Cells    int                `json:"cells"`
 	// Data are the data the study holds (after the per-person rule),
 	// People the people they come from, MostPerPerson the most one of
 	// them contributes and Bound the contribution bound (0: none).
@@ -117,16 +118,16 @@ type Mechanism struct {
 
 // Estimate is one estimate and what its record says of it.
 type Estimate struct {
-	File      app.FileDigest `json:"file"`
-	Method    string         `json:"method"`
-	Title     string         `json:"title"`
-	Command   []string       `json:"command,omitempty"` // from its record
-	Seed      *uint64        `json:"seed,omitempty"`
-	LogLik    *float64       `json:"loglik,omitempty"`
-	Gap       *float64       `json:"gap,omitempty"`
-	GapTol    *float64       `json:"gap_tol,omitempty"`
-	Converged *bool          `json:"converged,omitempty"`
-	Certified string         `json:"certified"` // the convergence in words
+	File      output.FileDigest `json:"file"`
+	Method    string            `json:"method"`
+	Title     string            `json:"title"`
+	Command   []string          `json:"command,omitempty"` // from its record
+	Seed      *uint64           `json:"seed,omitempty"`
+	LogLik    *float64          `json:"loglik,omitempty"`
+	Gap       *float64          `json:"gap,omitempty"`
+	GapTol    *float64          `json:"gap_tol,omitempty"`
+	Converged *bool             `json:"converged,omitempty"`
+	Certified string            `json:"certified"` // the convergence in words
 	// Reports says where the reports came from: "simulated" (privmap
 	// simulated them from the raw data: the estimate is a preview of a
 	// collection, not for publication), "collected" (no record of
@@ -162,22 +163,22 @@ type Intervals struct {
 
 // Release is a central release of the counts.
 type Release struct {
-	File        app.FileDigest `json:"file"`
-	Command     []string       `json:"command,omitempty"`
-	Mechanism   string         `json:"mechanism"`
-	Level       string         `json:"level"` // ε within / beyond, in words
-	WorstEps    float64        `json:"worst_eps"`
-	Sensitivity int            `json:"sensitivity"`
-	Publication bool           `json:"publication"`
-	Neighbours  string         `json:"neighbours,omitempty"`
-	Accuracy    string         `json:"accuracy,omitempty"`
-	MAE         *float64       `json:"mae,omitempty"`
-	LedgerSpent *float64       `json:"ledger_spent,omitempty"`
-	LedgerLimit *float64       `json:"ledger_budget,omitempty"`
+	File        output.FileDigest `json:"file"`
+	Command     []string          `json:"command,omitempty"`
+	Mechanism   string            `json:"mechanism"`
+	Level       string            `json:"level"` // ε within / beyond, in words
+	WorstEps    float64           `json:"worst_eps"`
+	Sensitivity int               `json:"sensitivity"`
+	Publication bool              `json:"publication"`
+	Neighbours  string            `json:"neighbours,omitempty"`
+	Accuracy    string            `json:"accuracy,omitempty"`
+	MAE         *float64          `json:"mae,omitempty"`
+	LedgerSpent *float64          `json:"ledger_spent,omitempty"`
+	LedgerLimit *float64          `json:"ledger_budget,omitempty"`
 	// Ledger names the data set's account: the ledger, this
 	// publication's entry and the chain's head, which pins the ledger.
-	Ledger *app.LedgerRef `json:"ledger,omitempty"`
-	Cells  int            `json:"cells"`
+	Ledger *release.LedgerRef `json:"ledger,omitempty"`
+	Cells  int                `json:"cells"`
 }
 
 // Manifest lists every file the report rests on and writes, and the
@@ -185,10 +186,10 @@ type Release struct {
 type Manifest struct {
 	// Note says how the files were made when no command made them (the
 	// window's reports).
-	Note     string           `json:"note,omitempty"`
-	Inputs   []app.FileDigest `json:"inputs"`
-	Outputs  []app.FileDigest `json:"outputs"`
-	Commands []string         `json:"commands"`
+	Note     string              `json:"note,omitempty"`
+	Inputs   []output.FileDigest `json:"inputs"`
+	Outputs  []output.FileDigest `json:"outputs"`
+	Commands []string            `json:"commands"`
 	// Draws are the publications among the files: drawn from a
 	// cryptographic source and recorded in the ledger, they are never
 	// remade by a command (another draw is another publication).

@@ -1,6 +1,6 @@
 // Package parquetcheck checks a Parquet file's footer and page headers
 // before parquet-go, which allocates what they declare, reads it: the
-// reports tables of package app and the GeoParquet layers of package geo
+// reports tables of package app/pipeline and the GeoParquet layers of package geo
 // are read only past it.
 package parquetcheck
 
