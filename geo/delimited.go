@@ -10,6 +10,22 @@ import (
 	"strings"
 )
 
+// delimitedLayout is the record of tab- or comma-separated text with a header
+// line that names its columns, or read by a Mapping (layouts).
+var delimitedLayout = Layout{Format: Delimited, Name: "delimited", Names: []string{"csv", "tsv", "delimited"},
+	Shown: []string{"csv"}, Exts: []string{".csv", ".tsv"}, Read: readDelimited, Tabular: true, Import: true}
+
+// weeplacesLayout names the Weeplaces check-ins' CSV (userid, placeid,
+// datetime, lat, lon, city, category), a delimited file whose header
+// names are read as they are.
+var weeplacesLayout = Layout{Format: Delimited, Names: []string{"weeplaces"}, Shown: []string{"weeplaces"}}
+
+// latLonLayout is the record of headerless "lat,lon" (or tab-separated)
+// lines, each a person of its own.
+var latLonLayout = Layout{Format: LatLon, Name: "latlon", Names: []string{"latlon"},
+	Sniff: func(line string) bool { _, err := parseLatLon(line); return err == nil },
+	Line:  parseLatLon, NoPerson: true, Tabular: true, Import: true}
+
 // parseLatLon reads a headerless "lat,lon" line; a tab also separates.
 func parseLatLon(line string) (Checkin, error) {
 	sep := ","

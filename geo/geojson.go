@@ -24,6 +24,11 @@ const (
 	geoJSONCollection // a FeatureCollection
 )
 
+// geoJSONLayout is the record of GeoJSON point features (readGeoJSON), found
+// by its first bytes.
+var geoJSONLayout = Layout{Format: GeoJSON, Name: "geojson", Names: []string{"geojson", "geojsonseq"}, Shown: []string{"geojson"},
+	Note: "point features", Exts: []string{".geojson", ".geojsonl"}, Unit: "features"}
+
 // isGeoJSON reports whether br starts a GeoJSON document (geoJSONKind).
 func isGeoJSON(br *bufio.Reader) bool {
 	head, _ := br.Peek(br.Size())

@@ -30,6 +30,15 @@ type geoMetadata struct {
 	} `json:"columns"`
 }
 
+// geoParquetLayout is the record of a GeoParquet point layer
+// (scanGeoParquet), read from its path.
+var geoParquetLayout = Layout{Format: GeoParquet, Name: "geoparquet", Names: []string{"geoparquet", "parquet"}, Shown: []string{"geoparquet"},
+	Note: "a point layer", Exts: []string{".parquet"}, FromPath: true, Unit: "rows",
+	Scan: func(ctx context.Context, path string, opt Options, fn func(Checkin) error) (*Result, error) {
+		res := &Result{Format: GeoParquet, sink: fn, blankRule: opt.BlankPerson}
+		return finish(res, scanGeoParquet(ctx, path, opt, res))
+	}}
+
 // lonLatCRS reports whether a GeoParquet column's crs (PROJJSON; absent
 // or null: OGC:CRS84) has longitude and latitude in degrees as x and y:
 // OGC:CRS84, or EPSG:4326, whose x and y GeoParquet also writes as

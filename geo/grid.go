@@ -3,9 +3,10 @@ package geo
 import (
 	"errors"
 	"fmt"
-	"github.com/privmap/privmap/core"
 	"math"
 	"strings"
+
+	"github.com/privmap/privmap/core"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geo"

@@ -51,8 +51,7 @@ func (in Input) Files() []string {
 // detected: a join with a places file, Yelp's JSON lines, a GeoLife
 // folder, a GeoParquet layer.
 func (in Input) FromPath() bool {
-	switch in.Format {
-	case FoursquareGlobal, Yelp, YelpReviews, GeoLife, GeoParquet:
+	if l := layoutOf(in.Format); l != nil && l.FromPath {
 		return true
 	}
 	return isParquetFile(in.Path)

@@ -13,6 +13,31 @@ import (
 	"github.com/paulmach/orb"
 )
 
+// foursquareGlobalLayout is the record of Yang et al.'s global-scale
+// Foursquare check-ins, placed at their venues (Options.Places).
+var foursquareGlobalLayout = Layout{Format: FoursquareGlobal, Name: "foursquare-global", Names: []string{"foursquare-global", "tist2015"},
+	Shown: []string{"foursquare-global"}, Note: "with -venues", Places: true, FromPath: true, Person: true,
+	Read: func(lr *lineReader, res *Result, opt Options) error {
+		return readLines(lr, res, opt, opt.Places.parseFoursquareGlobal)
+	}}
+
+// yelpLayout is the record of the Yelp Open Dataset's businesses, one JSON
+// object a line, a point each and no person.
+var yelpLayout = Layout{Format: Yelp, Name: "yelp", Names: []string{"yelp"}, Shown: []string{"yelp"},
+	Note: "businesses; with -reviews, reviews", FromPath: true, Line: parseYelpBusiness, NoPerson: true}
+
+// yelpReviewsLayout is the record of Yelp's reviews, placed at their
+// businesses (Options.Places), the reviewer the person.
+var yelpReviewsLayout = Layout{Format: YelpReviews, Name: "yelp-reviews", Names: []string{"yelp-reviews"}, Places: true, FromPath: true, Person: true,
+	Read: func(lr *lineReader, res *Result, opt Options) error {
+		return readLines(lr, res, opt, opt.Places.parseYelpReview)
+	}}
+
+// geoLifeLayout is the record of GeoLife's PLT trajectories, a file or a
+// folder of them (ScanPath).
+var geoLifeLayout = Layout{Format: GeoLife, Name: "geolife", Names: []string{"geolife"}, Shown: []string{"geolife"},
+	Note: "a folder of PLT trajectories", FromPath: true, Read: readGeoLife, Scan: scanGeoLife}
+
 // ErrUnknownPlace is the reason of a check-in or review whose venue or
 // business is not in the places file it is joined with.
 var ErrUnknownPlace = errors.New("not in the places file")

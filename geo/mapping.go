@@ -3,6 +3,7 @@ package geo
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,13 +39,11 @@ type Mapping struct {
 
 // LayoutMapping returns the mapping that reads a file of a headerless
 // layout f as a delimited file: SNAP's user, time, latitude, longitude
-// and location, TSMC's eight columns; nil for the other formats.
+// and location, TSMC's eight columns (Layout.Columns); nil for the
+// other formats.
 func LayoutMapping(f Format) *Mapping {
-	switch f {
-	case SNAP:
-		return &Mapping{Columns: map[string]string{"user": "1", "time": "2", "lat": "3", "lon": "4", "loc": "5"}, Delim: '\t', Header: HeaderNo}
-	case TSMC:
-		return &Mapping{Columns: map[string]string{"user": "1", "loc": "2", "lat": "5", "lon": "6", "time": "8"}, Delim: '\t', Header: HeaderNo}
+	if l := layoutOf(f); l != nil && l.Columns != nil {
+		return &Mapping{Columns: maps.Clone(l.Columns), Delim: l.Delim, Header: HeaderNo}
 	}
 	return nil
 }

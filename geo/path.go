@@ -20,13 +20,11 @@ import (
 // at its end), is found by its first bytes. Every other format reads
 // the file at path.
 func ScanPath(ctx context.Context, path string, f Format, opt Options, fn func(Checkin) error) (*Result, error) {
-	switch {
-	case f == GeoParquet || f == Auto && isParquetFile(path):
-		res := &Result{Format: GeoParquet, sink: fn}
-		res.blankRule = opt.BlankPerson
-		return finish(res, scanGeoParquet(ctx, path, opt, res))
-	case f == GeoLife:
-		return scanGeoLife(ctx, path, opt, fn)
+	if f == Auto && isParquetFile(path) {
+		f = GeoParquet
+	}
+	if l := layoutOf(f); l != nil && l.Scan != nil {
+		return l.Scan(ctx, path, opt, fn)
 	}
 	fh, err := os.Open(path)
 	if err != nil {

@@ -55,73 +55,6 @@ const (
 	GeoLife
 )
 
-func (f Format) String() string {
-	switch f {
-	case Auto:
-		return "auto"
-	case SNAP:
-		return "snap"
-	case Delimited:
-		return "delimited"
-	case LatLon:
-		return "latlon"
-	case TSMC:
-		return "tsmc2014"
-	case FoursquareGlobal:
-		return "foursquare-global"
-	case Yelp:
-		return "yelp"
-	case YelpReviews:
-		return "yelp-reviews"
-	case GeoLife:
-		return "geolife"
-	case XLSX:
-		return "xlsx"
-	case GeoJSON:
-		return "geojson"
-	case GeoParquet:
-		return "geoparquet"
-	}
-	return fmt.Sprintf("Format(%d)", int(f))
-}
-
-// ParseFormat maps a command-line format name to a Format. The names
-// gowalla, foursquare and brightkite mean SNAP (SNAP's loc-gowalla and
-// loc-brightkite share the layout); csv means a delimited file with or
-// without a header, detected from its first line, and weeplaces the
-// Weeplaces check-ins' CSV (userid, placeid, datetime, lat, lon, city,
-// category: its header names read as they are); "" and auto detect
-// everything.
-func ParseFormat(name string) (Format, error) {
-	switch strings.ToLower(name) {
-	case "", "auto":
-		return Auto, nil
-	case "gowalla", "foursquare", "snap", "brightkite":
-		return SNAP, nil
-	case "csv", "tsv", "delimited", "weeplaces":
-		return Delimited, nil
-	case "latlon":
-		return LatLon, nil
-	case "tsmc2014", "tsmc":
-		return TSMC, nil
-	case "foursquare-global", "tist2015":
-		return FoursquareGlobal, nil
-	case "yelp":
-		return Yelp, nil
-	case "yelp-reviews":
-		return YelpReviews, nil
-	case "geolife":
-		return GeoLife, nil
-	case "xlsx", "excel":
-		return XLSX, nil
-	case "geojson", "geojsonseq":
-		return GeoJSON, nil
-	case "geoparquet", "parquet":
-		return GeoParquet, nil
-	}
-	return Auto, fmt.Errorf("geo: %w %q (want gowalla, foursquare, brightkite, tsmc2014, foursquare-global, weeplaces, yelp, geolife, xlsx, geojson, geoparquet or csv)", ErrUnknownFmt, name)
-}
-
 // MaxKeptErrors is how many skipped-line reasons a Result keeps.
 const MaxKeptErrors = 20
 
@@ -194,11 +127,8 @@ type Result struct {
 // LineUnit names what Lines counts: "lines", "rows" of a workbook's
 // sheet or a GeoParquet layer, or "features" of GeoJSON.
 func (r *Result) LineUnit() string {
-	switch r.Format {
-	case XLSX, GeoParquet:
-		return "rows"
-	case GeoJSON:
-		return "features"
+	if l := layoutOf(r.Format); l != nil && l.Unit != "" {
+		return l.Unit
 	}
 	return "lines"
 }
@@ -362,35 +292,19 @@ var errNotRead = errors.New("not read")
 
 // readFormat reads the lines of lr in res.Format into res.
 func readFormat(lr *lineReader, res *Result, opt Options) error {
-	switch res.Format {
-	case SNAP:
-		res.hasPerson = true
-		return readLines(lr, res, opt, parseSNAP)
-	case LatLon:
-		res.NoPerson = true
-		return readLines(lr, res, opt, parseLatLon)
-	case TSMC:
-		res.hasPerson = true
-		return readLines(lr, res, opt, parseTSMC)
-	case Delimited:
-		return readDelimited(lr, res, opt)
-	case Yelp:
-		res.NoPerson = true
-		return readLines(lr, res, opt, parseYelpBusiness)
-	case FoursquareGlobal, YelpReviews:
-		if opt.Places == nil {
-			return fmt.Errorf("geo: %v: %w (the venues or businesses to join with)", res.Format, ErrNoPlaces)
-		}
-		res.hasPerson = true
-		parse := opt.Places.parseFoursquareGlobal
-		if res.Format == YelpReviews {
-			parse = opt.Places.parseYelpReview
-		}
-		return readLines(lr, res, opt, parse)
-	case GeoLife:
-		return readGeoLife(lr, res, opt)
+	l := layoutOf(res.Format)
+	switch {
+	case l == nil || l.Line == nil && l.Read == nil:
+		return errNotRead
+	case l.Places && opt.Places == nil:
+		return fmt.Errorf("geo: %v: %w (the venues or businesses to join with)", res.Format, ErrNoPlaces)
 	}
-	return errNotRead
+	res.hasPerson = res.hasPerson || l.Person
+	res.NoPerson = res.NoPerson || l.NoPerson
+	if l.Line != nil {
+		return readLines(lr, res, opt, l.Line)
+	}
+	return l.Read(lr, res, opt)
 }
 
 // binaryError is the error of a binary file (binaryKind), nil for text.
@@ -447,21 +361,16 @@ func DetectFormat(r io.Reader) (Format, error) {
 	return detect(first), nil
 }
 
-// detect guesses the format of a file from its first data line.
+// detect guesses the format of a file from its first data line: the
+// first layout whose Sniff claims it. A header-less delimited file is
+// a CSV whose header we could not find; readDelimited reports that with
+// the line number.
 func detect(line string) Format {
-	if f := strings.Split(line, "\t"); len(f) >= 4 {
-		if _, err := parseTime(f[1]); err == nil {
-			return SNAP
-		}
-		if _, err := parseTSMC(line); err == nil {
-			return TSMC
+	for _, l := range layouts {
+		if l.Sniff != nil && l.Sniff(line) {
+			return l.Format
 		}
 	}
-	if _, err := parseLatLon(line); err == nil {
-		return LatLon
-	}
-	// A header-less delimited file is a CSV whose header we could not
-	// find; readDelimited reports that with the line number.
 	return Delimited
 }
 

@@ -4,6 +4,36 @@ import (
 	"strings"
 )
 
+// snapLayout is the record of SNAP's layout (layouts): user, time, latitude,
+// longitude and location, tab-separated, as loc-gowalla, loc-brightkite
+// and the SNAP-style Foursquare subsets write them.
+var snapLayout = Layout{Format: SNAP, Name: "snap", Names: []string{"gowalla", "foursquare", "snap", "brightkite"},
+	Shown: []string{"gowalla", "foursquare", "brightkite"}, Note: "SNAP's layout", Exts: []string{".txt", ".dat"},
+	Sniff: func(line string) bool {
+		f := strings.Split(line, "\t")
+		if len(f) < 4 {
+			return false
+		}
+		_, err := parseTime(f[1])
+		return err == nil
+	},
+	Line: parseSNAP, Person: true, Tabular: true,
+	Columns: map[string]string{"user": "1", "time": "2", "lat": "3", "lon": "4", "loc": "5"}, Delim: '\t'}
+
+// tsmcLayout is the record of Yang et al.'s Foursquare check-ins of New York
+// and Tokyo (layouts, parseTSMC).
+var tsmcLayout = Layout{Format: TSMC, Name: "tsmc2014", Names: []string{"tsmc2014", "tsmc"},
+	Shown: []string{"tsmc2014"}, Note: "Yang et al.'s NYC and Tokyo check-ins", Exts: []string{".txt"},
+	Sniff: func(line string) bool {
+		if len(strings.Split(line, "\t")) < 4 {
+			return false
+		}
+		_, err := parseTSMC(line)
+		return err == nil
+	},
+	Line: parseTSMC, Person: true, Tabular: true,
+	Columns: map[string]string{"user": "1", "loc": "2", "lat": "5", "lon": "6", "time": "8"}, Delim: '\t'}
+
 // parseSNAP reads one SNAP line:
 //
 //	user<TAB>time<TAB>latitude<TAB>longitude[<TAB>location]

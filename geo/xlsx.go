@@ -21,6 +21,11 @@ import (
 // into memory before streaming its sheet's rows.
 const MaxWorkbookBytes = 1 << 30
 
+// xlsxLayout is the record of an Excel workbook's sheet (readXLSX), found by
+// its first bytes.
+var xlsxLayout = Layout{Format: XLSX, Name: "xlsx", Names: []string{"xlsx", "excel"}, Shown: []string{"xlsx"},
+	Note: "an Excel workbook, -sheet", Exts: []string{".xlsx"}, Tabular: true, Import: true, Unit: "rows"}
+
 // isWorkbook reports whether br starts an Office Open XML workbook: a ZIP
 // archive whose first entries name its content types or the xl/ folder.
 func isWorkbook(br *bufio.Reader) bool {

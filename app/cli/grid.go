@@ -18,6 +18,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
@@ -45,7 +46,7 @@ import (
 func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("grid")
 	in := fs.String("in", "", "check-in or census `file` to read")
-	format := fs.String("format", "", "file format: gowalla, foursquare, brightkite (SNAP's layout), tsmc2014 (Yang et al.'s NYC and Tokyo check-ins), foursquare-global (with -venues), weeplaces, yelp (businesses; with -reviews, reviews), geolife (a folder of PLT trajectories), xlsx (an Excel workbook, -sheet), geojson (point features), geoparquet (a point layer), csv, adult or census1990 (default: detect a check-in format, workbooks, GeoJSON and GeoParquet included)")
+	format := fs.String("format", "", "file format: "+formatNames()+" (default: detect a check-in format, workbooks, GeoJSON and GeoParquet included)")
 	venues := fs.String("venues", "", "the venues `file` (dataset_TIST2015_POIs.txt) that -format foursquare-global's check-ins are placed at")
 	reviews := fs.String("reviews", "", "with -format yelp: read this reviews `file` (yelp_academic_dataset_review.json), each review a check-in of its reviewer at its business in -in, instead of one point per business")
 	bbox := fs.String("bbox", "", "box `S,W,N,E` in degrees (default: the data's box)")
@@ -508,4 +509,14 @@ func looksLikeCensus(path string) bool {
 	defer fh.Close()
 	_, ok := census.DetectReader(bufio.NewReader(fh))
 	return ok
+}
+
+// formatNames lists every input layout for -format's help, the
+// check-in layouts' (geo.FormatHelp) then the census tables'.
+func formatNames() string {
+	names := geo.FormatHelp()
+	for _, l := range census.Layouts() {
+		names = append(names, l.Name)
+	}
+	return human.OrList(names)
 }

@@ -408,7 +408,8 @@ func (d *dataTab) onDropped(_ fyne.Position, uris []fyne.URI) {
 // tabular reports whether files of format f are tables of columns, which
 // the import dialog maps (not GeoJSON's named properties, say).
 func tabular(f geo.Format) bool {
-	return slices.Contains([]geo.Format{geo.Delimited, geo.LatLon, geo.SNAP, geo.TSMC, geo.XLSX}, f)
+	l, ok := geo.LayoutOf(f)
+	return ok && l.Tabular
 }
 
 // onColumns shows the import dialog of the check-ins shown, to read

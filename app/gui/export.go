@@ -23,6 +23,8 @@ import (
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo"
+	"github.com/privmap/privmap/geo/census"
 )
 
 // Preference keys of exports.
@@ -66,11 +68,25 @@ func viewMaps(ms [3]*mapplot.Map, extra *mapplot.Map, view string) []*mapplot.Ma
 	return ms[:]
 }
 
-// dataExts are the file kinds privmap reads data from: check-ins (.txt,
-// .csv, .tsv, .dat, Excel's .xlsx, GeoJSON, GeoParquet) and census
-// microdata (UCI's adult.data and adult.test, the 1990 census's
-// .data.txt).
-var dataExts = []string{".txt", ".csv", ".tsv", ".dat", ".xlsx", ".geojson", ".geojsonl", ".parquet", ".data", ".test"}
+// dataExts are the file kinds privmap reads data from, each layout's
+// (geo.Layout.Exts, census.Layout.Exts): check-ins (.txt, .csv, .tsv,
+// .dat, Excel's .xlsx, GeoJSON, GeoParquet) and census microdata (UCI's
+// adult.data and adult.test, the 1990 census's .data.txt).
+var dataExts = layoutExts()
+
+// layoutExts returns the extensions of every check-in and census
+// layout, each once.
+func layoutExts() []string {
+	var exts []string
+	for _, l := range geo.Layouts() {
+		exts = append(exts, l.Exts...)
+	}
+	for _, l := range census.Layouts() {
+		exts = append(exts, l.Exts...)
+	}
+	slices.Sort(exts)
+	return slices.Compact(exts)
+}
 
 // lastFolder returns the folder last written in, or the home folder.
 func lastFolder(a fyne.App) string { return folderPref(a, prefFolder) }

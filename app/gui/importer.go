@@ -111,7 +111,8 @@ func needsImport(src source) bool {
 	if err != nil {
 		return false // binary or empty: load says so
 	}
-	return f == geo.Delimited || f == geo.LatLon || f == geo.XLSX
+	l, ok := geo.LayoutOf(f)
+	return ok && l.Import
 }
 
 // showImport shows the import dialog of src, its controls set from m

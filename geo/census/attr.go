@@ -3,12 +3,13 @@ package census
 import (
 	"errors"
 	"fmt"
-	"github.com/privmap/privmap/core"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/privmap/privmap/core"
 )
 
 // An Attr says how one attribute of a record becomes a category. Exactly

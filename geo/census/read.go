@@ -23,37 +23,6 @@ const (
 	Census1990
 )
 
-func (f Format) String() string {
-	switch f {
-	case Adult:
-		return "adult"
-	case Census1990:
-		return "census1990"
-	}
-	return fmt.Sprintf("Format(%d)", int(f))
-}
-
-// ErrUnknownFormat is returned by ParseFormat for a name it does not know.
-var ErrUnknownFormat = errors.New("unknown census format")
-
-// ParseFormat maps a command-line name, adult or census1990, to a Format.
-func ParseFormat(name string) (Format, error) {
-	switch strings.ToLower(name) {
-	case "adult":
-		return Adult, nil
-	case "census1990", "uscensus1990":
-		return Census1990, nil
-	}
-	return 0, fmt.Errorf("census: %w %q (want adult or census1990)", ErrUnknownFormat, name)
-}
-
-// IsFormat reports whether name is a census format, so that a command can
-// tell census files from check-in files by their -format.
-func IsFormat(name string) bool {
-	_, err := ParseFormat(name)
-	return err == nil
-}
-
 // AdultColumns are the fields of an Adult line, as adult.names lists them;
 // the last, unnamed there, is the income class.
 var AdultColumns = []string{
