@@ -376,17 +376,3 @@ func (u *ui) onCancel() {
 		}
 	}
 }
-
-// showError shows err in a dialog followed by what to do next.
-func showError(w fyne.Window, err error, next string) {
-	dialog.ShowError(advice{err, next}, w)
-}
-
-// advice is an error with what to do about it.
-type advice struct {
-	err  error
-	next string
-}
-
-func (a advice) Error() string { return a.err.Error() + "\n\n" + a.next }
-func (a advice) Unwrap() error { return a.err }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -117,10 +115,10 @@ func newDataTab(ws *workspace) *dataTab {
 			d.refreshMap()
 		}
 	})
-	ws.pick = func(r *mechRow, back screen) {
+	ws.pick = func(t *pickTarget, back screen) {
 		d.picker.onDone = func() { ws.show(back) }
 		ws.show(d)
-		d.picker.start(r)
+		d.picker.start(t)
 	}
 	ws.regrid = func(cellKm float64) {
 		ws.show(d)
@@ -135,28 +133,6 @@ func newDataTab(ws *workspace) *dataTab {
 		})
 	}
 	return d
-}
-
-// choice returns stored if it is one of options, else def, so that a
-// preference saved by another version never leaves a selection empty.
-func choice(stored string, options []string, def string) string {
-	if slices.Contains(options, stored) {
-		return stored
-	}
-	return def
-}
-
-func numberEntry(submit func(string)) *widget.Entry {
-	e := widget.NewEntry()
-	e.OnSubmitted = submit
-	e.Validator = func(s string) error {
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return errors.New("not a number")
-		}
-		return nil
-	}
-	return e
 }
 
 func (d *dataTab) buildUI() fyne.CanvasObject {
@@ -488,11 +464,4 @@ func cellPlace(g *geo.Grid, cell int) string {
 	b := g.CellBound(cell)
 	return fmt.Sprintf("cell %d (row %d, col %d) · %s–%s · %s–%s",
 		cell, r, c, human.Lat(b.Min[1]), human.Lat(b.Max[1]), human.Lon(b.Min[0]), human.Lon(b.Max[0]))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return human.Thousands(n) + " " + many
 }

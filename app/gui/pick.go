@@ -3,7 +3,6 @@ package gui
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -18,11 +17,20 @@ import (
 // offers Clear, Import… and Done; the cells picked are outlined.
 type picker struct {
 	d      *dataTab
-	row    *mechRow // being picked, or nil
+	row    *pickTarget // being picked, or nil
 	label  *widget.Label
 	banner *fyne.Container
 	// onDone returns to the screen picking started from (Population).
 	onDone func()
+}
+
+// A pickTarget is what the picker needs of the mechanism whose sensitive
+// cells it picks: the entry that holds them, the mechanism's name, and
+// whether it is still in the population.
+type pickTarget struct {
+	cells *widget.Entry
+	name  func() string
+	alive func() bool
 }
 
 func newPicker(d *dataTab) *picker {
@@ -37,7 +45,7 @@ func newPicker(d *dataTab) *picker {
 }
 
 // start picks the sensitive cells of r on the map.
-func (k *picker) start(r *mechRow) {
+func (k *picker) start(r *pickTarget) {
 	ds := k.d.ws.data
 	if ds == nil || ds.isCensus() {
 		dialog.ShowInformation("Sensitive categories",
@@ -67,7 +75,7 @@ func (k *picker) stop() {
 // cells returns the cells of the row being picked; an entry that does not
 // parse counts as none.
 func (k *picker) cells() []int {
-	xs, err := core.ParseSymbols(k.row.sensitive.Text, k.d.ws.data.studyAlphabet().Len())
+	xs, err := core.ParseSymbols(k.row.cells.Text, k.d.ws.data.studyAlphabet().Len())
 	if err != nil {
 		return nil
 	}
@@ -81,7 +89,7 @@ func (k *picker) set(cells []int) {
 		return
 	}
 	slices.Sort(cells)
-	k.row.sensitive.SetText(core.FormatSymbols(slices.Compact(cells)))
+	k.row.cells.SetText(core.FormatSymbols(slices.Compact(cells)))
 	k.show()
 }
 
@@ -90,12 +98,12 @@ func (k *picker) show() {
 	cells := k.cells()
 	k.d.heat.SetSelected(cells)
 	k.label.SetText(fmt.Sprintf("Picking the sensitive cells of %s: click cells to add or remove them (%s).",
-		strings.TrimSpace(k.row.id.Text), plural(len(cells), "cell", "cells")))
+		k.row.name(), plural(len(cells), "cell", "cells")))
 }
 
 // tapped toggles a cell; it reports whether picking took the tap.
 func (k *picker) tapped(cell int) bool {
-	if k.row != nil && !slices.Contains(k.row.p.rows, k.row) {
+	if k.row != nil && !k.row.alive() {
 		k.stop() // the row was removed
 	}
 	if k.row == nil || cell < 0 {

@@ -303,24 +303,3 @@ func (p *planPanel) onExportCSV() {
 		return output.WriteFile(name, func(w io.Writer) error { return plan.WriteCSV(w, last) }, p.r.ws.data.src.path)
 	})
 }
-
-// wrapWords breaks text into lines of at most width characters at its
-// spaces, for a plot's title, which does not wrap.
-func wrapWords(text string, width int) string {
-	var b strings.Builder
-	n := 0
-	for i, w := range strings.Fields(text) {
-		switch {
-		case i == 0:
-		case n+1+len([]rune(w)) > width:
-			b.WriteByte('\n')
-			n = 0
-		default:
-			b.WriteByte(' ')
-			n++
-		}
-		b.WriteString(w)
-		n += len([]rune(w))
-	}
-	return b.String()
-}

@@ -5,18 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image/color"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -172,15 +167,6 @@ func levelNames(a core.Alphabet) string {
 	return "Privacy level: " + strings.Join(parts, "; ") + " — " + more + "."
 }
 
-func bold(s string) *widget.Label {
-	return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-}
-
-// fixedWidth gives o at least width w.
-func fixedWidth(o fyne.CanvasObject, w float32) fyne.CanvasObject {
-	return container.New(layout.NewGridWrapLayout(fyne.NewSize(w, o.MinSize().Height)), o)
-}
-
 // setAlphabet makes a the alphabet the mechanisms work on and checks and
 // audits every row again.
 func (p *populationTab) setAlphabet(a core.Alphabet) {
@@ -303,7 +289,8 @@ func (p *populationTab) addRow(m core.MechanismSpec) {
 	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: func() { p.removeRow(r) }}
 	r.pick = &widget.Button{Icon: theme.GridIcon(), Importance: widget.LowImportance, OnTapped: func() {
 		if p.ws.pick != nil {
-			p.ws.pick(r, p)
+			p.ws.pick(&pickTarget{cells: r.sensitive, name: func() string { return strings.TrimSpace(r.id.Text) },
+				alive: func() bool { return slices.Contains(p.rows, r) }}, p)
 		}
 	}}
 	r.enableFields()
@@ -563,116 +550,6 @@ func optionalShare(s string) error {
 		return errors.New("a share in [0, 1]")
 	}
 	return nil
-}
-
-// kindNames returns kinds as strings, for a select.
-func kindNames[K ~string](kinds []K) []string {
-	out := make([]string, len(kinds))
-	for i, k := range kinds {
-		out[i] = string(k)
-	}
-	return out
-}
-
-// auditSlots lets audits run a few at a time, leaving a core to the work
-// the user waits for (loading, gridding), and lets a run hold them: no
-// audit starts while an estimate runs, which uses every core (those
-// already running finish). On a city grid every row's audit takes
-// seconds of a core; on NYC's they took a core from [IBU]_R's 30 s.
-type auditSlots struct {
-	free  chan struct{}
-	mu    sync.Mutex
-	holds int
-	open  chan struct{} // closed while no run holds the audits
-}
-
-func newAuditSlots() *auditSlots {
-	open := make(chan struct{})
-	close(open)
-	return &auditSlots{free: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), open: open}
-}
-
-// gate returns a channel closed while no run holds the audits.
-func (s *auditSlots) gate() chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.open
-}
-
-// run calls f once no run holds the audits and a slot is free, or
-// returns ctx's error if ctx is done first. held, if not nil, is called
-// with true when f waits for a run, and with false as f starts.
-func (s *auditSlots) run(ctx context.Context, held func(bool), f func() (string, error)) (string, error) {
-	for {
-		select {
-		case <-s.gate():
-		default:
-			if held != nil {
-				held(true)
-			}
-			select {
-			case <-s.gate():
-			case <-ctx.Done():
-				return "", ctx.Err()
-			}
-		}
-		select {
-		case s.free <- struct{}{}:
-		case <-ctx.Done():
-			return "", ctx.Err()
-		}
-		select {
-		case <-s.gate():
-			defer func() { <-s.free }()
-			if held != nil {
-				held(false)
-			}
-			return f()
-		default: // a run took hold meanwhile
-			<-s.free
-		}
-	}
-}
-
-// hold keeps audits from starting until release is called, once or more.
-func (s *auditSlots) hold() (release func()) {
-	s.mu.Lock()
-	s.holds++
-	if s.holds == 1 {
-		s.open = make(chan struct{})
-	}
-	s.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.holds--; s.holds == 0 {
-				close(s.open)
-			}
-		})
-	}
-}
-
-// wheelTo lies over a scroll container's content and hands the mouse
-// wheel to the container: the topmost scrollable under the pointer takes
-// the wheel, and a single-line entry's text scroller would otherwise
-// swallow it. It takes nothing else, so taps, typing and hovering reach
-// the widgets under it.
-type wheelTo struct {
-	widget.BaseWidget
-	target fyne.Scrollable
-}
-
-var _ fyne.Scrollable = (*wheelTo)(nil)
-
-// Scrolled implements fyne.Scrollable.
-func (w *wheelTo) Scrolled(ev *fyne.ScrollEvent) { w.target.Scrolled(ev) }
-
-// CreateRenderer implements fyne.Widget: w draws nothing.
-func (w *wheelTo) CreateRenderer() fyne.WidgetRenderer {
-	w.ExtendBaseWidget(w)
-	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
 }
 
 // tab names the Population screen.

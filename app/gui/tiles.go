@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -220,17 +219,4 @@ func (t *tiles) Note() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.note
-}
-
-// shortText cuts s to at most n characters at a word, with an ellipsis.
-func shortText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	cut := string(r[:n])
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
-	}
-	return cut + "…"
 }

@@ -51,7 +51,7 @@ type workspace struct {
 	// map, returning to the screen back when done, and regrid grids the
 	// data again on cells of cellKm, selecting the Data screen; the Data
 	// screen offers both.
-	pick   func(r *mechRow, back screen)
+	pick   func(t *pickTarget, back screen)
 	regrid func(cellKm float64)
 }
 
