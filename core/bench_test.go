@@ -310,7 +310,7 @@ func BenchmarkKRRMixture(b *testing.B) {
 	mechs, g := krrUsers(b, rand.New(rand.NewPCG(1, 2)), 4096, []float64{0.5, 1, 2, 4}, []int{250000, 250000, 250000, 250000})
 	b.Run("gibu", func(b *testing.B) { benchCertified(b, mechs, g) })
 	b.Run("em-baseline", func(b *testing.B) {
-		m, err := newModel(mechs, g, nil, columnBudget)
+		m, err := newModel(mechs, g, nil, ColumnBudget)
 		if err != nil {
 			b.Fatal(err)
 		}

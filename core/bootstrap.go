@@ -142,7 +142,7 @@ func newReplicator(ctx context.Context, method Method, s *Study, mechs []Mechani
 	}
 	r.mle = true
 	r.lik = newLikelihoodCache(mechs, g.Users)
-	m, err := newModelWith(mechs, g, s, columnBudget, r.lik)
+	m, err := newModelWith(mechs, g, s, ColumnBudget, r.lik)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func (r *replicator) replicate(ctx context.Context, rng *rand.Rand) ([]float64, 
 		}
 		return e.Theta, nil
 	}
-	m, err := newModelWith(r.mechs, g, r.s, columnBudget, r.lik)
+	m, err := newModelWith(r.mechs, g, r.s, ColumnBudget, r.lik)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +380,7 @@ func (t *aliasTable) draw(rng *rand.Rand) int {
 }
 
 // denseOutputs bounds the entries a channel without an operator is read
-// for its output law: 4M, as columnBudget.
+// for its output law: 4M, as ColumnBudget.
 const denseOutputs = 1 << 22
 
 // A drawer draws the grouped reports of users[j] users of each

@@ -67,7 +67,7 @@ func TestBootstrapReplicatesCertified(t *testing.T) {
 		if gb.N() != g.N() {
 			t.Errorf("replicate %d has %d reports, want %d", i, gb.N(), g.N())
 		}
-		m, err := newModel(mechs, gb, nil, columnBudget)
+		m, err := newModel(mechs, gb, nil, ColumnBudget)
 		if err != nil {
 			t.Fatal(err)
 		}

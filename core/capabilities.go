@@ -142,6 +142,40 @@ type worker interface {
 	work() float64
 }
 
+// A rowOperator is a worker whose channel's rows are formed on demand
+// rather than held: a planar geometric channel. Corrected EM's bias
+// correction applies its users by the operator when their columns
+// exceed the budget, reading P(·|x) a row at a time (cem_shares.go);
+// batchOps shares the transforms of several of one grid.
+type rowOperator interface {
+	Mechanism
+	operator
+	worker
+	// probRow sets dst to the row P(·|x).
+	probRow(x int, dst []float64)
+}
+
+// A localReader is a mechanism whose channel the windowed profile
+// likelihood reads in closed form near each cell (profile_local.go):
+// k-RR and planar geometric.
+type localReader interface {
+	// gridShape returns the grid the channel is drawn on, ok false for a
+	// channel of any alphabet (k-RR).
+	gridShape() (cols, rows int, ok bool)
+	// setLocal sets ch's channel: the mechanism, the reach of its rows
+	// beyond a window, and its output law at θ.
+	setLocal(ch *localChannel, theta []float64)
+}
+
+// A blinder is a mechanism that may not have seen the prior it was
+// built for: Shokri's optimal mechanism whose quality bound does not
+// bind (Shokri.Blind), which the inversion estimators refuse.
+type blinder interface {
+	// blindObjective returns the mechanism's objective and whether it
+	// is blind.
+	blindObjective() (float64, bool)
+}
+
 // A closedFormer has a maximum-likelihood estimate in closed form when
 // every user runs the same channel: k-RR (KRR.MLE). GIBU starts from it,
 // and its first step certifies it.

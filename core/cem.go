@@ -189,14 +189,14 @@ func CorrectedEM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, em
 // α's simulations. It refuses first a K×K matrix that does not fit
 // (checkCEMSize).
 func cemEM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, em EMOptions) (*cemModel, emModel, *Estimate, error) {
-	cm, err := newCEMModel(mechs, g, s, columnBudget)
+	cm, err := newCEMModel(mechs, g, s, ColumnBudget)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if err := checkCEMSize(cm.k); err != nil {
 		return nil, nil, nil, err
 	}
-	m, err := newModel(mechs, g, s, columnBudget)
+	m, err := newModel(mechs, g, s, ColumnBudget)
 	if err != nil {
 		return nil, nil, nil, err
 	}

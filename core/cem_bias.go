@@ -121,7 +121,7 @@ func newCEMModel(mechs []Mechanism, g *Groups, s *Study, budget int) (*cemModel,
 // mechanisms whose groups × K exceed budget (nil when none), for the
 // mechanisms with reports (perMech).
 func structuredShares(mechs []Mechanism, perMech []int, s *Study, k, budget int) (map[int]*twoValuedShare, *opShare, error) {
-	var planar []*PlanarGeometric
+	var planar []rowOperator
 	var planarAt []int
 	two := map[int]*twoValuedShare{}
 	for j, mech := range mechs {
@@ -134,7 +134,7 @@ func structuredShares(mechs []Mechanism, perMech []int, s *Study, k, budget int)
 		switch t := mech.(type) {
 		case twoValuedChannel:
 			two[j] = &twoValuedShare{ch: t.channel(), counts: make([]float64, k)}
-		case *PlanarGeometric:
+		case rowOperator:
 			if perMech[j]*k > budget {
 				planar, planarAt = append(planar, t), append(planarAt, j)
 			}

@@ -35,7 +35,7 @@ func TestBiasCorrectionStructured(t *testing.T) {
 		budget int
 	}{
 		{"FW Table 7, operators", fw, 4000, 0},
-		{"FW Table 7, columns", fw, 4000, columnBudget},
+		{"FW Table 7, columns", fw, 4000, ColumnBudget},
 		{"RAPPOR, uRR, geometric, identity, k-RR", []Mechanism{rappor, urr, geo, id, krr}, 1500, 0},
 	}
 	for i, tc := range cases {

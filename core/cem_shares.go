@@ -45,11 +45,12 @@ func (l opList) adjointSum(dst []float64, u [][]float64) {
 	}
 }
 
-// opShare is the users of planar geometric mechanisms of one grid,
-// applied as operators (see cem_bias.go).
+// opShare is the users of mechanisms applied as operators whose rows
+// are formed on demand (rowOperator: planar geometric ones of one
+// grid), see cem_bias.go.
 type opShare struct {
 	k         int
-	ms        []*PlanarGeometric
+	ms        []rowOperator
 	index     map[int]int // mechanism → position in ms
 	counts    [][]float64
 	q, t1, t2 [][]float64
@@ -58,7 +59,7 @@ type opShare struct {
 
 // newOpShare returns the share of the planar mechanisms ms (mechanisms
 // at of the study), nil when there are none.
-func newOpShare(ms []*PlanarGeometric, at []int, k int) *opShare {
+func newOpShare(ms []rowOperator, at []int, k int) *opShare {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -81,8 +82,7 @@ func (o *opShare) has(j int) (int, bool) {
 // group returns a new opGroup of the share's mechanisms, with its own
 // work space; a serial one runs on the calling goroutine only.
 func (o *opShare) group(serial bool) opGroup {
-	if batchable(o.ms) {
-		b := newPlanarBatch(o.ms)
+	if b, ok := batchOps(o.ms); ok {
 		b.serial = serial
 		return b
 	}
@@ -245,7 +245,7 @@ func (o *opShare) combine(dst []float64, h func(c, q, t1, t2 float64) float64) {
 // transforms of the mechanisms' torus, and the rows of P read twice.
 func (o *opShare) work(k int) float64 {
 	j := float64(len(o.ms))
-	return float64(k) * (2*(j+1)*o.ms[0].fftWork() + 2*j*float64(k))
+	return float64(k) * ((j+1)*o.ms[0].work() + 2*j*float64(k))
 }
 
 // columnShare is the users of any other mechanism, by their likelihood

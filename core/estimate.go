@@ -81,8 +81,10 @@ func reconstruct(ctx context.Context, method Method, s *Study, mechs []Mechanism
 func blindChannels(info *Estimator, s *Study, mechs []Mechanism, users []int) error {
 	blind := make([]float64, len(mechs))
 	for j, m := range mechs {
-		if sh, ok := m.(*Shokri); ok && sh.Blind {
-			blind[j] = sh.Objective
+		if b, ok := m.(blinder); ok {
+			if obj, isBlind := b.blindObjective(); isBlind {
+				blind[j] = obj
+			}
 		}
 	}
 	j := blindInverted(info, users, blind)
@@ -152,7 +154,7 @@ func oneMechanism(method Method, s *Study, users []int) error {
 // 1e−12 of the mean are the operators' rounding and count as that floor);
 // the others' columns are exact, and −Inf when θ rules a report out.
 func LogLikelihood(mechs []Mechanism, g *Groups, s *Study, theta []float64) (float64, error) {
-	m, err := newModel(mechs, g, s, columnBudget)
+	m, err := newModel(mechs, g, s, ColumnBudget)
 	if err != nil {
 		return 0, err
 	}

@@ -215,10 +215,10 @@ func (m *mixture) hessVec(v, dst []float64) {
 	})
 }
 
-// columnBudget is the number of likelihood entries (groups × K) of one
+// ColumnBudget is the number of likelihood entries (groups × K) of one
 // mechanism above which its users are handled in operator form when the
 // mechanism has one: 4M entries, 32 MB.
-const columnBudget = 1 << 22
+const ColumnBudget = 1 << 22
 
 // newModel returns the EM map of the grouped reports: likelihood columns,
 // except for the users of a mechanism with a matrix-free operator whose
@@ -283,7 +283,7 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 // planar mechanism on NYC's 2,256 cells of 1 km has about 1,800 groups,
 // 4.1M entries a product against its FFTs' 1.2M: in columns GIBU took
 // 5.9 s there, 2.7 times its 2.2 s on the 9,024 cells of 0.5 km, where
-// the columns exceed columnBudget (docs/PERFORMANCE.md, the grid-size
+// the columns exceed ColumnBudget (docs/PERFORMANCE.md, the grid-size
 // sweep). Operators of O(K) products (k-RR, the identity) keep their
 // columns within the budget: Newton's method forms its dense Hessian on
 // the face from them.
@@ -310,7 +310,7 @@ func (c *columns) dims() int { return c.k }
 // when it would lower the likelihood, so the log-likelihood of the
 // iterates never decreases. ctx cancels.
 func GIBU(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, opt EMOptions) (*Estimate, error) {
-	m, err := newModel(mechs, g, s, columnBudget)
+	m, err := newModel(mechs, g, s, ColumnBudget)
 	if err != nil {
 		return nil, err
 	}

@@ -39,14 +39,14 @@ type facer interface {
 const faceMax = 1500
 
 // faceable reports whether a dense Newton step on a face of f symbols
-// fits newtonBudget, faceEntries and faceMax for rows reports, and costs
+// fits NewtonBudget, faceEntries and faceMax for rows reports, and costs
 // less than the cgSteps Hessian products of work multiply-adds each that
 // conjugate gradients may take: k-RR's products cost O(K), where forming
 // the Hessian would cost more than any solve by CG.
 func faceable(rows, f int, work float64) bool {
 	r, ff := float64(rows), float64(f)
 	dense := r * ff * ff
-	return rows > 0 && f <= faceMax && dense <= newtonBudget && dense <= cgSteps*work && r*ff <= faceEntries
+	return rows > 0 && f <= faceMax && dense <= NewtonBudget && dense <= cgSteps*work && r*ff <= faceEntries
 }
 
 // opWork estimates the multiply-adds of one application of op on k

@@ -8,11 +8,11 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// newtonBudget bounds the work of a Newton step of polish solved
+// NewtonBudget bounds the work of a Newton step of polish solved
 // densely, reports × |F|² multiply-adds to form the Hessian on the free
 // face F: 4·10⁹, about a second on two cores (0.6 s for 1,068 symbols
 // and 2,598 reports). Larger faces are solved by conjugate gradients.
-const newtonBudget = 4e9
+const NewtonBudget = 4e9
 
 // bindingTol is the mass below which a coordinate whose gradient pushes
 // it out of the simplex is held at 0 by a Newton step.

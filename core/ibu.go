@@ -13,7 +13,7 @@ import (
 // pooled output frequencies q[n]. It is not the MLE unless all users
 // share one mechanism.
 func IBUM(ctx context.Context, mechs []Mechanism, g *Groups, s *Study, opt EMOptions) (*Estimate, error) {
-	return ibuM(ctx, mechs, g, s, opt, columnBudget)
+	return ibuM(ctx, mechs, g, s, opt, ColumnBudget)
 }
 
 // ibuM is IBUM, matrix-free when every mechanism has an operator and a

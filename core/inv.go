@@ -75,23 +75,23 @@ func pooled(cs []Channel, g *Groups) []float64 {
 	return q
 }
 
-// maxDenseSymbols bounds the dense K×K channels of the inversion
+// MaxDenseSymbols bounds the dense K×K channels of the inversion
 // estimators and of [IBU]_M without operators: an LU factorisation of
 // K = 4,096 (0.13 GB, 5·10¹⁰ operations) takes tens of seconds here and
 // cannot be interrupted.
-const maxDenseSymbols = 4096
+const MaxDenseSymbols = 4096
 
 // checkDense refuses, before anything is allocated, dense channels of
-// more than maxDenseSymbols inputs or outputs.
+// more than MaxDenseSymbols inputs or outputs.
 func checkDense(what string, cs []Channel) error {
 	for _, c := range cs {
 		if c == nil {
 			continue
 		}
-		if k := max(c.Inputs(), c.Outputs()); k > maxDenseSymbols {
+		if k := max(c.Inputs(), c.Outputs()); k > MaxDenseSymbols {
 			return &TooLargeError{What: what,
 				Need:  fmt.Sprintf("a dense %d×%d matrix (%.1f GB, %.0e operations)", c.Inputs(), c.Outputs(), float64(c.Inputs())*float64(c.Outputs())*8/1e9, math.Pow(float64(k), 3)),
-				Limit: fmt.Sprintf("%d symbols; GIBU and [IBU]_M estimate matrix-free", maxDenseSymbols)}
+				Limit: fmt.Sprintf("%d symbols; GIBU and [IBU]_M estimate matrix-free", MaxDenseSymbols)}
 		}
 		if err := CheckMemory(what, 3*8*float64(c.Inputs())*float64(c.Outputs())); err != nil {
 			return err // the matrix, its factors and a copy
@@ -146,11 +146,11 @@ const (
 )
 
 // solveCompound solves θ A[n] = q[n]: by LU on the dense A[n] up to
-// maxDenseSymbols symbols, and beyond that by GMRES on A[n] applied
+// MaxDenseSymbols symbols, and beyond that by GMRES on A[n] applied
 // matrix-free when every mechanism has an operator, to the relative
 // residual invTol.
 func solveCompound(ctx context.Context, cs []Channel, g *Groups) ([]float64, error) {
-	if ops, w, ok := compoundOperators(cs, g, maxDenseSymbols*maxDenseSymbols); ok {
+	if ops, w, ok := compoundOperators(cs, g, MaxDenseSymbols*MaxDenseSymbols); ok {
 		op := &compoundOp{ops: ops, w: w}
 		theta, _, _, err := linalg.GMRES(ctx, func(dst, x []float64) { op.MulVecTo(dst, true, x) }, pooled(cs, g), invTol, invMaxIter)
 		if err != nil {

@@ -41,11 +41,11 @@ func (m noOperator) Likelihood(dst []float64, r Report) ([]float64, float64) {
 }
 
 // TestInversionTooLarge checks that the inversion estimators refuse,
-// before allocating, dense channels beyond maxDenseSymbols, and solve
+// before allocating, dense channels beyond MaxDenseSymbols, and solve
 // matrix-free there when the mechanisms have operators; [IBU]_M goes
 // matrix-free too.
 func TestInversionTooLarge(t *testing.T) {
-	k := maxDenseSymbols + 1
+	k := MaxDenseSymbols + 1
 	m, _ := NewKRR(k, 1)
 	g := &Groups{Users: []int{10}, List: []Group{{Mech: 0, Report: SymbolReport(3), Count: 10}}}
 	var large *TooLargeError

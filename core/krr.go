@@ -34,9 +34,10 @@ type KRR struct {
 
 // KRR's capabilities.
 var (
-	_ Channel  = (*KRR)(nil)
-	_ Sampler  = (*KRR)(nil)
-	_ operator = (*KRR)(nil)
+	_ Channel     = (*KRR)(nil)
+	_ localReader = (*KRR)(nil)
+	_ Sampler     = (*KRR)(nil)
+	_ operator    = (*KRR)(nil)
 )
 
 // NewKRR returns k-RR on K symbols with privacy level eps.
@@ -213,4 +214,13 @@ func (m *KRR) squared() operator {
 func (m *KRR) channel() twoValued {
 	r, pr := m.rates()
 	return twoValued{k: m.K, off: r, diff: pr}
+}
+
+// gridShape says k-RR's channel is drawn on no grid: localReader.
+func (m *KRR) gridShape() (cols, rows int, ok bool) { return 0, 0, false }
+
+// setLocal sets ch's channel to m's, its output law at θ: localReader.
+func (m *KRR) setLocal(ch *localChannel, theta []float64) {
+	ch.krr = m
+	ch.out = m.MulVecTo(nil, true, theta)
 }

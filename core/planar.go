@@ -107,8 +107,10 @@ type PlanarGeometric struct {
 
 // PlanarGeometric's capabilities.
 var (
-	_ Channel = (*PlanarGeometric)(nil)
-	_ Sampler = (*PlanarGeometric)(nil)
+	_ Channel     = (*PlanarGeometric)(nil)
+	_ Sampler     = (*PlanarGeometric)(nil)
+	_ rowOperator = (*PlanarGeometric)(nil)
+	_ localReader = (*PlanarGeometric)(nil)
 )
 
 // NewPlanarGeometric returns the planar geometric mechanism with ε per km
@@ -749,4 +751,15 @@ func (m *PlanarGeometric) squared() operator {
 		m.sq = borderedOp{s}
 	})
 	return m.sq
+}
+
+// gridShape returns the grid m is drawn on: localReader.
+func (m *PlanarGeometric) gridShape() (cols, rows int, ok bool) { return m.Cols, m.Rows, true }
+
+// setLocal sets ch's channel to m's, the reach of its rows beyond a
+// window (localMargin) and its output law at θ: localReader.
+func (m *PlanarGeometric) setLocal(ch *localChannel, theta []float64) {
+	ch.planar = m
+	ch.margin = localMargin(m.Epsilon, m.CellKm)
+	ch.out = m.MulVecTo(nil, true, theta)
 }

@@ -340,3 +340,20 @@ func sumPlanar(ops []operator, w []float64) ([]operator, []float64) {
 	}
 	return ops, w
 }
+
+// batchOps returns one planarBatch of ops when they are planar geometric
+// mechanisms that can share transforms (batchable), false otherwise.
+func batchOps(ops []rowOperator) (*planarBatch, bool) {
+	ms := make([]*PlanarGeometric, 0, len(ops))
+	for _, o := range ops {
+		m, ok := o.(*PlanarGeometric)
+		if !ok {
+			return nil, false
+		}
+		ms = append(ms, m)
+	}
+	if !batchable(ms) {
+		return nil, false
+	}
+	return newPlanarBatch(ms), true
+}

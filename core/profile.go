@@ -163,7 +163,7 @@ const profileEvals = 40
 // newCurvedModel returns the reports' model with a Hessian, which the
 // intervals named what (profile, fisher) need.
 func newCurvedModel(mechs []Mechanism, g *Groups, s *Study, what IntervalMethod) (curvedModel, error) {
-	m, err := newModel(mechs, g, s, columnBudget)
+	m, err := newModel(mechs, g, s, ColumnBudget)
 	if err != nil {
 		return nil, err
 	}

@@ -192,15 +192,15 @@ func localGrid(mechs []Mechanism, g *Groups, s *Study) (cols, rows int, err erro
 		if g.Users[j] == 0 {
 			continue
 		}
-		switch m := m.(type) {
-		case *PlanarGeometric:
-			if cols > 0 && (m.Cols != cols || m.Rows != rows) {
+		l, ok := m.(localReader)
+		if !ok {
+			return 0, 0, errNotLocal
+		}
+		if c, r, ok := l.gridShape(); ok {
+			if cols > 0 && (c != cols || r != rows) {
 				return 0, 0, errNotLocal
 			}
-			cols, rows = m.Cols, m.Rows
-		case *KRR:
-		default:
-			return 0, 0, errNotLocal
+			cols, rows = c, r
 		}
 	}
 	if cols == 0 && s != nil && s.Alphabet.Kind == KindGrid {
@@ -254,14 +254,8 @@ func newLocalSetup(mechs []Mechanism, g *Groups, cols, rows int, theta, grad []f
 			continue
 		}
 		ch.w = make([]float64, k)
-		switch m := m.(type) {
-		case *PlanarGeometric:
-			ch.planar = m
-			ch.margin = localMargin(m.Epsilon, m.CellKm)
-			ch.out = m.MulVecTo(nil, true, theta)
-		case *KRR:
-			ch.krr = m
-			ch.out = m.MulVecTo(nil, true, theta)
+		if l, ok := m.(localReader); ok {
+			l.setLocal(ch, theta)
 		}
 	}
 	for _, gr := range g.List {

@@ -82,6 +82,7 @@ type ShokriOptions struct {
 // Shokri's capabilities.
 var (
 	_ Channel = (*Shokri)(nil)
+	_ blinder = (*Shokri)(nil)
 	_ Sampler = (*Shokri)(nil)
 )
 
@@ -197,6 +198,10 @@ func ShokriBlind(a Alphabet, q float64) (float64, bool) {
 
 // Inputs returns K.
 func (m *Shokri) Inputs() int { return m.K }
+
+// blindObjective returns the linear program's objective and whether the
+// quality bound did not bind (Blind): blinder.
+func (m *Shokri) blindObjective() (float64, bool) { return m.Objective, m.Blind }
 
 // Outputs returns K.
 func (m *Shokri) Outputs() int { return m.K }

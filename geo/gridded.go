@@ -1,13 +1,16 @@
 package geo
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/paulmach/orb"
+	"github.com/privmap/privmap/core"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -225,4 +228,85 @@ func (g *Gridded) NonEmpty() int {
 		}
 	}
 	return n
+}
+
+// Study returns the study of the gridded data: every datum's cell and
+// person, with the most data of one person the per-user rule allows (1
+// under First, Limit under All, 0 for no bound). With noPerson, the
+// file names no person, so who contributed which datum is not known and
+// the study says so rather than number a person per row. Homes, when
+// gridded, are the personal data of tag "home" (PUM, ULDP §5).
+func (g *Gridded) Study(noPerson bool) *core.Study {
+	s := &core.Study{Alphabet: g.Grid.Alphabet(), Data: g.Cells, People: g.People, MaxPerPerson: max(g.Limit, 0)}
+	if g.Rule == First {
+		s.MaxPerPerson = 1
+	}
+	if noPerson {
+		s.People, s.MaxPerPerson, s.PeopleUnknown = nil, 0, true
+	}
+	if g.Homes != nil {
+		s.Personal = map[string][]int{"home": g.Homes}
+	}
+	return s
+}
+
+// RuleWords names the per-user rule for people: "first", "all", "at
+// most K".
+func (g *Gridded) RuleWords() string {
+	if g.Limit > 0 {
+		return fmt.Sprintf("at most %d", g.Limit)
+	}
+	return g.RuleText()
+}
+
+// BoundText says how a release's sensitivity follows from the per-user
+// rule: bounded by it, or read off the data when every check-in is kept.
+func (g *Gridded) BoundText() string {
+	switch {
+	case g.Rule == First:
+		return " (one each: a count changes by at most 1 when a person is added or removed)"
+	case g.Limit > 0:
+		return fmt.Sprintf(" (at most %d each: a release's sensitivity Δ = %d)", g.Limit, g.Limit)
+	}
+	return " (no bound: every check-in kept; bound it with -per-user K before a release)"
+}
+
+// AtHome returns how many data lie in their user's home cell, 0 when
+// homes were not gridded.
+func (g *Gridded) AtHome() int {
+	at := 0
+	for i, h := range g.Homes {
+		if h == g.Cells[i] {
+			at++
+		}
+	}
+	return at
+}
+
+// WriteTruth writes the gridded data's distribution file
+// (docs/ARCHITECTURE.md, "File formats"): cell and probability, with the
+// columns count, row, col and the cell centre's lat and lon.
+func (g *Gridded) WriteTruth(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"cell", "probability", "count", "row", "col", "lat", "lon"}); err != nil {
+		return err
+	}
+	p := g.Distribution()
+	for i, c := range g.Counts {
+		r, col := g.Grid.RowCol(i)
+		ctr := g.Grid.Center(i)
+		rec := []string{
+			strconv.Itoa(i),
+			strconv.FormatFloat(p[i], 'g', -1, 64),
+			strconv.Itoa(c),
+			strconv.Itoa(r), strconv.Itoa(col),
+			strconv.FormatFloat(ctr[1], 'f', 6, 64),
+			strconv.FormatFloat(ctr[0], 'f', 6, 64),
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

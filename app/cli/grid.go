@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/paulmach/orb"
@@ -220,9 +218,9 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 		return fmt.Errorf("%s: %w", src.Streamed(), err) // a Yelp join's errors are its reviews'
 
 	}
-	rec.Add(out, func(w io.Writer) error { return writeTruth(w, gd) }, in)
+	rec.Add(out, func(w io.Writer) error { return gd.WriteTruth(w) }, in)
 	if studyOut != "" {
-		if err := addStudy(rec, studyOut, griddedStudy(gd, res, opt), preset, in, griddedSource(src, res, gd, read, opt)); err != nil {
+		if err := addStudy(rec, studyOut, gd.Study(res.NoPerson), preset, in, griddedSource(src, res, gd, read, opt)); err != nil {
 			return err
 		}
 	}
@@ -235,24 +233,6 @@ func runGridCheckins(ctx context.Context, src geo.Input, opt geo.GridOptions, ou
 	}
 	personWarnings(stderr, in, res, gd, read, opt)
 	return nil
-}
-
-// griddedStudy is the study of check-ins gridded as gd: every datum's
-// cell and person, the per-person bound, the home cells under -home.
-func griddedStudy(gd *geo.Gridded, res *geo.Result, opt geo.GridOptions) *core.Study {
-	s := &core.Study{Alphabet: gd.Grid.Alphabet(), Data: gd.Cells, People: gd.People, MaxPerPerson: max(gd.Limit, 0)}
-	if gd.Rule == geo.First {
-		s.MaxPerPerson = 1
-	}
-	if res.NoPerson {
-		// No person column: who contributed which check-in is not known,
-		// and the study says so rather than number a person per row.
-		s.People, s.MaxPerPerson, s.PeopleUnknown = nil, 0, true
-	}
-	if opt.Home {
-		s.Personal = map[string][]int{"home": gd.Homes}
-	}
-	return s
 }
 
 // griddedSource records how src was read and gridded, for the study.
@@ -388,6 +368,9 @@ func gridOptions(bbox string, cell float64, perUser string, home bool) (geo.Grid
 	return opt, nil
 }
 
+// printSummary says what grid read and gridded: the file's layout and
+// lines, the grid, the data and the people, from what res and gd say of
+// themselves.
 func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 	g := gd.Grid
 	fmt.Fprintf(w, "%s: %s format", name, res.Format)
@@ -409,20 +392,14 @@ func printSummary(w io.Writer, name string, res *geo.Result, gd *geo.Gridded) {
 	fmt.Fprintf(w, "grid: %d×%d = %d cells of %.4f×%.4f km over %s\n",
 		g.Cols, g.Rows, g.Len(), g.CellWidthKm(), g.CellHeightKm(), boxString(g.Bound))
 	fmt.Fprintf(w, "data: %d (%s per user), %d in the grid, %d outside the box, %d non-empty cells\n",
-		gd.Data, ruleWords(gd), gd.N(), gd.Outside, gd.NonEmpty())
+		gd.Data, gd.RuleWords(), gd.N(), gd.Outside, gd.NonEmpty())
 	if res.NoPerson {
 		fmt.Fprintf(w, "people: unknown (no person column: each of the %d records is counted alone)\n", gd.Records)
 	} else {
-		fmt.Fprintf(w, "people: %d, the most data of one person in the grid %d%s\n", gd.Users, gd.MaxPerPerson, boundText(gd))
+		fmt.Fprintf(w, "people: %d, the most data of one person in the grid %d%s\n", gd.Users, gd.MaxPerPerson, gd.BoundText())
 	}
 	if gd.Homes != nil {
-		at := 0
-		for i, h := range gd.Homes {
-			if h == gd.Cells[i] {
-				at++
-			}
-		}
-		fmt.Fprintf(w, "homes: %d of the %d data lie in their user's home cell (most frequent check-in cell)\n", at, gd.N())
+		fmt.Fprintf(w, "homes: %d of the %d data lie in their user's home cell (most frequent check-in cell)\n", gd.AtHome(), gd.N())
 	}
 }
 
@@ -439,55 +416,6 @@ func printSkipped(w io.Writer, skipped int, errs []*geo.ParseError) {
 
 func boxString(b orb.Bound) string {
 	return fmt.Sprintf("%.4f,%.4f,%.4f,%.4f (S,W,N,E)", b.Min[1], b.Min[0], b.Max[1], b.Max[0])
-}
-
-// writeTruth writes the distribution file of docs/ARCHITECTURE.md §7 with the
-// extra columns count, row, col and the cell centre's lat and lon.
-func writeTruth(w io.Writer, gd *geo.Gridded) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"cell", "probability", "count", "row", "col", "lat", "lon"}); err != nil {
-		return err
-	}
-	p := gd.Distribution()
-	g := gd.Grid
-	for i, c := range gd.Counts {
-		r, col := g.RowCol(i)
-		ctr := g.Center(i)
-		rec := []string{
-			strconv.Itoa(i),
-			strconv.FormatFloat(p[i], 'g', -1, 64),
-			strconv.Itoa(c),
-			strconv.Itoa(r), strconv.Itoa(col),
-			strconv.FormatFloat(ctr[1], 'f', 6, 64),
-			strconv.FormatFloat(ctr[0], 'f', 6, 64),
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// boundText says how a release's sensitivity follows from the per-user
-// rule: bounded by it, or read off the data when every check-in is kept.
-func boundText(gd *geo.Gridded) string {
-	switch {
-	case gd.Rule == geo.First:
-		return " (one each: a count changes by at most 1 when a person is added or removed)"
-	case gd.Limit > 0:
-		return fmt.Sprintf(" (at most %d each: a release's sensitivity Δ = %d)", gd.Limit, gd.Limit)
-	}
-	return " (no bound: every check-in kept; bound it with -per-user K before a release)"
-}
-
-// ruleWords names the per-user rule in the summary: "first", "all", "at
-// most K".
-func ruleWords(gd *geo.Gridded) string {
-	if gd.Limit > 0 {
-		return fmt.Sprintf("at most %d", gd.Limit)
-	}
-	return gd.RuleText()
 }
 
 // noPersonText is geo.NoPersonNote with what to do about it.

@@ -82,17 +82,7 @@ func (ds *dataset) users() ([]int, []float64, map[string][]int) {
 func (ds *dataset) persons() (int, int)      { return ds.kind().persons() }
 func (ds *dataset) personStudy() *core.Study { return ds.kind().personStudy() }
 
-func (c *checkins) personStudy() *core.Study {
-	bound := c.grid.Limit
-	if c.grid.Rule == geo.First {
-		bound = 1
-	}
-	if c.res.NoPerson {
-		// Who contributed which check-in is not known.
-		return &core.Study{Alphabet: c.grid.Grid.Alphabet(), Data: c.grid.Cells, PeopleUnknown: true}
-	}
-	return &core.Study{Alphabet: c.grid.Grid.Alphabet(), Data: c.grid.Cells, People: c.grid.People, MaxPerPerson: bound}
-}
+func (c *checkins) personStudy() *core.Study { return c.grid.Study(c.res.NoPerson) }
 
 // personStudy: each census record is one person.
 func (t *tabulated) personStudy() *core.Study {

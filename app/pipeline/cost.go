@@ -36,7 +36,7 @@ func (c Cost) Long() bool { return c.Time > time.Minute }
 // costs dominate (measured on San Francisco's 22×15 grid and UCI Adult's
 // 120 symbols, issue 31): a planar EM step costs at least
 // planarStepFixed, an estimate estimateFloor; small problems take their
-// EM steps over dense likelihood columns (core's columnBudget) at
+// EM steps over dense likelihood columns (core.ColumnBudget) at
 // columnStepRate multiply-adds a second, the inversions build each
 // channel densely (denseEntry a cell) and factorise it, and the average
 // of planar mechanisms computes each one's lattice tables again
@@ -62,15 +62,17 @@ const (
 	// EM and Newton steps when every channel is two-valued (k-RR, the
 	// identity) and Newton's Hessian dense: 20 on UCI Adult.
 	twoValuedSteps = 40
-	denseBudget    = 2e9     // groups × K², as core's Newton method
-	smallRunFloor  = 0.05    // s: nothing is free
-	stepOverhead   = 2.0e-9  // s per K per mechanism and step (operators, vectors)
-	groupPerUser   = 1.0     // at most one group per user
-	emdShare       = 0.25    // the truth's support, as a share of K, when unknown
-	secondsPerDay  = 86400.0 // for the printout
-	denseSymbols   = 4096    // the inversions' dense limit, as core's
-	luRate         = 5e9     // operations a second of an LU factorisation
-	gmresProducts  = 250     // products of a matrix-free inversion
+	// groups × K² beyond which the model counts bigSteps: half core's
+	// budget of a dense Newton step (reports × |F|² on the free face F).
+	denseBudget   = core.NewtonBudget / 2
+	smallRunFloor = 0.05                 // s: nothing is free
+	stepOverhead  = 2.0e-9               // s per K per mechanism and step (operators, vectors)
+	groupPerUser  = 1.0                  // at most one group per user
+	emdShare      = 0.25                 // the truth's support, as a share of K, when unknown
+	secondsPerDay = 86400.0              // for the printout
+	denseSymbols  = core.MaxDenseSymbols // the inversions' dense limit
+	luRate        = 5e9                  // operations a second of an LU factorisation
+	gmresProducts = 250                  // products of a matrix-free inversion
 	// Corrected EM's bias correction (core/cem_bias.go), measured on
 	// New York's 9,024 cells (docs/PERFORMANCE.md): the K×K inversion,
 	// K³ in 17 s; one transform of the planar users' passes, seconds per
@@ -80,13 +82,13 @@ const (
 	cemTransformPer = 0.5e-9
 	columnRate      = 1.5e10
 
-	planarStepFixed = 2e-4    // s a planar mechanism's EM step, at least
-	estimateFloor   = 0.003   // s an estimate, at least
-	columnBudget    = 1 << 22 // groups × K of dense columns, as core's
-	columnStepRate  = 2.5e9   // multiply-adds a second over dense columns
-	denseEntry      = 3e-8    // s a dense channel cell
-	latticeExp      = 2.5e-8  // s a planar lattice point
-	latticeLog      = 40.0    // −ln of a lattice tail, ≈ core's radius·ε·cell
+	planarStepFixed = 2e-4              // s a planar mechanism's EM step, at least
+	estimateFloor   = 0.003             // s an estimate, at least
+	columnBudget    = core.ColumnBudget // groups × K of dense columns
+	columnStepRate  = 2.5e9             // multiply-adds a second over dense columns
+	denseEntry      = 3e-8              // s a dense channel cell
+	latticeExp      = 2.5e-8            // s a planar lattice point
+	latticeLog      = 40.0              // −ln of a lattice tail, ≈ core's radius·ε·cell
 )
 
 // EstimateCost returns what req is expected to cost: building its

@@ -190,43 +190,41 @@ func Read(r io.Reader) (*Study, error) {
 		return nil, err
 	}
 	s := &Study{Study: cs}
-	if raw, ok := cs.Extensions[memberSource]; ok {
-		s.Source = new(Source)
-		if err := decodeMember(raw, memberSource, s.Source); err != nil {
-			return nil, err
-		}
+	ext := cs.Extensions
+	if err := member(ext, memberSource, &s.Source); err != nil {
+		return nil, err
 	}
-	if raw, ok := cs.Extensions[memberRun]; ok {
-		s.Run = new(RunSettings)
-		if err := decodeMember(raw, memberRun, s.Run); err != nil {
-			return nil, err
-		}
+	if err := member(ext, memberRun, &s.Run); err != nil {
+		return nil, err
 	}
-	if raw, ok := cs.Extensions[memberLedger]; ok {
-		s.Ledger = new(Ledger)
-		if err := decodeMember(raw, memberLedger, s.Ledger); err != nil {
-			return nil, err
-		}
+	if err := member(ext, memberLedger, &s.Ledger); err != nil {
+		return nil, err
+	}
+	if s.Ledger != nil {
 		if err := s.Ledger.Validate(); err != nil {
 			return nil, fmt.Errorf("study: %w", err)
 		}
 	}
-	if raw, ok := cs.Extensions[memberPrivmap]; ok {
-		s.Writer = new(Writer)
-		if err := decodeMember(raw, memberPrivmap, s.Writer); err != nil {
-			return nil, err
-		}
+	if err := member(ext, memberPrivmap, &s.Writer); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-// decodeMember decodes one application member strictly.
-func decodeMember(raw json.RawMessage, name string, v any) error {
+// member decodes the application member name of ext strictly into a
+// new *dst, leaving *dst nil when the study has no such member.
+func member[T any](ext map[string]json.RawMessage, name string, dst **T) error {
+	raw, ok := ext[name]
+	if !ok {
+		return nil
+	}
+	v := new(T)
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("study: %q: %w", name, err)
 	}
+	*dst = v
 	return nil
 }
 
@@ -244,7 +242,7 @@ func Open(name string) (*Study, error) {
 	return s, nil
 }
 
-// Write writes s as core.Write does, with its source, run and
+// Write writes s as core.WriteStudy does, with its source, run and
 // ledger, and the privmap writing it (ThisWriter).
 func Write(w io.Writer, s *Study) error {
 	c := *s.Study
