@@ -32,7 +32,7 @@ type Alphabet struct {
 	// structure of a cross product of attributes, such as census age × sex ×
 	// income × marital status: symbol x is the mixed-radix number whose
 	// digits are the attributes' categories, the first attribute most
-	// significant. It extends the study format of docs/ARCHITECTURE.md §7
+	// significant. It extends the study format of docs/FILES.md
 	// compatibly and lets a reader show marginals over chosen attributes.
 	Attributes []Attribute `json:"attributes,omitempty"`
 

@@ -484,7 +484,7 @@ func worstNeighbour(logs []float64, steps []step, cols, rows int) float64 {
 }
 
 // An Audit is what a mechanism instance really guarantees, read off its
-// channel rather than its formula (docs/ARCHITECTURE.md §3).
+// channel rather than its formula (package core's doc, "Mechanisms").
 type Audit struct {
 	// LDP is the worst ε-LDP ratio: over every output, or over the
 	// protected outputs only when Protected (ULDP mechanisms). +Inf when

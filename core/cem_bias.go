@@ -16,7 +16,7 @@ import (
 
 // The bias correction of corrected EM (CEM eq. (28)–(32)) is computed
 // here by the structure of the channels rather than from one dense
-// likelihood column per report group (docs/ARCHITECTURE.md §4). Every
+// likelihood column per report group (package app/interval's doc). Every
 // report group is an output z of one mechanism, reported by c_z users,
 // whose likelihood column a_z (a_z[x] = P(z | x), up to a scale that
 // cancels) enters only through

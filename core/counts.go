@@ -32,7 +32,7 @@ type CountTable struct {
 const maxCount = 1 << 53
 
 // ReadCountTable reads a distribution file with a count column over k
-// cells (docs/ARCHITECTURE.md §7); cells not listed count 0. With k ≤ 0
+// cells (docs/FILES.md); cells not listed count 0. With k ≤ 0
 // the cells run to the largest listed (at most MaxSymbols). Counts must
 // be whole numbers from 0 to 2⁵³. Errors name the line.
 func ReadCountTable(r io.Reader, k int) (*CountTable, error) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// ReadDistribution reads a distribution file (docs/ARCHITECTURE.md §7): a CSV
+// ReadDistribution reads a distribution file (docs/FILES.md): a CSV
 // whose header names the columns cell and probability, other columns ignored.
 // Cells run over 0..k−1, each at most once; cells not listed have probability
 // 0. Probabilities must be finite, non-negative and sum to 1 within 1e−9.

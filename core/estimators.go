@@ -12,8 +12,7 @@ type Method string
 // window's Run screen, the cost model and Applicable need to know of it.
 // Each estimator's file declares its Estimator next to its algorithm
 // (gibuEstimator in gibu.go, …), and registry lists them; adding one is
-// its file and one line there (docs/ARCHITECTURE.md §4, "Adding an
-// estimator").
+// its file and one line there (docs/ARCHITECTURE.md, "Adding to privmap").
 type Estimator struct {
 	// Method is its name on the command line and in files.
 	Method Method

@@ -69,7 +69,7 @@ func (g *Groups) sort() {
 	})
 }
 
-// ReadReports reads a reports file (docs/ARCHITECTURE.md §7) of the study s
+// ReadReports reads a reports file (docs/FILES.md) of the study s
 // whose mechanisms are built as mechs: a CSV with header mechanism,report and
 // optionally a leading user column (one row per user), or
 // mechanism,report,count (aggregated). Errors carry the line.

@@ -13,7 +13,7 @@ type MechanismKind string
 // population editor, the cost model and Applicable need to know of it.
 // Each kind's file declares its Kind next to its mechanism (krrKind in
 // krr.go, …), and kindRegistry lists them; adding a kind is its file and
-// one line there (docs/ARCHITECTURE.md §3, "Adding a mechanism kind").
+// one line there (docs/ARCHITECTURE.md, "Adding to privmap").
 type Kind struct {
 	// Name is the kind's name in study files ("krr").
 	Name MechanismKind
@@ -82,13 +82,13 @@ const (
 	CapPersonal
 )
 
-// kindRegistry lists the kinds, in the order of docs/ARCHITECTURE.md's
-// table of mechanisms, in which front ends offer them.
+// kindRegistry lists the kinds, in the order of the package doc's
+// "Mechanisms", in which front ends offer them.
 var kindRegistry = []*Kind{&krrKind, &rapporKind, &geometricKind, &planarKind, &shokriKind,
 	&urrKind, &urapKind, &pumKind, &identityKind}
 
-// Kinds returns the mechanism kinds, in the order of
-// docs/ARCHITECTURE.md's table of mechanisms.
+// Kinds returns the mechanism kinds, in the order of the package doc's
+// "Mechanisms".
 func Kinds() []Kind {
 	out := make([]Kind, len(kindRegistry))
 	for i, k := range kindRegistry {

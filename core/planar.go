@@ -50,7 +50,7 @@ const MaxLatticeRadius = 2000
 const minPlanarEpsCell = 0.024
 
 // latticeTail is the relative mass of the lattice left out
-// (docs/ARCHITECTURE.md §3).
+// (package core's doc, "Mechanisms").
 const latticeTail = 1e-15
 
 // PlanarGeometric is the planar geometric mechanism of FW §2.3 on a grid

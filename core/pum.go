@@ -23,7 +23,7 @@ var pumKind = Kind{Name: KindPUM, Param: ParamEpsilon, Sensitive: true, Personal
 }
 
 // PUM is the personalized ULDP mechanism with semantic tags of ULDP §5
-// (restated in docs/ARCHITECTURE.md §3). Besides the common sensitive set
+// (restated in package core's doc, "Mechanisms"). Besides the common sensitive set
 // X_S, user i has personal sensitive data X_S^(i) ⊆ X_N (a home cell, a
 // workplace), each labelled with one of κ semantic tags ⊥_1..⊥_κ. The user
 // first maps her datum with the deterministic pre-processing

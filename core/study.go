@@ -28,27 +28,27 @@ type MechanismSpec struct {
 	// Base is PUM's common mechanism on the extended alphabet, urr (the
 	// default) or urappor; Tags names its semantic tags ⊥_1..⊥_κ, which
 	// are symbols K, K+1, … of the extended alphabet. Both extend
-	// the study format of docs/ARCHITECTURE.md §7 compatibly.
+	// the study format of docs/FILES.md compatibly.
 	Base MechanismKind `json:"base,omitempty"`
 	Tags []string      `json:"tags,omitempty"`
 }
 
 // A Study is the alphabet and the mechanisms of a study file
-// (docs/ARCHITECTURE.md §7).
+// (docs/FILES.md).
 type Study struct {
 	Alphabet   Alphabet        `json:"alphabet"`
 	Mechanisms []MechanismSpec `json:"mechanisms"`
 	// Data optionally lists the true symbol of every datum (one per user
 	// under privmap grid's -per-user first), so that a simulation can
 	// sanitise the real data rather than draws from their distribution. It
-	// extends the study format of docs/ARCHITECTURE.md §7 compatibly: readers
+	// extends the study format of docs/FILES.md compatibly: readers
 	// may ignore it.
 	Data []int `json:"data,omitempty"`
 	// Personal optionally gives, for each semantic tag, the personal
 	// sensitive cell of every datum's user (−1 for none), parallel to Data:
 	// what PUM's users map to the tag (ULDP §5). privmap grid -home writes
 	// tag "home", each user's most frequent cell. It extends the study format
-	// of docs/ARCHITECTURE.md §7 compatibly.
+	// of docs/FILES.md compatibly.
 	Personal map[string][]int `json:"personal,omitempty"`
 	// People optionally gives the person of every datum, parallel to
 	// Data: the unit of privacy, whose reports compose and whose data a
@@ -57,7 +57,7 @@ type Study struct {
 	// as a census record is. MaxPerPerson is the bound on each person's
 	// data the data were selected under (privmap grid's -per-user: 1 for
 	// first, K), 0 when none was set. Both extend the study format of
-	// docs/ARCHITECTURE.md §7 compatibly.
+	// docs/FILES.md compatibly.
 	People       []int `json:"people,omitempty"`
 	MaxPerPerson int   `json:"max_per_person,omitempty"`
 	// PeopleUnknown says the data do not say who contributed which

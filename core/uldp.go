@@ -22,7 +22,7 @@ type ULDPOptions struct {
 }
 
 // ULDPEstimate is the empirical estimator of uRR, uRAP and PUM (ULDP §2.5,
-// §4–§5, restated in docs/ARCHITECTURE.md §3). From the frequency f of each
+// §4–§5, restated in package core's doc, "Mechanisms"). From the frequency f of each
 // output symbol (uRR) or bit (uRAP), with D = |X_S| + e^ε − 1 and θ =
 // e^{ε/2}/(e^{ε/2}+1):
 //

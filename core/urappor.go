@@ -18,7 +18,7 @@ var urapKind = Kind{Name: KindURAP, Param: ParamEpsilon, Sensitive: true, Caps: 
 }
 
 // URAP is the utility-optimized RAPPOR of ULDP Def. 4 (restated in
-// docs/ARCHITECTURE.md §3). The datum x is one-hot encoded in K bits that are
+// package core's doc, "Mechanisms"). The datum x is one-hot encoded in K bits that are
 // sanitised independently, with θ = e^{ε/2}/(e^{ε/2}+1):
 //
 //	sensitive bit j:      P(1) = θ if x = j, else 1 − θ

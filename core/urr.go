@@ -22,7 +22,7 @@ var urrKind = Kind{Name: KindURR, Param: ParamEpsilon, Sensitive: true, Caps: Ca
 }
 
 // URR is the utility-optimized randomized response of ULDP Def. 3 (formulas
-// restated in docs/ARCHITECTURE.md §3). X_S ⊆ X is the sensitive set and X_N
+// restated in package core's doc, "Mechanisms"). X_S ⊆ X is the sensitive set and X_N
 // = X ∖ X_S; outputs are X, protected Y_P = X_S, invertible Y_I = X_N. With D
 // = |X_S| + e^ε − 1:
 //

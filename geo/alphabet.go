@@ -2,7 +2,7 @@ package geo
 
 import "github.com/privmap/privmap/core"
 
-// Alphabet returns the study-file alphabet of g (docs/ARCHITECTURE.md §7):
+// Alphabet returns the study-file alphabet of g (docs/FILES.md):
 // its cells, the requested side and, as compatible extensions, the north-east
 // corner and the true sides, so that the exact cell boxes can be rebuilt.
 func (g *Grid) Alphabet() core.Alphabet {

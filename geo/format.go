@@ -12,7 +12,7 @@ import (
 // declared beside its parser; layouts lists them once, and ParseFormat,
 // detection, Format.String, the readers, grid's -format help and the
 // window's Open dialog and import dialog read them (docs/ARCHITECTURE.md,
-// "Adding an input layout"). Several records may share a Format when a
+// "Adding to privmap"). Several records may share a Format when a
 // layout is another's under a name of its own (weeplaces is a delimited
 // file).
 type Layout struct {

@@ -284,7 +284,7 @@ func (g *Gridded) AtHome() int {
 }
 
 // WriteTruth writes the gridded data's distribution file
-// (docs/ARCHITECTURE.md, "File formats"): cell and probability, with the
+// (docs/FILES.md): cell and probability, with the
 // columns count, row, col and the cell centre's lat and lon.
 func (g *Gridded) WriteTruth(w io.Writer) error {
 	cw := csv.NewWriter(w)

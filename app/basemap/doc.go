@@ -8,7 +8,7 @@
 // the picture, once, in the background of the caller's context; the
 // Layer it returns then draws any picture of that box from memory,
 // reprojecting Web Mercator tiles onto the maps' longitude–latitude
-// axes pixel by pixel (docs/ARCHITECTURE.md §1). Tile maths come from
+// axes pixel by pixel (docs/ARCHITECTURE.md). Tile maths come from
 // paulmach/orb/maptile.
 //
 // Why not fyne-x's widget.Map (fyne.io/x/fyne, read at its October 2026

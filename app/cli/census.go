@@ -188,7 +188,7 @@ func withMerges(a census.Attr, specs []string) (census.Attr, error) {
 	return b, b.Validate()
 }
 
-// writeCensusTruth writes the distribution file of docs/ARCHITECTURE.md §7
+// writeCensusTruth writes the distribution file of docs/FILES.md
 // with the extra columns count, label and the category of every attribute.
 func writeCensusTruth(w io.Writer, tab *census.Table, a core.Alphabet) error {
 	cw := csv.NewWriter(w)

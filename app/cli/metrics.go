@@ -17,7 +17,7 @@ import (
 //
 // It prints one JSON line comparing an estimate with the truth: emd (in
 // the study's ground distance, km on grids; null without a study or on a
-// categorical alphabet), mse, jsd and tv (docs/ARCHITECTURE.md §5).
+// categorical alphabet), mse, jsd and tv (package core/emd's doc).
 func runMetrics(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("metrics")
 	truthName := fs.String("truth", "", "true distribution CSV `file`")

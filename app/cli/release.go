@@ -26,7 +26,7 @@ import (
 )
 
 // releaseLineHelp says what each member of release's JSON line means,
-// in -h's words (docs/ARCHITECTURE.md §8 and §9 in full).
+// in -h's words (docs/COMMANDS.md and package app/release's doc in full).
 const releaseLineHelp = `
 The JSON line on standard output:
   worst_eps      the privacy loss one person risks at worst, in ε per person (Δ records)
@@ -42,7 +42,7 @@ The JSON line on standard output:
   worst_split    a person's Δ records in each cell at the worst case
   budget_exact   false when the splits were too many to enumerate: budget is then a bound
   secure, cells, sensitivity, neighbours, bound_in_advance, ...
-                 how it was drawn and whom it protects (docs/ARCHITECTURE.md §9)
+                 how it was drawn and whom it protects (package app/release's doc)
 `
 
 // runRelease is

@@ -24,7 +24,7 @@ import (
 // assigns them to the study's mechanisms by share (largest remainder) and
 // writes their reports:
 // user,mechanism,report per user, or mechanism,report,count with
-// -aggregate (docs/ARCHITECTURE.md §7).
+// -aggregate (docs/FILES.md).
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("simulate")
 	studyName := fs.String("study", "", "study JSON `file`")

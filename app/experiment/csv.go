@@ -11,7 +11,7 @@ import (
 	"github.com/privmap/privmap/core"
 )
 
-// Header is runs.csv's header (docs/ARCHITECTURE.md §7).
+// Header is runs.csv's header (docs/FILES.md).
 var Header = []string{"experiment", "panel", "setting", "users", "method", "run", "seed", "metric", "value"}
 
 // WriteRows writes rows as CSV, with the header when head is set; values

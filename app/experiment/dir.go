@@ -12,7 +12,7 @@ import (
 	"github.com/privmap/privmap/app/output"
 )
 
-// The files an experiment writes in its folder (docs/ARCHITECTURE.md §7).
+// The files an experiment writes in its folder (docs/FILES.md).
 const (
 	RunsFile    = "runs.csv"
 	PartialFile = "runs.partial.csv"

@@ -96,7 +96,7 @@ func (s Setting) Users() int {
 }
 
 // A Metric is an error of an estimate against the truth
-// (docs/ARCHITECTURE.md §5).
+// (package core/emd's doc).
 type Metric string
 
 // The metrics of the figures.

@@ -15,7 +15,7 @@ import (
 // comparison, the simulations of Figs. 7–9 and the count queries on UCI
 // Adult of §IV-C. A mechanism and the standard one it is compared with
 // are matched as PM matches them, by the general privacy budget in PM's
-// own reading ln E e^{|L|} (docs/ARCHITECTURE.md §9): a geometric
+// own reading ln E e^{|L|} (package app/release's doc): a geometric
 // mechanism's is its ε, a rounded Laplace mechanism's is found by
 // bisection.
 

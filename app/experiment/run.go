@@ -18,7 +18,7 @@ import (
 )
 
 // A Row is one line of runs.csv: one metric of one estimator in one run
-// (docs/ARCHITECTURE.md §7).
+// (docs/FILES.md).
 type Row struct {
 	Experiment, Panel, Setting string
 	Users                      int

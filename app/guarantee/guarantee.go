@@ -98,7 +98,7 @@ func MapUnit(s *core.Study) string {
 }
 
 // MetricsReading says in words what an estimate's errors mean for the
-// map (docs/ARCHITECTURE.md §5) of people: MetricsReadingOf.
+// map (package core/emd's doc) of people: MetricsReadingOf.
 func MetricsReading(m emd.Metrics) string { return MetricsReadingOf(m, "people") }
 
 // MetricsReadingOf says in words what an estimate's errors mean for a

@@ -1,9 +1,3 @@
-// Package gui is privmap's window: a privacy officer's desk that loads
-// check-in or census data, sets the population of mechanisms the users
-// choose, simulates their reports and runs the estimators off the UI
-// goroutine, compares true and estimated maps, and exports them. It
-// receives the fyne.App and fyne.Window from main, so every screen can be
-// tested headless with fyne.io/fyne/v2/test.
 package gui
 
 import (

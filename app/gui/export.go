@@ -279,7 +279,7 @@ func (d *dataTab) onExportPNG() {
 }
 
 // onExportCSV asks for a file and writes the estimate as a distribution
-// CSV (docs/ARCHITECTURE.md §7).
+// CSV (docs/FILES.md).
 func (c *compareTab) onExportCSV() {
 	m := c.current()
 	if m == nil {

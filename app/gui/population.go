@@ -23,7 +23,7 @@ import (
 )
 
 // mechanismKinds are the kinds offered, in the order of core's
-// registry (docs/ARCHITECTURE.md's table of mechanisms).
+// registry (package core's doc, "Mechanisms").
 func mechanismKinds() []core.MechanismKind {
 	var out []core.MechanismKind
 	for _, k := range core.Kinds() {
@@ -517,7 +517,7 @@ func geoText(m core.MechanismSpec, au core.Audit) string {
 	} else if info, _ := m.Kind.Info(); info.GeoLevel &&
 		(m.Epsilon < au.GeoInd-5e-4 || m.Epsilon > au.GeoIndUpper+5e-4) {
 		// The channel as built, read back, should give the nominal
-		// level (docs/ARCHITECTURE.md §3); say so when it does not.
+		// level (package core's doc, "Mechanisms"); say so when it does not.
 		notes = append(notes, "nominal "+formatLevel(m.Epsilon))
 	}
 	if len(notes) > 0 {

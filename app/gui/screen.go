@@ -12,7 +12,7 @@ import (
 // shares with the others, builds its content once, and is told when its
 // tab is shown. Adding a screen is a file that implements screen (and
 // any of the interfaces below) and one line in newUI's list
-// (docs/ARCHITECTURE.md §1, "Adding a screen").
+// (docs/ARCHITECTURE.md, "Adding to privmap").
 type screen interface {
 	// tab returns the tab's title and icon; the View menu's shortcut is
 	// Ctrl and the tab's position.

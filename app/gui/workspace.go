@@ -12,7 +12,7 @@ import (
 // the basemap under every map, the population of mechanisms, and the
 // audits' slots that a run holds. A screen reads it and subscribes to
 // its changes; it never reaches into another screen
-// (docs/ARCHITECTURE.md §1, "Adding a screen").
+// (docs/ARCHITECTURE.md, "Adding to privmap").
 type workspace struct {
 	ctx context.Context
 	app fyne.App

@@ -1,23 +1,3 @@
-// Package ledger keeps an organisation's privacy budget in an SQLite
-// database (modernc.org/sqlite, pure Go): every publication of a data
-// set's counts is an entry, and under basic composition the ε of the
-// publications of the same people add up, whatever study, grid or
-// machine they came from (docs/ARCHITECTURE.md §9, "The ledger").
-//
-// What it protects against:
-//   - races: a publication reads the total spent, checks the budget and
-//     appends its entry in one immediate transaction, so two started
-//     together cannot both spend past the budget;
-//   - edits, deletions and reorderings: entries are hash-chained (each
-//     holds the SHA-256 of the previous entry and of its own facts), and
-//     a broken chain is found on opening, naming the entry, after which
-//     nothing may spend;
-//   - a budget raised silently: the budget is set once, and raising it is
-//     an entry of its own, made only when asked (-raise-budget).
-//
-// What it does not protect against: replacing the whole file with an
-// older copy, whose chain is whole. A filed report prints the chain's
-// head, which shows it: the older file's head is not the report's.
 package ledger
 
 import (

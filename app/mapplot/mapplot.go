@@ -1,7 +1,3 @@
-// Package mapplot draws a value per grid cell as a map with gonum/plot:
-// cells coloured on a perceptual colour scale, longitude and latitude axes
-// at the map's true aspect, and a colour bar. It is free of Fyne, so the
-// GUI and the command line draw the same pictures.
 package mapplot
 
 import (

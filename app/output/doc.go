@@ -7,4 +7,14 @@
 // inputs and output, and its JSON line, which privmap report reads.
 // Pictures are stamped with the software that drew them (StampPNG,
 // StampSVG).
+//
+// # How a batch commits
+//
+// A Batch commits a command's or an export's files all or none. Regular
+// files are written beside their destination and renamed into place. A
+// hard link is kept to each file they replace until the end. Devices,
+// pipes and standard output are written after them. A device that fails,
+// such as /dev/full, puts the renamed files back. Each fill runs in a
+// goroutine that Commit leaves when its context ends, so a figure being
+// drawn does not hold a cancelled command. WriteFile is a batch of one.
 package output

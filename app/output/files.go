@@ -24,7 +24,7 @@ func WriteFile(name string, fill func(io.Writer) error, sources ...string) error
 }
 
 // A Batch is the files one command or one export writes, committed all
-// or none (docs/ARCHITECTURE.md, "Nothing half-done"). Every kind of name
+// or none (package output's doc). Every kind of name
 // is written safely:
 //
 //   - "-" is standard output;

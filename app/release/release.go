@@ -16,7 +16,7 @@ import (
 )
 
 // Central release mechanisms, as privmap release's -mechanism names them
-// (docs/ARCHITECTURE.md §8).
+// (docs/COMMANDS.md).
 const (
 	Laplace     = "laplace"
 	Geometric   = "geometric"
@@ -111,7 +111,7 @@ func (s Spec) Summary() (Summary, error) {
 
 // PersonSummary returns the summary of a release of cells counts for one
 // person who adds or removes up to Δ records, which may fall in any of
-// the cells (central.PersonLoss, docs/ARCHITECTURE.md §9): WorstEps is
+// the cells (central.PersonLoss, package app/release's doc): WorstEps is
 // the exact worst case over every split of her records, Budget and
 // BudgetPM the largest average loss over them (or the worst case, an
 // upper bound, when the splits are too many: Person.BudgetExact false).

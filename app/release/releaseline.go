@@ -8,7 +8,7 @@ import (
 )
 
 // A Line is privmap release's JSON line, which its record keeps and
-// the window's report writes alike: the fields docs/ARCHITECTURE.md §8
+// the window's report writes alike: the fields docs/COMMANDS.md
 // names, then budget_pm (PM Table I's reading of the budget), the
 // person's split, secure and the number of cells.
 type Line struct {
@@ -25,7 +25,7 @@ type Line struct {
 	// WorstSplit is how the person's Δ records fall among the cells at
 	// the worst case; BudgetExact is false when the splits were too many
 	// to enumerate, and Budget and BudgetPM are the worst case, their
-	// bound (docs/ARCHITECTURE.md §9).
+	// bound (package app/release's doc).
 	WorstSplit  []int `json:"worst_split,omitempty"`
 	BudgetExact bool  `json:"budget_exact"`
 	// BoundInAdvance is false when Δ was read off the data: then the

@@ -13,9 +13,9 @@ import (
 
 // A Ledger is the study's member "ledger" that privmap wrote before the
 // budget moved into the organisation's database (package app/ledger,
-// docs/ARCHITECTURE.md §9): every publication one entry, and the budget
+// package app/release's doc): every publication one entry, and the budget
 // set. It is still read, and imported into the database once; privmap
-// no longer writes it (docs/ARCHITECTURE.md §7).
+// no longer writes it (docs/FILES.md).
 type Ledger struct {
 	// Budget is the total ε the privacy officer allows on the data set,
 	// 0 for none set.

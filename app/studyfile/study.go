@@ -27,7 +27,7 @@ const (
 )
 
 // ApplicationMembers are the top-level members that privmap's
-// application layer adds to a study (docs/ARCHITECTURE.md §7): the data
+// application layer adds to a study (docs/FILES.md): the data
 // file it was made from and the window's run settings. A reader of study
 // files outside this package passes them to core.ReadStudy.
 var ApplicationMembers = []string{memberSource, memberRun, memberLedger, memberPrivmap}

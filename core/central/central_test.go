@@ -12,7 +12,7 @@ import (
 )
 
 // TestCentralCheckValues checks the closed forms against the values
-// docs/ARCHITECTURE.md §9 gives (computed independently): the Laplace
+// package app/release's doc gives (computed independently): the Laplace
 // mixture λ₁ = 1, λ₂ = 3, c = 2 and the geometric mixture ε₁ = 0.5,
 // ε₂ = 1, c = 3.
 func TestCentralCheckValues(t *testing.T) {

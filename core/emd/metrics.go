@@ -11,7 +11,7 @@ import (
 	"github.com/privmap/privmap/internal/linalg"
 )
 
-// Metrics compare an estimate with the truth (docs/ARCHITECTURE.md §5).
+// Metrics compare an estimate with the truth (package core/emd's doc).
 type Metrics struct {
 	// EMD is the earth mover's distance in the alphabet's ground distance
 	// (km on grids, steps on linear alphabets); NaN on categorical ones.

@@ -12,7 +12,7 @@ import (
 // and its writer. Each format's record sits beside its writer, and
 // formats lists them once; the command line's -o, the window's export
 // dialog and its help read them from here (docs/ARCHITECTURE.md,
-// "Adding a GIS layer format").
+// "Adding to privmap").
 type Format struct {
 	// Name is the format's name for people: "GeoJSON", "GeoPackage".
 	Name string

@@ -6,6 +6,6 @@
 // channel, FW §2.3) and a parallel loop over independent work items.
 //
 // Each is written here, not taken from a library, for the reason given
-// in its doc comment; see docs/ARCHITECTURE.md §1 for where the package
+// in its doc comment; see docs/ARCHITECTURE.md for where the package
 // sits among privmap's layers.
 package linalg
