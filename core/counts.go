@@ -17,13 +17,13 @@ type CountTable struct {
 	// the cells the file lists.
 	Extra  []string
 	Values map[int][]string
-	// Notes, written by WriteRelease as "# " lines before the header,
+	// Notes, written by release.Write (package app/release) as "# " lines before the header,
 	// say what was done to the counts before the noise (records dropped
 	// to bound each person's); privmap's readers skip them.
 	Notes []string
 	// Bounds, when set, gives the interval of cell x's true count, alone
 	// (lo, hi) and for every cell at once (bandLo, bandHi), from its raw
-	// released count: WriteRelease adds the columns lo,hi,band_lo,band_hi
+	// released count: release.Write adds the columns lo,hi,band_lo,band_hi
 	// after the others, which readers that do not know them ignore.
 	Bounds func(x int, raw float64) (lo, hi, bandLo, bandHi float64)
 }

@@ -12,18 +12,28 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/privmap/privmap/app/gis"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/app/release"
 	"github.com/privmap/privmap/core"
 	"github.com/privmap/privmap/geo/layer"
 )
 
-// layerHelp says what each kind of layer is, under the file's name:
-// ".geojson (GeoJSON): a polygon a cell, …; .tif (GeoTIFF): a raster …".
+// layerHelp says what each kind of layer is, under the file's name,
+// the formats that hold the same said together: ".geojson (GeoJSON) or
+// .gpkg (GeoPackage): a polygon a cell, …; .tif (GeoTIFF): a raster …".
 func layerHelp() string {
-	var parts []string
+	var holds []string
+	names := map[string][]string{}
 	for _, f := range layer.Formats() {
-		parts = append(parts, fmt.Sprintf("%s (%s): %s", f.Exts[0], f.Name, f.Holds))
+		if names[f.Holds] == nil {
+			holds = append(holds, f.Holds)
+		}
+		names[f.Holds] = append(names[f.Holds], fmt.Sprintf("%s (%s)", f.Exts[0], f.Name))
+	}
+	parts := make([]string, len(holds))
+	for i, h := range holds {
+		parts[i] = human.OrList(names[h]) + ": " + h
 	}
 	return strings.Join(parts, "; ")
 }

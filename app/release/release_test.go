@@ -12,6 +12,7 @@ import (
 	"github.com/privmap/privmap/app/guarantee"
 	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/pipeline"
+	"github.com/privmap/privmap/core"
 )
 
 // TestReleaseSpec checks a release's spec: its validation, its summary
@@ -317,5 +318,25 @@ func TestReleaseReading(t *testing.T) {
 	}
 	if got := Reading(sum, guarantee.Contribution{Sensitivity: 1}); !strings.HasPrefix(got, "Whether one record is in the data") {
 		t.Errorf("without people: %q", got)
+	}
+}
+
+// TestWrite writes a released table: its notes, the header with the
+// table's columns and the bounds', one row a cell, counts clipped at 0
+// and the distribution of the clipped counts.
+func TestWrite(t *testing.T) {
+	tab := &core.CountTable{Counts: []float64{3, 0, 1}, Extra: []string{"label"}, Values: map[int][]string{0: {"a"}, 2: {"c"}},
+		Notes: []string{"clipped\nto 2"}, Bounds: func(x int, raw float64) (lo, hi, blo, bhi float64) { return raw - 1, raw + 1, raw - 2, raw + 2 }}
+	var b strings.Builder
+	if err := Write(&b, tab, []float64{3, -1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	want := "# clipped to 2\ncell,probability,count,raw_count,label,lo,hi,band_lo,band_hi\n" +
+		"0,0.75,3,3,a,2,4,1,5\n1,0,0,-1,,-2,0,-3,1\n2,0.25,1,1,c,0,2,-1,3\n"
+	if b.String() != want {
+		t.Errorf("Write:\n%s\nwant\n%s", b.String(), want)
+	}
+	if c, p := Clip([]float64{-2, -1}); c[0] != 0 || p[0] != 0.5 || p[1] != 0.5 {
+		t.Errorf("Clip of counts all below 0 = %v, %v: want a uniform distribution", c, p)
 	}
 }
