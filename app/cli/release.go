@@ -42,7 +42,7 @@ The JSON line on standard output:
   worst_split    a person's Δ records in each cell at the worst case
   budget_exact   false when the splits were too many to enumerate: budget is then a bound
   secure, cells, sensitivity, neighbours, bound_in_advance, ...
-                 how it was drawn and whom it protects (package app/release's doc)
+                 how it was drawn and whom it protects (go doc ./app/release)
 `
 
 // runRelease is

@@ -67,5 +67,5 @@ func (e *Experiment) Source() string {
 	if p := e.Paper(); p != nil {
 		return p.Short + ": " + p.Citation()
 	}
-	return "privmap's own check of its intervals (package app/interval's doc), no paper"
+	return "privmap's own check of its intervals (go doc ./app/interval), no paper"
 }
