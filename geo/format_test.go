@@ -72,7 +72,7 @@ func TestFormatHelp(t *testing.T) {
 // coordinates, a delimited file when none claims the line.
 func TestDetect(t *testing.T) {
 	for line, want := range map[string]Format{
-		"0\t2010-10-19T23:55:27Z\t30.2359091167\t-97.7951395833\t22847": SNAP,
+		"0\t2010-10-19T23:55:27Z\t30.2359091167\t-97.7951395833\t22847":                                                                                              SNAP,
 		"470\t49bbd6c0f964a520f4531fe3\t4bf58dd8d48988d127951735\tArts & Crafts Store\t40.719810375488535\t-74.00258103213994\t-240\tTue Apr 03 18:00:09 +0000 2012": TSMC,
 		"37.7749,-122.4194": LatLon,
 		"user,lat,lon":      Delimited,

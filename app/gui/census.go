@@ -204,7 +204,7 @@ func censusCellInfo(ds *dataset, m *mapplot.Map, cell int) string {
 	if k := len(ds.table.Data); k > 0 {
 		share = 100 * float64(n) / float64(k)
 	}
-	return fmt.Sprintf("%s · %s (%.2f%%)", where, plural(n, "person", "people"), share)
+	return fmt.Sprintf("%s · %s (%.2f%%)", where, human.Plural(n, "person", "people"), share)
 }
 
 // categoryPlace names the categories of a cell of a census map.

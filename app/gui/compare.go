@@ -77,7 +77,7 @@ func newCompareTab(ws *workspace) *compareTab {
 	})
 	// A finished run is shown here.
 	ws.results = append(ws.results, func(res *runResult) {
-		c.win.SetTitle(fmt.Sprintf("privmap — %s compared", plural(len(res.Results), "estimator", "estimators")))
+		c.win.SetTitle(fmt.Sprintf("privmap — %s compared", human.Plural(len(res.Results), "estimator", "estimators")))
 		c.show(res)
 		ws.show(c)
 	})
@@ -374,7 +374,7 @@ func dataNote(ds *dataset) string {
 func mechanismMix(s *core.Study, counts []int) []string {
 	out := make([]string, len(s.Mechanisms))
 	for i, m := range s.Mechanisms {
-		out[i] = fmt.Sprintf("%s (%s): %s", m.ID, guarantee.MechanismLevel(m), plural(counts[i], "user", "users"))
+		out[i] = fmt.Sprintf("%s (%s): %s", m.ID, guarantee.MechanismLevel(m), human.Plural(counts[i], "user", "users"))
 	}
 	return out
 }

@@ -454,7 +454,7 @@ func cellInfo(gd *geo.Gridded, cell int) string {
 	if gd.Rule == geo.All {
 		noun, nouns = "check-in", "check-ins"
 	}
-	return fmt.Sprintf("%s · %s (%.2f%%)", cellPlace(gd.Grid, cell), plural(n, noun, nouns), share)
+	return fmt.Sprintf("%s · %s (%.2f%%)", cellPlace(gd.Grid, cell), human.Plural(n, noun, nouns), share)
 }
 
 // cellPlace names a cell of g: index, row and column, and its latitude

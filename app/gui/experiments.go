@@ -355,7 +355,7 @@ func (t *experimentsTab) finish(res *expResult, err error, took time.Duration) {
 	case t.stopped(t.win, t.status, err, "Cancelled.", "The experiment failed.", "Check the data and the entries, then run again."):
 		return
 	default:
-		t.status.SetText(fmt.Sprintf("Ran %s in %s.", plural(res.total, "run", "runs"), took.Round(time.Second)))
+		t.status.SetText(fmt.Sprintf("Ran %s in %s.", human.Plural(res.total, "run", "runs"), took.Round(time.Second)))
 		t.win.SetTitle("privmap — " + res.e.Name + " finished")
 	}
 	t.show(res)
@@ -396,7 +396,7 @@ func summaryView(res *expResult, points []experiment.Point) fyne.CanvasObject {
 		}
 		text(data, fyne.TextStyle{})
 	}
-	runs := plural(res.opt.Runs, "run", "runs") + " at each setting"
+	runs := human.Plural(res.opt.Runs, "run", "runs") + " at each setting"
 	if !res.complete {
 		runs = fmt.Sprintf("%s of %s runs finished (cancelled)", human.Thousands(res.done), human.Thousands(res.total))
 	}

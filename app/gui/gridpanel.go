@@ -280,7 +280,7 @@ func (g *gridPanel) summarise(ds *dataset) {
 		if ds.src.personKey == geo.PersonFold {
 			how = "counted as one"
 		}
-		records += fmt.Sprintf(" · %s from another only in case or Unicode form (%q, %q): %s", plural(gd.Alike, "id differs", "ids differ"), gd.AlikeExample[0], gd.AlikeExample[1], how)
+		records += fmt.Sprintf(" · %s from another only in case or Unicode form (%q, %q): %s", human.Plural(gd.Alike, "id differs", "ids differ"), gd.AlikeExample[0], gd.AlikeExample[1], how)
 	}
 	set("Records", records)
 	rule := gd.RuleText()

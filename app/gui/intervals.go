@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/interval"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/core"
@@ -79,7 +80,7 @@ func (c *compareTab) onIntervals() {
 	m := c.nextIntervals()
 	if m == nil {
 		if len(c.iv.byMethod) > 0 {
-			c.win.SetTitle(fmt.Sprintf("privmap — %s compared, with intervals", plural(len(res.Succeeded()), "estimator", "estimators")))
+			c.win.SetTitle(fmt.Sprintf("privmap — %s compared, with intervals", human.Plural(len(res.Succeeded()), "estimator", "estimators")))
 		}
 		return
 	}

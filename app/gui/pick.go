@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/core"
 )
 
@@ -98,7 +99,7 @@ func (k *picker) show() {
 	cells := k.cells()
 	k.d.heat.SetSelected(cells)
 	k.label.SetText(fmt.Sprintf("Picking the sensitive cells of %s: click cells to add or remove them (%s).",
-		k.row.name(), plural(len(cells), "cell", "cells")))
+		k.row.name(), human.Plural(len(cells), "cell", "cells")))
 }
 
 // tapped toggles a cell; it reports whether picking took the tap.

@@ -597,7 +597,7 @@ func (p *populationTab) guarantees() []string {
 		}
 		items = append(items, strings.TrimSpace(r.id.Text)+" "+oddsItem(*r.au, 1))
 		if most > 1 {
-			items[len(items)-1] += fmt.Sprintf(" (%s for %s)", oddsItem(*r.au, most), plural(most, "report", "reports"))
+			items[len(items)-1] += fmt.Sprintf(" (%s for %s)", oddsItem(*r.au, most), human.Plural(most, "report", "reports"))
 		}
 	}
 	if len(items) == 0 {

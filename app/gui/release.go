@@ -640,11 +640,11 @@ func (r *releaseTab) finish(res *releaseResult, err error) {
 	}
 	if res.suppressed > 0 {
 		how += fmt.Sprintf("\n%s of at most %s set to 0: post-processing of the noisy counts, which costs no privacy.",
-			plural(res.suppressed, "released count", "released counts"), roundText(res.threshold, 6))
+			human.Plural(res.suppressed, "released count", "released counts"), roundText(res.threshold, 6))
 	}
 	if res.small > 0 {
 		how += fmt.Sprintf("\n%s hold only one or two people: their released counts are mostly noise, and a reader may take them for people.",
-			plural(res.small, "cell", "cells"))
+			human.Plural(res.small, "cell", "cells"))
 	}
 	r.errs.SetText(fmt.Sprintf("Mean absolute error %s\nMean relative error beyond %s: %s\nWithin %s of the truth: %s%% of the %s cells\n%s",
 		roundText(mae, 4), roundText(c, 4), roundText(mre, 4), roundText(c, 4), roundText(100*within, 4),
@@ -984,7 +984,7 @@ func (r *releaseTab) peopleText(s release.Spec) string {
 	if !c.Known {
 		return fmt.Sprintf("%s records; the data do not say who contributed which. Neighbours: %s.", human.Thousands(len(ps.Data)), c.Neighbours())
 	}
-	text := fmt.Sprintf("%s people, at most %s of one. Neighbours: %s.", human.Thousands(people), plural(most, "record", "records"), c.Neighbours())
+	text := fmt.Sprintf("%s people, at most %s of one. Neighbours: %s.", human.Thousands(people), human.Plural(most, "record", "records"), c.Neighbours())
 	if most > s.Sensitivity {
 		if r.clip.Checked {
 			return text + fmt.Sprintf(" Each person keeps %d of her records (a seeded draw); the rest are dropped.", s.Sensitivity)

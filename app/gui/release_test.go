@@ -228,7 +228,7 @@ func TestReleasePeople(t *testing.T) {
 	require.NoError(t, err)
 	require.Positive(t, c.SmallCells)
 	assert.Equal(t, c.SmallCells, r.last.small)
-	assert.Contains(t, r.errs.Text, plural(c.SmallCells, "cell", "cells")+" hold only one or two people")
+	assert.Contains(t, r.errs.Text, human.Plural(c.SmallCells, "cell", "cells")+" hold only one or two people")
 	iv, err := r.last.spec.Interval(len(r.last.raw), 0.95)
 	require.NoError(t, err)
 	assert.Contains(t, r.errs.Text, iv.Statement(r.last.accuracy()))
@@ -303,7 +303,7 @@ func TestReleaseSuppress(t *testing.T) {
 	for _, v := range r.last.raw {
 		assert.False(t, v > 0 && v <= 3, "a released count of %v", v)
 	}
-	assert.Contains(t, r.errs.Text, plural(r.last.suppressed, "released count", "released counts")+" of at most 3 set to 0: post-processing")
+	assert.Contains(t, r.errs.Text, human.Plural(r.last.suppressed, "released count", "released counts")+" of at most 3 set to 0: post-processing")
 	name := filepath.Join(t.TempDir(), "r.csv")
 	require.NoError(t, r.writeCSV(name))
 	b, err := os.ReadFile(name)

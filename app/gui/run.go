@@ -534,7 +534,7 @@ func (r *runTab) finish(res *runResult, err error, took time.Duration) {
 		"The run failed; the last results stay on the Compare screen.", "Check the population of mechanisms and the data, then run again.") {
 		return
 	}
-	r.stage.SetText(fmt.Sprintf("Ran %s on %s in %s. %s.", plural(len(res.Results), "estimator", "estimators"),
+	r.stage.SetText(fmt.Sprintf("Ran %s on %s in %s. %s.", human.Plural(len(res.Results), "estimator", "estimators"),
 		res.Users.Words(), took.Round(time.Millisecond), "The estimates are "+pipeline.PreviewWords))
 	var b strings.Builder
 	for _, m := range res.Results {

@@ -2,17 +2,7 @@ package gui
 
 import (
 	"strings"
-
-	"github.com/privmap/privmap/app/human"
 )
-
-// plural counts n of a thing for people: "1 cell", "2,048 cells".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return human.Thousands(n) + " " + many
-}
 
 // shortText cuts s to at most n characters at a word, with an ellipsis.
 func shortText(s string, n int) string {

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/interval"
 	"github.com/privmap/privmap/core"
 )
@@ -134,25 +133,6 @@ func TestMethodCostsMeasured(t *testing.T) {
 			if got := c.Time.Seconds(); got < hi/2 || got > 2*lo {
 				t.Errorf("%s, %s: %.3g s said, %.3g–%.3g s measured", tc.name, c.Method, got, lo, hi)
 			}
-		}
-	}
-}
-
-// TestDurationText checks the measured durations the Compare screen
-// prints.
-func TestDurationText(t *testing.T) {
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{104 * time.Millisecond, "104 ms"},
-		{2282 * time.Millisecond, "2.28 s"},
-		{16656 * time.Millisecond, "16.7 s"},
-		{95338 * time.Millisecond, "1 min 35 s"},
-		{2*time.Hour + 5*time.Minute + 30*time.Second, "2 h 5 min"},
-	} {
-		if got := human.Duration(tc.d); got != tc.want {
-			t.Errorf("DurationText(%v) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
 }

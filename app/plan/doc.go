@@ -46,7 +46,7 @@
 // an ε (not Shokri's Q, nor the identity).
 //
 // For a **central release** the question has a closed form
-// (`release.PlanFor`): the bounds of `ReleaseSpec.Interval` (each count
+// (`release.PlanFor`): the bounds of `release.Spec.Interval` (each count
 // alone, P(|noise| ≤ t) ≥ L; every count at once, P(|noise| ≤ t)^K ≥ L)
 // fall as ε grows, so a bisection on the factor of ε (within and beyond
 // a mixture's break-point together, their ratio kept) finds the smallest

@@ -41,7 +41,7 @@ func TestStudyRoundTrip(t *testing.T) {
 	}
 	got.Writer = nil
 	if !reflect.DeepEqual(got, s) {
-		t.Errorf("ReadStudy(WriteStudy(s)) = %+v, want %+v", got, s)
+		t.Errorf("Read(Write(s)) = %+v, want %+v", got, s)
 	}
 	// core reads a window's study too when told of the application's
 	// members, keeping them.
