@@ -28,9 +28,7 @@
 // f(x) = a₁e^{−|x|/λ₁} for |x| ≤ c, a₂e^{−|x|/λ₂} beyond, with
 // a₁ = 1/(2[λ₁(1−e₁) + λ₂e₁]) and a₂ = a₁e^{c/λ₂−c/λ₁}, continuous at c.
 // The geometric mixture has α_i = e^{−ε_i/Δ}: P(k) = b₁α₁^{|k|} for
-//
-//	|k| ≤ c, b₂α₂^{|k|} beyond, b₂ = b₁(α₁/α₂)^c. The scales are λ_i = Δ/ε_i;
-//
+// |k| ≤ c, b₂α₂^{|k|} beyond, b₂ = b₁(α₁/α₂)^c. The scales are λ_i = Δ/ε_i;
 // c = 0 is the Laplace (λ = Δ/ε) or geometric (α = e^{−ε/Δ}) mechanism.
 // Each has its PDF or PMF, CDF, inverse-CDF sampler (PM Algorithms 1–2),
 // closed-form E|noise|, variance and entropy (PM eq. 14–16, 28–30; the
