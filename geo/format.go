@@ -126,11 +126,12 @@ func ParseFormat(name string) (Format, error) {
 	for _, l := range layouts {
 		shown = append(shown, l.Shown...)
 	}
-	return Auto, fmt.Errorf("geo: %w %q (want %s)", ErrUnknownFmt, name, orList(shown))
+	return Auto, fmt.Errorf("geo: %w %q (want %s)", ErrUnknownFmt, name, OrList(shown))
 }
 
-// orList joins words as a list ending in "or": "a, b or c".
-func orList(words []string) string {
+// OrList joins words as a list ending in "or": "a, b or c", as
+// privmap's refusals and help list their choices (formats, layouts).
+func OrList(words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}

@@ -97,3 +97,11 @@ func TestLayoutMapping(t *testing.T) {
 		t.Error("GeoJSON has no columns")
 	}
 }
+
+func TestOrList(t *testing.T) {
+	for want, words := range map[string][]string{"": nil, "a": {"a"}, "a or b": {"a", "b"}, "a, b or c": {"a", "b", "c"}} {
+		if got := OrList(words); got != want {
+			t.Errorf("OrList(%q) = %q, want %q", words, got, want)
+		}
+	}
+}

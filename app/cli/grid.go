@@ -16,7 +16,6 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
@@ -446,5 +445,5 @@ func formatNames() string {
 	for _, l := range census.Layouts() {
 		names = append(names, l.Name)
 	}
-	return human.OrList(names)
+	return geo.OrList(names)
 }

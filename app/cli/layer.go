@@ -13,10 +13,10 @@ import (
 	"strings"
 
 	"github.com/privmap/privmap/app/gis"
-	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/app/studyfile"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/layer"
 )
 
@@ -29,7 +29,7 @@ import (
 func renderLayer(ctx context.Context, fs *flag.FlagSet, f layer.Format, ok bool, studyName, truthName, estName, releaseName, out string,
 	stdout, stderr io.Writer) error {
 	if !ok {
-		return usageError{msg: "-release adds a release's counts to a GIS layer (-o map" + human.OrList(layer.Exts()) + "); a picture of a release is drawn by the window's Release screen"}
+		return usageError{msg: "-release adds a release's counts to a GIS layer (-o map" + geo.OrList(layer.Exts()) + "); a picture of a release is drawn by the window's Release screen"}
 	}
 	if err := cmp.Or(required(fs, "study"), distinct(fs, []string{"o"}, "truth", "estimate", "study", "release")); err != nil {
 		return err
@@ -134,5 +134,5 @@ func layerNames() string {
 		}
 		names = append(names, n)
 	}
-	return human.OrList(names)
+	return geo.OrList(names)
 }

@@ -12,10 +12,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/privmap/privmap/app/gis"
-	"github.com/privmap/privmap/app/human"
 	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/app/release"
 	"github.com/privmap/privmap/core"
+	"github.com/privmap/privmap/geo"
 	"github.com/privmap/privmap/geo/layer"
 )
 
@@ -33,7 +33,7 @@ func layerHelp() string {
 	}
 	parts := make([]string, len(holds))
 	for i, h := range holds {
-		parts[i] = human.OrList(names[h]) + ": " + h
+		parts[i] = geo.OrList(names[h]) + ": " + h
 	}
 	return strings.Join(parts, "; ")
 }
@@ -47,7 +47,7 @@ func layerKindError() error {
 	for _, f := range layer.Formats() {
 		names = append(names, fmt.Sprintf("%s (%s)", f.Exts[0], f.Name))
 	}
-	return fmt.Errorf("name the file %s or %s: its extension chooses the format", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return fmt.Errorf("name the file %s: its extension chooses the format", geo.OrList(names))
 }
 
 // showLayerExport asks for a layer's file and whether to add the true

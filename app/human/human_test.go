@@ -17,14 +17,6 @@ func TestLatLon(t *testing.T) {
 	}
 }
 
-func TestOrList(t *testing.T) {
-	for want, words := range map[string][]string{"": nil, "a": {"a"}, "a or b": {"a", "b"}, "a, b or c": {"a", "b", "c"}} {
-		if got := OrList(words); got != want {
-			t.Errorf("OrList(%q) = %q, want %q", words, got, want)
-		}
-	}
-}
-
 // TestDuration checks the measured durations the Compare screen
 // prints.
 func TestDuration(t *testing.T) {

@@ -120,11 +120,3 @@ func RoundUp(v float64, n int) float64 {
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(up, 'g', n, 64), 64)
 	return r
 }
-
-// OrList joins words as a list ending in "or": "a, b or c".
-func OrList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/privmap/privmap/geo"
 )
 
 // A Layout is one census file layout's record: its names and the files
@@ -53,7 +55,7 @@ func ParseFormat(name string) (Format, error) {
 		}
 		names = append(names, l.Name)
 	}
-	return 0, fmt.Errorf("census: %w %q (want %s or %s)", ErrUnknownFormat, name, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return 0, fmt.Errorf("census: %w %q (want %s)", ErrUnknownFormat, name, geo.OrList(names))
 }
 
 // IsFormat reports whether name is a census format, so that a command can
