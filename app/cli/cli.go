@@ -33,6 +33,7 @@ var commands = map[string]command{
 	"plan":       {"how many users, or which ε, keep the estimate's (or a release's) error below a target", runPlan},
 	"release":    {"release a histogram's counts with central noise (Laplace, geometric, their piecewise mixtures)", runRelease},
 	"report":     {"write a release report: one PDF with the data, mechanisms, estimates, release and a manifest, and its JSON", runReport},
+	"attack":     {"what an attacker who sees the reports learns of a person: one report, all of hers, and the trade-off with accuracy", runAttack},
 	"version":    {"print the version, commit, build date, Go and Fyne versions and the licences of the data and linked modules", runVersion},
 }
 

@@ -198,7 +198,7 @@ func WriteRecord(w io.Writer, r *Record) error {
 // and "window", the command a record of a file privmap's window wrote
 // names. A record naming any other is refused: the report's manifest
 // lists each record's command for a shell to run.
-var Commands = []string{"grid", "simulate", "channel", "estimate", "metrics", "render", "experiment", "plan", "release", "report", "version", "window"}
+var Commands = []string{"grid", "simulate", "channel", "estimate", "metrics", "render", "experiment", "plan", "release", "report", "attack", "version", "window"}
 
 // MaxRecordBytes bounds a record file read.
 const MaxRecordBytes = 16 << 20

@@ -163,6 +163,14 @@ func LogSpaced(lo, hi float64, n int) []float64 {
 // Check refuses a request out of range, before any work.
 func (r Request) Check() error {
 	r = r.WithDefaults()
+	if err := r.checkTarget(); err != nil {
+		return err
+	}
+	return r.checkCurve()
+}
+
+// checkCurve is Check without the target, as Curve needs.
+func (r Request) checkCurve() error {
 	if err := r.checkQuestion(); err != nil {
 		return err
 	}
@@ -175,15 +183,22 @@ func (r Request) Check() error {
 	return nil
 }
 
-// checkQuestion checks the error, its target and level, and the runs.
-func (r Request) checkQuestion() error {
+// checkTarget checks the target error.
+func (r Request) checkTarget() error {
 	switch {
-	case r.Metric != TV && r.Metric != EMD && r.Metric != MaxCell:
-		return fmt.Errorf("error %q: want tv, emd or max", r.Metric)
 	case !(r.Target > 0) || math.IsInf(r.Target, 0):
 		return fmt.Errorf("target %v: want the largest error you accept, a number > 0", r.Target)
 	case (r.Metric == TV || r.Metric == MaxCell) && r.Target >= 1:
 		return fmt.Errorf("target %v: a %s error is below 1", r.Target, r.Metric)
+	}
+	return nil
+}
+
+// checkQuestion checks the error, its level, and the runs.
+func (r Request) checkQuestion() error {
+	switch {
+	case r.Metric != TV && r.Metric != EMD && r.Metric != MaxCell:
+		return fmt.Errorf("error %q: want tv, emd or max", r.Metric)
 	case !(r.Level > 0 && r.Level < 1):
 		return fmt.Errorf("level %v: want a probability strictly between 0 and 1, such as 0.95", r.Level)
 	case r.Runs < 2 || r.Runs > MaxRuns:
@@ -263,8 +278,23 @@ func (r Request) checkEpsKinds() error {
 // how many runs go at once. progress, when not nil, gets the fraction
 // done; ctx cancels.
 func Make(ctx context.Context, req Request, mechs []core.Mechanism, progress func(float64)) (*Plan, error) {
-	req = req.WithDefaults()
 	if err := req.Check(); err != nil {
+		return nil, err
+	}
+	plan, err := Curve(ctx, req, mechs, progress)
+	if err != nil {
+		return nil, err
+	}
+	plan.Need, plan.Extrapolated = meet(plan.Points, plan.Target)
+	return plan, nil
+}
+
+// Curve is Make without a target: the points' errors and their
+// Level-quantiles, Need NaN. The attack's trade-off figure draws its
+// error axis with it (package app/attack).
+func Curve(ctx context.Context, req Request, mechs []core.Mechanism, progress func(float64)) (*Plan, error) {
+	req = req.WithDefaults()
+	if err := req.checkCurve(); err != nil {
 		return nil, err
 	}
 	shares, err := req.Study.Shares()
@@ -318,7 +348,6 @@ func Make(ctx context.Context, req Request, mechs []core.Mechanism, progress fun
 		pt.Bound = core.Quantile(pt.Errors, req.Level)
 		plan.Points = append(plan.Points, pt)
 	}
-	plan.Need, plan.Extrapolated = meet(plan.Points, req.Target)
 	return plan, nil
 }
 
