@@ -63,6 +63,8 @@ func (r SweepRequest) CheckSweep() error {
 		return fmt.Errorf("kind %s: %s", r.Kind, "its reports depend on each person's own tagged cells, which no map gives")
 	case k.Sensitive:
 		return fmt.Errorf("kind %s needs its sensitive symbols, which a sweep of the kind alone does not choose", r.Kind)
+	case len(r.Truth) != r.Study.Alphabet.Len():
+		return fmt.Errorf("the truth has %d cells, the study's alphabet %d", len(r.Truth), r.Study.Alphabet.Len())
 	case len(r.Eps) < 2 || len(r.Eps) > plan.MaxPoints:
 		return fmt.Errorf("%d values of ε: want 2 to %d", len(r.Eps), plan.MaxPoints)
 	case !slices.IsSorted(r.Eps) || !(r.Eps[0] > 0) || math.IsInf(r.Eps[len(r.Eps)-1], 0):
@@ -105,6 +107,14 @@ func MakeSweep(ctx context.Context, req SweepRequest, progress func(float64)) (*
 		req.Eps = append(slices.Clone(req.Eps), cur)
 		slices.Sort(req.Eps)
 	}
+	truth := slices.Clone(req.Truth)
+	total := 0.0
+	for _, v := range truth {
+		total += v
+	}
+	for i := range truth {
+		truth[i] /= total // a distribution, whatever the counts given
+	}
 	users := req.Users
 	if users == 0 {
 		users = len(req.Study.Data)
@@ -113,7 +123,7 @@ func MakeSweep(ctx context.Context, req SweepRequest, progress func(float64)) (*
 	if err != nil {
 		return nil, err
 	}
-	curve, err := plan.Curve(ctx, plan.Request{Study: &one, Truth: req.Truth, Method: req.Method, Metric: req.Metric,
+	curve, err := plan.Curve(ctx, plan.Request{Study: &one, Truth: truth, Method: req.Method, Metric: req.Metric,
 		Level: 0.5, Runs: req.Runs, Axis: plan.AxisEps, Points: req.Eps, Users: users, Seed: req.Seed},
 		mechs, func(f float64) { progress(0.7 * f) })
 	if err != nil {

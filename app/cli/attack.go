@@ -44,7 +44,7 @@ func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	seed := fs.Uint64("seed", 1, "seed of the simulated reports (-per-person) and deployments (-sweep)")
 	out := fs.String("o", "", "CSV `file` of the figures (with -sweep: of its points)")
 	sweep := fs.String("sweep", "", "draw the trade-off of one mechanism `kind` alone over -eps: "+epsKinds())
-	epsRange := fs.String("eps", "", "-sweep's levels `A:B:N`: N values of ε from A to B at equal ratios")
+	epsRange := fs.String("eps", "", "-sweep's levels `A:B:N`: N values of ε from A to B at equal ratios (to three digits)")
 	metric := fs.String("error", "", "-sweep's error: tv, emd or max (default: emd on grids of at most 4,096 cells and lines, else tv)")
 	method := fs.String("method", string(core.MethodGIBU), "-sweep's estimator: "+core.MethodNames(", ", ", "))
 	runs := fs.Int("runs", attack.DefaultSweepRuns, "-sweep's simulated deployments at each ε (their median error is drawn)")
@@ -190,7 +190,11 @@ func parseEpsRange(v string) ([]float64, error) {
 	if err1 != nil || err2 != nil || err3 != nil || !(a > 0) || !(b > a) || math.IsInf(b, 0) || n < 2 || n > plan.MaxPoints {
 		return nil, bad
 	}
-	return plan.LogSpaced(a, b, n), nil
+	eps := plan.LogSpaced(a, b, n)
+	for i := 1; i < n-1; i++ { // three significant digits: ε 0.381, not 0.38073…
+		eps[i], _ = strconv.ParseFloat(strconv.FormatFloat(eps[i], 'g', 3, 64), 64)
+	}
+	return eps, nil
 }
 
 // sweepMetric returns -error, or its default: the EMD where the plan

@@ -48,6 +48,7 @@ type populationTab struct {
 	// on the alphabet: each parameter, its units and its kinds.
 	levelHead, levelHelp *widget.Label
 	slots                *auditSlots // audits may run a few at a time
+	attack               *attackPanel
 	content              fyne.CanvasObject
 	ws                   *workspace
 }
@@ -103,7 +104,9 @@ func (p *populationTab) buildUI() fyne.CanvasObject {
 	// The wheel scrolls the list even over its entries, whose own
 	// scrollers would otherwise take it.
 	p.scroll.Content = container.NewStack(p.list, &wheelTo{target: p.scroll})
-	p.content = container.NewBorder(container.NewVBox(top, p.levelHelp, head), p.problems, nil, nil, p.scroll)
+	p.attack = newAttackPanel(p)
+	acc := widget.NewAccordion(widget.NewAccordionItem("What an attacker learns: each person, and the trade-off with the map's error", p.attack.ui()))
+	p.content = container.NewBorder(container.NewVBox(top, p.levelHelp, head), container.NewVBox(p.problems, acc), nil, nil, p.scroll)
 	return p.content
 }
 
@@ -410,7 +413,7 @@ func (r *mechRow) changed() {
 	r.audit.SetText("auditing…")
 	ctx, cancel := context.WithCancel(r.p.ctx)
 	r.cancel = cancel
-	gen, a, most := r.gen, r.p.alphabet, r.p.reportsPerPerson()
+	gen, a, most, expose := r.gen, r.p.alphabet, r.p.reportsPerPerson(), r.p.dataExposer(r.p.alphabet)
 	r.au = nil
 	var au core.Audit
 	jobs.Go(func() {
@@ -427,7 +430,7 @@ func (r *mechRow) changed() {
 			})
 		}
 		text, err := r.p.slots.run(ctx, held, func() (string, error) {
-			return guarded(func() (string, error) { return auditText(ctx, m, a, most, &au) })
+			return guarded(func() (string, error) { return auditText(ctx, m, a, most, &au, expose) })
 		})
 		jobs.DoAndWait(func() {
 			if gen != r.gen {
@@ -464,8 +467,9 @@ func (r *mechRow) stop() {
 	}
 }
 
-// auditText builds m and describes what its channel guarantees.
-func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet, most int, out *core.Audit) (string, error) {
+// auditText builds m and describes what its channel guarantees, and
+// what one report tells an attacker when expose is not nil.
+func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet, most int, out *core.Audit, expose exposer) (string, error) {
 	mech, err := core.NewMechanismWith(ctx, m, a, nil)
 	if err != nil {
 		return "", err
@@ -500,7 +504,11 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet, most 
 		// The data keep several check-ins of a person: hers compose.
 		text += "\n" + guarantee.PersonReading(au, most)
 	}
-	return text + "\n" + strings.Join(parts, " · "), nil
+	text += "\n" + strings.Join(parts, " · ")
+	if expose != nil {
+		text += "\n" + expose(ctx, mech, m)
+	}
+	return text, ctx.Err()
 }
 
 // geoText describes an audit's ε-geo-indistinguishability.
@@ -558,7 +566,12 @@ func (p *populationTab) tab() (string, fyne.Resource) { return "Population", the
 func (p *populationTab) shown() {}
 
 // onCancel stops the audits.
-func (p *populationTab) onCancel() { p.stopAudits() }
+func (p *populationTab) onCancel() {
+	p.stopAudits()
+	if p.attack != nil {
+		p.attack.job.onCancel()
+	}
+}
 
 // dataShown fits the population to a data set shown: a first
 // population to start from (the last session's, or a preset), or a new

@@ -238,7 +238,7 @@ func TestAuditTextExtremeEpsilon(t *testing.T) {
 		{core.MechanismSpec{ID: "p", Kind: core.KindPlanar, Epsilon: 400}, "ε-LDP ∞ (underflows at ε = 400) · ∞ per km geo-indistinguishable (underflows) · "},
 	} {
 		var au core.Audit
-		got, err := auditText(context.Background(), tc.spec, a, 1, &au)
+		got, err := auditText(context.Background(), tc.spec, a, 1, &au, nil)
 		require.NoError(t, err)
 		_, figures, _ := strings.Cut(got, "\n")
 		assert.True(t, strings.HasPrefix(figures, tc.want), "%s: %q, want it to start with %q", tc.spec.ID, got, tc.want)

@@ -3,6 +3,7 @@ package mapplot
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -50,9 +51,11 @@ func TradeOffPlot(st Style, c TradeOff) (*plot.Plot, error) {
 	if lo > 0 && hi/lo > 10 {
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks125{}
 		p.X.Min, p.X.Max = lo/math.Pow(hi/lo, 0.04), hi*math.Pow(hi/lo, 0.08)
+		p.X.Tick.Marker = percentTicks{logTicks125{}}
 	} else {
 		pad := 0.05 * math.Max(hi-lo, 1e-3)
 		p.X.Min, p.X.Max = math.Max(0, lo-pad), hi+2*pad
+		p.X.Tick.Marker = percentTicks{plot.DefaultTicks{}}
 	}
 	ypad := 0.08 * math.Max(yhi-ylo, 1e-9)
 	p.Y.Min, p.Y.Max = math.Max(0, ylo-ypad), yhi+4*ypad
@@ -98,4 +101,18 @@ func TradeOffPlot(st Style, c TradeOff) (*plot.Plot, error) {
 		p.Legend.Add("the population's choice", s)
 	}
 	return p, nil
+}
+
+// percentTicks labels a probability axis's ticks as percentages.
+type percentTicks struct{ plot.Ticker }
+
+// Ticks implements plot.Ticker.
+func (p percentTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := p.Ticker.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = strconv.FormatFloat(100*t.Value, 'g', 3, 64) + "%"
+		}
+	}
+	return ticks
 }
