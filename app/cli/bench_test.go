@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/privmap/privmap/app/attack"
 	"github.com/privmap/privmap/app/interval"
+	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/core"
 )
 
@@ -89,5 +91,55 @@ func BenchmarkNYCIntervals(b *testing.B) {
 			}
 		}
 		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/map")
+	})
+}
+
+// BenchmarkNYCAttack is issue 48's city line: what an attacker learns
+// on New York's check-ins at 0.5 km (9,024 cells) with FW Table 7's ten
+// mechanisms and the data's map as her prior. one-report/ID times
+// core.Expose of each mechanism (the issue's target: 5 s a planar
+// mechanism, reported as "of-target", the time's share of it);
+// per-person times the home attack on the 7,115 people with every
+// check-in (138,957 reports; target 30 s).
+func BenchmarkNYCAttack(b *testing.B) {
+	if _, err := os.Stat(nycCheckins); err != nil {
+		b.Skipf("no %s: %v", nycCheckins, err)
+	}
+	dir := b.TempDir()
+	truthName, studyName := filepath.Join(dir, "truth.csv"), filepath.Join(dir, "study.json")
+	args := []string{"grid", "-in", nycCheckins, "-cell", "0.5", "-per-user", "all", "-home", "-preset", "fw-t7", "-o", truthName, "-study-out", studyName}
+	if code := Run(context.Background(), args, io.Discard, io.Discard); code != 0 {
+		b.Fatalf("privmap %v: exit %d", args, code)
+	}
+	s, err := readStudy(studyName)
+	if err != nil {
+		b.Fatal(err)
+	}
+	truth, err := readTruth(truthName, &s.Alphabet)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mechs, err := pipeline.BuildMechanisms(context.Background(), s, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for j, m := range mechs {
+		b.Run("one-report/"+s.Mechanisms[j].ID, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := core.Expose(context.Background(), m, s.Alphabet, truth, attack.Radii, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/5, "of-target")
+		})
+	}
+	b.Run("per-person", func(b *testing.B) {
+		prior := attack.Prior{Name: "the data's map", Masses: truth}
+		for b.Loop() {
+			if _, err := attack.AttackPeople(context.Background(), s, mechs, prior, 1, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/30, "of-target")
 	})
 }

@@ -36,7 +36,7 @@ const (
 
 // sectionNames are the report's sections as the dialog names them.
 var sectionNames = map[string]string{
-	report.SectionContext: "Context", report.SectionData: "Data", report.SectionPopulation: "Population",
+	report.SectionContext: "Context", report.SectionData: "Data", report.SectionPopulation: "Population", report.SectionAttack: "Attacker",
 	report.SectionEstimates: "Estimates", report.SectionRelease: "Central release", report.SectionManifest: "Manifest",
 }
 

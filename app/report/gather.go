@@ -400,6 +400,9 @@ func KeepSections(r *Report) {
 	if !r.Has(SectionPopulation) {
 		r.Population = nil
 	}
+	if !r.Has(SectionAttack) {
+		r.Attack = nil
+	}
 	if !r.Has(SectionEstimates) {
 		r.Estimates = nil
 	}

@@ -169,6 +169,12 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 			return nil, nil, err
 		}
 	}
+	if r.Has(SectionAttack) && len(in.Study.Study.Mechanisms) > 0 {
+		say("measuring what an attacker learns")
+		if r.Attack, err = attackFacts(ctx, in.Study.Study, in.Truth); err != nil {
+			return nil, nil, fmt.Errorf("what an attacker learns: %w", err)
+		}
+	}
 	if in.TruthFile != nil {
 		m.digested(*in.TruthFile)
 	}

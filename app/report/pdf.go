@@ -79,6 +79,9 @@ func WritePDF(w io.Writer, r *Report, figs []Figure) error {
 	if r.Has(SectionPopulation) && len(r.Population) > 0 {
 		d.population(r.Population)
 	}
+	if r.Has(SectionAttack) && r.Attack != nil {
+		d.attack(r.Attack)
+	}
 	if r.Has(SectionEstimates) && len(r.Estimates) > 0 {
 		d.estimates(r, figs)
 	}

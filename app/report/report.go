@@ -28,13 +28,14 @@ const (
 	SectionContext    = "context"
 	SectionData       = "data"
 	SectionPopulation = "population"
+	SectionAttack     = "attack"
 	SectionEstimates  = "estimates"
 	SectionRelease    = "release"
 	SectionManifest   = "manifest"
 )
 
 // Sections lists every section.
-var Sections = []string{SectionContext, SectionData, SectionPopulation, SectionEstimates, SectionRelease, SectionManifest}
+var Sections = []string{SectionContext, SectionData, SectionPopulation, SectionAttack, SectionEstimates, SectionRelease, SectionManifest}
 
 // A Report is every fact a report states.
 type Report struct {
@@ -49,6 +50,7 @@ type Report struct {
 
 	Data       *Data       `json:"data,omitempty"`
 	Population []Mechanism `json:"population,omitempty"`
+	Attack     *Attack     `json:"attack,omitempty"`
 	Estimates  []Estimate  `json:"estimates,omitempty"`
 	Release    *Release    `json:"release,omitempty"`
 	Manifest   *Manifest   `json:"manifest,omitempty"`
