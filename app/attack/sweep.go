@@ -103,9 +103,17 @@ func MakeSweep(ctx context.Context, req SweepRequest, progress func(float64)) (*
 		}
 	}
 	if !math.IsNaN(cur) && !slices.Contains(req.Eps, cur) {
-		// The population's choice is drawn, to be marked.
-		req.Eps = append(slices.Clone(req.Eps), cur)
-		slices.Sort(req.Eps)
+		// The population's choice is drawn, to be marked: in place of
+		// a level within 5% of it (their labels would overlap), else
+		// beside the others.
+		req.Eps = slices.Clone(req.Eps)
+		i := slices.IndexFunc(req.Eps, func(e float64) bool { return math.Abs(e-cur) <= 0.05*cur })
+		if i >= 0 {
+			req.Eps[i] = cur
+		} else {
+			req.Eps = append(req.Eps, cur)
+			slices.Sort(req.Eps)
+		}
 	}
 	truth := slices.Clone(req.Truth)
 	total := 0.0

@@ -133,7 +133,7 @@ func SweepSentence(sw *Sweep) string {
 		strings.ToUpper(string(sw.Metric)), first.Error, unit, last.Error, unit)
 	for _, p := range sw.Points {
 		if p.Eps == sw.Current {
-			out += fmt.Sprintf("; at the population's ε %.3g, %s and %.3g%s", p.Eps, human.Percent(p.Success), p.Error, unit)
+			out += fmt.Sprintf("; at the ε of the population's first %s mechanism, %.3g: %s and %.3g%s", sw.Kind, p.Eps, human.Percent(p.Success), p.Error, unit)
 		}
 	}
 	return out + "."

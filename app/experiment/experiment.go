@@ -146,6 +146,9 @@ type Panel struct {
 	// that are not errors); ByName heads the summary's rows with the
 	// settings' names rather than their x.
 	Scatter, NoBest, ByName bool
+	// MeasuredX: the settings' x are measured (an attacker's success),
+	// not chosen, and the axis takes round ticks rather than theirs.
+	MeasuredX bool
 }
 
 // Unit returns the unit of metric m on the panel's alphabet.

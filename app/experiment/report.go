@@ -325,7 +325,7 @@ func xRange(pl *plot.Plot, p Panel, ext extent) {
 	if ext.hi > ext.lo {
 		pad := 0.05 * (ext.hi - ext.lo)
 		pl.X.Min, pl.X.Max = ext.lo-pad, ext.hi+pad
-		if !p.Scatter && len(p.Settings) <= 12 {
+		if !p.Scatter && !p.MeasuredX && len(p.Settings) <= 12 {
 			pl.X.Tick.Marker = settingTicks(p) // else gonum's round ticks
 		}
 	}

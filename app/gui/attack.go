@@ -59,6 +59,12 @@ func attackStudy(ds *dataset) (*core.Study, attack.Prior) {
 	return st, attack.Prior{Name: "the data's map", Masses: truth}
 }
 
+// sweepRanges are the levels a trade-off of each kind starts with: the
+// papers' ranges (FW Tables 4–7), per km or per step for the geometric.
+var sweepRanges = map[core.MechanismKind][2]string{
+	core.KindKRR: {"0.5", "8"}, core.KindRAPPOR: {"0.5", "8"}, core.KindPlanar: {"0.2", "5"}, core.KindGeo: {"0.02", "1"},
+}
+
 // attackPanel is the Population screen's "What an attacker learns":
 // the home attack on every person of the data with all her reports
 // (attack.AttackPeople), and one kind's trade-off between the
@@ -89,12 +95,14 @@ func newAttackPanel(p *populationTab) *attackPanel {
 			kinds = append(kinds, string(k.Name))
 		}
 	}
-	a.kind = widget.NewSelect(kinds, nil)
-	a.kind.SetSelected(kinds[0])
 	a.from, a.to, a.points = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
-	a.from.SetText("0.5")
-	a.to.SetText("8")
 	a.points.SetText("6")
+	a.kind = widget.NewSelect(kinds, func(k string) {
+		r := sweepRanges[core.MechanismKind(k)]
+		a.from.SetText(r[0])
+		a.to.SetText(r[1])
+	})
+	a.kind.SetSelected(string(core.KindPlanar))
 	a.job.holds = []fyne.Disableable{a.sweepBtn, a.kind, a.from, a.to, a.points}
 	a.status.Wrapping = fyne.TextWrapWord
 	a.figure = newFigureView(fyne.NewSize(300, 220), nil)
@@ -118,7 +126,10 @@ func (a *attackPanel) ui() fyne.CanvasObject {
 		exports.Add(b)
 	}
 	buttons := container.NewBorder(nil, nil, container.NewHBox(a.job.runBtn, a.job.cancelBtn), exports, bar)
-	return container.NewVBox(buttons, sweep, a.status, a.figure)
+	head := bold("What an attacker learns: each person with all her reports, and a kind's trade-off with the map's error")
+	// The words beside the figure, so that both show in the split's
+	// lower half at 1200×760.
+	return container.NewVBox(head, buttons, sweep, container.NewGridWithColumns(2, a.status, a.figure))
 }
 
 // onPeople starts the home attack on the data shown.

@@ -105,8 +105,12 @@ func (p *populationTab) buildUI() fyne.CanvasObject {
 	// scrollers would otherwise take it.
 	p.scroll.Content = container.NewStack(p.list, &wheelTo{target: p.scroll})
 	p.attack = newAttackPanel(p)
-	acc := widget.NewAccordion(widget.NewAccordionItem("What an attacker learns: each person, and the trade-off with the map's error", p.attack.ui()))
-	p.content = container.NewBorder(container.NewVBox(top, p.levelHelp, head), container.NewVBox(p.problems, acc), nil, nil, p.scroll)
+	// The rows above, the attacker's panel below: a split the user
+	// drags, so that the trade-off's figure and the rows are seen at once.
+	split := container.NewVSplit(container.NewBorder(container.NewVBox(top, p.levelHelp, head), p.problems, nil, nil, p.scroll),
+		container.NewVScroll(p.attack.ui()))
+	split.Offset = 0.55
+	p.content = split
 	return p.content
 }
 
