@@ -111,30 +111,8 @@ func (h *HomeAttack) Guess(j int, reps []Report) int {
 	}
 	copy(s.theta, h.prior)
 	for step := range steps {
-		clear(s.next)
-		for d, dr := range ds {
-			var col []float64
-			switch {
-			case keep && step > 0:
-				col = s.cols[d*len(h.xs) : (d+1)*len(h.xs)]
-			case keep:
-				col = s.cols[d*len(h.xs) : (d+1)*len(h.xs)]
-				h.column(m, dr.r, col, s)
-			default:
-				col = s.like[:len(h.xs)]
-				h.column(m, dr.r, col, s)
-			}
-			addPosterior(s.next, s.theta, col, dr.n)
-		}
-		total := 0.0
-		for _, v := range s.next {
-			total += v
-		}
-		if total == 0 {
+		if !h.step(s, m, ds, keep, step > 0) {
 			break // no report is possible from the prior's support
-		}
-		for i, v := range s.next {
-			s.theta[i] = v / total
 		}
 	}
 	best := 0
@@ -144,6 +122,35 @@ func (h *HomeAttack) Guess(j int, reps []Report) int {
 		}
 	}
 	return int(h.xs[best])
+}
+
+// step makes one update of s.theta from the distinct reports ds of
+// mechanism m, reading their columns from s.cols when kept and filled,
+// and reports false when no report is possible under θ.
+func (h *HomeAttack) step(s *homeScratch, m Mechanism, ds []distinct, keep, filled bool) bool {
+	clear(s.next)
+	n := len(h.xs)
+	for d, dr := range ds {
+		col := s.like[:n]
+		if keep {
+			col = s.cols[d*n : (d+1)*n]
+		}
+		if !keep || !filled {
+			h.column(m, dr.r, col, s)
+		}
+		addPosterior(s.next, s.theta, col, dr.n)
+	}
+	total := 0.0
+	for _, v := range s.next {
+		total += v
+	}
+	if total == 0 {
+		return false
+	}
+	for i, v := range s.next {
+		s.theta[i] = v / total
+	}
+	return true
 }
 
 // column sets col[i] = P(r | xs[i]), up to a common factor.

@@ -95,34 +95,9 @@ func MakeSweep(ctx context.Context, req SweepRequest, progress func(float64)) (*
 	one := *req.Study
 	one.Mechanisms = []core.MechanismSpec{{ID: string(req.Kind), Kind: req.Kind, Epsilon: 1}}
 	one.Data, one.People, one.Personal, one.MaxPerPerson = nil, nil, nil, 0
-	cur := math.NaN()
-	for _, m := range req.Study.Mechanisms {
-		if m.Kind == req.Kind {
-			cur = m.Epsilon
-			break
-		}
-	}
-	if !math.IsNaN(cur) && !slices.Contains(req.Eps, cur) {
-		// The population's choice is drawn, to be marked: in place of
-		// a level within 5% of it (their labels would overlap), else
-		// beside the others.
-		req.Eps = slices.Clone(req.Eps)
-		i := slices.IndexFunc(req.Eps, func(e float64) bool { return math.Abs(e-cur) <= 0.05*cur })
-		if i >= 0 {
-			req.Eps[i] = cur
-		} else {
-			req.Eps = append(req.Eps, cur)
-			slices.Sort(req.Eps)
-		}
-	}
-	truth := slices.Clone(req.Truth)
-	total := 0.0
-	for _, v := range truth {
-		total += v
-	}
-	for i := range truth {
-		truth[i] /= total // a distribution, whatever the counts given
-	}
+	cur := currentEps(req)
+	req.Eps = withCurrent(req.Eps, cur)
+	truth := normalised(req.Truth)
 	users := req.Users
 	if users == 0 {
 		users = len(req.Study.Data)
@@ -173,4 +148,46 @@ func WriteSweepCSV(w io.Writer, sw *Sweep) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// currentEps returns the ε of the study's first mechanism of the kind,
+// NaN when it has none.
+func currentEps(req SweepRequest) float64 {
+	for _, m := range req.Study.Mechanisms {
+		if m.Kind == req.Kind {
+			return m.Epsilon
+		}
+	}
+	return math.NaN()
+}
+
+// withCurrent returns eps with the population's choice cur among them,
+// to be marked: in place of a level within 5% of it (their labels would
+// overlap), else beside the others.
+func withCurrent(eps []float64, cur float64) []float64 {
+	if math.IsNaN(cur) || slices.Contains(eps, cur) {
+		return eps
+	}
+	eps = slices.Clone(eps)
+	if i := slices.IndexFunc(eps, func(e float64) bool { return math.Abs(e-cur) <= 0.05*cur }); i >= 0 {
+		eps[i] = cur
+		return eps
+	}
+	eps = append(eps, cur)
+	slices.Sort(eps)
+	return eps
+}
+
+// normalised returns v divided by its sum: a distribution, whatever
+// counts were given.
+func normalised(v []float64) []float64 {
+	out := slices.Clone(v)
+	total := 0.0
+	for _, x := range out {
+		total += x
+	}
+	for i := range out {
+		out[i] /= total
+	}
+	return out
 }

@@ -80,7 +80,22 @@ func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			Metric: sweepMetric(*metric, s), Method: core.Method(*method), Runs: *runs, Users: *users, Seed: *seed}
 		return attackSweep(ctx, req, *out, *figure, []string{*studyName, *truthName}, stdout, stderr)
 	}
-	mechs, err := buildAll(ctx, *studyName, s, stderr)
+	return attackPopulation(ctx, s, prior, attackRun{study: *studyName, truth: *truthName, out: *out, perPerson: *perPerson, seed: *seed}, stdout, stderr)
+}
+
+// attackRun is what attackPopulation is asked: the files and the
+// per-person attack's seed.
+type attackRun struct {
+	study, truth, out string
+	perPerson         bool
+	seed              uint64
+}
+
+// attackPopulation measures one report's exposure of every mechanism
+// of s and, with perPerson, the home attack on its people, and writes
+// the lines, the sentences and the CSV.
+func attackPopulation(ctx context.Context, s *core.Study, prior attack.Prior, q attackRun, stdout, stderr io.Writer) error {
+	mechs, err := buildAll(ctx, q.study, s, stderr)
 	if err != nil {
 		return err
 	}
@@ -90,15 +105,15 @@ func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	var people *attack.People
-	if *perPerson {
-		people, err = attack.AttackPeople(ctx, s, mechs, prior, *seed, func(f float64) { say("%.0f%% of the people attacked", 100*f) })
+	if q.perPerson {
+		people, err = attack.AttackPeople(ctx, s, mechs, prior, q.seed, func(f float64) { say("%.0f%% of the people attacked", 100*f) })
 		if err != nil {
 			return fmt.Errorf("-per-person: %w", err)
 		}
 	}
 	var b output.Batch
-	if *out != "" {
-		b.Add(*out, func(w io.Writer) error { return attack.WriteCSV(w, ms, people) }, *studyName, *truthName)
+	if q.out != "" {
+		b.Add(q.out, func(w io.Writer) error { return attack.WriteCSV(w, ms, people) }, q.study, q.truth)
 	}
 	lines := make([][]byte, len(ms))
 	for j, m := range ms {
@@ -114,17 +129,24 @@ func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		for _, l := range lines {
 			fmt.Fprintf(w, "%s\n", l)
 		}
-		for _, m := range ms {
-			fmt.Fprintf(stderr, "privmap: %s (%s, %s): %s\n", m.Spec.ID, m.Spec.Kind, m.Level, attack.Sentence(s, m, prior))
-		}
-		if people != nil {
-			fmt.Fprintf(stderr, "privmap: every person (home: %s; reports drawn with seed %d): %s\n",
-				people.HomeFrom, people.Seed, attack.PeopleSentence(s.Alphabet, people.All))
-			if people.Left > 0 {
-				fmt.Fprintf(stderr, "privmap: %d people of a personalized mechanism (pum) were not attacked: their reports depend on their own tagged cells\n", people.Left)
-			}
-		}
+		attackSentences(stderr, s, ms, prior, people)
 	})
+}
+
+// attackSentences writes each mechanism's sentence and the home
+// attack's on w.
+func attackSentences(w io.Writer, s *core.Study, ms []attack.Mechanism, prior attack.Prior, people *attack.People) {
+	for _, m := range ms {
+		fmt.Fprintf(w, "privmap: %s (%s, %s): %s\n", m.Spec.ID, m.Spec.Kind, m.Level, attack.Sentence(s, m, prior))
+	}
+	if people == nil {
+		return
+	}
+	fmt.Fprintf(w, "privmap: every person (home: %s; reports drawn with seed %d): %s\n",
+		people.HomeFrom, people.Seed, attack.PeopleSentence(s.Alphabet, people.All))
+	if people.Left > 0 {
+		fmt.Fprintf(w, "privmap: %d people of a personalized mechanism (pum) were not attacked: their reports depend on their own tagged cells\n", people.Left)
+	}
 }
 
 // attackFlags refuses flags that do not go together: -sweep's own

@@ -87,33 +87,45 @@ func attackFacts(ctx context.Context, s *core.Study, truth []float64) (*Attack, 
 	}
 	out := &Attack{Prior: prior.Name}
 	for j, m := range ms {
-		am := AttackMechanism{ID: m.Spec.ID, Level: m.Level, Sentence: attack.Sentence(s, m, prior)}
-		if m.NotMeasured == "" {
-			am.Success, am.PriorSuccess = ptr(m.Success), ptr(m.Prior)
-		}
-		if m.Distance {
-			am.ExpectedError, am.PriorError, am.Unit = ptr(m.ExpectedError), ptr(m.PriorError), m.Unit
-			for i, r := range m.Radii {
-				if r == 1 {
-					am.Within1km = ptr(m.Within[i])
-				}
-			}
-		}
+		am := mechanismExposure(s, m, prior)
 		if people != nil {
 			am.HomeExact = ptr(people.Mechs[j].All.Exact)
 		}
 		out.Mechanisms = append(out.Mechanisms, am)
 	}
 	if people != nil {
-		g := people.All
-		out.People = &AttackPeople{Seed: people.Seed, HomeFrom: people.HomeFrom, People: g.All.People, Exact: ptr(g.All.Exact),
-			Within1: ptr(g.All.Within1), Median: ptr(g.All.Median), Left: people.Left, Sentence: attack.PeopleSentence(s.Alphabet, g)}
-		for i, b := range attack.Bins {
-			h := g.Bins[i]
-			out.People.Bins = append(out.People.Bins, AttackBin{Reports: b.Label, People: h.People, Exact: ptr(h.Exact), Within1: ptr(h.Within1)})
-		}
+		out.People = peopleFacts(s, people)
 	}
 	return out, nil
+}
+
+// mechanismExposure states one mechanism's exposure.
+func mechanismExposure(s *core.Study, m attack.Mechanism, prior attack.Prior) AttackMechanism {
+	am := AttackMechanism{ID: m.Spec.ID, Level: m.Level, Sentence: attack.Sentence(s, m, prior)}
+	if m.NotMeasured == "" {
+		am.Success, am.PriorSuccess = ptr(m.Success), ptr(m.Prior)
+	}
+	if m.Distance {
+		am.ExpectedError, am.PriorError, am.Unit = ptr(m.ExpectedError), ptr(m.PriorError), m.Unit
+		for i, r := range m.Radii {
+			if r == 1 {
+				am.Within1km = ptr(m.Within[i])
+			}
+		}
+	}
+	return am
+}
+
+// peopleFacts states the home attack on every person.
+func peopleFacts(s *core.Study, people *attack.People) *AttackPeople {
+	g := people.All
+	out := &AttackPeople{Seed: people.Seed, HomeFrom: people.HomeFrom, People: g.All.People, Exact: ptr(g.All.Exact),
+		Within1: ptr(g.All.Within1), Median: ptr(g.All.Median), Left: people.Left, Sentence: attack.PeopleSentence(s.Alphabet, g)}
+	for i, b := range attack.Bins {
+		h := g.Bins[i]
+		out.Bins = append(out.Bins, AttackBin{Reports: b.Label, People: h.People, Exact: ptr(h.Exact), Within1: ptr(h.Within1)})
+	}
+	return out
 }
 
 // ptr returns a pointer to v, nil for NaN (JSON's null).

@@ -169,11 +169,8 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 			return nil, nil, err
 		}
 	}
-	if r.Has(SectionAttack) && len(in.Study.Study.Mechanisms) > 0 {
-		say("measuring what an attacker learns")
-		if r.Attack, err = attackFacts(ctx, in.Study.Study, in.Truth); err != nil {
-			return nil, nil, fmt.Errorf("what an attacker learns: %w", err)
-		}
+	if r.Attack, err = gatherAttack(ctx, r, in, say); err != nil {
+		return nil, nil, err
 	}
 	if in.TruthFile != nil {
 		m.digested(*in.TruthFile)
@@ -198,6 +195,20 @@ func Gather(ctx context.Context, in *Inputs, opt Options, own []string) (*Report
 	AddFigures(r, figs)
 	KeepSections(r)
 	return r, figs, m.err
+}
+
+// gatherAttack measures what an attacker learns when r has the section
+// and the study mechanisms; nil otherwise.
+func gatherAttack(ctx context.Context, r *Report, in *Inputs, say func(string, ...any)) (*Attack, error) {
+	if !r.Has(SectionAttack) || len(in.Study.Study.Mechanisms) == 0 {
+		return nil, nil
+	}
+	say("measuring what an attacker learns")
+	a, err := attackFacts(ctx, in.Study.Study, in.Truth)
+	if err != nil {
+		return nil, fmt.Errorf("what an attacker learns: %w", err)
+	}
+	return a, nil
 }
 
 // gatherEstimate describes the estimate ei with what its record says,

@@ -73,28 +73,33 @@ func WritePDF(w io.Writer, r *Report, figs []Figure) error {
 	})
 	f.AddPage()
 	d.context(r)
-	if r.Has(SectionData) && r.Data != nil {
-		d.data(r.Data)
-	}
-	if r.Has(SectionPopulation) && len(r.Population) > 0 {
-		d.population(r.Population)
-	}
-	if r.Has(SectionAttack) && r.Attack != nil {
-		d.attack(r.Attack)
-	}
-	if r.Has(SectionEstimates) && len(r.Estimates) > 0 {
-		d.estimates(r, figs)
-	}
-	if r.Has(SectionRelease) && r.Release != nil {
-		d.release(r.Release, figs)
-	}
-	if r.Has(SectionManifest) && r.Manifest != nil {
-		d.manifest(r.Manifest)
-	}
+	d.sections(r, figs)
 	if err := f.Error(); err != nil {
 		return fmt.Errorf("report: PDF: %w", err)
 	}
 	return f.Output(w)
+}
+
+// sections draws each section the report has and holds facts for, in
+// their order.
+func (d *pdfDoc) sections(r *Report, figs []Figure) {
+	draw := []struct {
+		name string
+		has  bool
+		draw func()
+	}{
+		{SectionData, r.Data != nil, func() { d.data(r.Data) }},
+		{SectionPopulation, len(r.Population) > 0, func() { d.population(r.Population) }},
+		{SectionAttack, r.Attack != nil, func() { d.attack(r.Attack) }},
+		{SectionEstimates, len(r.Estimates) > 0, func() { d.estimates(r, figs) }},
+		{SectionRelease, r.Release != nil, func() { d.release(r.Release, figs) }},
+		{SectionManifest, r.Manifest != nil, func() { d.manifest(r.Manifest) }},
+	}
+	for _, s := range draw {
+		if s.has && r.Has(s.name) {
+			s.draw()
+		}
+	}
 }
 
 func (d *pdfDoc) heading(s string) {
