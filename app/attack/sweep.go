@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/app/plan"
@@ -162,14 +163,14 @@ func currentEps(req SweepRequest) float64 {
 }
 
 // withCurrent returns eps with the population's choice cur among them,
-// to be marked: in place of a level within 5% of it (their labels would
+// to be marked: in place of a level within 10% of it (their labels would
 // overlap), else beside the others.
 func withCurrent(eps []float64, cur float64) []float64 {
 	if math.IsNaN(cur) || slices.Contains(eps, cur) {
 		return eps
 	}
 	eps = slices.Clone(eps)
-	if i := slices.IndexFunc(eps, func(e float64) bool { return math.Abs(e-cur) <= 0.05*cur }); i >= 0 {
+	if i := slices.IndexFunc(eps, func(e float64) bool { return math.Abs(e-cur) <= 0.1*cur }); i >= 0 {
 		eps[i] = cur
 		return eps
 	}
@@ -190,4 +191,15 @@ func normalised(v []float64) []float64 {
 		out[i] /= total
 	}
 	return out
+}
+
+// Levels returns n levels of ε from a to b at equal ratios, those
+// between rounded to three significant digits (ε 0.381, not
+// 0.38073…): the -eps A:B:N of privmap attack and the window's sweep.
+func Levels(a, b float64, n int) []float64 {
+	eps := plan.LogSpaced(a, b, n)
+	for i := 1; i < n-1; i++ {
+		eps[i], _ = strconv.ParseFloat(strconv.FormatFloat(eps[i], 'g', 3, 64), 64)
+	}
+	return eps
 }

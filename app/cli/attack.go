@@ -212,11 +212,7 @@ func parseEpsRange(v string) ([]float64, error) {
 	if err1 != nil || err2 != nil || err3 != nil || !(a > 0) || !(b > a) || math.IsInf(b, 0) || n < 2 || n > plan.MaxPoints {
 		return nil, bad
 	}
-	eps := plan.LogSpaced(a, b, n)
-	for i := 1; i < n-1; i++ { // three significant digits: ε 0.381, not 0.38073…
-		eps[i], _ = strconv.ParseFloat(strconv.FormatFloat(eps[i], 'g', 3, 64), 64)
-	}
-	return eps, nil
+	return attack.Levels(a, b, n), nil
 }
 
 // sweepMetric returns -error, or its default: the EMD where the plan

@@ -209,7 +209,7 @@ func (a *attackPanel) request() (attack.SweepRequest, error) {
 		metric = plan.TV
 	}
 	req := attack.SweepRequest{Study: st, Truth: prior.Masses, Prior: prior, Kind: core.MechanismKind(a.kind.Selected),
-		Eps: plan.LogSpaced(lo, hi, n), Metric: metric, Method: core.MethodGIBU, Seed: attackSeed}
+		Eps: attack.Levels(lo, hi, n), Metric: metric, Method: core.MethodGIBU, Seed: attackSeed}
 	return req, req.CheckSweep()
 }
 
