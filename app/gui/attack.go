@@ -77,14 +77,16 @@ type attackPanel struct {
 	kind     *widget.Select
 	from, to *widget.Entry
 	points   *widget.Entry
-	status   *widget.Label
-	figure   *figureView
-	last     *attack.Sweep
-	exports  []*widget.Button
+	// status says the home attack's outcome, sweepStatus the trade-off's.
+	status, sweepStatus *widget.Label
+	figure              *figureView
+	last                *attack.Sweep
+	exports             []*widget.Button
 }
 
 func newAttackPanel(p *populationTab) *attackPanel {
-	a := &attackPanel{p: p, status: widget.NewLabel("Attack each person of the data with all her reports, or draw a kind's trade-off between what one report tells an attacker and the map's error.")}
+	a := &attackPanel{p: p, status: widget.NewLabel("Attack each person of the data with all her reports: what an attacker who sees them all finds of her home."),
+		sweepStatus: widget.NewLabel("Draw a kind's trade-off: at each ε, what one report tells an attacker against the map's error.")}
 	a.job = newJobControls(a.onPeople)
 	a.job.runBtn.Text, a.job.runBtn.Icon, a.job.runBtn.Importance = "Attack each person", theme.AccountIcon(), widget.MediumImportance
 	a.job.bind()
@@ -105,6 +107,7 @@ func newAttackPanel(p *populationTab) *attackPanel {
 	a.kind.SetSelected(string(core.KindPlanar))
 	a.job.holds = []fyne.Disableable{a.sweepBtn, a.kind, a.from, a.to, a.points}
 	a.status.Wrapping = fyne.TextWrapWord
+	a.sweepStatus.Wrapping = fyne.TextWrapWord
 	a.figure = newFigureView(fyne.NewSize(300, 220), nil)
 	a.figure.Hide()
 	for _, f := range []struct{ text, ext string }{{"Export PNG…", "png"}, {"Export SVG…", "svg"}, {"Export CSV…", "csv"}} {
@@ -129,7 +132,7 @@ func (a *attackPanel) ui() fyne.CanvasObject {
 	head := bold("What an attacker learns: each person with all her reports, and a kind's trade-off with the map's error")
 	// The words beside the figure, so that both show in the split's
 	// lower half at 1200×760.
-	return container.NewVBox(head, buttons, sweep, container.NewGridWithColumns(2, a.status, a.figure))
+	return container.NewVBox(head, buttons, a.status, sweep, container.NewGridWithColumns(2, a.sweepStatus, a.figure))
 }
 
 // onPeople starts the home attack on the data shown.
@@ -220,21 +223,21 @@ func (a *attackPanel) onSweep() {
 		showError(a.p.ws.win, err, "Nothing was drawn: correct the trade-off's kind and levels, then draw again.")
 		return
 	}
-	a.status.SetText(fmt.Sprintf("Drawing %s's trade-off: %d levels of ε, %d simulated deployments each…", req.Kind, len(req.Eps), attack.DefaultSweepRuns))
-	progress := a.job.timeLeft(a.status, nil, nil)
+	a.sweepStatus.SetText(fmt.Sprintf("Drawing %s's trade-off: %d levels of ε, %d simulated deployments each…", req.Kind, len(req.Eps), attack.DefaultSweepRuns))
+	progress := a.job.timeLeft(a.sweepStatus, nil, nil)
 	release := a.p.ws.audits.hold()
 	a.job.start(a.p.ctx, func(ctx context.Context) func() {
 		defer release()
 		sw, err := guarded(func() (*attack.Sweep, error) { return attack.MakeSweep(ctx, req, progress) })
 		return func() {
-			if a.job.stopped(a.p.ws.win, a.status, err, "Trade-off cancelled.", "The trade-off failed.", "Check the kind and the levels, then draw again.") {
+			if a.job.stopped(a.p.ws.win, a.sweepStatus, err, "Trade-off cancelled.", "The trade-off failed.", "Check the kind and the levels, then draw again.") {
 				return
 			}
 			a.last = sw
 			for _, b := range a.exports {
 				b.Enable()
 			}
-			a.status.SetText(attack.SweepSentence(sw))
+			a.sweepStatus.SetText(attack.SweepSentence(sw))
 			curve := experiment.TradeOffCurve(sw)
 			a.figure.set(func(st mapplot.Style) (imager, error) {
 				pl, err := mapplot.TradeOffPlot(st, curve)

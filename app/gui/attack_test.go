@@ -31,8 +31,9 @@ func TestPopulationAttack(t *testing.T) {
 	a.points.SetText("3")
 	test.Tap(a.sweepBtn)
 	settleUntil(t, "the trade-off", func() bool { return !a.job.running })
-	require.NotNil(t, a.last, a.status.Text)
-	assert.True(t, strings.HasPrefix(a.status.Text, "For planar-geometric alone from ε 0.19 to 3"), a.status.Text)
+	require.NotNil(t, a.last, a.sweepStatus.Text)
+	assert.True(t, strings.HasPrefix(a.sweepStatus.Text, "For planar-geometric alone from ε 0.19 to 3"), a.sweepStatus.Text)
+	assert.Contains(t, a.status.Text, "an attacker finds the home cell of ", "the home attack's words kept")
 	assert.Equal(t, 0.19, a.last.Current, "FW Table 6's first planar level, in place of 0.2")
 	assert.Len(t, a.last.Points, 3)
 	for _, b := range a.exports {

@@ -109,7 +109,7 @@ func (p *populationTab) buildUI() fyne.CanvasObject {
 	// drags, so that the trade-off's figure and the rows are seen at once.
 	split := container.NewVSplit(container.NewBorder(container.NewVBox(top, p.levelHelp, head), p.problems, nil, nil, p.scroll),
 		container.NewVScroll(p.attack.ui()))
-	split.Offset = 0.55
+	split.Offset = 0.45
 	p.content = split
 	return p.content
 }
