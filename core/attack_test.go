@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // randomPrior returns k masses drawn from rng, a share of them zero.
@@ -235,13 +233,7 @@ func TestExposeShokri(t *testing.T) {
 	rng := rand.New(rand.NewPCG(48, 4))
 	a := Alphabet{Kind: KindGrid, Cols: 4, Rows: 3, CellKm: 1}
 	k := a.Len()
-	d := mat.NewDense(k, k, nil)
-	for x := range k {
-		for z := range k {
-			v, _, _ := a.Distance(x, z)
-			d.Set(x, z, v)
-		}
-	}
+	d := distanceMatrix(a)
 	for _, q := range []float64{0.3, 0.8} {
 		prior := randomPrior(rng, k, 0)
 		pi, _ := normalPrior(prior, k)

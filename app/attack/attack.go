@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"strings"
 
 	"github.com/privmap/privmap/core"
@@ -100,17 +98,4 @@ func unitOf(a core.Alphabet) string {
 		return "steps"
 	}
 	return ""
-}
-
-// median returns the median of v, sorted in place; NaN when empty.
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(v)
-	n := len(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2]) / 2
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/privmap/privmap/app/pipeline"
@@ -224,7 +225,11 @@ func homesOf(a core.Alphabet, people []person, b Bin) Homes {
 	}
 	h.Exact = float64(exact) / float64(h.People)
 	h.Within1 = float64(within) / float64(h.People)
-	h.Median = median(dists)
+	h.Median = math.NaN()
+	if len(dists) > 0 {
+		slices.Sort(dists)
+		h.Median = core.Quantile(dists, 0.5)
+	}
 	if !h.Distance {
 		h.Within1 = math.NaN()
 	}

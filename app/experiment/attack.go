@@ -7,9 +7,10 @@ import (
 	"github.com/privmap/privmap/core"
 )
 
-func init() {
-	register(&Experiment{Name: "fw-attack",
-		Title: "FW Tables 5 and 6 as privacy against utility: what one report tells an attacker who knows the map (x) against GIBU's EMD (y), (a) 10 k-RR and (b) 10 planar geometric levels on the check-ins' grid, each used by every user",
+// attackExperiment is fw-attack, registered after FW's figures (fw.go).
+func attackExperiment() *Experiment {
+	return &Experiment{Name: "fw-attack",
+		Title: "FW Tables 5–6 against an attacker: privacy as what one report tells an attacker who knows the map (x) against GIBU's EMD (y), (a) 10 k-RR and (b) 10 planar geometric levels on the check-ins' grid, each used by every user",
 		Claim: "Not a figure of FW: its k-RR and planar geometric levels (Tables 5 and 6) placed by the attacker's exact success from one report; lower and to the left is better.",
 		Runs:  10, Users: []int{10000}, UsersRole: UsersOne, Data: CheckinData,
 		panels: func(d *Data, users []int) ([]Panel, error) {
@@ -19,7 +20,7 @@ func init() {
 			}
 			b, err := attackPanel("b", "fw-t6", "planar geometric (Table 6)", d, users[0])
 			return []Panel{a, b}, err
-		}})
+		}}
 }
 
 // attackPanel is one kind's levels of a preset on d's grid, each a

@@ -82,6 +82,7 @@ func init() {
 		rappor("fw-fig14", "FW Fig. 14: [RAP]_M (projection, normalisation) and GIBU, 10 RAPPOR on 20 symbols, (a) high and (b) low privacy (Table 4)",
 			"FW Table 2 and §8.3: [RAP]_M is excellent at high privacy, where it performs like GIBU, and good at low privacy, where GIBU is clearly better.",
 			rapMP, rapMN, gibu),
+		attackExperiment(),
 	)
 }
 

@@ -18,11 +18,7 @@ func PlanCurve(p *plan.Plan) mapplot.PlanCurve {
 	if p.Axis == plan.AxisEps {
 		c.XLabel = "ε, as a multiple of the population's"
 	}
-	c.YLabel = map[plan.Metric]string{plan.TV: "TV to the truth", plan.MaxCell: "largest error of a cell",
-		plan.EMD: "EMD to the truth"}[p.Metric]
-	if p.Unit != "" {
-		c.YLabel += " (" + p.Unit + ")"
-	}
+	c.YLabel = metricLabel(p.Metric, p.Unit)
 	for _, pt := range p.Points {
 		c.X, c.Bound, c.Errors = append(c.X, pt.X), append(c.Bound, pt.Bound), append(c.Errors, pt.Errors)
 	}
@@ -43,4 +39,13 @@ func WritePlanPNG(w io.Writer, p *plan.Plan, title string) error {
 	}
 	pl.Title.Text = title
 	return output.WritePNG(w, mapplot.StyledPlot{Plot: pl, Style: mapplot.Print}.Image(planPNGW, planPNGH, planPxPerPt))
+}
+
+// metricLabel names a plan's error on a figure's axis, with its unit.
+func metricLabel(m plan.Metric, unit string) string {
+	label := map[plan.Metric]string{plan.TV: "TV to the truth", plan.MaxCell: "largest error of a cell", plan.EMD: "EMD to the truth"}[m]
+	if unit != "" {
+		label += " (" + unit + ")"
+	}
+	return label
 }

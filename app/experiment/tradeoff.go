@@ -11,7 +11,6 @@ import (
 	"github.com/privmap/privmap/app/attack"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/app/output"
-	"github.com/privmap/privmap/app/plan"
 )
 
 // TradeOffCurve returns the figure of a sweep (privmap attack -sweep,
@@ -20,11 +19,7 @@ import (
 func TradeOffCurve(sw *attack.Sweep) mapplot.TradeOff {
 	c := mapplot.TradeOff{XLabel: "an attacker's success from one report", Current: -1,
 		Series: fmt.Sprintf("%s alone, median of %d deployments", sw.Kind, sw.Runs)}
-	c.YLabel = map[plan.Metric]string{plan.TV: "TV to the truth", plan.MaxCell: "largest error of a cell",
-		plan.EMD: "EMD to the truth"}[sw.Metric]
-	if sw.Unit != "" {
-		c.YLabel += " (" + sw.Unit + ")"
-	}
+	c.YLabel = metricLabel(sw.Metric, sw.Unit)
 	for i, p := range sw.Points {
 		c.Eps, c.X, c.Y = append(c.Eps, p.Eps), append(c.X, p.Success), append(c.Y, p.Error)
 		c.Prior = p.Prior

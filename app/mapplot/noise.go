@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -33,11 +32,7 @@ func NoisePlot(st Style, c float64, mark string, curves ...NoiseCurve) (*plot.Pl
 	p.X.Label.Text = "noise added to a count"
 	p.Y.Label.Text = "probability"
 	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, decadeTicks{}
-	p.Legend.TextStyle.Font = font.From(plotFont, font.Length(st.size(10)))
-	p.Legend.TextStyle.Color = st.Ink
-	p.Legend.Top = true
-	p.Legend.XOffs = -st.size(6)
-	p.Legend.Padding = st.size(3) // rows apart: a label's descent met the next row's line
+	st.legend(p)
 	lo, hi := math.Inf(1), 0.0
 	for i, cv := range curves {
 		if len(cv.K) != len(cv.P) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -39,11 +38,7 @@ func PlanPlot(st Style, c PlanCurve) (*plot.Plot, error) {
 	p.X.Label.Text, p.Y.Label.Text = c.XLabel, c.YLabel
 	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks125{}
 	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, withTarget{c.Target}
-	p.Legend.TextStyle.Font = font.From(plotFont, font.Length(st.size(10)))
-	p.Legend.TextStyle.Color = st.Ink
-	p.Legend.Top = true
-	p.Legend.XOffs = -st.size(6)
-	p.Legend.Padding = st.size(3) // rows apart: a label's descent met the next row's line
+	st.legend(p)
 	runs, bound, lo, hi := c.points()
 	if !(lo > 0) || len(bound) < 2 {
 		return nil, fmt.Errorf("plan curve: the errors are 0: nothing to plot on a logarithmic axis")

@@ -98,3 +98,13 @@ func (s Style) Faint(share float64) color.Color {
 	mix := func(a, b uint8) uint8 { return uint8(math.Round(share*float64(a) + (1-share)*float64(b))) }
 	return color.NRGBA{R: mix(ink.R, paper.R), G: mix(ink.G, paper.G), B: mix(ink.B, paper.B), A: 0xff}
 }
+
+// legend sets a curve figure's legend: the style's text at 10 points,
+// top right, its rows apart (a label's descent met the next row's line).
+func (s Style) legend(p *plot.Plot) {
+	p.Legend.TextStyle.Font = font.From(plotFont, font.Length(s.size(10)))
+	p.Legend.TextStyle.Color = s.Ink
+	p.Legend.Top = true
+	p.Legend.XOffs = -s.size(6)
+	p.Legend.Padding = s.size(3)
+}

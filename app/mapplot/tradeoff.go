@@ -35,11 +35,7 @@ func TradeOffPlot(st Style, c TradeOff) (*plot.Plot, error) {
 	}
 	p := st.Plot()
 	p.X.Label.Text, p.Y.Label.Text = c.XLabel, c.YLabel
-	p.Legend.TextStyle.Font = font.From(plotFont, font.Length(st.size(10)))
-	p.Legend.TextStyle.Color = st.Ink
-	p.Legend.Top = true
-	p.Legend.XOffs = -st.size(6)
-	p.Legend.Padding = st.size(3)
+	st.legend(p)
 	xy := make(plotter.XYs, len(c.X))
 	for i := range c.X {
 		xy[i] = plotter.XY{X: c.X[i], Y: c.Y[i]}
