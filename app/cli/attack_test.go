@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,5 +105,21 @@ func TestAttackSweepCLI(t *testing.T) {
 		if _, err := os.Stat(bad); err == nil {
 			t.Errorf("%v wrote %s", args, bad)
 		}
+	}
+}
+
+// TestAttackCancelled checks that a cancelled attack exits as
+// interrupted and writes nothing.
+func TestAttackCancelled(t *testing.T) {
+	dir, study, truth := studyWith(t, mixed, "-per-user", "all")
+	out := filepath.Join(dir, "attack.csv")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stderr strings.Builder
+	if code := Run(ctx, []string{"attack", "-study", study, "-truth", truth, "-per-person", "-o", out}, io.Discard, &stderr); code != 130 {
+		t.Errorf("exit %d (%s), want 130", code, stderr.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a cancelled attack wrote %s", out)
 	}
 }
