@@ -36,18 +36,32 @@ func (s *Study) Applicable(method Method) error {
 			return err
 		}
 	}
-	for j, n := range users {
-		if n > 0 {
-			if err := capsApplicable(e, caps[j], s, j); err != nil {
-				return err
-			}
-		}
+	if err := s.eachApplicable(e, caps, users); err != nil {
+		return err
 	}
 	blind := s.blindShokris()
 	if j := blindInverted(e, users, blind); j >= 0 {
 		return blindNotInvertible(e.Method, s, j, blind[j])
 	}
 	return nil
+}
+
+// eachApplicable checks, mechanism by mechanism in the order
+// Reconstruct meets them, the capabilities of the reports of those with
+// users and their output alphabets.
+func (s *Study) eachApplicable(e *Estimator, caps []Caps, users []int) error {
+	out := outputCheck{e: e, s: s, first: -1}
+	for j, n := range users {
+		if n > 0 {
+			if err := capsApplicable(e, caps[j], s, j); err != nil {
+				return err
+			}
+			if err := out.add(j); err != nil {
+				return err
+			}
+		}
+	}
+	return out.square()
 }
 
 // blindShokris returns, for each mechanism, Shokri's least expected
@@ -161,4 +175,54 @@ func rapNeedsRAPPOR(s *Study, j int) error {
 // uldpNeedsULDP says that mechanism j is not utility-optimized.
 func uldpNeedsULDP(s *Study, j int) error {
 	return fmt.Errorf("core: uldp: mechanism %s: the uldp estimator is for urr, urappor and pum, not %s", mechName(s, j), mechKind(s, j))
+}
+
+// An outputCheck makes, from the kinds' records, the checks of the
+// mechanisms' output alphabets that the estimators on one channel matrix
+// make (symbolChannels, invert): those that refuse bit vectors.
+type outputCheck struct {
+	e              *Estimator
+	s              *Study
+	outputs, first int
+}
+
+// inversion reports whether c's estimator inverts the channel matrix.
+func (c *outputCheck) inversion() bool {
+	return c.e.Cost == CostInversion || c.e.Cost == CostInversionEach
+}
+
+// add checks mechanism j's outputs: alone against the inputs for an
+// estimator per mechanism, else against the first mechanism's.
+func (c *outputCheck) add(j int) error {
+	if c.e.Refuses&CapBits == 0 {
+		return nil
+	}
+	kind, _ := c.s.Mechanisms[j].Kind.Info()
+	o := kind.outputsOn(c.s.Alphabet.Len())
+	switch {
+	case c.e.PerMechanism && c.inversion() && o != c.s.Alphabet.Len():
+		return notSquare(c.s.Alphabet.Len(), o)
+	case c.e.PerMechanism:
+	case c.first >= 0 && o != c.outputs:
+		return fmt.Errorf("core: %s needs a common output alphabet: mechanism %s has %d outputs, %s has %d",
+			c.e.Method, mechName(c.s, c.first), c.outputs, mechName(c.s, j), o)
+	case c.first < 0:
+		c.outputs, c.first = o, j
+	}
+	return nil
+}
+
+// square checks that an inversion of the common matrix has as many
+// outputs as inputs.
+func (c *outputCheck) square() error {
+	if c.first < 0 || c.e.PerMechanism || !c.inversion() || c.outputs == c.s.Alphabet.Len() {
+		return nil
+	}
+	return notSquare(c.s.Alphabet.Len(), c.outputs)
+}
+
+// notSquare says that a channel of k inputs and z outputs cannot be
+// inverted.
+func notSquare(k, z int) error {
+	return fmt.Errorf("core: the channel has %d inputs and %d outputs; matrix inversion needs as many of each", k, z)
 }

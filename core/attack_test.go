@@ -188,6 +188,8 @@ func TestExposeBits(t *testing.T) {
 		{ID: "r", Kind: KindRAPPOR, Epsilon: 3},
 		{ID: "u", Kind: KindURAP, Epsilon: 1, Sensitive: []int{0, 2, 3}},
 		{ID: "u", Kind: KindURAP, Epsilon: 4, Sensitive: []int{5}},
+		{ID: "o", Kind: KindOUE, Epsilon: 1},
+		{ID: "o", Kind: KindOUE, Epsilon: 5},
 	}
 	for _, spec := range specs {
 		m, err := NewMechanism(spec, a)

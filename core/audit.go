@@ -605,6 +605,10 @@ func scanColumns(ctx context.Context, c Channel, a Alphabet, keep func(z int) bo
 	}
 	col, logs, quality := make([]float64, k), make([]float64, k), make([]float64, k)
 	near := nearestOn(a, k)
+	// The quality loss is the distance from the input to the output cell:
+	// none where the outputs are not the alphabet's symbols (the Hadamard
+	// response's K').
+	onCells := c.Outputs() == a.Len()
 	for z := range c.Outputs() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -615,7 +619,9 @@ func scanColumns(ctx context.Context, c Channel, a Alphabet, keep func(z int) bo
 		for _, v := range col {
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		addQuality(quality, col, p, z, a, offsets, dist)
+		if onCells {
+			addQuality(quality, col, p, z, a, offsets, dist)
+		}
 		if hi > 0 && (keep == nil || keep(z)) {
 			au.LDP = math.Max(au.LDP, linalg.Log(hi)-linalg.Log(lo))
 		}
@@ -634,7 +640,9 @@ func scanColumns(ctx context.Context, c Channel, a Alphabet, keep func(z int) bo
 		w := worstNeighbour(logs, steps, cols, rows)
 		au.GeoInd, au.GeoIndUpper = math.Max(au.GeoInd, w), math.Max(au.GeoIndUpper, w*factor)
 	}
-	au.QualityMean, au.QualityWorst = floats.Sum(quality)/float64(k), floats.Max(quality)
+	if onCells {
+		au.QualityMean, au.QualityWorst = floats.Sum(quality)/float64(k), floats.Max(quality)
+	}
 	return nil
 }
 

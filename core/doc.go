@@ -30,6 +30,8 @@
 //	reports and bit vectors                   report.go
 //	k-RR                                      krr.go
 //	RAPPOR                                    rappor.go
+//	optimised unary encoding (OUE)            oue.go
+//	Hadamard response (HR)                    hr.go
 //	linear geometric                          geometric.go
 //	planar geometric (FFT convolution)        planar.go,
 //	  its border's edges by FFT               planar_edge.go
@@ -215,6 +217,19 @@
 //     e^{ε/2}/(1+e^{ε/2}); a report is a K-bit vector, and P(v|x) ∝
 //     r^{2v_x−1} with r = e^{ε/2}, so one report's likelihood costs O(K) and
 //     the 2^K matrix is never built. `core.RAPPOR`.
+//   - **Optimised unary encoding (OUE)**: Wang, Blocki, Li and Jha, USENIX
+//     Security 2017, §4.3: the datum's bit reported 1 with probability ½,
+//     every other bit with 1/(e^ε+1); a K-bit report whose likelihood,
+//     as RAPPOR's, depends on x through v_x alone (O(K) a column). Exactly
+//     ε-LDP. `core.OUE`.
+//   - **Hadamard response (HR)**: Acharya, Sun and Zhang, AISTATS 2019, §3,
+//     in its one-block form: with K' the smallest power of two above K,
+//     symbol x owns the outputs y where row x+1 of Sylvester's Hadamard
+//     matrix is +1, and reports one of them with probability
+//     e^ε/(e^ε+1), else one of the others, each uniformly. A report is one
+//     of K' symbols (`Kind`'s outputs), so the inversion estimators, which
+//     need a square channel, refuse it; exactly ε-LDP, and no quality loss
+//     (its outputs are not cells). `core.HR`.
 //   - **Truncated linear geometric**: FW eq. (2)–(3), `core.Geometric`.
 //   - **Planar geometric**: FW §2.3. On the infinite lattice of cell centres
 //     P(g|x) = λ e^{−ε d(x,g)}; an output outside the grid is moved to the

@@ -103,7 +103,7 @@ func ExampleReconstruct() {
 func ExampleKinds() {
 	grid := core.Alphabet{Kind: core.KindGrid, Cols: 24, Rows: 16, CellKm: 0.5}
 	line := core.Alphabet{Kind: core.KindLinear, Size: 10}
-	for _, k := range core.Kinds()[:9] {
+	for _, k := range core.Kinds() {
 		a := grid
 		if k.Alphabets != nil && !slices.Contains(k.Alphabets, core.KindGrid) {
 			a = line
@@ -113,6 +113,8 @@ func ExampleKinds() {
 	// Output:
 	// krr              ε          sensitive false bits false
 	// rappor           ε          sensitive false bits true
+	// oue              ε          sensitive false bits true
+	// hr               ε          sensitive false bits false
 	// geometric        ε per step sensitive false bits false
 	// planar-geometric ε per km   sensitive false bits false
 	// shokri           Q (km)     sensitive false bits false

@@ -25,7 +25,7 @@ func symbolChannels(mechs []Mechanism, g *Groups, s *Study, method Method) ([]Ch
 		if !ok {
 			return nil, bitVectorsNotInvertible(method, s, j)
 		}
-		if outputs >= 0 && c.Outputs() != outputs {
+		if outputs >= 0 && c.Outputs() != outputs { // Applicable's outputCheck says the same
 			return nil, fmt.Errorf("core: %s needs a common output alphabet: mechanism %s has %d outputs, %s has %d",
 				method, mechName(s, first), outputs, mechName(s, j), c.Outputs())
 		}
@@ -104,7 +104,7 @@ func checkDense(what string, cs []Channel) error {
 func invert(a *mat.Dense, q []float64) ([]float64, error) {
 	k, z := a.Dims()
 	if k != z {
-		return nil, fmt.Errorf("core: the channel has %d inputs and %d outputs; matrix inversion needs as many of each", k, z)
+		return nil, notSquare(k, z)
 	}
 	var lu mat.LU
 	lu.Factorize(a)

@@ -45,6 +45,11 @@ type Kind struct {
 	// which corrected EM's bias correction takes in O(K²) whatever the
 	// number of reports (cem_bias.go).
 	TwoValued bool
+	// outputs, when not nil, returns the number of output symbols of
+	// the kind's channel on k symbols when it is not k (the Hadamard
+	// response's K'), which the estimators on one channel matrix ask
+	// (Applicable).
+	outputs func(k int) int
 	// build makes the mechanism of a validated spec on alphabet a.
 	build func(ctx context.Context, spec MechanismSpec, a Alphabet, progress func(iter int, gap float64)) (Mechanism, error)
 }
@@ -84,7 +89,7 @@ const (
 
 // kindRegistry lists the kinds, in the order of the package doc's
 // "Mechanisms", in which front ends offer them.
-var kindRegistry = []*Kind{&krrKind, &rapporKind, &geometricKind, &planarKind, &shokriKind,
+var kindRegistry = []*Kind{&krrKind, &rapporKind, &oueKind, &hrKind, &geometricKind, &planarKind, &shokriKind,
 	&urrKind, &urapKind, &pumKind, &identityKind}
 
 // Kinds returns the mechanism kinds, in the order of the package doc's
@@ -164,4 +169,13 @@ func (k Kind) LevelName(a Alphabet) string {
 		return "ε"
 	}
 	return ""
+}
+
+// outputsOn returns the number of outputs of the kind's channel on k
+// symbols: k, unless the kind says otherwise.
+func (k Kind) outputsOn(n int) int {
+	if k.outputs != nil {
+		return k.outputs(n)
+	}
+	return n
 }

@@ -90,6 +90,9 @@ func symbolMechs(t *testing.T) map[string]symbolMech {
 		"urr K=8 S={1,4,5}":     must(NewURR(8, 1.5, []int{5, 1, 4})),
 		"urr K=6 S={2}":         must(NewURR(6, 0.7, []int{2})),
 		"identity K=4":          must(NewIdentity(4)),
+		"hr K=5 ε=1":            must(NewHR(5, 1)),
+		"hr K=8 ε=3":            must(NewHR(8, 3)),
+		"hr K=300 ε=0.5":        must(NewHR(300, 0.5)),
 	}
 }
 

@@ -43,7 +43,9 @@ func bitMechs(t *testing.T) map[string]bitMech {
 	r2, _ := NewRAPPOR(6, 10)
 	u1, _ := NewURAP(6, 1, []int{0, 2, 3})
 	u2, _ := NewURAP(6, 3, []int{5})
-	return map[string]bitMech{"rappor ε=1": r1, "rappor ε=10": r2, "urap S={0,2,3}": u1, "urap S={5}": u2}
+	o1, _ := NewOUE(6, 1)
+	o2, _ := NewOUE(6, 4)
+	return map[string]bitMech{"rappor ε=1": r1, "rappor ε=10": r2, "urap S={0,2,3}": u1, "urap S={5}": u2, "oue ε=1": o1, "oue ε=4": o2}
 }
 
 // TestBitLikelihood checks over all 2^K outputs that the likelihoods are
@@ -118,6 +120,13 @@ func TestBitAudit(t *testing.T) {
 			if got, want := mustBitLDP(t, c, z), mustBitLDP(t, plain{c}, z); math.Abs(got-want) > 1e-12 {
 				t.Errorf("%T zeros %v: one-hot %v, general %v", c, z, got, want)
 			}
+		}
+	}
+	// OUE (Wang et al. 2017, §4.3) is exactly ε-LDP: p(1−q)/((1−p)q) = e^ε.
+	for _, eps := range []float64{0.5, 1.3, 6} {
+		o, _ := NewOUE(6, eps)
+		if got, want := mustBitLDP(t, o, nil), bruteBitLDP(o, nil); math.Abs(got-eps) > 1e-9 || math.Abs(got-want) > 1e-12 {
+			t.Errorf("OUE ε %g: audited %v, brute force %v", eps, got, want)
 		}
 	}
 	big, _ := NewRAPPOR(1<<20, 3)

@@ -118,8 +118,10 @@ func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.A
 		} else {
 			fmt.Fprintf(w, "ε-geo-indistinguishability: %s per %s%s\n", num(a.GeoInd), a.GeoUnit, geoInfNote(a))
 		}
-		fmt.Fprintf(w, "expected quality loss: %s %s mean over inputs, %s %s worst input\n",
-			num(a.QualityMean), a.GeoUnit, num(a.QualityWorst), a.GeoUnit)
+		if !math.IsNaN(a.QualityMean) { // none where the outputs are not cells (hr)
+			fmt.Fprintf(w, "expected quality loss: %s %s mean over inputs, %s %s worst input\n",
+				num(a.QualityMean), a.GeoUnit, num(a.QualityWorst), a.GeoUnit)
+		}
 	}
 }
 

@@ -100,7 +100,10 @@ func newAttackPanel(p *populationTab) *attackPanel {
 	a.from, a.to, a.points = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
 	a.points.SetText("6")
 	a.kind = widget.NewSelect(kinds, func(k string) {
-		r := sweepRanges[core.MechanismKind(k)]
+		r, ok := sweepRanges[core.MechanismKind(k)]
+		if !ok {
+			r = [2]string{"0.5", "8"} // the frequency oracles' range (FW Table 4's)
+		}
 		a.from.SetText(r[0])
 		a.to.SetText(r[1])
 	})
