@@ -118,11 +118,5 @@ func (m *OUE) Likelihood(dst []float64, rep Report) ([]float64, float64) {
 	if ones == 0 {
 		return fill(dst, m.K, 1), scale - math.Ln2 - l1q
 	}
-	dst = fill(dst, m.K, math.Exp(-m.Epsilon))
-	for x := range m.K {
-		if v.Bit(x) == 1 {
-			dst[x] = 1
-		}
-	}
-	return dst, scale - math.Ln2 - lq
+	return setBitsColumn(dst, v, m.Epsilon), scale - math.Ln2 - lq
 }

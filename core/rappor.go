@@ -94,13 +94,20 @@ func (m *RAPPOR) Likelihood(dst []float64, rep Report) ([]float64, float64) {
 	if ones == 0 {
 		return fill(dst, m.K, 1), scale - half
 	}
-	dst = fill(dst, m.K, math.Exp(-m.Epsilon))
-	for x := range m.K {
+	return setBitsColumn(dst, v, m.Epsilon), scale + half
+}
+
+// setBitsColumn returns the likelihood column of a one-hot report v with
+// a bit set, whose datum's bit is e^ε times likelier set than unset
+// (RAPPOR's and OUE's): 1 on the set bits and e^{−ε} elsewhere.
+func setBitsColumn(dst []float64, v Bits, eps float64) []float64 {
+	dst = fill(dst, v.Len(), math.Exp(-eps))
+	for x := range v.Len() {
 		if v.Bit(x) == 1 {
 			dst[x] = 1
 		}
 	}
-	return dst, scale + half
+	return dst
 }
 
 // BitProb returns P(bit j = 1 | x): p when j = x, 1 − p otherwise.
