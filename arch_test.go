@@ -37,7 +37,7 @@ var layers = map[string][]string{
 		"github.com/parquet-go/parquet-go/encoding/thrift\x00", mod+"internal/parquetcheck\x00"),
 	"app/release":                       append(coreAll, mod+"app/human\x00", mod+"app/guarantee\x00", mod+"app/pipeline\x00"),
 	"app/plan":                          append(coreAll, mod+"app/human\x00", mod+"app/interval\x00", mod+"app/pipeline\x00"),
-	"app/attack":                        append(coreAll, mod+"app/human\x00", mod+"app/guarantee\x00", mod+"app/pipeline\x00", mod+"app/plan\x00"),
+	"app/attack":                        append(coreAll, mod+"app/human\x00", mod+"app/guarantee\x00", mod+"app/interval\x00", mod+"app/pipeline\x00", mod+"app/plan\x00"),
 	"app/studyfile":                     append(coreAll, mod+"app/build\x00", mod+"app/ledger\x00", mod+"app/plan\x00", mod+"geo"),
 	"app/gis":                           append(coreAll, mod+"app/output\x00", mod+"geo/layer\x00"),
 	"app/mapplot":                       {"gonum.org/v1/plot", "gonum.org/v1/gonum/", "github.com/paulmach/orb", mod + "core\x00"},

@@ -204,8 +204,7 @@ func (c *outputCheck) add(j int) error {
 		return notSquare(c.s.Alphabet.Len(), o)
 	case c.e.PerMechanism:
 	case c.first >= 0 && o != c.outputs:
-		return fmt.Errorf("core: %s needs a common output alphabet: mechanism %s has %d outputs, %s has %d",
-			c.e.Method, mechName(c.s, c.first), c.outputs, mechName(c.s, j), o)
+		return notCommon(c.e.Method, c.s, c.first, c.outputs, j, o)
 	case c.first < 0:
 		c.outputs, c.first = o, j
 	}
@@ -219,6 +218,13 @@ func (c *outputCheck) square() error {
 		return nil
 	}
 	return notSquare(c.s.Alphabet.Len(), c.outputs)
+}
+
+// notCommon says that method needs one output alphabet where mechanism
+// first has outputs symbols and j has o.
+func notCommon(method Method, s *Study, first, outputs, j, o int) error {
+	return fmt.Errorf("core: %s needs a common output alphabet: mechanism %s has %d outputs, %s has %d",
+		method, mechName(s, first), outputs, mechName(s, j), o)
 }
 
 // notSquare says that a channel of k inputs and z outputs cannot be

@@ -56,7 +56,7 @@ type Exposure struct {
 // outputs, O(K) for k-RR (Exposure.Success's sum in closed form), and
 // O(K log K) for RAPPOR and uRAP, whose 2^K outputs are not enumerated
 // (bitSuccess). The expected error finds each output's best guess by a
-// certified lattice search (latticeMedian).
+// certified lattice search (medianSearch).
 func Expose(ctx context.Context, m Mechanism, a Alphabet, prior []float64, radii []float64, progress func(float64)) (Exposure, error) {
 	if _, ok := m.(Personalized); ok {
 		return Exposure{}, ErrPersonalExposure
@@ -89,7 +89,7 @@ func Expose(ctx context.Context, m Mechanism, a Alphabet, prior []float64, radii
 		return Exposure{}, fmt.Errorf("core: the alphabet has %d symbols, the mechanism %d", lat.cells(), len(pi))
 	}
 	e.Distance, e.Unit, e.Radii = true, lat.unit, radii
-	e.PriorError, _ = lat.priorError(pi)
+	e.PriorError = lat.priorError(pi)
 	e.ExpectedError, e.Within, err = lat.expectedError(ctx, c, pi, radii, func(f float64) { progress(0.2 + 0.8*f) })
 	if err != nil {
 		return Exposure{}, err

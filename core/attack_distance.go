@@ -275,8 +275,8 @@ func segmentBound(p1, p2 probe, s float64, horizontal bool) float64 {
 	return lb
 }
 
-// priorError returns min_g Σ_x π_x d(x, g) and its g.
-func (l *lattice) priorError(pi []float64) (float64, int) {
+// priorError returns min_g Σ_x π_x d(x, g).
+func (l *lattice) priorError(pi []float64) float64 {
 	p := l.newPosterior(support(pi))
 	for i, x := range p.xs {
 		p.w[i] = pi[x]
@@ -285,9 +285,8 @@ func (l *lattice) priorError(pi []float64) (float64, int) {
 	}
 	s := newMedianSearch(l)
 	s.reset(p)
-	r, c := p.mean(l)
-	g, v := s.best(r, c)
-	return v, g
+	_, v := s.best(p.mean(l))
+	return v
 }
 
 func (l *lattice) newPosterior(xs []int32) *posterior {

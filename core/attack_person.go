@@ -75,8 +75,10 @@ func NewHomeAttack(mechs []Mechanism, prior []float64) (*HomeAttack, error) {
 
 // homeScratch is one guess's work space.
 type homeScratch struct {
-	theta, next, like []float64
-	cols              []float64 // the kept columns, one after another
+	theta, next []float64
+	like        []float64 // a likelihood over every symbol
+	col         []float64 // a column over the support, when not kept
+	cols        []float64 // the kept columns, one after another
 }
 
 // distinct is a report and how many times she sent it.
@@ -97,7 +99,8 @@ func (h *HomeAttack) Guess(j int, reps []Report) int {
 	}
 	s, _ := h.bufs.Get().(*homeScratch)
 	if s == nil {
-		s = &homeScratch{theta: make([]float64, len(h.xs)), next: make([]float64, len(h.xs)), like: make([]float64, h.k)}
+		n := len(h.xs)
+		s = &homeScratch{theta: make([]float64, n), next: make([]float64, n), col: make([]float64, n), like: make([]float64, h.k)}
 	}
 	defer h.bufs.Put(s)
 	ds := distinctReports(reps)
@@ -131,7 +134,7 @@ func (h *HomeAttack) step(s *homeScratch, m Mechanism, ds []distinct, keep, fill
 	clear(s.next)
 	n := len(h.xs)
 	for d, dr := range ds {
-		col := s.like[:n]
+		col := s.col
 		if keep {
 			col = s.cols[d*n : (d+1)*n]
 		}
@@ -161,11 +164,9 @@ func (h *HomeAttack) column(m Mechanism, r Report, col []float64, s *homeScratch
 	}
 	like, _ := m.Likelihood(s.like, r)
 	s.like = like
-	tmp := make([]float64, len(h.xs))
 	for i, x := range h.xs {
-		tmp[i] = like[x]
+		col[i] = like[x]
 	}
-	copy(col, tmp)
 }
 
 // addPosterior adds n times the posterior θ∘col/⟨θ, col⟩ to acc; a

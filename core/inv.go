@@ -25,9 +25,8 @@ func symbolChannels(mechs []Mechanism, g *Groups, s *Study, method Method) ([]Ch
 		if !ok {
 			return nil, bitVectorsNotInvertible(method, s, j)
 		}
-		if outputs >= 0 && c.Outputs() != outputs { // Applicable's outputCheck says the same
-			return nil, fmt.Errorf("core: %s needs a common output alphabet: mechanism %s has %d outputs, %s has %d",
-				method, mechName(s, first), outputs, mechName(s, j), c.Outputs())
+		if outputs >= 0 && c.Outputs() != outputs {
+			return nil, notCommon(method, s, first, outputs, j, c.Outputs())
 		}
 		if outputs < 0 {
 			outputs, first = c.Outputs(), j

@@ -62,7 +62,7 @@ func Expose(ctx context.Context, s *core.Study, mechs []core.Mechanism, prior Pr
 		})
 		switch {
 		case errors.Is(err, core.ErrPersonalExposure):
-			out[j].NotMeasured = "its reports depend on each person's own tagged cells, which no map gives"
+			out[j].NotMeasured = personalWhy
 			continue
 		case err != nil:
 			return nil, fmt.Errorf("mechanism %s: %w", spec.ID, err)
@@ -71,6 +71,10 @@ func Expose(ctx context.Context, s *core.Study, mechs []core.Mechanism, prior Pr
 	}
 	return out, nil
 }
+
+// personalWhy says why PUM's exposure is not measured and it is not
+// swept.
+const personalWhy = "its reports depend on each person's own tagged cells, which no map gives"
 
 // levelWords writes a mechanism's level with its unit.
 func levelWords(m core.MechanismSpec, a core.Alphabet) string {

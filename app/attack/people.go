@@ -135,8 +135,9 @@ func homes(s *core.Study) ([]person, []int, string) {
 			k = len(people)
 			ids[id] = k
 			people = append(people, person{home: x})
-			counts = append(counts, map[int]int{})
-			if tag != nil && tag[i] >= 0 {
+			if tag == nil {
+				counts = append(counts, map[int]int{})
+			} else if tag[i] >= 0 {
 				people[k].home = tag[i]
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/privmap/privmap/app/interval"
 	"github.com/privmap/privmap/app/pipeline"
 	"github.com/privmap/privmap/app/plan"
 	"github.com/privmap/privmap/core"
@@ -52,6 +53,29 @@ type Sweep struct {
 	Current float64
 }
 
+// SweepKinds returns the kinds a sweep takes, in the registry's order:
+// those whose level is an ε, without sensitive symbols or personal tags
+// (CheckSweep's rule).
+func SweepKinds() []core.MechanismKind {
+	var out []core.MechanismKind
+	for _, k := range core.Kinds() {
+		if k.Param == core.ParamEpsilon && !k.Sensitive && !k.Personal {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
+// DefaultMetric returns a sweep's error on alphabet a when none is
+// asked: the EMD where a plan measures it (grids of at most
+// interval.MaxEMDCells cells, and lines), else TV.
+func DefaultMetric(a core.Alphabet) plan.Metric {
+	if a.Kind == core.KindCategorical || a.Kind == core.KindGrid && a.Len() > interval.MaxEMDCells {
+		return plan.TV
+	}
+	return plan.EMD
+}
+
 // CheckSweep refuses a sweep out of range before any work.
 func (r SweepRequest) CheckSweep() error {
 	k, ok := r.Kind.Info()
@@ -61,7 +85,7 @@ func (r SweepRequest) CheckSweep() error {
 	case k.Param != core.ParamEpsilon:
 		return fmt.Errorf("kind %s has no ε to sweep", r.Kind)
 	case k.Personal:
-		return fmt.Errorf("kind %s: %s", r.Kind, "its reports depend on each person's own tagged cells, which no map gives")
+		return fmt.Errorf("kind %s: %s", r.Kind, personalWhy)
 	case k.Sensitive:
 		return fmt.Errorf("kind %s needs its sensitive symbols, which a sweep of the kind alone does not choose", r.Kind)
 	case len(r.Truth) != r.Study.Alphabet.Len():

@@ -11,11 +11,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/privmap/privmap/app/attack"
 	"github.com/privmap/privmap/app/experiment"
-	"github.com/privmap/privmap/app/interval"
 	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/app/plan"
 	"github.com/privmap/privmap/core"
@@ -43,7 +41,7 @@ func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	perPerson := fs.Bool("per-person", false, "also attack each person of the study's data with all her reports, guessing her most frequent cell")
 	seed := fs.Uint64("seed", 1, "seed of the simulated reports (-per-person) and deployments (-sweep)")
 	out := fs.String("o", "", "CSV `file` of the figures (with -sweep: of its points)")
-	sweep := fs.String("sweep", "", "draw the trade-off of one mechanism `kind` alone over -eps: "+epsKinds())
+	sweep := fs.String("sweep", "", "draw the trade-off of one mechanism `kind` alone over -eps: "+joinKinds(attack.SweepKinds()))
 	epsRange := fs.String("eps", "", "-sweep's levels `A:B:N`: N values of ε from A to B at equal ratios (to three digits)")
 	metric := fs.String("error", "", "-sweep's error: tv, emd or max (default: emd on grids of at most 4,096 cells and lines, else tv)")
 	method := fs.String("method", string(core.MethodGIBU), "-sweep's estimator: "+core.MethodNames(", ", ", "))
@@ -171,17 +169,6 @@ func attackFlags(fs *flag.FlagSet, sweep, figure string, perPerson bool) error {
 	return nil
 }
 
-// epsKinds names the kinds a sweep takes.
-func epsKinds() string {
-	var names []string
-	for _, k := range core.Kinds() {
-		if k.Param == core.ParamEpsilon && !k.Sensitive && !k.Personal {
-			names = append(names, string(k.Name))
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
 // readPrior returns the attacker's prior: the truth, uniform, or a
 // distribution file on the study's alphabet.
 func readPrior(name string, truth []float64, a *core.Alphabet) (attack.Prior, error) {
@@ -215,17 +202,12 @@ func parseEpsRange(v string) ([]float64, error) {
 	return attack.Levels(a, b, n), nil
 }
 
-// sweepMetric returns -error, or its default: the EMD where the plan
-// measures it, else TV.
+// sweepMetric returns -error, or its default (attack.DefaultMetric).
 func sweepMetric(v string, s *core.Study) plan.Metric {
 	if v != "" {
 		return plan.Metric(v)
 	}
-	switch {
-	case s.Alphabet.Kind == core.KindCategorical, s.Alphabet.Kind == core.KindGrid && s.Alphabet.Len() > interval.MaxEMDCells:
-		return plan.TV
-	}
-	return plan.EMD
+	return attack.DefaultMetric(s.Alphabet)
 }
 
 // attackSweep draws a kind's trade-off and writes its points.
@@ -262,18 +244,6 @@ func attackSweep(ctx context.Context, req attack.SweepRequest, out, figure strin
 		}
 		fmt.Fprintf(stderr, "privmap: %s\n", attack.SweepSentence(sw))
 	})
-}
-
-// progressLine returns a function that prints a progress line on w at
-// most every five seconds.
-func progressLine(w io.Writer, cmd string) func(format string, args ...any) {
-	start, last := time.Now(), time.Now()
-	return func(format string, args ...any) {
-		if time.Since(last) > 5*time.Second {
-			last = time.Now()
-			fmt.Fprintf(w, "privmap: %s: %s, %s\n", cmd, fmt.Sprintf(format, args...), time.Since(start).Round(time.Second))
-		}
-	}
 }
 
 // attackLine is the JSON line of one mechanism: its one-report figures,
@@ -332,4 +302,13 @@ func orNull(v float64) *float64 {
 		return nil
 	}
 	return &v
+}
+
+// joinKinds joins kind names with ", ".
+func joinKinds(ks []core.MechanismKind) string {
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/privmap/privmap/app/output"
 )
@@ -227,4 +228,16 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressLine returns a function that prints a progress line on w at
+// most every five seconds.
+func progressLine(w io.Writer, cmd string) func(format string, args ...any) {
+	start, last := time.Now(), time.Now()
+	return func(format string, args ...any) {
+		if time.Since(last) > 5*time.Second {
+			last = time.Now()
+			fmt.Fprintf(w, "privmap: %s: %s, %s\n", cmd, fmt.Sprintf(format, args...), time.Since(start).Round(time.Second))
+		}
+	}
 }

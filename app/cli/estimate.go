@@ -70,14 +70,8 @@ func runEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	start, last := time.Now(), time.Now()
-	// say prints a progress line every five seconds at most.
-	say := func(format string, a ...any) {
-		if time.Since(last) > 5*time.Second {
-			last = time.Now()
-			fmt.Fprintf(stderr, "privmap: %s: "+format+", %s\n", append(append([]any{*method}, a...), time.Since(start).Round(time.Second))...)
-		}
-	}
+	start := time.Now()
+	say := progressLine(stderr, *method)
 	opt := core.EstimateOptions{
 		EM: core.EMOptions{Tol: *tol, GapTol: *gapTol, MaxIter: *maxIter,
 			Progress: func(iter int, ll, gap float64) {
@@ -173,19 +167,14 @@ func (e *estimateCI) core() *core.Intervals {
 // progress on stderr every five seconds and what the intervals assume.
 func estimateIntervals(ctx context.Context, method core.Method, s *core.Study, mechs []core.Mechanism, g *core.Groups, est *core.Estimate,
 	opt core.EstimateOptions, ci interval.CI, stderr io.Writer) (*interval.Set, error) {
-	start, last := time.Now(), time.Now()
+	say := progressLine(stderr, string(method))
 	for _, note := range []string{interval.CoverageNote(method, ci.MethodFor(method, s), s), interval.Caveat(s, g)} {
 		if note != "" {
 			fmt.Fprintf(stderr, "privmap: %s\n", note)
 		}
 	}
 	opt.EM.Progress, opt.EM.Inner = nil, nil
-	return interval.Of(ctx, method, s, mechs, g, est, opt, ci, func(f float64) {
-		if time.Since(last) > 5*time.Second {
-			last = time.Now()
-			fmt.Fprintf(stderr, "privmap: %s: intervals %.0f%%, %s\n", method, 100*f, time.Since(start).Round(time.Second))
-		}
-	})
+	return interval.Of(ctx, method, s, mechs, g, est, opt, ci, func(f float64) { say("intervals %.0f%%", 100*f) })
 }
 
 // estimateInputs reads what privmap estimate works on: the study, its

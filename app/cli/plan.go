@@ -113,13 +113,8 @@ func planLocal(ctx context.Context, fs *flag.FlagSet, q planQuestion, stdout, st
 	if err != nil {
 		return err
 	}
-	start, last := time.Now(), time.Now()
-	plan, err := plan.Make(ctx, req, mechs, func(f float64) {
-		if time.Since(last) > 5*time.Second {
-			last = time.Now()
-			fmt.Fprintf(stderr, "privmap: plan: %.0f%% of the simulated deployments, %s\n", 100*f, time.Since(start).Round(time.Second))
-		}
-	})
+	start, say := time.Now(), progressLine(stderr, "plan")
+	plan, err := plan.Make(ctx, req, mechs, func(f float64) { say("%.0f%% of the simulated deployments", 100*f) })
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/privmap/privmap/app/attack"
 	"github.com/privmap/privmap/app/experiment"
 	"github.com/privmap/privmap/app/human"
-	"github.com/privmap/privmap/app/interval"
 	"github.com/privmap/privmap/app/mapplot"
 	"github.com/privmap/privmap/app/output"
 	"github.com/privmap/privmap/app/pipeline"
@@ -92,10 +91,8 @@ func newAttackPanel(p *populationTab) *attackPanel {
 	a.job.bind()
 	a.sweepBtn = &widget.Button{Text: "Draw the trade-off", Icon: theme.SearchIcon(), OnTapped: a.onSweep}
 	var kinds []string
-	for _, k := range core.Kinds() {
-		if k.Param == core.ParamEpsilon && !k.Sensitive && !k.Personal {
-			kinds = append(kinds, string(k.Name))
-		}
+	for _, k := range attack.SweepKinds() {
+		kinds = append(kinds, string(k))
 	}
 	a.from, a.to, a.points = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
 	a.points.SetText("6")
@@ -140,18 +137,15 @@ func (a *attackPanel) ui() fyne.CanvasObject {
 
 // onPeople starts the home attack on the data shown.
 func (a *attackPanel) onPeople() {
-	ds := a.p.ws.data
-	if ds == nil {
-		showError(a.p.ws.win, errors.New("no data are loaded"), "Open a data set first: the attack simulates its people's reports.")
-		return
-	}
-	s, err := a.p.study()
+	st, prior, err := a.dataPopulation("")
 	if err != nil {
-		showError(a.p.ws.win, err, "Correct the population, then attack again.")
+		advice := "Correct the population, then attack again."
+		if a.p.ws.data == nil {
+			advice = "Open a data set first: the attack simulates its people's reports."
+		}
+		showError(a.p.ws.win, err, advice)
 		return
 	}
-	st, prior := attackStudy(ds)
-	st.Mechanisms = s.Mechanisms
 	a.status.SetText(fmt.Sprintf("Drawing the reports of %s and attacking each…", peopleWords(st)))
 	progress := a.job.timeLeft(a.status, nil, nil)
 	release := a.p.ws.audits.hold()
@@ -178,6 +172,24 @@ func (a *attackPanel) onPeople() {
 	})
 }
 
+// dataPopulation returns the data shown as a study with the
+// population's mechanisms and people, and the data's map as the
+// attacker's prior; without data it says so, why telling what needs
+// them.
+func (a *attackPanel) dataPopulation(why string) (*core.Study, attack.Prior, error) {
+	ds := a.p.ws.data
+	if ds == nil {
+		return nil, attack.Prior{}, errors.New("no data are loaded" + why)
+	}
+	s, err := a.p.study()
+	if err != nil {
+		return nil, attack.Prior{}, err
+	}
+	st, prior := attackStudy(ds)
+	st.Mechanisms = s.Mechanisms
+	return st, prior, nil
+}
+
 // peopleWords names a study's people for a status line.
 func peopleWords(s *core.Study) string {
 	n, _ := s.Contributions()
@@ -186,16 +198,10 @@ func peopleWords(s *core.Study) string {
 
 // request reads the sweep's form.
 func (a *attackPanel) request() (attack.SweepRequest, error) {
-	ds := a.p.ws.data
-	if ds == nil {
-		return attack.SweepRequest{}, errors.New("no data are loaded: the trade-off simulates deployments on their map")
-	}
-	s, err := a.p.study()
+	st, prior, err := a.dataPopulation(": the trade-off simulates deployments on their map")
 	if err != nil {
 		return attack.SweepRequest{}, err
 	}
-	st, prior := attackStudy(ds)
-	st.Mechanisms = s.Mechanisms
 	var lo, hi float64
 	var n int
 	if _, err := fmt.Sscan(a.from.Text, &lo); err != nil {
@@ -210,12 +216,8 @@ func (a *attackPanel) request() (attack.SweepRequest, error) {
 	if !(lo > 0 && hi > lo) || math.IsInf(hi, 0) {
 		return attack.SweepRequest{}, fmt.Errorf("ε from %g to %g: want 0 < from < to", lo, hi)
 	}
-	metric := plan.EMD
-	if st.Alphabet.Kind == core.KindCategorical || st.Alphabet.Len() > interval.MaxEMDCells {
-		metric = plan.TV
-	}
 	req := attack.SweepRequest{Study: st, Truth: prior.Masses, Prior: prior, Kind: core.MechanismKind(a.kind.Selected),
-		Eps: attack.Levels(lo, hi, n), Metric: metric, Method: core.MethodGIBU, Seed: attackSeed}
+		Eps: attack.Levels(lo, hi, n), Metric: attack.DefaultMetric(st.Alphabet), Method: core.MethodGIBU, Seed: attackSeed}
 	return req, req.CheckSweep()
 }
 
