@@ -119,7 +119,7 @@ func blindNotInvertible(method Method, s *Study, j int, p float64) error {
 // capability, in the order of their bits, that e refuses and caps has or
 // that e needs and caps lacks, in that capability's words.
 func capsApplicable(e *Estimator, caps Caps, s *Study, j int) error {
-	for c := CapBits; c <= CapPersonal; c <<= 1 {
+	for c := CapBits; c <= capLast; c <<= 1 {
 		switch {
 		case e.Refuses&c != 0 && caps&c != 0:
 			return capReason(c, true, e.Method, s, j)
@@ -134,8 +134,8 @@ func capsApplicable(e *Estimator, caps Caps, s *Study, j int) error {
 // capability c when refused, and lacks it otherwise.
 func capReason(c Caps, refused bool, method Method, s *Study, j int) error {
 	switch {
-	case c == CapBits && refused:
-		return bitVectorsNotInvertible(method, s, j)
+	case (c == CapBits || c == CapHashed) && refused:
+		return bitVectorsNotInvertible(method, s, j, capNames[c])
 	case c == CapPersonal && refused:
 		return pumNeedsULDP(s, j)
 	case c == CapRAPPOR && !refused:
@@ -154,6 +154,7 @@ var capNames = map[Caps]string{
 	CapRAPPOR:   "basic RAPPOR's flipped bits",
 	CapUtility:  "utility-optimized",
 	CapPersonal: "on an alphabet extended by personal tags",
+	CapHashed:   "hashed values with their seeds",
 }
 
 // pumNeedsULDP says that mechanism j, a PUM, is estimated with uldp only.
@@ -162,9 +163,10 @@ func pumNeedsULDP(s *Study, j int) error {
 }
 
 // bitVectorsNotInvertible says that method, a matrix inversion or
-// [IBU]_M on one channel matrix, cannot take mechanism j's bit vectors.
-func bitVectorsNotInvertible(method Method, s *Study, j int) error {
-	return fmt.Errorf("core: %s needs mechanisms with symbol outputs; mechanism %s (%s) reports bit vectors", method, mechName(s, j), mechKind(s, j))
+// [IBU]_M on one channel matrix, cannot take mechanism j's reports,
+// which are what (bit vectors, hashed values).
+func bitVectorsNotInvertible(method Method, s *Study, j int, what string) error {
+	return fmt.Errorf("core: %s needs mechanisms with symbol outputs; mechanism %s (%s) reports %s", method, mechName(s, j), mechKind(s, j), what)
 }
 
 // rapNeedsRAPPOR says that mechanism j is not RAPPOR.
@@ -194,7 +196,7 @@ func (c *outputCheck) inversion() bool {
 // add checks mechanism j's outputs: alone against the inputs for an
 // estimator per mechanism, else against the first mechanism's.
 func (c *outputCheck) add(j int) error {
-	if c.e.Refuses&CapBits == 0 {
+	if c.e.Refuses&(CapBits|CapHashed) == 0 {
 		return nil
 	}
 	kind, _ := c.s.Mechanisms[j].Kind.Info()

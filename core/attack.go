@@ -26,6 +26,10 @@ type Exposure struct {
 	Success float64
 	// Prior is max_x π_x: her success without the report.
 	Prior float64
+	// Over, when not empty, names the model in which the figures are
+	// exact: for local hashing, "a uniformly random hash", which its
+	// seeded family stands in for (hashSuccess).
+	Over string
 	// Distance says whether the distance figures below were computed:
 	// on a grid or a line, for a mechanism with symbol outputs.
 	// NoDistance says why not otherwise.
@@ -73,12 +77,19 @@ func Expose(ctx context.Context, m Mechanism, a Alphabet, prior []float64, radii
 	if err != nil {
 		return Exposure{}, err
 	}
+	if _, ok := m.(hasher); ok {
+		e.Over = "a uniformly random hash"
+	}
 	progress(0.2)
 	c, isChannel := m.(Channel)
 	lat, metric := newLattice(a)
 	switch {
 	case !metric:
 		e.NoDistance = "a categorical alphabet has no distance"
+		progress(1)
+		return e, nil
+	case !isChannel && e.Over != "":
+		e.NoDistance = "its reports carry a hash's seed, one of 2³², and leave no exact way to the best guess of each"
 		progress(1)
 		return e, nil
 	case !isChannel:
@@ -140,6 +151,8 @@ func support(pi []float64) []int32 {
 // bayesSuccess returns V = Σ_z max_x π_x A_xz for m's channel.
 func bayesSuccess(ctx context.Context, m Mechanism, pi []float64) (float64, error) {
 	switch c := m.(type) {
+	case hasher:
+		return hashSuccess(c, pi), nil
 	case twoValuedChannel:
 		return twoValuedSuccess(c.channel(), pi), nil
 	case oneHotBits:

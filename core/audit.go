@@ -172,6 +172,23 @@ func (b bitProbLogs) bitLogProbs(x, j int) (l1, l0 float64) {
 	return linalg.Log(p), math.Log1p(-p)
 }
 
+// hashLDP returns local hashing's worst log-ratio of two inputs'
+// probabilities of a report, exactly: a report (s, v) has probability
+// kept or off under each input, so the ratio is e^ε for any pair x, x'
+// that some seed's hash separates, v = H_s(x) ≠ H_s(x'), and 1 for a
+// pair no seed separates. The worst is ε as soon as one pair is
+// separated, which the first seeds show; 0 when none of the first 2¹⁶
+// separates symbols 0 and 1 (the family then hashes all alike, which
+// the splitmix64 family does not).
+func hashLDP(m hasher) float64 {
+	for s := range uint32(1 << 16) {
+		if m.hash(s, 0) != m.hash(s, 1) {
+			return -math.Log(m.low())
+		}
+	}
+	return 0
+}
+
 // logRatio returns ln(p/q) from l = ln p and m = ln q: −Inf when p = 0
 // (an outcome that cannot make the ratio worse) and +Inf when only q = 0.
 func logRatio(l, m float64) float64 {
@@ -541,6 +558,9 @@ func auditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error)
 	}
 	u, uldp := m.(utilityOptimized)
 	switch c := m.(type) {
+	case hasher:
+		au.LDP = hashLDP(c)
+		return au, ctx.Err()
 	case BitChannel:
 		var zeros []int
 		if uldp {

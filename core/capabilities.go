@@ -50,6 +50,25 @@ type BitSampler interface {
 	SampleBits(rng *rand.Rand, x int) Bits
 }
 
+// A hasher is local hashing (OLH, BLH; olh.go): a report is the seed of
+// a hash of the symbols into g values and a value, likely for the
+// symbols the seed's hash sends to it.
+type hasher interface {
+	Mechanism
+	// values returns g.
+	values() int
+	// hash returns H_seed(x) in 0..g−1.
+	hash(seed uint32, x int) int
+	// low returns e^{−ε}: a report's likelihood at a symbol off its
+	// value relative to one on it.
+	low() float64
+	// logKept returns the log-probability ln(e^ε/(e^ε + g − 1)) of a
+	// report at a symbol on its value, given the seed.
+	logKept() float64
+	// SampleHash draws the report of x.
+	SampleHash(rng *rand.Rand, x int) Report
+}
+
 // A Personalized mechanism lets each user first map her own personal
 // sensitive data to semantic tags, then sanitise the result with a
 // mechanism common to everyone on the data's symbols plus one symbol a

@@ -114,6 +114,8 @@ func ExampleKinds() {
 	// krr              ε          sensitive false bits false
 	// rappor           ε          sensitive false bits true
 	// oue              ε          sensitive false bits true
+	// olh              ε          sensitive false bits false
+	// blh              ε          sensitive false bits false
 	// hr               ε          sensitive false bits false
 	// geometric        ε per step sensitive false bits false
 	// planar-geometric ε per km   sensitive false bits false

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -237,8 +238,16 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 	}
 	var rest []Group
 	var ops []*operatorTerm
+	var hashed []term
 	n := float64(g.N())
 	for j, m := range mechs {
+		if h, ok := m.(hasher); ok {
+			if own := mechGroups(g.List, j); len(own) > 0 {
+				hashed = append(hashed, hashTerms(h, own, n, hashParts)...)
+			}
+			perMech[j] = -1
+			continue
+		}
 		op, ok := m.(operator)
 		c, isChannel := m.(Channel)
 		if !ok || !isChannel {
@@ -256,7 +265,7 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 		ops = append(ops, t)
 		perMech[j] = -1
 	}
-	if len(ops) == 0 {
+	if len(ops) == 0 && len(hashed) == 0 {
 		return newColumnsWith(mechs, g, s, lik)
 	}
 	for _, gr := range g.List {
@@ -274,7 +283,23 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 		mix.terms = append(mix.terms, c)
 	}
 	mix.terms = append(mix.terms, batchPlanar(ops)...)
+	mix.terms = append(mix.terms, hashed...)
 	return mix, nil
+}
+
+// mechGroups returns mechanism j's groups of list, in the order of seed
+// and value.
+func mechGroups(list []Group, j int) []Group {
+	var own []Group
+	for _, gr := range list {
+		if gr.Mech == j {
+			own = append(own, gr)
+		}
+	}
+	slices.SortFunc(own, func(a, b Group) int {
+		return cmp.Or(cmp.Compare(a.Report.Seed, b.Report.Seed), cmp.Compare(a.Report.Symbol, b.Report.Symbol))
+	})
+	return own
 }
 
 // costlier reports whether a mechanism's likelihood columns of entries

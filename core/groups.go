@@ -64,7 +64,7 @@ func GroupReports(mechs int, mech []int, reports []Report) *Groups {
 // sort orders the groups by mechanism and report.
 func (g *Groups) sort() {
 	slices.SortFunc(g.List, func(a, b Group) int {
-		return cmp.Or(cmp.Compare(a.Mech, b.Mech), cmp.Compare(a.Report.Symbol, b.Report.Symbol),
+		return cmp.Or(cmp.Compare(a.Mech, b.Mech), cmp.Compare(a.Report.Seed, b.Report.Seed), cmp.Compare(a.Report.Symbol, b.Report.Symbol),
 			cmp.Compare(a.Report.Bits.n, b.Report.Bits.n), strings.Compare(a.Report.Bits.data, b.Report.Bits.data))
 	})
 }

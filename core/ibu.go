@@ -107,7 +107,7 @@ var (
 	ibuEstimator = Estimator{Method: MethodIBU, Single: true, Refuses: CapPersonal, Certified: true, Cost: CostEM,
 		run: (*estimation).gibu, ownLogLik: true}
 	ibuMEstimator = Estimator{Method: MethodIBUM, Title: "[IBU]_M", Help: "IBU on the users' average matrix (FW §5.3)",
-		Refuses: CapPersonal | CapBits, Certified: true, Cost: CostEMAverage,
+		Refuses: CapPersonal | CapBits | CapHashed, Certified: true, Cost: CostEMAverage,
 		run: func(e *estimation) (*Estimate, error) { return IBUM(e.ctx, e.mechs, e.g, e.s, e.opt.EM) }}
 	ibuREstimator = Estimator{Method: MethodIBUR, Title: "[IBU]_R", Help: "IBU per mechanism, averaged by users (FW eq. 4)",
 		PerMechanism: true, Refuses: CapPersonal, Certified: true, Cost: CostEMEach, run: (*estimation).ibuR}

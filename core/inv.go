@@ -23,7 +23,11 @@ func symbolChannels(mechs []Mechanism, g *Groups, s *Study, method Method) ([]Ch
 		}
 		c, ok := m.(Channel)
 		if !ok {
-			return nil, bitVectorsNotInvertible(method, s, j)
+			what := capNames[CapBits]
+			if _, h := m.(hasher); h {
+				what = capNames[CapHashed]
+			}
+			return nil, bitVectorsNotInvertible(method, s, j, what)
 		}
 		if outputs >= 0 && c.Outputs() != outputs {
 			return nil, notCommon(method, s, first, outputs, j, c.Outputs())
@@ -182,13 +186,13 @@ const (
 
 // The inversion estimators, registered in registry.
 var (
-	invEstimator = Estimator{Method: MethodINV, Single: true, Refuses: CapPersonal | CapBits, Cost: CostInversion,
+	invEstimator = Estimator{Method: MethodINV, Single: true, Refuses: CapPersonal | CapBits | CapHashed, Cost: CostInversion,
 		run: func(e *estimation) (*Estimate, error) { return closed(e.inv(e.g)) }}
 	invMEstimator = Estimator{Method: MethodINVM, Title: "[INV]_M", Help: "inversion of the average matrix (FW eq. 7)",
-		Refuses: CapPersonal | CapBits, Cost: CostInversion,
+		Refuses: CapPersonal | CapBits | CapHashed, Cost: CostInversion,
 		run: func(e *estimation) (*Estimate, error) { return closed(e.inv(e.g)) }}
 	invREstimator = Estimator{Method: MethodINVR, Title: "[INV]_R", Help: "inversion per mechanism, averaged",
-		PerMechanism: true, Refuses: CapPersonal | CapBits, Cost: CostInversionEach,
+		PerMechanism: true, Refuses: CapPersonal | CapBits | CapHashed, Cost: CostInversionEach,
 		run: func(e *estimation) (*Estimate, error) { return closed(PerMechanism(e.g, e.inv)) }}
 )
 

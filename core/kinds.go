@@ -41,6 +41,8 @@ type Kind struct {
 	// Solved: it is built by solving a linear program over K² variables,
 	// whose time grows as K³.
 	Solved bool
+	// Hashes: it takes g, the range of its hash (MechanismSpec.G; OLH).
+	Hashes bool
 	// TwoValued: its channel is off·11ᵀ + diff·I (k-RR, the identity),
 	// which corrected EM's bias correction takes in O(K²) whatever the
 	// number of reports (cem_bias.go).
@@ -85,11 +87,16 @@ const (
 	// CapPersonal: reports live on an alphabet extended by semantic tags
 	// (PUM, ULDP §5); only the uldp estimator takes them.
 	CapPersonal
+	// CapHashed: reports are a hash's seed and a value (local hashing,
+	// a hasher): no channel matrix over a common output alphabet.
+	CapHashed
+	// capLast is the last capability.
+	capLast = CapHashed
 )
 
 // kindRegistry lists the kinds, in the order of the package doc's
 // "Mechanisms", in which front ends offer them.
-var kindRegistry = []*Kind{&krrKind, &rapporKind, &oueKind, &hrKind, &geometricKind, &planarKind, &shokriKind,
+var kindRegistry = []*Kind{&krrKind, &rapporKind, &oueKind, &olhKind, &blhKind, &hrKind, &geometricKind, &planarKind, &shokriKind,
 	&urrKind, &urapKind, &pumKind, &identityKind}
 
 // Kinds returns the mechanism kinds, in the order of the package doc's

@@ -22,6 +22,9 @@ func exampleSpec(kind Kind) (MechanismSpec, Alphabet) {
 	if kind.Personal {
 		spec.Sensitive, spec.Tags = []int{0}, []string{"home"}
 	}
+	if kind.Hashes {
+		spec.G = 3
+	}
 	return spec, a
 }
 
@@ -29,7 +32,7 @@ func exampleSpec(kind Kind) (MechanismSpec, Alphabet) {
 // mechanism it builds: the capabilities it declares are those the
 // estimators find on the mechanism (a BitChannel for CapBits, RAP's
 // flipProb for CapRAPPOR, the empirical estimator for CapUtility, a
-// Personalized mechanism for CapPersonal), its parameter is the one
+// Personalized mechanism for CapPersonal, a hasher for CapHashed), its parameter is the one
 // validation asks for, and a kind built by a linear program is Solved.
 func TestKindCaps(t *testing.T) {
 	if len(Kinds()) != len(kindRegistry) {
@@ -46,6 +49,7 @@ func TestKindCaps(t *testing.T) {
 		_, flips := r.(bitFlipper)
 		_, emp := m.(empirical)
 		_, personal := m.(Personalized)
+		_, hashed := r.(hasher)
 		for _, c := range []struct {
 			name      string
 			cap       Caps
@@ -53,7 +57,8 @@ func TestKindCaps(t *testing.T) {
 		}{{"CapBits", CapBits, kind.Caps&CapBits != 0, bits},
 			{"CapRAPPOR", CapRAPPOR, kind.Caps&CapRAPPOR != 0, flips},
 			{"CapUtility", CapUtility, kind.Caps&CapUtility != 0, emp || personal},
-			{"CapPersonal", CapPersonal, kind.Caps&CapPersonal != 0, personal}} {
+			{"CapPersonal", CapPersonal, kind.Caps&CapPersonal != 0, personal},
+			{"CapHashed", CapHashed, kind.Caps&CapHashed != 0, hashed}} {
 			if kind.Name == KindPUM && c.cap == CapBits {
 				continue // its base decides; PUM's reports go to uldp alone
 			}

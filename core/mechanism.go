@@ -138,10 +138,10 @@ func reporter(m Mechanism) Mechanism {
 // drawn by a Sampler or a BitSampler.
 func checkDraw(m Mechanism) error {
 	switch reporter(m).(type) {
-	case Sampler, BitSampler:
+	case Sampler, BitSampler, hasher:
 		return nil
 	}
-	return fmt.Errorf("core: a %T cannot be simulated: it draws neither symbols (Sampler) nor bit vectors (BitSampler)", m)
+	return fmt.Errorf("core: a %T cannot be simulated: it draws neither symbols (Sampler), bit vectors (BitSampler) nor hashed values", m)
 }
 
 // Draw sanitises x with m and returns the report. m must pass checkDraw,
@@ -153,6 +153,8 @@ func Draw(m Mechanism, rng *rand.Rand, x int) Report {
 		return SymbolReport(s.Sample(rng, x))
 	case BitSampler:
 		return BitsReport(s.SampleBits(rng, x))
+	case hasher:
+		return s.SampleHash(rng, x)
 	}
 	panic(fmt.Sprintf("core: %T cannot sample", m))
 }

@@ -2,28 +2,39 @@ package core
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // A Report is one sanitised output. Mechanisms whose outputs are symbols
 // (k-RR, geometric, Shokri, uRR, identity) report Symbol in 0..Outputs−1
-// and leave Bits empty; RAPPOR and uRAP report a K-bit vector packed in
-// Bits (see NewBits) and set Symbol to −1. A Report is comparable, so
-// reports can be grouped in a map.
+// and leave Bits empty; RAPPOR, OUE and uRAP report a K-bit vector packed
+// in Bits (see NewBits) and set Symbol to −1; local hashing (OLH, BLH)
+// reports the seed of its hash in Seed and a hash value in Symbol, and is
+// Hashed. A Report is comparable, so reports can be grouped in a map.
 type Report struct {
 	Symbol int
 	Bits   Bits
+	Seed   uint32
+	Hashed bool
 }
 
 // SymbolReport returns the report of symbol z.
 func SymbolReport(z int) Report { return Report{Symbol: z} }
 
+// HashReport returns local hashing's report of value v of the hash
+// seeded by seed.
+func HashReport(seed uint32, v int) Report { return Report{Symbol: v, Seed: seed, Hashed: true} }
+
 // BitsReport returns the report of a bit vector.
 func BitsReport(b Bits) Report { return Report{Symbol: -1, Bits: b} }
 
-// String formats r as in a reports file: the symbol's index or the bits as
-// a string of 0s and 1s.
+// String formats r as in a reports file: the symbol's index, the bits as
+// a string of 0s and 1s, or seed:value for local hashing.
 func (r Report) String() string {
+	if r.Hashed {
+		return fmt.Sprintf("%d:%d", r.Seed, r.Symbol)
+	}
 	if r.Symbol >= 0 {
 		return fmt.Sprint(r.Symbol)
 	}
@@ -102,9 +113,14 @@ func clip(s string, n int) string {
 
 // ParseReport parses a report as written in a reports file for m: a
 // symbol index for symbol outputs, a string of 0s and 1s for bit-vector
-// outputs. A Personalized mechanism's reports are its common one's.
+// outputs, seed:value for local hashing (seed a 32-bit unsigned integer,
+// value below the hash's range g). A Personalized mechanism's reports are
+// its common one's.
 func ParseReport(m Mechanism, s string) (Report, error) {
 	m = reporter(m)
+	if h, ok := m.(hasher); ok {
+		return parseHashReport(s, h.values())
+	}
 	if b, ok := m.(BitSampler); ok {
 		bits, err := ParseBits(s)
 		if err != nil {
@@ -123,4 +139,18 @@ func ParseReport(m Mechanism, s string) (Report, error) {
 		return Report{}, fmt.Errorf("core: report %d out of range 0..%d", z, c.Outputs()-1)
 	}
 	return SymbolReport(z), nil
+}
+
+// parseHashReport parses seed:value, value in 0..g−1.
+func parseHashReport(s string, g int) (Report, error) {
+	a, b, ok := strings.Cut(s, ":")
+	seed, err1 := strconv.ParseUint(a, 10, 32)
+	v, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || strconv.Itoa(v) != b {
+		return Report{}, fmt.Errorf("core: report %q is not seed:value, a hash's seed (0..4294967295) and value", clip(s, 40))
+	}
+	if v < 0 || v >= g {
+		return Report{}, fmt.Errorf("core: report %q: hash value %d out of range 0..%d", clip(s, 40), v, g-1)
+	}
+	return HashReport(uint32(seed), v), nil
 }

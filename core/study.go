@@ -25,6 +25,10 @@ type MechanismSpec struct {
 	// Sensitive lists the sensitive symbols X_S of uRR, uRAP and PUM
 	// (for PUM, the common ones; it may be empty).
 	Sensitive []int `json:"sensitive,omitempty"`
+	// G is the range of OLH's hash, 2..MaxHashes; 0 (omitted) for its
+	// optimum round(e^ε + 1). It extends the study format of
+	// docs/FILES.md compatibly.
+	G int `json:"g,omitempty"`
 	// Base is PUM's common mechanism on the extended alphabet, urr (the
 	// default) or urappor; Tags names its semantic tags ⊥_1..⊥_κ, which
 	// are symbols K, K+1, … of the extended alphabet. Both extend
@@ -253,6 +257,11 @@ func (m MechanismSpec) validateParams(k Kind, a Alphabet) error {
 		}
 	} else if m.QualityLoss != 0 {
 		return fmt.Errorf("kind %s takes no quality_loss", m.Kind)
+	}
+	if k.Hashes && m.G != 0 && (m.G < 2 || m.G > MaxHashes) {
+		return fmt.Errorf("g must be in 2..%d hash values, got %d", MaxHashes, m.G)
+	} else if !k.Hashes && m.G != 0 {
+		return fmt.Errorf("kind %s takes no g", m.Kind)
 	}
 	return m.validateULDP(k, a)
 }

@@ -278,6 +278,9 @@ func attackLine(m attack.Mechanism, g *attack.Group) ([]byte, error) {
 	} else if m.NoDistance != "" {
 		res["no_distance"] = m.NoDistance
 	}
+	if m.Over != "" {
+		res["over"] = m.Over
+	}
 	if g != nil {
 		res["home_people"] = g.All.People
 		res["home_exact"] = orNull(g.All.Exact)

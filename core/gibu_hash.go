@@ -1,0 +1,206 @@
+package core
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/privmap/privmap/internal/linalg"
+)
+
+// hashTerm is the EM term of some users of one local-hashing mechanism
+// (LH), their reports grouped by seed. A report (s, v)'s likelihood
+// column is g_x = low + (1 − low)·[H_s(x) = v], low = e^{−ε}, so
+//
+//	θ·g = low·Σθ + (1 − low)·M_s(v),  M_s(v) = Σ_{x: H_s(x) = v} θ_x,
+//
+// and a seed's share of Σ c·g/(θ·g) is low·Σ_v w_v + (1 − low)·w_{H_s(x)}
+// at each x, w_v = c_v/(n θ·g): one pass of the seed's K hashes gives
+// the masses M_s, another the share, whatever the number of its reports.
+// A step costs O(K) a seed and O(1) a report, and no likelihood column
+// is held: OLH's reports, nearly all of distinct seeds, would need K
+// columns' entries each (K × reports). The hashes of the seeds are kept
+// while they fit hashCacheEntries, else computed again each pass.
+type hashTerm struct {
+	m   hasher
+	k   int
+	n   float64 // all users, of every mechanism
+	low float64
+	// seeds[i]'s reports are values[start[i]:start[i+1]], with counts.
+	seeds  []uint32
+	start  []int
+	values []int
+	counts []float64
+	cache  []uint16 // seeds × K hashes, or nil
+	// buffers: a seed's hashes, masses over the g values, weights.
+	h          []uint16
+	mass, w    []float64
+	dots, seen []float64 // θ·g of each report at the point of at
+}
+
+// hashCacheEntries bounds the hashes a hashTerm keeps: 2²⁶, 128 MB.
+const hashCacheEntries = 1 << 26
+
+// hashTerms splits the groups of a local-hashing mechanism m, sorted by
+// seed, into parts terms of about equal seeds, so that the mixture runs
+// them on every core; the split depends on the groups alone, so the
+// estimate does not depend on the machine.
+func hashTerms(m hasher, groups []Group, n float64, parts int) []term {
+	var seeds []int // indices in groups where a seed starts
+	for i, gr := range groups {
+		if i == 0 || gr.Report.Seed != groups[i-1].Report.Seed {
+			seeds = append(seeds, i)
+		}
+	}
+	parts = max(1, min(parts, len(seeds)))
+	cache := float64(len(seeds))*float64(m.Inputs()) <= hashCacheEntries
+	var out []term
+	for p := range parts {
+		lo, hi := seeds[p*len(seeds)/parts], len(groups)
+		if q := (p + 1) * len(seeds) / parts; q < len(seeds) {
+			hi = seeds[q]
+		}
+		out = append(out, newHashTerm(m, groups[lo:hi], n, cache))
+	}
+	return out
+}
+
+// hashParts is the number of terms hashTerms splits a mechanism into.
+const hashParts = 8
+
+func newHashTerm(m hasher, groups []Group, n float64, cache bool) *hashTerm {
+	k, g := m.Inputs(), m.values()
+	t := &hashTerm{m: m, k: k, n: n, low: m.low(), h: make([]uint16, k), mass: make([]float64, g), w: make([]float64, g)}
+	for i, gr := range groups {
+		if i == 0 || gr.Report.Seed != groups[i-1].Report.Seed {
+			t.seeds = append(t.seeds, gr.Report.Seed)
+			t.start = append(t.start, len(t.values))
+		}
+		t.values = append(t.values, gr.Report.Symbol)
+		t.counts = append(t.counts, float64(gr.Count))
+	}
+	t.start = append(t.start, len(t.values))
+	if cache {
+		t.cache = make([]uint16, len(t.seeds)*k)
+		for i, s := range t.seeds {
+			row := t.cache[i*k : (i+1)*k]
+			for x := range row {
+				row[x] = uint16(m.hash(s, x))
+			}
+		}
+	}
+	return t
+}
+
+// hashes returns the hashes of seed i.
+func (t *hashTerm) hashes(i int) []uint16 {
+	if t.cache != nil {
+		return t.cache[i*t.k : (i+1)*t.k]
+	}
+	s := t.seeds[i]
+	for x := range t.h {
+		t.h[x] = uint16(t.m.hash(s, x))
+	}
+	return t.h
+}
+
+// masses sets t.mass to the sums of v over each hash value of h and
+// returns Σv.
+func (t *hashTerm) masses(h []uint16, v []float64) float64 {
+	clear(t.mass)
+	sum := 0.0
+	for x, p := range v {
+		t.mass[h[x]] += p
+		sum += p
+	}
+	return sum
+}
+
+// spread adds base + scale·w[h[x]] to acc[x], a seed's share, and
+// clears the weights w set on its reports' values.
+func (t *hashTerm) spread(h []uint16, acc []float64, base, scale float64, vals []int) {
+	for x, hv := range h {
+		acc[x] += base + scale*t.w[hv]
+	}
+	for _, v := range vals {
+		t.w[v] = 0
+	}
+}
+
+// add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·ln P(report).
+func (t *hashTerm) add(theta, acc []float64) float64 {
+	ll, lk := 0.0, t.m.logKept()
+	for i := range t.seeds {
+		h := t.hashes(i)
+		total := t.masses(h, theta)
+		vals := t.values[t.start[i]:t.start[i+1]]
+		sumW := 0.0
+		for j, v := range vals {
+			c := t.counts[t.start[i]+j]
+			dot := t.low*total + (1-t.low)*t.mass[v]
+			if !(dot > 0) {
+				return math.Inf(-1)
+			}
+			ll += c * (linalg.Log(dot) + lk)
+			t.w[v] = c / (t.n * dot)
+			sumW += t.w[v]
+		}
+		t.spread(h, acc, t.low*sumW, 1-t.low, vals)
+	}
+	return ll / t.n
+}
+
+// at keeps θ·g of every report at θ for curve and diagonal.
+func (t *hashTerm) at(theta []float64) {
+	t.dots = t.dots[:0]
+	for i := range t.seeds {
+		h := t.hashes(i)
+		total := t.masses(h, theta)
+		for _, v := range t.values[t.start[i]:t.start[i+1]] {
+			t.dots = append(t.dots, t.low*total+(1-t.low)*t.mass[v])
+		}
+	}
+}
+
+// curve adds (1/n) Σ c·g (g·v)/(θ·g)² to acc.
+func (t *hashTerm) curve(v, acc []float64) {
+	for i := range t.seeds {
+		h := t.hashes(i)
+		total := t.masses(h, v)
+		vals := t.values[t.start[i]:t.start[i+1]]
+		sumW := 0.0
+		for j, val := range vals {
+			r := t.start[i] + j
+			gv := t.low*total + (1-t.low)*t.mass[val]
+			t.w[val] = t.counts[r] * gv / (t.n * t.dots[r] * t.dots[r])
+			sumW += t.w[val]
+		}
+		t.spread(h, acc, t.low*sumW, 1-t.low, vals)
+	}
+}
+
+// diagonal adds (1/n) Σ c·g_x²/(θ·g)² to acc: g_x² is 1 or low².
+func (t *hashTerm) diagonal(acc []float64) bool {
+	low2 := t.low * t.low
+	for i := range t.seeds {
+		h := t.hashes(i)
+		vals := t.values[t.start[i]:t.start[i+1]]
+		sumW := 0.0
+		for j, val := range vals {
+			r := t.start[i] + j
+			t.w[val] = t.counts[r] / (t.n * t.dots[r] * t.dots[r])
+			sumW += t.w[val]
+		}
+		t.spread(h, acc, low2*sumW, 1-low2, vals)
+	}
+	return true
+}
+
+// reports returns 0: the term does not restrict its likelihood to a
+// face (its columns are not held).
+func (t *hashTerm) reports() int { return 0 }
+
+// productWork counts a product's two passes over each seed's hashes.
+func (t *hashTerm) productWork() float64 { return 4 * float64(len(t.seeds)*t.k) }
+
+func (t *hashTerm) faceFrom(_ []int, _ *mat.Dense, i int) int { return i }
