@@ -153,6 +153,8 @@ func bayesSuccess(ctx context.Context, m Mechanism, pi []float64) (float64, erro
 	switch c := m.(type) {
 	case hasher:
 		return hashSuccess(c, pi), nil
+	case *SS:
+		return subsetSuccess(c, pi), nil
 	case twoValuedChannel:
 		return twoValuedSuccess(c.channel(), pi), nil
 	case oneHotBits:

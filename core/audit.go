@@ -561,6 +561,9 @@ func auditMechanism(ctx context.Context, m Mechanism, a Alphabet) (Audit, error)
 	case hasher:
 		au.LDP = hashLDP(c)
 		return au, ctx.Err()
+	case interface{ designLDP() float64 }:
+		au.LDP = c.designLDP()
+		return au, ctx.Err()
 	case BitChannel:
 		var zeros []int
 		if uldp {

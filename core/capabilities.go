@@ -69,6 +69,22 @@ type hasher interface {
 	SampleHash(rng *rand.Rand, x int) Report
 }
 
+// A setReports mechanism's report is a bit vector whose likelihood
+// column is 1 on its set bits and low elsewhere, times e^{scale}: OUE,
+// RAPPOR and subset selection. Corrected EM's and GIBU's set terms read
+// the set bits alone (gibu_set.go), without a K-entry column a report.
+type setReports interface {
+	Mechanism
+	// setForm returns low and the scale of a report with ones bits set.
+	setForm(ones int) (low, scale float64)
+}
+
+// A reportChecker refuses bit vectors that are not its reports (subset
+// selection's, whose ω bits are set), as ParseReport reads them.
+type reportChecker interface {
+	checkReport(v Bits) error
+}
+
 // A Personalized mechanism lets each user first map her own personal
 // sensitive data to semantic tags, then sanitise the result with a
 // mechanism common to everyone on the data's symbols plus one symbol a

@@ -116,6 +116,7 @@ func ExampleKinds() {
 	// oue              ε          sensitive false bits true
 	// olh              ε          sensitive false bits false
 	// blh              ε          sensitive false bits false
+	// ss               ε          sensitive false bits true
 	// hr               ε          sensitive false bits false
 	// geometric        ε per step sensitive false bits false
 	// planar-geometric ε per km   sensitive false bits false

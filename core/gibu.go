@@ -224,7 +224,9 @@ const ColumnBudget = 1 << 22
 // newModel returns the EM map of the grouped reports: likelihood columns,
 // except for the users of a mechanism with a matrix-free operator whose
 // columns would exceed budget entries or cost more to apply than the
-// operator (costlier).
+// operator (costlier), of local hashing (hashTerm, grouped by seed), and
+// of a setReports mechanism whose columns would exceed budget entries
+// (setTerm, read off the set bits).
 func newModel(mechs []Mechanism, g *Groups, s *Study, budget int) (emModel, error) {
 	return newModelWith(mechs, g, s, budget, nil)
 }
@@ -238,13 +240,18 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 	}
 	var rest []Group
 	var ops []*operatorTerm
-	var hashed []term
+	var streamed []term
 	n := float64(g.N())
 	for j, m := range mechs {
 		if h, ok := m.(hasher); ok {
 			if own := mechGroups(g.List, j); len(own) > 0 {
-				hashed = append(hashed, hashTerms(h, own, n, hashParts)...)
+				streamed = append(streamed, hashTerms(h, own, n, streamParts)...)
 			}
+			perMech[j] = -1
+			continue
+		}
+		if sr, ok := m.(setReports); ok && perMech[j]*m.Inputs() > budget {
+			streamed = append(streamed, setTerms(sr, mechGroups(g.List, j), n, streamParts)...)
 			perMech[j] = -1
 			continue
 		}
@@ -265,7 +272,7 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 		ops = append(ops, t)
 		perMech[j] = -1
 	}
-	if len(ops) == 0 && len(hashed) == 0 {
+	if len(ops) == 0 && len(streamed) == 0 {
 		return newColumnsWith(mechs, g, s, lik)
 	}
 	for _, gr := range g.List {
@@ -283,7 +290,7 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 		mix.terms = append(mix.terms, c)
 	}
 	mix.terms = append(mix.terms, batchPlanar(ops)...)
-	mix.terms = append(mix.terms, hashed...)
+	mix.terms = append(mix.terms, streamed...)
 	return mix, nil
 }
 

@@ -65,8 +65,8 @@ func hashTerms(m hasher, groups []Group, n float64, parts int) []term {
 	return out
 }
 
-// hashParts is the number of terms hashTerms splits a mechanism into.
-const hashParts = 8
+// streamParts is the number of terms hashTerms splits a mechanism into.
+const streamParts = 8
 
 func newHashTerm(m hasher, groups []Group, n float64, cache bool) *hashTerm {
 	k, g := m.Inputs(), m.values()

@@ -75,7 +75,8 @@ type Caps uint
 
 // Capabilities of a kind's reports.
 const (
-	// CapBits: reports are K-bit vectors (a BitChannel), not symbols.
+	// CapBits: reports are K-bit vectors (a BitSampler), not symbols:
+	// independent bits (a BitChannel) or subset selection's ω-subsets.
 	CapBits Caps = 1 << iota
 	// CapRAPPOR: basic one-time RAPPOR, every bit of a one-hot vector
 	// flipped with one probability (FW eq. 12), as [RAP]'s estimator
@@ -96,7 +97,7 @@ const (
 
 // kindRegistry lists the kinds, in the order of the package doc's
 // "Mechanisms", in which front ends offer them.
-var kindRegistry = []*Kind{&krrKind, &rapporKind, &oueKind, &olhKind, &blhKind, &hrKind, &geometricKind, &planarKind, &shokriKind,
+var kindRegistry = []*Kind{&krrKind, &rapporKind, &oueKind, &olhKind, &blhKind, &ssKind, &hrKind, &geometricKind, &planarKind, &shokriKind,
 	&urrKind, &urapKind, &pumKind, &identityKind}
 
 // Kinds returns the mechanism kinds, in the order of the package doc's

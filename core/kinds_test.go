@@ -30,7 +30,7 @@ func exampleSpec(kind Kind) (MechanismSpec, Alphabet) {
 
 // TestKindCaps checks every registered kind's record against the
 // mechanism it builds: the capabilities it declares are those the
-// estimators find on the mechanism (a BitChannel for CapBits, RAP's
+// estimators find on the mechanism (a BitSampler for CapBits, RAP's
 // flipProb for CapRAPPOR, the empirical estimator for CapUtility, a
 // Personalized mechanism for CapPersonal, a hasher for CapHashed), its parameter is the one
 // validation asks for, and a kind built by a linear program is Solved.
@@ -45,7 +45,7 @@ func TestKindCaps(t *testing.T) {
 			t.Fatalf("%s: %v", kind.Name, err)
 		}
 		r := reporter(m)
-		_, bits := r.(BitChannel)
+		_, bits := r.(BitSampler)
 		_, flips := r.(bitFlipper)
 		_, emp := m.(empirical)
 		_, personal := m.(Personalized)

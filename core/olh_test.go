@@ -164,7 +164,8 @@ func TestLHReportText(t *testing.T) {
 
 // TestHashTerm: the EM term grouped by seed gives the likelihood
 // columns' step, Hessian products and diagonal, with and without its
-// cache of hashes, on a mixture with k-RR and OUE users.
+// cache of hashes, on a mixture with k-RR and OUE users, whose reports
+// are also read in a set term (setTerm) without the budget.
 func TestHashTerm(t *testing.T) {
 	const k = 12
 	rng := rand.New(rand.NewPCG(8, 1))
@@ -206,7 +207,11 @@ func TestHashTerm(t *testing.T) {
 	wantH, wantD := make([]float64, k), cols.hessDiagonal()
 	cols.hessVec(v, wantH)
 	for _, cached := range []bool{true, false} {
-		model, err := newModel(mechs, g, nil, ColumnBudget)
+		budget := ColumnBudget
+		if !cached {
+			budget = 0 // OUE's users in set terms too
+		}
+		model, err := newModel(mechs, g, nil, budget)
 		if err != nil {
 			t.Fatal(err)
 		}

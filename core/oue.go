@@ -120,3 +120,15 @@ func (m *OUE) Likelihood(dst []float64, rep Report) ([]float64, float64) {
 	}
 	return setBitsColumn(dst, v, m.Epsilon), scale - math.Ln2 - lq
 }
+
+// setForm returns e^{−ε} and the scale of a report with ones bits set,
+// its column 1 on them and e^{−ε} elsewhere (Likelihood's, whose flat
+// column of a report with none set is 1 everywhere, scaled by e^{−ε}).
+func (m *OUE) setForm(ones int) (low, scale float64) {
+	lq, l1q := -softplus(m.Epsilon), -softplus(-m.Epsilon)
+	scale = float64(ones)*lq + float64(m.K-ones)*l1q - math.Ln2
+	if ones == 0 {
+		return math.Exp(-m.Epsilon), scale - l1q + m.Epsilon
+	}
+	return math.Exp(-m.Epsilon), scale - lq
+}

@@ -97,6 +97,17 @@ func (m *RAPPOR) Likelihood(dst []float64, rep Report) ([]float64, float64) {
 	return setBitsColumn(dst, v, m.Epsilon), scale + half
 }
 
+// setForm returns e^{−ε} and the scale of a report with ones bits set,
+// its column 1 on them and e^{−ε} elsewhere (see Likelihood).
+func (m *RAPPOR) setForm(ones int) (low, scale float64) {
+	half := m.Epsilon / 2
+	scale = -float64(ones)*softplus(half) - float64(m.K-ones)*softplus(-half)
+	if ones == 0 {
+		return math.Exp(-m.Epsilon), scale - half + m.Epsilon
+	}
+	return math.Exp(-m.Epsilon), scale + half
+}
+
 // setBitsColumn returns the likelihood column of a one-hot report v with
 // a bit set, whose datum's bit is e^ε times likelier set than unset
 // (RAPPOR's and OUE's): 1 on the set bits and e^{−ε} elsewhere.

@@ -129,6 +129,11 @@ func ParseReport(m Mechanism, s string) (Report, error) {
 		if bits.Len() != b.Bits() {
 			return Report{}, fmt.Errorf("core: report %q has %d bits, want %d", clip(s, 40), bits.Len(), b.Bits())
 		}
+		if c, ok := m.(reportChecker); ok {
+			if err := c.checkReport(bits); err != nil {
+				return Report{}, err
+			}
+		}
 		return BitsReport(bits), nil
 	}
 	var z int
