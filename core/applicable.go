@@ -155,6 +155,7 @@ var capNames = map[Caps]string{
 	CapUtility:  "utility-optimized",
 	CapPersonal: "on an alphabet extended by personal tags",
 	CapHashed:   "hashed values with their seeds",
+	CapOracle:   "a frequency oracle's (krr, rappor, oue, olh, blh, ss or hr)",
 }
 
 // pumNeedsULDP says that mechanism j, a PUM, is estimated with uldp only.

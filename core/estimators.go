@@ -106,6 +106,7 @@ var registry = []*Estimator{&gibuEstimator, &emEstimator, &cemEstimator,
 	&ibuEstimator, &ibuMEstimator, &ibuREstimator,
 	&invEstimator, &invMEstimator, &invREstimator,
 	&rapEstimator, &rapMEstimator, &rapREstimator,
+	&oracleEstimator, &oracleMEstimator, &oracleREstimator,
 	&uldpEstimator}
 
 // Methods lists the estimation methods.

@@ -13,7 +13,7 @@ import (
 const KindHR MechanismKind = "hr"
 
 // hrKind is the Hadamard response, registered in kindRegistry.
-var hrKind = Kind{Name: KindHR, Param: ParamEpsilon, outputs: hrOutputs,
+var hrKind = Kind{Name: KindHR, Param: ParamEpsilon, Caps: CapOracle, outputs: hrOutputs,
 	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
 		m, err := NewHR(a.Len(), s.Epsilon)
 		return m, err

@@ -91,8 +91,12 @@ const (
 	// CapHashed: reports are a hash's seed and a value (local hashing,
 	// a hasher): no channel matrix over a common output alphabet.
 	CapHashed
+	// CapOracle: a pure frequency oracle (k-RR, RAPPOR, OUE, OLH, BLH,
+	// SS, HR), whose support counting the oracle estimators take
+	// (supporter, oracle.go).
+	CapOracle
 	// capLast is the last capability.
-	capLast = CapHashed
+	capLast = CapOracle
 )
 
 // kindRegistry lists the kinds, in the order of the package doc's

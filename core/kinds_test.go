@@ -50,6 +50,7 @@ func TestKindCaps(t *testing.T) {
 		_, emp := m.(empirical)
 		_, personal := m.(Personalized)
 		_, hashed := r.(hasher)
+		_, oracle := m.(supporter)
 		for _, c := range []struct {
 			name      string
 			cap       Caps
@@ -58,7 +59,8 @@ func TestKindCaps(t *testing.T) {
 			{"CapRAPPOR", CapRAPPOR, kind.Caps&CapRAPPOR != 0, flips},
 			{"CapUtility", CapUtility, kind.Caps&CapUtility != 0, emp || personal},
 			{"CapPersonal", CapPersonal, kind.Caps&CapPersonal != 0, personal},
-			{"CapHashed", CapHashed, kind.Caps&CapHashed != 0, hashed}} {
+			{"CapHashed", CapHashed, kind.Caps&CapHashed != 0, hashed},
+			{"CapOracle", CapOracle, kind.Caps&CapOracle != 0, oracle}} {
 			if kind.Name == KindPUM && c.cap == CapBits {
 				continue // its base decides; PUM's reports go to uldp alone
 			}

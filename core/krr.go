@@ -14,7 +14,7 @@ import (
 const KindKRR MechanismKind = "krr"
 
 // krrKind is k-RR (FW eq. 1), registered in kindRegistry.
-var krrKind = Kind{TwoValued: true, Name: KindKRR, Param: ParamEpsilon,
+var krrKind = Kind{TwoValued: true, Name: KindKRR, Param: ParamEpsilon, Caps: CapOracle,
 	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
 		m, err := NewKRR(a.Len(), s.Epsilon)
 		return m, err

@@ -17,7 +17,7 @@ const (
 // olhKind and blhKind are local hashing with g = round(e^ε + 1) (or the
 // spec's g) and g = 2, registered in kindRegistry.
 var (
-	olhKind = Kind{Name: KindOLH, Param: ParamEpsilon, Caps: CapHashed, Hashes: true,
+	olhKind = Kind{Name: KindOLH, Param: ParamEpsilon, Caps: CapHashed | CapOracle, Hashes: true,
 		build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
 			g := s.G
 			if g == 0 {
@@ -27,7 +27,7 @@ var (
 			return m, err
 		},
 	}
-	blhKind = Kind{Name: KindBLH, Param: ParamEpsilon, Caps: CapHashed,
+	blhKind = Kind{Name: KindBLH, Param: ParamEpsilon, Caps: CapHashed | CapOracle,
 		build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
 			m, err := NewLH(a.Len(), 2, s.Epsilon)
 			return m, err

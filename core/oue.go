@@ -11,7 +11,7 @@ import (
 const KindOUE MechanismKind = "oue"
 
 // oueKind is optimised unary encoding, registered in kindRegistry.
-var oueKind = Kind{Name: KindOUE, Param: ParamEpsilon, Caps: CapBits,
+var oueKind = Kind{Name: KindOUE, Param: ParamEpsilon, Caps: CapBits | CapOracle,
 	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
 		m, err := NewOUE(a.Len(), s.Epsilon)
 		return m, err

@@ -10,7 +10,7 @@ import (
 const KindRAPPOR MechanismKind = "rappor"
 
 // rapporKind is basic one-time RAPPOR (FW eq. 12), registered in kindRegistry.
-var rapporKind = Kind{Name: KindRAPPOR, Param: ParamEpsilon, Caps: CapBits | CapRAPPOR,
+var rapporKind = Kind{Name: KindRAPPOR, Param: ParamEpsilon, Caps: CapBits | CapRAPPOR | CapOracle,
 	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
 		m, err := NewRAPPOR(a.Len(), s.Epsilon)
 		return m, err

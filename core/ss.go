@@ -12,7 +12,7 @@ import (
 const KindSS MechanismKind = "ss"
 
 // ssKind is subset selection, registered in kindRegistry.
-var ssKind = Kind{Name: KindSS, Param: ParamEpsilon, Caps: CapBits,
+var ssKind = Kind{Name: KindSS, Param: ParamEpsilon, Caps: CapBits | CapOracle,
 	build: func(_ context.Context, s MechanismSpec, a Alphabet, _ func(int, float64)) (Mechanism, error) {
 		m, err := NewSS(a.Len(), s.Epsilon)
 		return m, err
