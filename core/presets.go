@@ -24,6 +24,27 @@ var presets = map[string]Preset{
 	"fw-t6":      {Name: "fw-t6", Title: "FW Table 6: 10 geometric (linear ε 0.020–0.869 per step, planar 0.190–3.124 per km)", Build: fwT6},
 	"fw-t7":      {Name: "fw-t7", Title: "FW Table 7: 5 geometric and 5 k-RR", Build: fwT7},
 	"fw-t8":      {Name: "fw-t8", Title: "FW Table 8: 10 Shokri (linear Q 1–28 steps, planar 0.3–3.0 km)", Build: fwT8},
+	"oracles":    {Name: "oracles", Title: "Deployed frequency oracles: k-RR, OUE, OLH at ε 1 and 4, with 2 geometric on a map", Build: oraclesPreset},
+}
+
+// oracleLevels are the oracles preset's ε, a high and a low privacy
+// level of Wang et al.'s comparisons (USENIX Security 2017, Fig. 2).
+var oracleLevels = []float64{1, 4}
+
+// oraclesPreset is a free-will population of the frequency oracles that
+// deployed systems chose (k-RR, OUE, OLH at ε 1 and 4), with on a grid
+// or a line two geometric mechanisms at FW Table 6's middle and low
+// privacy levels: FW's free-will setting with these kinds added.
+func oraclesPreset(a Alphabet) ([]MechanismSpec, error) {
+	var out []MechanismSpec
+	for _, kind := range []MechanismKind{KindKRR, KindOUE, KindOLH} {
+		out = append(out, fwSpecs(kind, string(kind), oracleLevels)...)
+	}
+	if a.Kind == KindGrid || a.Kind == KindLinear {
+		geo, _ := fwGeo(a, []float64{fwT6Linear[4], fwT6Linear[8]}, []float64{fwT6Planar[4], fwT6Planar[8]})
+		out = append(out, geo...)
+	}
+	return out, nil
 }
 
 // The privacy levels of FW Appendix A, Tables 4–8.

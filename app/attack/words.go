@@ -59,6 +59,9 @@ func Sentence(s *core.Study, m Mechanism, prior Prior) string {
 	if m.Distance {
 		out += fmt.Sprintf(" and is %s off on average (%s without it)", distance(m.ExpectedError, m.Unit), distance(m.PriorError, m.Unit))
 	}
+	if m.Over != "" {
+		out += fmt.Sprintf("; computed over %s, which the report's seeded hash stands in for", m.Over)
+	}
 	return out + "."
 }
 
