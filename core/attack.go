@@ -108,6 +108,12 @@ func Expose(ctx context.Context, m Mechanism, a Alphabet, prior []float64, radii
 	return e, nil
 }
 
+// A bayesExact mechanism gives its Bayes vulnerability in closed form
+// (subset selection, whose C(K, ω) reports are not enumerated).
+type bayesExact interface {
+	bayesSuccess(pi []float64) float64
+}
+
 // ErrPersonalExposure is Expose's answer for a personalized mechanism
 // (PUM): its report depends on each person's own tagged cells, which a
 // prior over the data's symbols does not give.
@@ -153,8 +159,8 @@ func bayesSuccess(ctx context.Context, m Mechanism, pi []float64) (float64, erro
 	switch c := m.(type) {
 	case hasher:
 		return hashSuccess(c, pi), nil
-	case *SS:
-		return subsetSuccess(c, pi), nil
+	case bayesExact:
+		return c.bayesSuccess(pi), nil
 	case twoValuedChannel:
 		return twoValuedSuccess(c.channel(), pi), nil
 	case oneHotBits:

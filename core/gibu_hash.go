@@ -21,7 +21,7 @@ import (
 // is held: OLH's reports, nearly all of distinct seeds, would need K
 // columns' entries each (K × reports). The hashes of the seeds are kept
 // while they fit hashCacheEntries, else computed again each pass.
-type hashTerm struct {
+type hashTerm[T hashValue] struct {
 	m   hasher
 	k   int
 	n   float64 // all users, of every mechanism
@@ -31,15 +31,22 @@ type hashTerm struct {
 	start  []int
 	values []int
 	counts []float64
-	cache  []uint16 // seeds × K hashes, or nil
+	cache  []T // seeds × K hashes, or nil
 	// buffers: a seed's hashes, masses over the g values, weights.
-	h          []uint16
+	h          []T
 	mass, w    []float64
 	dots, seen []float64 // θ·g of each report at the point of at
 }
 
-// hashCacheEntries bounds the hashes a hashTerm keeps: 2²⁶, 128 MB.
-const hashCacheEntries = 1 << 26
+// A hashValue holds a hash value: a byte while g ≤ 256 (ε up to 5.5 for
+// OLH), else two.
+type hashValue interface{ ~uint8 | ~uint16 }
+
+// hashCacheBytes bounds the hashes the hashTerms of one mechanism keep,
+// 4 GiB (a million seeds on 4,096 symbols in bytes), and at most a
+// quarter of the memory the process can still obtain: beyond, the
+// hashes are computed again at each pass, the same values more slowly.
+const hashCacheBytes = 1 << 32
 
 // hashTerms splits the groups of a local-hashing mechanism m, sorted by
 // seed, into parts terms of about equal seeds, so that the mixture runs
@@ -53,24 +60,34 @@ func hashTerms(m hasher, groups []Group, n float64, parts int) []term {
 		}
 	}
 	parts = max(1, min(parts, len(seeds)))
-	cache := float64(len(seeds))*float64(m.Inputs()) <= hashCacheEntries
+	size := 2.0
+	if m.values() <= 256 {
+		size = 1
+	}
+	bytes := size * float64(len(seeds)) * float64(m.Inputs())
+	cache := bytes <= hashCacheBytes && bytes <= availableMemory()/4
 	var out []term
 	for p := range parts {
 		lo, hi := seeds[p*len(seeds)/parts], len(groups)
 		if q := (p + 1) * len(seeds) / parts; q < len(seeds) {
 			hi = seeds[q]
 		}
-		out = append(out, newHashTerm(m, groups[lo:hi], n, cache))
+		if size == 1 {
+			out = append(out, newHashTerm[uint8](m, groups[lo:hi], n, cache))
+		} else {
+			out = append(out, newHashTerm[uint16](m, groups[lo:hi], n, cache))
+		}
 	}
 	return out
 }
 
-// streamParts is the number of terms hashTerms splits a mechanism into.
+// streamParts is the number of terms hashTerms and setTerms split a
+// mechanism's users into.
 const streamParts = 8
 
-func newHashTerm(m hasher, groups []Group, n float64, cache bool) *hashTerm {
+func newHashTerm[T hashValue](m hasher, groups []Group, n float64, cache bool) *hashTerm[T] {
 	k, g := m.Inputs(), m.values()
-	t := &hashTerm{m: m, k: k, n: n, low: m.low(), h: make([]uint16, k), mass: make([]float64, g), w: make([]float64, g)}
+	t := &hashTerm[T]{m: m, k: k, n: n, low: m.low(), h: make([]T, k), mass: make([]float64, g), w: make([]float64, g)}
 	for i, gr := range groups {
 		if i == 0 || gr.Report.Seed != groups[i-1].Report.Seed {
 			t.seeds = append(t.seeds, gr.Report.Seed)
@@ -81,32 +98,34 @@ func newHashTerm(m hasher, groups []Group, n float64, cache bool) *hashTerm {
 	}
 	t.start = append(t.start, len(t.values))
 	if cache {
-		t.cache = make([]uint16, len(t.seeds)*k)
-		for i, s := range t.seeds {
-			row := t.cache[i*k : (i+1)*k]
-			for x := range row {
-				row[x] = uint16(m.hash(s, x))
-			}
+		t.cache = make([]T, len(t.seeds)*k)
+		for i := range t.seeds {
+			t.fill(t.cache[i*k:(i+1)*k], i)
 		}
 	}
 	return t
 }
 
+// fill sets h to the hashes of seed i.
+func (t *hashTerm[T]) fill(h []T, i int) {
+	s := t.seeds[i]
+	for x := range h {
+		h[x] = T(t.m.hash(s, x))
+	}
+}
+
 // hashes returns the hashes of seed i.
-func (t *hashTerm) hashes(i int) []uint16 {
+func (t *hashTerm[T]) hashes(i int) []T {
 	if t.cache != nil {
 		return t.cache[i*t.k : (i+1)*t.k]
 	}
-	s := t.seeds[i]
-	for x := range t.h {
-		t.h[x] = uint16(t.m.hash(s, x))
-	}
+	t.fill(t.h, i)
 	return t.h
 }
 
 // masses sets t.mass to the sums of v over each hash value of h and
 // returns Σv.
-func (t *hashTerm) masses(h []uint16, v []float64) float64 {
+func (t *hashTerm[T]) masses(h []T, v []float64) float64 {
 	clear(t.mass)
 	sum := 0.0
 	for x, p := range v {
@@ -118,7 +137,7 @@ func (t *hashTerm) masses(h []uint16, v []float64) float64 {
 
 // spread adds base + scale·w[h[x]] to acc[x], a seed's share, and
 // clears the weights w set on its reports' values.
-func (t *hashTerm) spread(h []uint16, acc []float64, base, scale float64, vals []int) {
+func (t *hashTerm[T]) spread(h []T, acc []float64, base, scale float64, vals []int) {
 	for x, hv := range h {
 		acc[x] += base + scale*t.w[hv]
 	}
@@ -128,7 +147,7 @@ func (t *hashTerm) spread(h []uint16, acc []float64, base, scale float64, vals [
 }
 
 // add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·ln P(report).
-func (t *hashTerm) add(theta, acc []float64) float64 {
+func (t *hashTerm[T]) add(theta, acc []float64) float64 {
 	ll, lk := 0.0, t.m.logKept()
 	for i := range t.seeds {
 		h := t.hashes(i)
@@ -151,7 +170,7 @@ func (t *hashTerm) add(theta, acc []float64) float64 {
 }
 
 // at keeps θ·g of every report at θ for curve and diagonal.
-func (t *hashTerm) at(theta []float64) {
+func (t *hashTerm[T]) at(theta []float64) {
 	t.dots = t.dots[:0]
 	for i := range t.seeds {
 		h := t.hashes(i)
@@ -163,7 +182,7 @@ func (t *hashTerm) at(theta []float64) {
 }
 
 // curve adds (1/n) Σ c·g (g·v)/(θ·g)² to acc.
-func (t *hashTerm) curve(v, acc []float64) {
+func (t *hashTerm[T]) curve(v, acc []float64) {
 	for i := range t.seeds {
 		h := t.hashes(i)
 		total := t.masses(h, v)
@@ -180,7 +199,7 @@ func (t *hashTerm) curve(v, acc []float64) {
 }
 
 // diagonal adds (1/n) Σ c·g_x²/(θ·g)² to acc: g_x² is 1 or low².
-func (t *hashTerm) diagonal(acc []float64) bool {
+func (t *hashTerm[T]) diagonal(acc []float64) bool {
 	low2 := t.low * t.low
 	for i := range t.seeds {
 		h := t.hashes(i)
@@ -198,9 +217,9 @@ func (t *hashTerm) diagonal(acc []float64) bool {
 
 // reports returns 0: the term does not restrict its likelihood to a
 // face (its columns are not held).
-func (t *hashTerm) reports() int { return 0 }
+func (t *hashTerm[T]) reports() int { return 0 }
 
 // productWork counts a product's two passes over each seed's hashes.
-func (t *hashTerm) productWork() float64 { return 4 * float64(len(t.seeds)*t.k) }
+func (t *hashTerm[T]) productWork() float64 { return 4 * float64(len(t.seeds)*t.k) }
 
-func (t *hashTerm) faceFrom(_ []int, _ *mat.Dense, i int) int { return i }
+func (t *hashTerm[T]) faceFrom(_ []int, _ *mat.Dense, i int) int { return i }

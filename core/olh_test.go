@@ -173,7 +173,8 @@ func TestHashTerm(t *testing.T) {
 	blh, _ := NewLH(k, 2, 0.7)
 	krr, _ := NewKRR(k, 1)
 	oue, _ := NewOUE(k, 2)
-	mechs := []Mechanism{olh, krr, blh, oue}
+	wide, _ := NewLH(k, 300, 6) // hashes in two bytes
+	mechs := []Mechanism{olh, krr, blh, oue, wide}
 	var mech []int
 	var reps []Report
 	for i := range 3000 {
@@ -217,7 +218,10 @@ func TestHashTerm(t *testing.T) {
 		}
 		mix := model.(*mixture)
 		for _, tm := range mix.terms {
-			if h, ok := tm.(*hashTerm); ok && !cached {
+			if h, ok := tm.(*hashTerm[uint8]); ok && !cached {
+				h.cache = nil
+			}
+			if h, ok := tm.(*hashTerm[uint16]); ok && !cached {
 				h.cache = nil
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // KindSS names subset selection (Ye and Barg, IEEE Trans. Inf. Theory
@@ -147,3 +148,27 @@ func (m *SS) designLDP() float64 { return m.Epsilon }
 
 // positiveOutputs marks every subset as possible under every input.
 func (m *SS) positiveOutputs() {}
+
+// bayesSuccess returns subset selection's Bayes vulnerability without
+// its C(K, ω) reports: with π sorted decreasing, a subset holding
+// symbol 1 is best guessed by it, e^ε π₁/Z; one whose first symbol is
+// i ≥ 2 by i or 1, max(e^ε π_i, π₁)/Z, and C(K−i, ω−1) subsets have
+// first symbol i. Divided by C(K−1, ω−1), with r_i = C(K−i, ω−1)/
+// C(K−1, ω−1) (r₂ = (K−ω)/(K−1), r_{i+1} = r_i (K−i−ω+1)/(K−i)) and
+// Z/C(K−1, ω−1) = e^ε + (K−ω)/ω,
+//
+//	V = (e^ε π₁ + Σ_{i≥2} r_i max(e^ε π_i, π₁)) / (e^ε + (K−ω)/ω).
+//
+// O(K log K); divided by e^ε throughout, so that no term overflows.
+func (m *SS) bayesSuccess(pi []float64) float64 {
+	sorted := slices.Clone(pi)
+	slices.SortFunc(sorted, func(a, b float64) int { return cmpDesc(a, b) })
+	k, w := m.K, m.Omega
+	low := math.Exp(-m.Epsilon)
+	v, r := sorted[0], float64(k-w)/float64(k-1)
+	for i := 2; i <= k && r > 0; i++ {
+		v += r * math.Max(sorted[i-1], low*sorted[0])
+		r *= float64(k-i-w+1) / float64(k-i)
+	}
+	return v / (1 + float64(k-w)/float64(w)*low)
+}
