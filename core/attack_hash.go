@@ -47,4 +47,3 @@ func cmpDesc(a, b float64) int {
 	}
 	return 0
 }
-
