@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 
+	"gonum.org/v1/gonum/floats"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/privmap/privmap/internal/linalg"
@@ -87,7 +89,7 @@ const streamParts = 8
 
 func newHashTerm[T hashValue](m hasher, groups []Group, n float64, cache bool) *hashTerm[T] {
 	k, g := m.Inputs(), m.values()
-	t := &hashTerm[T]{m: m, k: k, n: n, low: m.low(), h: make([]T, k), mass: make([]float64, g), w: make([]float64, g)}
+	t := &hashTerm[T]{m: m, k: k, n: n, low: m.low(), h: make([]T, k), mass: make([]float64, 4*g), w: make([]float64, g)}
 	for i, gr := range groups {
 		if i == 0 || gr.Report.Seed != groups[i-1].Report.Seed {
 			t.seeds = append(t.seeds, gr.Report.Seed)
@@ -123,35 +125,59 @@ func (t *hashTerm[T]) hashes(i int) []T {
 	return t.h
 }
 
-// masses sets t.mass to the sums of v over each hash value of h and
-// returns Σv.
-func (t *hashTerm[T]) masses(h []T, v []float64) float64 {
-	clear(t.mass)
-	sum := 0.0
-	for x, p := range v {
-		t.mass[h[x]] += p
-		sum += p
+// masses sets t.mass to the sums of v over each hash value of h, in
+// four interleaved partial sums so that runs of one value do not wait
+// on each other's additions (the g values are few: 4 at ε = 1).
+func (t *hashTerm[T]) masses(h []T, v []float64) {
+	g := len(t.w)
+	m := t.mass[:4*g]
+	clear(m)
+	m0, m1, m2, m3 := m[:g], m[g:2*g], m[2*g:3*g], m[3*g:]
+	x := 0
+	for ; x+4 <= len(v); x += 4 {
+		m0[h[x]] += v[x]
+		m1[h[x+1]] += v[x+1]
+		m2[h[x+2]] += v[x+2]
+		m3[h[x+3]] += v[x+3]
 	}
-	return sum
+	for ; x < len(v); x++ {
+		m0[h[x]] += v[x]
+	}
+	for i := range m0 {
+		m0[i] += m1[i] + m2[i] + m3[i]
+	}
 }
 
 // spread adds base + scale·w[h[x]] to acc[x], a seed's share, and
 // clears the weights w set on its reports' values.
 func (t *hashTerm[T]) spread(h []T, acc []float64, base, scale float64, vals []int) {
+	w := t.w
+	if len(w) <= len(h)/4 {
+		// Few values: the share of each at once, one load a symbol.
+		for v, wv := range w {
+			w[v] = base + scale*wv
+		}
+		for x, hv := range h {
+			acc[x] += w[hv]
+		}
+		clear(w)
+		return
+	}
 	for x, hv := range h {
-		acc[x] += base + scale*t.w[hv]
+		acc[x] += base + scale*w[hv]
 	}
 	for _, v := range vals {
-		t.w[v] = 0
+		w[v] = 0
 	}
 }
 
 // add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·ln P(report).
 func (t *hashTerm[T]) add(theta, acc []float64) float64 {
 	ll, lk := 0.0, t.m.logKept()
+	total := floats.Sum(theta)
 	for i := range t.seeds {
 		h := t.hashes(i)
-		total := t.masses(h, theta)
+		t.masses(h, theta)
 		vals := t.values[t.start[i]:t.start[i+1]]
 		sumW := 0.0
 		for j, v := range vals {
@@ -172,9 +198,10 @@ func (t *hashTerm[T]) add(theta, acc []float64) float64 {
 // at keeps θ·g of every report at θ for curve and diagonal.
 func (t *hashTerm[T]) at(theta []float64) {
 	t.dots = t.dots[:0]
+	total := floats.Sum(theta)
 	for i := range t.seeds {
 		h := t.hashes(i)
-		total := t.masses(h, theta)
+		t.masses(h, theta)
 		for _, v := range t.values[t.start[i]:t.start[i+1]] {
 			t.dots = append(t.dots, t.low*total+(1-t.low)*t.mass[v])
 		}
@@ -183,9 +210,10 @@ func (t *hashTerm[T]) at(theta []float64) {
 
 // curve adds (1/n) Σ c·g (g·v)/(θ·g)² to acc.
 func (t *hashTerm[T]) curve(v, acc []float64) {
+	total := floats.Sum(v)
 	for i := range t.seeds {
 		h := t.hashes(i)
-		total := t.masses(h, v)
+		t.masses(h, v)
 		vals := t.values[t.start[i]:t.start[i+1]]
 		sumW := 0.0
 		for j, val := range vals {

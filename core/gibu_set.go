@@ -29,6 +29,10 @@ type setTerm struct {
 	counts []float64
 	scales []float64
 	dots   []float64 // θ·g of each report at the point of at
+	// dense: the reports are read by byteBits (denseSets), through
+	// vectors padded to whole bytes.
+	dense       bool
+	pad, accPad []float64
 }
 
 // setTerms splits mechanism m's groups into parts terms of about equal
@@ -39,16 +43,66 @@ func setTerms(m setReports, groups []Group, n float64, parts int) []term {
 	for p := range parts {
 		part := groups[p*len(groups)/parts : (p+1)*len(groups)/parts]
 		t := &setTerm{k: m.Inputs(), n: n}
+		ones := 0
 		for _, gr := range part {
 			low, scale := m.setForm(gr.Report.Bits.Ones())
+			ones += gr.Report.Bits.Ones()
 			t.low = low
 			t.sets = append(t.sets, gr.Report.Bits)
 			t.counts = append(t.counts, float64(gr.Count))
 			t.scales = append(t.scales, scale)
 		}
+		if float64(ones) > denseSets*float64(len(part))*float64(t.k) {
+			t.dense = true
+			t.pad, t.accPad = make([]float64, 8*((t.k+7)/8)), make([]float64, 8*((t.k+7)/8))
+		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// byteBits[b][j] is bit j of byte b, as 0 or 1: the dense reads of a
+// bit vector multiply by it rather than branch on each bit.
+var byteBits = func() (t [256][8]float64) {
+	for b := range t {
+		for j := range 8 {
+			t[b][j] = float64(b >> j & 1)
+		}
+	}
+	return t
+}()
+
+// denseSets is the share of set bits above which a set term reads every
+// bit of a report by byteBits, rather than its set bits one by one,
+// whose loop the processor cannot predict: OUE's 27% at ε = 1, SS's.
+const denseSets = 1.0 / 16
+
+// setSumDense is setSum by byteBits, v padded to whole bytes.
+func setSumDense(s Bits, v []float64) float64 {
+	var s0, s1 float64
+	for i := range len(s.data) {
+		m := &byteBits[s.data[i]]
+		u := v[8*i : 8*i+8]
+		s0 += u[0]*m[0] + u[1]*m[1] + u[2]*m[2] + u[3]*m[3]
+		s1 += u[4]*m[4] + u[5]*m[5] + u[6]*m[6] + u[7]*m[7]
+	}
+	return s0 + s1
+}
+
+// setAddDense is setAdd by byteBits, acc padded to whole bytes.
+func setAddDense(s Bits, acc []float64, w float64) {
+	for i := range len(s.data) {
+		m := &byteBits[s.data[i]]
+		a := acc[8*i : 8*i+8]
+		a[0] += w * m[0]
+		a[1] += w * m[1]
+		a[2] += w * m[2]
+		a[3] += w * m[3]
+		a[4] += w * m[4]
+		a[5] += w * m[5]
+		a[6] += w * m[6]
+		a[7] += w * m[7]
+	}
 }
 
 // setSum returns Σ_{x∈S} v_x.
@@ -78,52 +132,101 @@ func addAll(acc []float64, v float64) {
 	}
 }
 
+// in returns v as the term reads it: padded to whole bytes when dense.
+func (t *setTerm) in(v []float64) []float64 {
+	if !t.dense {
+		return v
+	}
+	copy(t.pad, v)
+	return t.pad
+}
+
+// out returns the accumulator the term adds to: acc, or a padded one
+// that done adds to acc when dense.
+func (t *setTerm) out(acc []float64) []float64 {
+	if !t.dense {
+		return acc
+	}
+	clear(t.accPad)
+	return t.accPad
+}
+
+// done adds the padded accumulator to acc when dense.
+func (t *setTerm) done(acc []float64) {
+	if t.dense {
+		floats.Add(acc, t.accPad[:len(acc)])
+	}
+}
+
+// sum and spread are setSum and setAdd, dense or not.
+func (t *setTerm) sum(s Bits, v []float64) float64 {
+	if t.dense {
+		return setSumDense(s, v)
+	}
+	return setSum(s, v)
+}
+
+func (t *setTerm) spread(s Bits, acc []float64, w float64) {
+	if t.dense {
+		setAddDense(s, acc, w)
+	} else {
+		setAdd(s, acc, w)
+	}
+}
+
 func (t *setTerm) add(theta, acc []float64) float64 {
 	total := floats.Sum(theta)
+	v, out := t.in(theta), t.out(acc)
 	ll, sumW := 0.0, 0.0
 	for i, s := range t.sets {
-		dot := t.low*total + (1-t.low)*setSum(s, theta)
+		dot := t.low*total + (1-t.low)*t.sum(s, v)
 		if !(dot > 0) {
 			return math.Inf(-1)
 		}
 		ll += t.counts[i] * (linalg.Log(dot) + t.scales[i])
 		w := t.counts[i] / (t.n * dot)
 		sumW += w
-		setAdd(s, acc, (1-t.low)*w)
+		t.spread(s, out, (1-t.low)*w)
 	}
+	t.done(acc)
 	addAll(acc, t.low*sumW)
 	return ll / t.n
 }
 
 func (t *setTerm) at(theta []float64) {
 	total := floats.Sum(theta)
+	v := t.in(theta)
 	t.dots = t.dots[:0]
 	for _, s := range t.sets {
-		t.dots = append(t.dots, t.low*total+(1-t.low)*setSum(s, theta))
+		t.dots = append(t.dots, t.low*total+(1-t.low)*t.sum(s, v))
 	}
 }
 
 func (t *setTerm) curve(v, acc []float64) {
 	total := floats.Sum(v)
+	vin, out := t.in(v), t.out(acc)
 	sumW := 0.0
 	for i, s := range t.sets {
-		gv := t.low*total + (1-t.low)*setSum(s, v)
+		gv := t.low*total + (1-t.low)*t.sum(s, vin)
 		w := t.counts[i] * gv / (t.n * t.dots[i] * t.dots[i])
 		sumW += w
-		setAdd(s, acc, (1-t.low)*w)
+		t.spread(s, out, (1-t.low)*w)
 	}
+	t.done(acc)
 	addAll(acc, t.low*sumW)
 }
 
 // diagonal adds Σ c·g_x²/(n (θ·g)²): g_x² is 1 on S and low² elsewhere.
 func (t *setTerm) diagonal(acc []float64) bool {
 	low2 := t.low * t.low
+	out := t.out(acc)
 	sumW := 0.0
 	for i, s := range t.sets {
 		w := t.counts[i] / (t.n * t.dots[i] * t.dots[i])
 		sumW += w
-		setAdd(s, acc, (1-low2)*w)
+		t.spread(s, out, (1-low2)*w)
 	}
+	t.done(acc)
 	addAll(acc, low2*sumW)
 	return true
 }

@@ -117,3 +117,88 @@ func (m *HR) Likelihood(dst []float64, r Report) ([]float64, float64) {
 	}
 	return dst, math.Log(m.in)
 }
+
+// HR's operator capabilities.
+var (
+	_ operator = (*HR)(nil)
+	_ worker   = (*HR)(nil)
+	_ squarer  = (*HR)(nil)
+)
+
+// MulVecTo sets dst = A v (v over the K' outputs, dst over the K
+// inputs), or Aᵀθ when trans, in O(K' log K') by the fast
+// Walsh–Hadamard transform rather than K·K' products: with H the
+// Sylvester matrix of order K', [y ∈ C_x] = (1 + H(x+1, y))/2, so
+//
+//	(Aᵀθ)_y = off·Σθ + (in − off)(Σθ + (Hθ̃)_y)/2,  θ̃_{x+1} = θ_x, 0 elsewhere,
+//	(A v)_x = off·Σv + (in − off)(Σv + (Hv)_{x+1})/2.
+//
+// It allocates dst when it is nil and is safe for concurrent use.
+func (m *HR) MulVecTo(dst []float64, trans bool, v []float64) []float64 {
+	return hrOp{k: m.K, out: m.out, in: m.in, off: m.off}.MulVecTo(dst, trans, v)
+}
+
+// work counts a product's multiply-adds: the transform's K' log₂ K'
+// and a few passes of K'.
+func (m *HR) work() float64 {
+	return float64(m.out) * (float64(bits.Len(uint(m.out))) + 4)
+}
+
+// squared returns A∘A, whose entries are in² and off²: the same
+// transform.
+func (m *HR) squared() operator {
+	return hrOp{k: m.K, out: m.out, in: m.in * m.in, off: m.off * m.off}
+}
+
+// hrOp is the K×K' operator of entries in on y ∈ C_x and off elsewhere:
+// the Hadamard response's channel, or its entrywise square.
+type hrOp struct {
+	k, out  int
+	in, off float64
+}
+
+func (o hrOp) MulVecTo(dst []float64, trans bool, v []float64) []float64 {
+	n := o.k
+	if trans {
+		n = o.out
+	}
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n || len(v) != o.k+o.out-n {
+		panic("core: slice length mismatch")
+	}
+	buf := make([]float64, o.out)
+	if trans {
+		copy(buf[1:], v)
+	} else {
+		copy(buf, v)
+	}
+	sum := 0.0
+	for _, x := range v {
+		sum += x
+	}
+	fwht(buf)
+	shift := 0
+	if !trans {
+		shift = 1
+	}
+	for i := range dst {
+		dst[i] = o.off*sum + (o.in-o.off)*(sum+buf[i+shift])/2
+	}
+	return dst
+}
+
+// fwht applies the Sylvester Hadamard matrix of order len(a), a power
+// of two, in place: (Ha)_i = Σ_y (−1)^{popcount(i ∧ y)} a_y, by
+// log₂ len(a) passes of butterflies. Hand-rolled: gonum has no
+// Walsh–Hadamard transform.
+func fwht(a []float64) {
+	for h := 1; h < len(a); h *= 2 {
+		for i := 0; i < len(a); i += 2 * h {
+			for j := i; j < i+h; j++ {
+				a[j], a[j+h] = a[j]+a[j+h], a[j]-a[j+h]
+			}
+		}
+	}
+}

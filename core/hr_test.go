@@ -3,7 +3,10 @@ package core
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // sylvester returns the n×n Hadamard matrix of Sylvester's recursion,
@@ -76,5 +79,40 @@ func TestHRChannel(t *testing.T) {
 	}
 	if _, err := NewHR(MaxSymbols, 1); err == nil {
 		t.Error("2²⁴ symbols, 2²⁵ outputs: accepted")
+	}
+}
+
+// TestHROperator: the transform's products equal the channel matrix's,
+// both ways, and its square's equal the entrywise squares'.
+func TestHROperator(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, k := range []int{2, 3, 7, 8, 100} {
+		m, _ := NewHR(k, 1.3)
+		a := Matrix(m)
+		theta := make([]float64, k)
+		v := make([]float64, m.Outputs())
+		for i := range theta {
+			theta[i] = rng.NormFloat64()
+		}
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		var want mat.VecDense
+		want.MulVec(a.T(), mat.NewVecDense(k, theta))
+		if got := m.MulVecTo(nil, true, theta); !near(got, want.RawVector().Data, 1e-14) {
+			t.Errorf("k %d: θA by transform %v, by matrix %v", k, got, want.RawVector().Data)
+		}
+		want.Reset()
+		want.MulVec(a, mat.NewVecDense(len(v), v))
+		if got := m.MulVecTo(nil, false, v); !near(got, want.RawVector().Data, 1e-14) {
+			t.Errorf("k %d: Av by transform %v, by matrix %v", k, got, want.RawVector().Data)
+		}
+		var sq mat.Dense
+		sq.MulElem(a, a)
+		want.Reset()
+		want.MulVec(&sq, mat.NewVecDense(len(v), v))
+		if got := m.squared().MulVecTo(nil, false, v); !near(got, want.RawVector().Data, 1e-14) {
+			t.Errorf("k %d: (A∘A)v by transform %v, by matrix %v", k, got, want.RawVector().Data)
+		}
 	}
 }

@@ -174,7 +174,8 @@ func TestHashTerm(t *testing.T) {
 	krr, _ := NewKRR(k, 1)
 	oue, _ := NewOUE(k, 2)
 	wide, _ := NewLH(k, 300, 6) // hashes in two bytes
-	mechs := []Mechanism{olh, krr, blh, oue, wide}
+	sparse, _ := NewOUE(k, 6)    // set terms read bit by bit
+	mechs := []Mechanism{olh, krr, blh, oue, wide, sparse}
 	var mech []int
 	var reps []Report
 	for i := range 3000 {
@@ -217,13 +218,20 @@ func TestHashTerm(t *testing.T) {
 			t.Fatal(err)
 		}
 		mix := model.(*mixture)
+		dense := map[bool]bool{}
 		for _, tm := range mix.terms {
+			if st, ok := tm.(*setTerm); ok {
+				dense[st.dense] = true
+			}
 			if h, ok := tm.(*hashTerm[uint8]); ok && !cached {
 				h.cache = nil
 			}
 			if h, ok := tm.(*hashTerm[uint16]); ok && !cached {
 				h.cache = nil
 			}
+		}
+		if !cached && (!dense[true] || !dense[false]) {
+			t.Errorf("set terms dense %v: both reads not tested", dense)
 		}
 		got := make([]float64, k)
 		ll, _ := mix.step(theta, got)
