@@ -174,7 +174,7 @@ func TestHashTerm(t *testing.T) {
 	krr, _ := NewKRR(k, 1)
 	oue, _ := NewOUE(k, 2)
 	wide, _ := NewLH(k, 300, 6) // hashes in two bytes
-	sparse, _ := NewOUE(k, 6)    // set terms read bit by bit
+	sparse, _ := NewOUE(k, 6)   // set terms read bit by bit
 	mechs := []Mechanism{olh, krr, blh, oue, wide, sparse}
 	var mech []int
 	var reps []Report
