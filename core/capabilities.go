@@ -222,3 +222,24 @@ type closedFormer interface {
 	// channel.
 	sameChannel(o Channel) bool
 }
+
+// A ReportShape says what a report holds when it is not one of the K
+// symbols nor K bits of a one-hot encoding: a hash's seed and one of
+// Hashes values (local hashing), Subset of the K symbols (subset
+// selection), or one of Outputs symbols (the Hadamard response). Zero
+// fields do not apply.
+type ReportShape struct {
+	Hashes, Subset, Outputs int
+}
+
+// A shaper tells its ReportShape.
+type shaper interface{ shape() ReportShape }
+
+// Shape returns the shape of m's reports: all zero for the mechanisms
+// whose reports are symbols or bit vectors of the alphabet.
+func Shape(m Mechanism) ReportShape {
+	if s, ok := reporter(m).(shaper); ok {
+		return s.shape()
+	}
+	return ReportShape{}
+}

@@ -202,3 +202,6 @@ func fwht(a []float64) {
 		}
 	}
 }
+
+// shape says that a report is one of K' outputs.
+func (m *HR) shape() ReportShape { return ReportShape{Outputs: m.out} }

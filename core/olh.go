@@ -159,3 +159,6 @@ func (m *LH) Likelihood(dst []float64, r Report) ([]float64, float64) {
 
 // positiveOutputs marks every report as possible under every input.
 func (m *LH) positiveOutputs() {}
+
+// shape says that a report is a seed and one of g values.
+func (m *LH) shape() ReportShape { return ReportShape{Hashes: m.G} }

@@ -172,3 +172,6 @@ func (m *SS) bayesSuccess(pi []float64) float64 {
 	}
 	return v / (1 + float64(k-w)/float64(w)*low)
 }
+
+// shape says that a report is ω of the K symbols.
+func (m *SS) shape() ReportShape { return ReportShape{Subset: m.Omega} }

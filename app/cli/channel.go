@@ -55,7 +55,11 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	c, isChannel := common.(core.Channel)
 	if *out != "" && !isChannel {
-		return fmt.Errorf("mechanism %q (%s) has 2^%d bit-vector outputs; no matrix is written", spec.ID, spec.Kind, m.Inputs())
+		outputs := fmt.Sprintf("2^%d bit-vector outputs", m.Inputs())
+		if sh := core.Shape(m); sh.Hashes > 0 {
+			outputs = fmt.Sprintf("2^32 × %d outputs (a hash seed and a value)", sh.Hashes)
+		}
+		return fmt.Errorf("mechanism %q (%s) has %s; no matrix is written", spec.ID, spec.Kind, outputs)
 	}
 	if entries := float64(m.Inputs()) * float64(m.Inputs()); isChannel && *out != "" && entries > maxMatrixEntries {
 		return fmt.Errorf("-o: the %d×%d matrix of mechanism %q has %.2g entries, about %.0f GB of CSV; channel writes at most %.0g entries (a %d-symbol alphabet)",
@@ -89,6 +93,9 @@ func printAudit(w io.Writer, spec core.MechanismSpec, m core.Mechanism, a core.A
 		fmt.Fprintf(w, ", nominal ε %g", spec.Epsilon)
 	}
 	fmt.Fprintf(w, ", %d input symbols\n", m.Inputs())
+	if form := guarantee.ShapeText(core.Shape(m), m.Inputs()); form != "" {
+		fmt.Fprintln(w, form)
+	}
 	if p, ok := m.(core.Personalized); ok {
 		base := spec.Base
 		if base == "" {

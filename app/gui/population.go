@@ -497,6 +497,9 @@ func auditText(ctx context.Context, m core.MechanismSpec, a core.Alphabet, most 
 		}
 	}
 	parts = append(parts, ldp)
+	if form := guarantee.ShapeText(core.Shape(mech), a.Len()); form != "" {
+		parts = append(parts, form)
+	}
 	if !math.IsNaN(au.GeoInd) {
 		parts = append(parts, geoText(m, au))
 	}
