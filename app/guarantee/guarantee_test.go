@@ -100,3 +100,25 @@ func TestMetricsReading(t *testing.T) {
 		t.Error("an EMD without a distance is worded")
 	}
 }
+
+// TestShapeText: the words of each report shape, from the mechanisms.
+func TestShapeText(t *testing.T) {
+	a := core.Alphabet{Kind: core.KindCategorical, Size: 9024}
+	for _, tc := range []struct {
+		spec core.MechanismSpec
+		want string
+	}{
+		{core.MechanismSpec{ID: "l", Kind: core.KindOLH, Epsilon: 4}, "reports a hash seed and one of 56 values"},
+		{core.MechanismSpec{ID: "s", Kind: core.KindSS, Epsilon: 1}, "reports 2,427 of the 9,024 symbols"},
+		{core.MechanismSpec{ID: "h", Kind: core.KindHR, Epsilon: 1}, "reports one of 16,384 outputs"},
+		{core.MechanismSpec{ID: "k", Kind: core.KindKRR, Epsilon: 1}, ""},
+	} {
+		m, err := core.NewMechanism(tc.spec, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ShapeText(core.Shape(m), a.Len()); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.spec.Kind, got, tc.want)
+		}
+	}
+}
