@@ -106,7 +106,7 @@ var registry = []*Estimator{&gibuEstimator, &emEstimator, &cemEstimator,
 	&ibuEstimator, &ibuMEstimator, &ibuREstimator,
 	&invEstimator, &invMEstimator, &invREstimator,
 	&rapEstimator, &rapMEstimator, &rapREstimator,
-	&oracleEstimator, &oracleMEstimator, &oracleREstimator,
+	&oracleEstimator, &oracleMEstimator, &oracleREstimator, &ownREstimator,
 	&uldpEstimator}
 
 // Methods lists the estimation methods.

@@ -158,6 +158,7 @@ func ExampleEstimators() {
 	// rap-r    [RAP]_R         certified false
 	// oracle-m [Oracle]_M      certified false
 	// oracle-r [Oracle]_R      certified false
+	// own-r    [Own]_R         certified false
 	// uldp     ULDP empirical  certified false
 }
 

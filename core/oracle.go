@@ -142,6 +142,13 @@ const (
 	MethodOracle  Method = "oracle"
 	MethodOracleM Method = "oracle-m"
 	MethodOracleR Method = "oracle-r"
+	// MethodOwnR estimates each mechanism's users by their kind's own
+	// estimator — support counting for a frequency oracle, the
+	// empirical estimator for uRR and uRAP (ULDP §4), FW's matrix
+	// inversion (eq. 7) for the others — and averages them by users
+	// (FW eq. 4): what a collector without GIBU does with a free-will
+	// population of oracles and geometric mechanisms.
+	MethodOwnR Method = "own-r"
 )
 
 // The support-counting estimators, registered in registry.
@@ -154,7 +161,28 @@ var (
 	oracleREstimator = Estimator{Method: MethodOracleR, Title: "[Oracle]_R", Help: "each oracle's own estimate, averaged",
 		PerMechanism: true, Needs: CapOracle, Refuses: CapPersonal, Cost: CostPass,
 		run: func(e *estimation) (*Estimate, error) { return closed(PerMechanism(e.g, e.oracle)) }}
+	ownREstimator = Estimator{Method: MethodOwnR, Title: "[Own]_R", Help: "each mechanism's own estimator (oracles: support counting; others: inversion), averaged",
+		PerMechanism: true, Refuses: CapPersonal, Cost: CostInversionEach,
+		run: func(e *estimation) (*Estimate, error) { return closed(PerMechanism(e.g, e.own)) }}
 )
+
+// own is the estimate of the users of one mechanism, g, by their kind's
+// own estimator: support counting for an oracle, the empirical one for a
+// utility-optimized mechanism, inversion otherwise.
+func (e *estimation) own(g *Groups) ([]float64, error) {
+	for j, n := range g.Users {
+		if n == 0 {
+			continue
+		}
+		switch e.mechs[j].(type) {
+		case supporter:
+			return e.oracle(g)
+		case empirical:
+			return ULDPEstimate(e.mechs, g, e.s, e.opt.ULDP)
+		}
+	}
+	return e.inv(g)
+}
 
 func (e *estimation) oracle(g *Groups) ([]float64, error) {
 	raw, err := oracleRaw(e.mechs, g, e.s, e.method)

@@ -83,7 +83,8 @@ func TestOracleMoments(t *testing.T) {
 
 // TestOracleEstimators: oracle-m and oracle-r run through Reconstruct
 // on a mixture of oracles and give distributions; oracle refuses a
-// mixture and every estimator of the three what is not an oracle.
+// mixture, oracle-r a planar mechanism; own-r is the users' average of
+// inversion on the planar users and support counting on OLH's.
 func TestOracleEstimators(t *testing.T) {
 	a := Alphabet{Kind: KindCategorical, Size: 6}
 	s := &Study{Alphabet: a, Mechanisms: []MechanismSpec{{ID: "o", Kind: KindOUE, Epsilon: 1}, {ID: "l", Kind: KindOLH, Epsilon: 2}, {ID: "h", Kind: KindHR, Epsilon: 1}}}
@@ -111,9 +112,48 @@ func TestOracleEstimators(t *testing.T) {
 	if _, err := Reconstruct(context.Background(), MethodOracle, s, mechs, g, EstimateOptions{}); err == nil {
 		t.Error("oracle took three mechanisms")
 	}
-	s2 := &Study{Alphabet: Alphabet{Kind: KindGrid, Cols: 3, Rows: 2, CellKm: 1}, Mechanisms: []MechanismSpec{{ID: "p", Kind: KindPlanar, Epsilon: 1}}}
-	if err := s2.Applicable(MethodOracle); err == nil {
-		t.Error("oracle accepts a planar mechanism")
+	grid := Alphabet{Kind: KindGrid, Cols: 3, Rows: 2, CellKm: 1}
+	s2 := &Study{Alphabet: grid, Mechanisms: []MechanismSpec{{ID: "p", Kind: KindPlanar, Epsilon: 1}, {ID: "l", Kind: KindOLH, Epsilon: 1}}}
+	if err := s2.Applicable(MethodOracleR); err == nil {
+		t.Error("oracle-r accepts a planar mechanism")
+	}
+	// own-r: the planar users by inversion, the OLH users by support
+	// counting, averaged by users: exactly the two estimates' mix.
+	pl, _ := NewMechanism(s2.Mechanisms[0], grid)
+	lh, _ := NewMechanism(s2.Mechanisms[1], grid)
+	mechs2 := []Mechanism{pl, lh}
+	mech, reps = nil, nil
+	for i := range 3000 {
+		j := i % 4 / 3 // a quarter of OLH users
+		mech, reps = append(mech, j), append(reps, Draw(mechs2[j], rng, i%6))
+	}
+	g2 := GroupReports(2, mech, reps)
+	est, err := Reconstruct(context.Background(), MethodOwnR, s2, mechs2, g2, EstimateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := func(j int) *Groups {
+		h := newGroups(2)
+		for _, gr := range g2.List {
+			if gr.Mech == j {
+				h.List = append(h.List, gr)
+				h.Users[j] += gr.Count
+			}
+		}
+		return h
+	}
+	inv, err := Reconstruct(context.Background(), MethodINV, s2, mechs2, sub(0), EstimateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := Reconstruct(context.Background(), MethodOracle, s2, mechs2, sub(1), EstimateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x := range est.Theta {
+		if want := 0.75*inv.Theta[x] + 0.25*own.Theta[x]; math.Abs(est.Theta[x]-want) > 1e-12 {
+			t.Errorf("own-r at %d: %v, the users' mix %v", x, est.Theta[x], want)
+		}
 	}
 }
 

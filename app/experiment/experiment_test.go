@@ -126,7 +126,7 @@ func TestList(t *testing.T) {
 			t.Errorf("%s: runs %d, users %v (%d), title %q, claim %q", e.Name, e.Runs, e.Users, e.UsersRole, e.Title, e.Claim)
 		}
 	}
-	want := "fw-fig2 fw-fig3 fw-fig4 fw-fig5 fw-fig6 fw-fig7 fw-fig8 fw-fig9 fw-fig10 fw-fig11 fw-fig12 fw-fig13 fw-fig14 fw-attack " +
+	want := "fw-fig2 fw-fig3 fw-fig4 fw-fig5 fw-fig6 fw-fig7 fw-fig8 fw-fig9 fw-fig10 fw-fig11 fw-fig12 fw-fig13 fw-fig14 fw-attack fw-oracles " +
 		"cem-fig5 cem-fig6 cem-fig7 cem-fig8 uldp-tv uldp-pum pm-table1 pm-fig7 pm-fig8 pm-fig9 pm-adult coverage"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("experiments\n%s\nwant\n%s", got, want)

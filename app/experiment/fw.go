@@ -83,6 +83,7 @@ func init() {
 			"FW Table 2 and §8.3: [RAP]_M is excellent at high privacy, where it performs like GIBU, and good at low privacy, where GIBU is clearly better.",
 			rapMP, rapMN, gibu),
 		attackExperiment(),
+		oraclesExperiment(),
 	)
 }
 
