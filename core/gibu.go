@@ -243,34 +243,15 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 	var streamed []term
 	n := float64(g.N())
 	for j, m := range mechs {
-		if h, ok := m.(hasher); ok {
-			if own := mechGroups(g.List, j); len(own) > 0 {
-				streamed = append(streamed, hashTerms(h, own, n, streamParts)...)
-			}
+		if ts, ok := streamedTerms(m, g, j, perMech[j], budget); ok {
+			streamed = append(streamed, ts...)
 			perMech[j] = -1
 			continue
 		}
-		if sr, ok := m.(setReports); ok && perMech[j]*m.Inputs() > budget {
-			streamed = append(streamed, setTerms(sr, mechGroups(g.List, j), n, streamParts)...)
+		if t := operatorFor(m, g, j, perMech[j], budget); t != nil {
+			ops = append(ops, t)
 			perMech[j] = -1
-			continue
 		}
-		op, ok := m.(operator)
-		c, isChannel := m.(Channel)
-		if !ok || !isChannel {
-			continue
-		}
-		if entries := perMech[j] * m.Inputs(); entries <= budget && !costlier(op, entries) {
-			continue
-		}
-		t := &operatorTerm{op: op, q: make([]float64, c.Outputs()), n: n}
-		for _, gr := range g.List {
-			if gr.Mech == j {
-				t.q[gr.Report.Symbol] += float64(gr.Count)
-			}
-		}
-		ops = append(ops, t)
-		perMech[j] = -1
 	}
 	if len(ops) == 0 && len(streamed) == 0 {
 		return newColumnsWith(mechs, g, s, lik)
@@ -292,6 +273,46 @@ func newModelWith(mechs []Mechanism, g *Groups, s *Study, budget int, lik likeli
 	mix.terms = append(mix.terms, batchPlanar(ops)...)
 	mix.terms = append(mix.terms, streamed...)
 	return mix, nil
+}
+
+// operatorFor returns the operator term of mechanism j's users, of
+// groups groups, or nil when their columns are kept: a Channel with a
+// matrix-free operator whose columns would exceed budget entries or cost
+// more to apply than the operator (costlier).
+func operatorFor(m Mechanism, g *Groups, j, groups, budget int) *operatorTerm {
+	op, ok := m.(operator)
+	c, isChannel := m.(Channel)
+	if !ok || !isChannel {
+		return nil
+	}
+	if entries := groups * m.Inputs(); entries <= budget && !costlier(op, entries) {
+		return nil
+	}
+	t := &operatorTerm{op: op, q: make([]float64, c.Outputs()), n: float64(g.N())}
+	for _, gr := range g.List {
+		if gr.Mech == j {
+			t.q[gr.Report.Symbol] += float64(gr.Count)
+		}
+	}
+	return t
+}
+
+// streamedTerms returns the terms of mechanism j's groups (groups of
+// them) that are read without likelihood columns, and whether it is one
+// whose reports are: local hashing always (hashTerm), a setReports
+// mechanism when its columns would exceed budget entries (setTerm).
+func streamedTerms(m Mechanism, g *Groups, j, groups, budget int) ([]term, bool) {
+	n := float64(g.N())
+	if h, ok := m.(hasher); ok {
+		if own := mechGroups(g.List, j); len(own) > 0 {
+			return hashTerms(h, own, n, streamParts), true
+		}
+		return nil, true
+	}
+	if sr, ok := m.(setReports); ok && groups*m.Inputs() > budget {
+		return setTerms(sr, mechGroups(g.List, j), n, streamParts), true
+	}
+	return nil, false
 }
 
 // mechGroups returns mechanism j's groups of list, in the order of seed

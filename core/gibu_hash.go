@@ -35,9 +35,9 @@ type hashTerm[T hashValue] struct {
 	counts []float64
 	cache  []T // seeds × K hashes, or nil
 	// buffers: a seed's hashes, masses over the g values, weights.
-	h          []T
-	mass, w    []float64
-	dots, seen []float64 // θ·g of each report at the point of at
+	h       []T
+	mass, w []float64
+	dots    []float64 // θ·g of each report at the point of at
 }
 
 // A hashValue holds a hash value: a byte while g ≤ 256 (ε up to 5.5 for

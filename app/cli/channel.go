@@ -55,11 +55,7 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	c, isChannel := common.(core.Channel)
 	if *out != "" && !isChannel {
-		outputs := fmt.Sprintf("2^%d bit-vector outputs", m.Inputs())
-		if sh := core.Shape(m); sh.Hashes > 0 {
-			outputs = fmt.Sprintf("2^32 × %d outputs (a hash seed and a value)", sh.Hashes)
-		}
-		return fmt.Errorf("mechanism %q (%s) has %s; no matrix is written", spec.ID, spec.Kind, outputs)
+		return noMatrix(spec, m)
 	}
 	if entries := float64(m.Inputs()) * float64(m.Inputs()); isChannel && *out != "" && entries > maxMatrixEntries {
 		return fmt.Errorf("-o: the %d×%d matrix of mechanism %q has %.2g entries, about %.0f GB of CSV; channel writes at most %.0g entries (a %d-symbol alphabet)",
@@ -78,6 +74,16 @@ func runChannel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		printAudit(w, spec, m, au)
 		printReading(w, au, most)
 	})
+}
+
+// noMatrix says why channel -o writes no matrix of m, whose outputs are
+// not symbols: bit vectors, or a hash's seed and value.
+func noMatrix(spec core.MechanismSpec, m core.Mechanism) error {
+	outputs := fmt.Sprintf("2^%d bit-vector outputs", m.Inputs())
+	if sh := core.Shape(m); sh.Hashes > 0 {
+		outputs = fmt.Sprintf("2^32 × %d outputs (a hash seed and a value)", sh.Hashes)
+	}
+	return fmt.Errorf("mechanism %q (%s) has %s; no matrix is written", spec.ID, spec.Kind, outputs)
 }
 
 // maxMatrixEntries bounds the matrix channel -o writes: 10⁸ entries, a
