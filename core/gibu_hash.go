@@ -171,26 +171,43 @@ func (t *hashTerm[T]) spread(h []T, acc []float64, base, scale float64, vals []i
 	}
 }
 
+// pass adds each seed's share to acc: for its report r of value val,
+// with g·v = low·Σv + (1 − low)·M_s(val), the weight w_r = weight(r,
+// g·v), and low·Σ_r w_r + (1 − low)·w at each x of the value of w. It
+// stops and returns false when weight does (a report of probability 0).
+func (t *hashTerm[T]) pass(v, acc []float64, weight func(r int, gv float64) (float64, bool)) bool {
+	total := floats.Sum(v)
+	for i := range t.seeds {
+		h := t.hashes(i)
+		t.masses(h, v)
+		vals := t.values[t.start[i]:t.start[i+1]]
+		sumW := 0.0
+		for j, val := range vals {
+			w, ok := weight(t.start[i]+j, t.low*total+(1-t.low)*t.mass[val])
+			if !ok {
+				clear(t.w)
+				return false
+			}
+			t.w[val] = w
+			sumW += w
+		}
+		t.spread(h, acc, t.low*sumW, 1-t.low, vals)
+	}
+	return true
+}
+
 // add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·ln P(report).
 func (t *hashTerm[T]) add(theta, acc []float64) float64 {
 	ll, lk := 0.0, t.m.logKept()
-	total := floats.Sum(theta)
-	for i := range t.seeds {
-		h := t.hashes(i)
-		t.masses(h, theta)
-		vals := t.values[t.start[i]:t.start[i+1]]
-		sumW := 0.0
-		for j, v := range vals {
-			c := t.counts[t.start[i]+j]
-			dot := t.low*total + (1-t.low)*t.mass[v]
-			if !(dot > 0) {
-				return math.Inf(-1)
-			}
-			ll += c * (linalg.Log(dot) + lk)
-			t.w[v] = c / (t.n * dot)
-			sumW += t.w[v]
+	ok := t.pass(theta, acc, func(r int, dot float64) (float64, bool) {
+		if !(dot > 0) {
+			return 0, false
 		}
-		t.spread(h, acc, t.low*sumW, 1-t.low, vals)
+		ll += t.counts[r] * (linalg.Log(dot) + lk)
+		return t.counts[r] / (t.n * dot), true
+	})
+	if !ok {
+		return math.Inf(-1)
 	}
 	return ll / t.n
 }
@@ -210,20 +227,9 @@ func (t *hashTerm[T]) at(theta []float64) {
 
 // curve adds (1/n) Σ c·g (g·v)/(θ·g)² to acc.
 func (t *hashTerm[T]) curve(v, acc []float64) {
-	total := floats.Sum(v)
-	for i := range t.seeds {
-		h := t.hashes(i)
-		t.masses(h, v)
-		vals := t.values[t.start[i]:t.start[i+1]]
-		sumW := 0.0
-		for j, val := range vals {
-			r := t.start[i] + j
-			gv := t.low*total + (1-t.low)*t.mass[val]
-			t.w[val] = t.counts[r] * gv / (t.n * t.dots[r] * t.dots[r])
-			sumW += t.w[val]
-		}
-		t.spread(h, acc, t.low*sumW, 1-t.low, vals)
-	}
+	t.pass(v, acc, func(r int, gv float64) (float64, bool) {
+		return t.counts[r] * gv / (t.n * t.dots[r] * t.dots[r]), true
+	})
 }
 
 // diagonal adds (1/n) Σ c·g_x²/(θ·g)² to acc: g_x² is 1 or low².
