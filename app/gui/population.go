@@ -68,6 +68,9 @@ type mechRow struct {
 	// of their check-ins (ULDP §5).
 	base core.MechanismKind
 	tags []string
+	// g is OLH's hash range as the study file gave it (0: its optimum),
+	// kept for the kinds that take one.
+	g int
 	// The level and share as shown, with their exact values.
 	levelShown, shareShown shownNumber
 	// au is the row's last audit, nil while none has finished.
@@ -338,7 +341,7 @@ func (r *mechRow) fill(m core.MechanismSpec) {
 	}
 	r.share.SetText(r.shareShown.text)
 	r.sensitive.SetText(core.FormatSymbols(m.Sensitive))
-	r.base, r.tags = m.Base, m.Tags
+	r.base, r.tags, r.g = m.Base, m.Tags, m.G
 	r.enableFields()
 }
 
@@ -390,6 +393,9 @@ func (r *mechRow) spec() (core.MechanismSpec, error) {
 			return m, fmt.Errorf("%s: %w", m.ID, err)
 		}
 		m.Sensitive = xs
+	}
+	if info, _ := m.Kind.Info(); info.Hashes {
+		m.G = r.g
 	}
 	if info, _ := m.Kind.Info(); info.Personal {
 		m.Base, m.Tags = r.base, r.tags

@@ -358,3 +358,18 @@ func TestLevelHead(t *testing.T) {
 	assert.NotContains(t, u.pop.levelHelp.Text, "per ")
 	assert.True(t, strings.HasPrefix(u.pop.levelHelp.Text, "Privacy level: ε for krr"), u.pop.levelHelp.Text)
 }
+
+// TestPopulationKeepsHashRange: OLH's g from a study file survives the
+// Population screen (no field edits it), and its audit says what a
+// report holds.
+func TestPopulationKeepsHashRange(t *testing.T) {
+	_, u := newTestWindow(t)
+	p := u.pop
+	p.setSpecs([]core.MechanismSpec{{ID: "l", Kind: core.KindOLH, Epsilon: 1, G: 8}, {ID: "s", Kind: core.KindSS, Epsilon: 1}})
+	settle(t)
+	s, err := p.study()
+	require.NoError(t, err)
+	assert.Equal(t, 8, s.Mechanisms[0].G)
+	assert.Zero(t, s.Mechanisms[1].G)
+	assert.Contains(t, p.rows[0].audit.Text, "reports a hash seed and one of 8 values")
+}
