@@ -249,11 +249,29 @@ func (t *hashTerm[T]) diagonal(acc []float64) bool {
 	return true
 }
 
-// reports returns 0: the term does not restrict its likelihood to a
-// face (its columns are not held).
-func (t *hashTerm[T]) reports() int { return 0 }
+// reports returns the term's reports, the rows faceFrom writes.
+func (t *hashTerm[T]) reports() int { return len(t.values) }
 
 // productWork counts a product's two passes over each seed's hashes.
 func (t *hashTerm[T]) productWork() float64 { return 4 * float64(len(t.seeds)*t.k) }
 
-func (t *hashTerm[T]) faceFrom(_ []int, _ *mat.Dense, i int) int { return i }
+// faceFrom writes each report's column on the face, √(c/n)·g_x/(θ·g)
+// at the point of at, g_x = 1 where the seed hashes x to the report's
+// value and low elsewhere, from column i on, and returns the next.
+func (t *hashTerm[T]) faceFrom(free []int, x *mat.Dense, i int) int {
+	for s := range t.seeds {
+		h := t.hashes(s)
+		for r := t.start[s]; r < t.start[s+1]; r++ {
+			w := math.Sqrt(t.counts[r]/t.n) / t.dots[r]
+			for b, y := range free {
+				g := t.low
+				if int(h[y]) == t.values[r] {
+					g = 1
+				}
+				x.Set(b, i, w*g)
+			}
+			i++
+		}
+	}
+	return i
+}

@@ -231,8 +231,8 @@ func (t *setTerm) diagonal(acc []float64) bool {
 	return true
 }
 
-// reports returns 0: the term holds no columns to restrict to a face.
-func (t *setTerm) reports() int { return 0 }
+// reports returns the term's reports, the rows faceFrom writes.
+func (t *setTerm) reports() int { return len(t.sets) }
 
 // productWork counts two reads of every report's bytes and its set bits.
 func (t *setTerm) productWork() float64 {
@@ -243,4 +243,16 @@ func (t *setTerm) productWork() float64 {
 	return 2*w + 2*float64(t.k)
 }
 
-func (t *setTerm) faceFrom(_ []int, _ *mat.Dense, i int) int { return i }
+// faceFrom writes each report's column on the face, √(c/n)·g_x/(θ·g)
+// at the point of at, g_x = 1 on its set bits and low elsewhere, from
+// column i on, and returns the next.
+func (t *setTerm) faceFrom(free []int, x *mat.Dense, i int) int {
+	for r, s := range t.sets {
+		w := math.Sqrt(t.counts[r]/t.n) / t.dots[r]
+		for b, y := range free {
+			x.Set(b, i, w*(t.low+(1-t.low)*float64(s.Bit(y))))
+		}
+		i++
+	}
+	return i
+}

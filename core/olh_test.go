@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestLHLikelihood: a report's likelihood is e^ε/(e^ε+g−1) at the
@@ -165,7 +166,8 @@ func TestLHReportText(t *testing.T) {
 // TestHashTerm: the EM term grouped by seed gives the likelihood
 // columns' step, Hessian products and diagonal, with and without its
 // cache of hashes, on a mixture with k-RR and OUE users, whose reports
-// are also read in a set term (setTerm) without the budget.
+// are also read in a set term (setTerm) without the budget; and the
+// face's rows that Newton's method forms its Hessian from.
 func TestHashTerm(t *testing.T) {
 	const k = 12
 	rng := rand.New(rand.NewPCG(8, 1))
@@ -239,6 +241,20 @@ func TestHashTerm(t *testing.T) {
 		gotH := make([]float64, k)
 		mix.hessVec(v, gotH)
 		gotD := mix.diagonal()
+		// The face's Gram matrix XXᵀ, whatever the order of the rows.
+		free := []int{0, 2, 3, 7, 11}
+		if mix.reports() != cols.reports() {
+			t.Fatalf("cached %v: %d reports on the face, the columns %d", cached, mix.reports(), cols.reports())
+		}
+		xm, xc := mat.NewDense(len(free), mix.reports(), nil), mat.NewDense(len(free), cols.reports(), nil)
+		mix.face(free, xm)
+		cols.face(free, xc)
+		var gm, gc mat.Dense
+		gm.Mul(xm, xm.T())
+		gc.Mul(xc, xc.T())
+		if !mat.EqualApprox(&gm, &gc, 1e-9) {
+			t.Errorf("cached %v: the face's Gram matrix\n%v\nthe columns'\n%v", cached, mat.Formatted(&gm), mat.Formatted(&gc))
+		}
 		if math.Abs(ll-wantLL) > 1e-12 || !near(got, want, 1e-12) || !near(gotH, wantH, 1e-9) || !near(gotD, wantD, 1e-9) {
 			t.Errorf("cached %v: step %v %v, want %v %v; Hv %v, want %v; diag %v, want %v", cached, ll, got, wantLL, want, gotH, wantH, gotD, wantD)
 		}
