@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -24,7 +25,7 @@ import (
 // O(K log K).
 func hashSuccess(m hasher, pi []float64) float64 {
 	sorted := slices.Clone(pi)
-	slices.SortFunc(sorted, func(a, b float64) int { return cmpDesc(a, b) })
+	slices.SortFunc(sorted, func(a, b float64) int { return cmp.Compare(b, a) }) // largest first
 	g := float64(m.values())
 	kept := math.Exp(m.logKept())
 	off := kept * m.low()
@@ -35,15 +36,4 @@ func hashSuccess(m hasher, pi []float64) float64 {
 		w *= stay
 	}
 	return v + g*w*off*sorted[0]
-}
-
-// cmpDesc orders floats from the largest.
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }

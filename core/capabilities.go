@@ -71,8 +71,9 @@ type hasher interface {
 
 // A setReports mechanism's report is a bit vector whose likelihood
 // column is 1 on its set bits and low elsewhere, times e^{scale}: OUE,
-// RAPPOR and subset selection. Corrected EM's and GIBU's set terms read
-// the set bits alone (gibu_set.go), without a K-entry column a report.
+// RAPPOR and subset selection. The EM model's set terms (gibu_set.go:
+// GIBU, IBU, corrected EM's EM) read the set bits alone, without a
+// K-entry column a report.
 type setReports interface {
 	Mechanism
 	// setForm returns low and the scale of a report with ones bits set.

@@ -29,6 +29,7 @@ type setTerm struct {
 	counts []float64
 	scales []float64
 	dots   []float64 // θ·g of each report at the point of at
+	ones   int       // the set bits of all the reports
 	// dense: the reports are read by byteBits (denseSets), through
 	// vectors padded to whole bytes.
 	dense       bool
@@ -43,16 +44,16 @@ func setTerms(m setReports, groups []Group, n float64, parts int) []term {
 	for p := range parts {
 		part := groups[p*len(groups)/parts : (p+1)*len(groups)/parts]
 		t := &setTerm{k: m.Inputs(), n: n}
-		ones := 0
 		for _, gr := range part {
-			low, scale := m.setForm(gr.Report.Bits.Ones())
-			ones += gr.Report.Bits.Ones()
+			ones := gr.Report.Bits.Ones()
+			low, scale := m.setForm(ones)
+			t.ones += ones
 			t.low = low
 			t.sets = append(t.sets, gr.Report.Bits)
 			t.counts = append(t.counts, float64(gr.Count))
 			t.scales = append(t.scales, scale)
 		}
-		if float64(ones) > denseSets*float64(len(part))*float64(t.k) {
+		if float64(t.ones) > denseSets*float64(len(part))*float64(t.k) {
 			t.dense = true
 			t.pad, t.accPad = make([]float64, 8*((t.k+7)/8)), make([]float64, 8*((t.k+7)/8))
 		}
@@ -174,22 +175,39 @@ func (t *setTerm) spread(s Bits, acc []float64, w float64) {
 	}
 }
 
-func (t *setTerm) add(theta, acc []float64) float64 {
-	total := floats.Sum(theta)
-	v, out := t.in(theta), t.out(acc)
-	ll, sumW := 0.0, 0.0
+// pass adds the reports' share to acc: for report i, with g·v =
+// low·Σv + (1 − low)·Σ_{x∈S} v_x, the weight w_i = weight(i, g·v), and
+// low·Σ_i w_i + (1 − low)·Σ_{S∋x} w_i at each x. It stops and returns
+// false when weight does (a report of probability 0).
+func (t *setTerm) pass(v, acc []float64, weight func(i int, gv float64) (float64, bool)) bool {
+	total := floats.Sum(v)
+	vin, out := t.in(v), t.out(acc)
+	sumW := 0.0
 	for i, s := range t.sets {
-		dot := t.low*total + (1-t.low)*t.sum(s, v)
-		if !(dot > 0) {
-			return math.Inf(-1)
+		w, ok := weight(i, t.low*total+(1-t.low)*t.sum(s, vin))
+		if !ok {
+			return false
 		}
-		ll += t.counts[i] * (linalg.Log(dot) + t.scales[i])
-		w := t.counts[i] / (t.n * dot)
 		sumW += w
 		t.spread(s, out, (1-t.low)*w)
 	}
 	t.done(acc)
 	addAll(acc, t.low*sumW)
+	return true
+}
+
+func (t *setTerm) add(theta, acc []float64) float64 {
+	ll := 0.0
+	ok := t.pass(theta, acc, func(i int, dot float64) (float64, bool) {
+		if !(dot > 0) {
+			return 0, false
+		}
+		ll += t.counts[i] * (linalg.Log(dot) + t.scales[i])
+		return t.counts[i] / (t.n * dot), true
+	})
+	if !ok {
+		return math.Inf(-1)
+	}
 	return ll / t.n
 }
 
@@ -203,17 +221,9 @@ func (t *setTerm) at(theta []float64) {
 }
 
 func (t *setTerm) curve(v, acc []float64) {
-	total := floats.Sum(v)
-	vin, out := t.in(v), t.out(acc)
-	sumW := 0.0
-	for i, s := range t.sets {
-		gv := t.low*total + (1-t.low)*t.sum(s, vin)
-		w := t.counts[i] * gv / (t.n * t.dots[i] * t.dots[i])
-		sumW += w
-		t.spread(s, out, (1-t.low)*w)
-	}
-	t.done(acc)
-	addAll(acc, t.low*sumW)
+	t.pass(v, acc, func(i int, gv float64) (float64, bool) {
+		return t.counts[i] * gv / (t.n * t.dots[i] * t.dots[i]), true
+	})
 }
 
 // diagonal adds Σ c·g_x²/(n (θ·g)²): g_x² is 1 on S and low² elsewhere.
@@ -236,11 +246,11 @@ func (t *setTerm) reports() int { return len(t.sets) }
 
 // productWork counts two reads of every report's bytes and its set bits.
 func (t *setTerm) productWork() float64 {
-	w := 0.0
+	bytes := 0
 	for _, s := range t.sets {
-		w += float64(len(s.data) + s.Ones())
+		bytes += len(s.data)
 	}
-	return 2*w + 2*float64(t.k)
+	return 2*float64(bytes+t.ones) + 2*float64(t.k)
 }
 
 // faceFrom writes each report's column on the face, √(c/n)·g_x/(θ·g)

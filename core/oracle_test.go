@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -105,7 +106,7 @@ func TestOracleEstimators(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", method, err)
 		}
-		if sum := floatsSum(est.Theta); math.Abs(sum-1) > 1e-12 {
+		if sum := floats.Sum(est.Theta); math.Abs(sum-1) > 1e-12 {
 			t.Errorf("%s: sums to %v", method, sum)
 		}
 	}
@@ -155,12 +156,4 @@ func TestOracleEstimators(t *testing.T) {
 			t.Errorf("own-r at %d: %v, the users' mix %v", x, est.Theta[x], want)
 		}
 	}
-}
-
-func floatsSum(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s
 }

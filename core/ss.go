@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -162,7 +163,7 @@ func (m *SS) positiveOutputs() {}
 // O(K log K); divided by e^ε throughout, so that no term overflows.
 func (m *SS) bayesSuccess(pi []float64) float64 {
 	sorted := slices.Clone(pi)
-	slices.SortFunc(sorted, func(a, b float64) int { return cmpDesc(a, b) })
+	slices.SortFunc(sorted, func(a, b float64) int { return cmp.Compare(b, a) }) // largest first
 	k, w := m.K, m.Omega
 	low := math.Exp(-m.Epsilon)
 	v, r := sorted[0], float64(k-w)/float64(k-1)
