@@ -299,15 +299,21 @@ func operatorFor(m Mechanism, g *Groups, j, groups, budget int) *operatorTerm {
 
 // streamedTerms returns the terms of mechanism j's groups (groups of
 // them) that are read without likelihood columns, and whether it is one
-// whose reports are: local hashing always (hashTerm), a setReports
-// mechanism when its columns would exceed budget entries (setTerm).
+// whose reports are: local hashing always (by seed in hashTerms while
+// its seeds repeat, else each report's preimage in setTerms: see
+// hashSets), a setReports mechanism when its columns would exceed
+// budget entries (setTerm).
 func streamedTerms(m Mechanism, g *Groups, j, groups, budget int) ([]term, bool) {
 	n := float64(g.N())
 	if h, ok := m.(hasher); ok {
-		if own := mechGroups(g.List, j); len(own) > 0 {
+		own := mechGroups(g.List, j)
+		switch {
+		case len(own) == 0:
+			return nil, true
+		case seedsRepeat(own):
 			return hashTerms(h, own, n, streamParts), true
 		}
-		return nil, true
+		return setTerms(hashSets{h}, preimages(h, own), n, streamParts), true
 	}
 	if sr, ok := m.(setReports); ok && groups*m.Inputs() > budget {
 		return setTerms(sr, mechGroups(g.List, j), n, streamParts), true

@@ -20,9 +20,11 @@ import (
 // at each x, w_v = c_v/(n θ·g): one pass of the seed's K hashes gives
 // the masses M_s, another the share, whatever the number of its reports.
 // A step costs O(K) a seed and O(1) a report, and no likelihood column
-// is held: OLH's reports, nearly all of distinct seeds, would need K
-// columns' entries each (K × reports). The hashes of the seeds are kept
-// while they fit hashCacheEntries, else computed again each pass.
+// is held. It serves users whose seeds repeat (seedsRepeat); reports of
+// distinct seeds, as OLH's users draw them, are read by their preimages
+// in a setTerm (hashSets), 8 times smaller than a seed's hashes. The
+// hashes of the seeds are kept while they fit hashCacheBytes, else
+// computed again each pass.
 type hashTerm[T hashValue] struct {
 	m   hasher
 	k   int
@@ -79,6 +81,51 @@ func hashTerms(m hasher, groups []Group, n float64, parts int) []term {
 		} else {
 			out = append(out, newHashTerm[uint16](m, groups[lo:hi], n, cache))
 		}
+	}
+	return out
+}
+
+// hashSets reads local hashing's reports as sets: a report (s, v)'s
+// likelihood column is kept·(low + (1 − low)·[H_s(x) = v]), so it is a
+// setReports whose report is the preimage S = {x : H_s(x) = v}, with
+// low = e^{−ε} and scale ln kept whatever |S|. The preimages take K/8
+// bytes a report, where hashTerm keeps K bytes a seed and reads them
+// twice a pass: with seeds nearly all distinct (32-bit seeds drawn by
+// each user), setTerm's byte tables read a report in K/4 look-ups, and
+// OLH at ε = 4 sets 1/56 of the bits, read one by one.
+type hashSets struct{ hasher }
+
+func (h hashSets) setForm(int) (low, scale float64) { return h.low(), h.logKept() }
+
+// seedsRepeat reports whether groups, sorted by seed, hold on average
+// two distinct reports or more a seed, when hashTerm's pass over a
+// seed's hashes serves several of them: by preimages each would cost
+// K/4 look-ups (a report's copies are one group either way).
+func seedsRepeat(groups []Group) bool {
+	seeds := 0
+	for i, gr := range groups {
+		if i == 0 || gr.Report.Seed != groups[i-1].Report.Seed {
+			seeds++
+		}
+	}
+	return len(groups) >= 2*seeds
+}
+
+// preimages returns groups with each report's preimage under its hash
+// (hashSets) as its bits.
+func preimages(m hasher, groups []Group) []Group {
+	k := m.Inputs()
+	out := make([]Group, len(groups))
+	b := make([]byte, (k+7)/8)
+	for i, gr := range groups {
+		clear(b)
+		for x := range k {
+			if m.hash(gr.Report.Seed, x) == gr.Report.Symbol {
+				b[x/8] |= 1 << (x % 8)
+			}
+		}
+		out[i] = gr
+		out[i].Report.Bits = Bits{n: k, data: string(b)}
 	}
 	return out
 }

@@ -34,6 +34,9 @@ type setTerm struct {
 	// vectors padded to whole bytes.
 	dense       bool
 	pad, accPad []float64
+	// sumTab and addTab, when the term has tableReports reports or more:
+	// its dense reads by nibble tables (tabulate).
+	sumTab, addTab []float64
 }
 
 // setTerms splits mechanism m's groups into parts terms of about equal
@@ -56,6 +59,9 @@ func setTerms(m setReports, groups []Group, n float64, parts int) []term {
 		if float64(t.ones) > denseSets*float64(len(part))*float64(t.k) {
 			t.dense = true
 			t.pad, t.accPad = make([]float64, 8*((t.k+7)/8)), make([]float64, 8*((t.k+7)/8))
+			if len(part) >= tableReports {
+				t.tabulate()
+			}
 		}
 		out = append(out, t)
 	}
@@ -133,45 +139,133 @@ func addAll(acc []float64, v float64) {
 	}
 }
 
-// in returns v as the term reads it: padded to whole bytes when dense.
+// tableReports is the number of reports from which a dense set term
+// reads them by nibble tables (tabulate): the tables' 2·16 entries a
+// nibble of K, filled and emptied once a pass, then cost less than the
+// four products a nibble of each report they save, and take at most
+// four times the reports' bits.
+const tableReports = 128
+
+// tabulate makes the dense term read its reports by nibble tables: at
+// each pass, sumTab[16i + b] = Σ_{j: bit j of b} v_{4i+j} for each
+// nibble i of the vectors and each value b of it, so that Σ_{x∈S} v_x
+// is one look-up a nibble of S (setSumTable), and a report's weight is
+// added to addTab[16i + b] for each nibble b of S, spread over the bits
+// of b once a pass (resolve). On 4,096 symbols a report is then 1,024
+// look-ups instead of 4,096 products, in 256 KB of tables that stay in
+// the core's cache; byte tables (256 entries a byte, 2 MB) did not, and
+// were no faster. The dense reads' pass halved (OUE, 4,096 symbols).
+func (t *setTerm) tabulate() {
+	n := 32 * ((t.k + 7) / 8)
+	t.sumTab, t.addTab = make([]float64, n), make([]float64, n)
+}
+
+// in returns v as the term reads it: padded to whole bytes when dense,
+// as its nibble table when tabulated.
 func (t *setTerm) in(v []float64) []float64 {
 	if !t.dense {
 		return v
 	}
 	copy(t.pad, v)
-	return t.pad
+	if t.sumTab == nil {
+		return t.pad
+	}
+	for i := range len(t.pad) / 4 {
+		row, u := t.sumTab[16*i:16*i+16], t.pad[4*i:4*i+4]
+		row[0] = 0
+		for b := 1; b < 16; b++ {
+			row[b] = row[b&(b-1)] + u[bits.TrailingZeros8(uint8(b))]
+		}
+	}
+	return t.sumTab
 }
 
 // out returns the accumulator the term adds to: acc, or a padded one
-// that done adds to acc when dense.
+// (or the nibble table) that done adds to acc when dense.
 func (t *setTerm) out(acc []float64) []float64 {
 	if !t.dense {
 		return acc
 	}
 	clear(t.accPad)
+	if t.addTab != nil {
+		clear(t.addTab)
+		return t.addTab
+	}
 	return t.accPad
 }
 
-// done adds the padded accumulator to acc when dense.
+// done adds the padded accumulator, or the nibble table spread over its
+// bits, to acc when dense.
 func (t *setTerm) done(acc []float64) {
-	if t.dense {
-		floats.Add(acc, t.accPad[:len(acc)])
+	if !t.dense {
+		return
+	}
+	if t.addTab != nil {
+		resolve(t.addTab, t.accPad)
+	}
+	floats.Add(acc, t.accPad[:len(acc)])
+}
+
+// resolve adds tab[16i + b] to acc_{4i+j} for each bit j of b.
+func resolve(tab, acc []float64) {
+	for i := range len(acc) / 4 {
+		row, a := tab[16*i:16*i+16], acc[4*i:4*i+4]
+		for b := 1; b < 16; b++ {
+			if w := row[b]; w != 0 {
+				for c := uint8(b); c != 0; c &= c - 1 {
+					a[bits.TrailingZeros8(c)] += w
+				}
+			}
+		}
 	}
 }
 
-// sum and spread are setSum and setAdd, dense or not.
+// sum and spread are setSum and setAdd, dense, tabulated or not.
 func (t *setTerm) sum(s Bits, v []float64) float64 {
-	if t.dense {
+	switch {
+	case t.sumTab != nil:
+		return setSumTable(s, v)
+	case t.dense:
 		return setSumDense(s, v)
 	}
 	return setSum(s, v)
 }
 
 func (t *setTerm) spread(s Bits, acc []float64, w float64) {
-	if t.dense {
+	switch {
+	case t.addTab != nil:
+		setAddTable(s, acc, w)
+	case t.dense:
 		setAddDense(s, acc, w)
-	} else {
+	default:
 		setAdd(s, acc, w)
+	}
+}
+
+// setSumTable is setSum by a nibble table (tabulate), in four partial
+// sums so that the look-ups' additions do not wait on each other.
+func setSumTable(s Bits, tab []float64) float64 {
+	var s0, s1, s2, s3 float64
+	d := s.data
+	i := 0
+	for ; i+2 <= len(d); i += 2 {
+		s0 += tab[i<<5|int(d[i]&15)]
+		s1 += tab[i<<5|16|int(d[i]>>4)]
+		s2 += tab[(i+1)<<5|int(d[i+1]&15)]
+		s3 += tab[(i+1)<<5|16|int(d[i+1]>>4)]
+	}
+	for ; i < len(d); i++ {
+		s0 += tab[i<<5|int(d[i]&15)]
+		s1 += tab[i<<5|16|int(d[i]>>4)]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// setAddTable is setAdd into a nibble table (tabulate).
+func setAddTable(s Bits, tab []float64, w float64) {
+	for i := range len(s.data) { // bytes, not the runes range would give
+		tab[i<<5|int(s.data[i]&15)] += w
+		tab[i<<5|16|int(s.data[i]>>4)] += w
 	}
 }
 

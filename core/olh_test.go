@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -166,7 +167,8 @@ func TestLHReportText(t *testing.T) {
 // TestHashTerm: the EM term grouped by seed gives the likelihood
 // columns' step, Hessian products and diagonal, with and without its
 // cache of hashes, on a mixture with k-RR and OUE users, whose reports
-// are also read in a set term (setTerm) without the budget; and the
+// are also read in a set term (setTerm) without the budget, as are the
+// preimages of OLH's reports of distinct seeds (hashSets); and the
 // face's rows that Newton's method forms its Hessian from.
 func TestHashTerm(t *testing.T) {
 	const k = 12
@@ -188,8 +190,13 @@ func TestHashTerm(t *testing.T) {
 			x = 2
 		}
 		r := Draw(mechs[j], rng, x)
-		if j == 0 && i%8 == 0 {
+		switch {
+		case j == 0 && i%8 == 0:
 			r.Seed = uint32(i % 5) // some seeds with several reports
+		case j == 2:
+			r.Seed = uint32(i % 13) // seeds that repeat: read by seed
+		case j == 4:
+			r.Seed = uint32(i % 11)
 		}
 		reps = append(reps, r)
 	}
@@ -210,7 +217,10 @@ func TestHashTerm(t *testing.T) {
 	cols.at(theta)
 	wantH, wantD := make([]float64, k), cols.hessDiagonal()
 	cols.hessVec(v, wantH)
-	for _, cached := range []bool{true, false} {
+	// cached: the hashes kept and OUE's users in columns; else not, and
+	// OUE's users in set terms, by byte tables when tabled.
+	for _, tc := range []struct{ cached, tabled bool }{{true, false}, {false, false}, {false, true}} {
+		cached := tc.cached
 		budget := ColumnBudget
 		if !cached {
 			budget = 0 // OUE's users in set terms too
@@ -221,9 +231,14 @@ func TestHashTerm(t *testing.T) {
 		}
 		mix := model.(*mixture)
 		dense := map[bool]bool{}
+		kinds := map[string]bool{}
 		for _, tm := range mix.terms {
+			kinds[fmt.Sprintf("%T", tm)] = true
 			if st, ok := tm.(*setTerm); ok {
 				dense[st.dense] = true
+				if tc.tabled && st.dense {
+					st.tabulate() // too few reports to be tabulated by setTerms
+				}
 			}
 			if h, ok := tm.(*hashTerm[uint8]); ok && !cached {
 				h.cache = nil
@@ -235,6 +250,11 @@ func TestHashTerm(t *testing.T) {
 		if !cached && (!dense[true] || !dense[false]) {
 			t.Errorf("set terms dense %v: both reads not tested", dense)
 		}
+		for _, want := range []string{"*core.hashTerm[uint8]", "*core.hashTerm[uint16]", "*core.setTerm"} {
+			if !kinds[want] {
+				t.Errorf("%+v: no %s among the terms %v", tc, want, kinds)
+			}
+		}
 		got := make([]float64, k)
 		ll, _ := mix.step(theta, got)
 		mix.at(theta)
@@ -244,7 +264,7 @@ func TestHashTerm(t *testing.T) {
 		// The face's Gram matrix XXᵀ, whatever the order of the rows.
 		free := []int{0, 2, 3, 7, 11}
 		if mix.reports() != cols.reports() {
-			t.Fatalf("cached %v: %d reports on the face, the columns %d", cached, mix.reports(), cols.reports())
+			t.Fatalf("%+v: %d reports on the face, the columns %d", tc, mix.reports(), cols.reports())
 		}
 		xm, xc := mat.NewDense(len(free), mix.reports(), nil), mat.NewDense(len(free), cols.reports(), nil)
 		mix.face(free, xm)
@@ -253,10 +273,10 @@ func TestHashTerm(t *testing.T) {
 		gm.Mul(xm, xm.T())
 		gc.Mul(xc, xc.T())
 		if !mat.EqualApprox(&gm, &gc, 1e-9) {
-			t.Errorf("cached %v: the face's Gram matrix\n%v\nthe columns'\n%v", cached, mat.Formatted(&gm), mat.Formatted(&gc))
+			t.Errorf("%+v: the face's Gram matrix\n%v\nthe columns'\n%v", tc, mat.Formatted(&gm), mat.Formatted(&gc))
 		}
 		if math.Abs(ll-wantLL) > 1e-12 || !near(got, want, 1e-12) || !near(gotH, wantH, 1e-9) || !near(gotD, wantD, 1e-9) {
-			t.Errorf("cached %v: step %v %v, want %v %v; Hv %v, want %v; diag %v, want %v", cached, ll, got, wantLL, want, gotH, wantH, gotD, wantD)
+			t.Errorf("%+v: step %v %v, want %v %v; Hv %v, want %v; diag %v, want %v", tc, ll, got, wantLL, want, gotH, wantH, gotD, wantD)
 		}
 	}
 }
