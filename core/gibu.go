@@ -54,7 +54,7 @@ func gradientWith(add func(theta, acc []float64) float64, theta, grad []float64)
 // add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·log P(report),
 // −Inf when θ gives some report probability 0.
 func (c *columns) add(theta, acc []float64) float64 {
-	ll := 0.0
+	ll, comp := 0.0, 0.0 // compensated: see setTerm.add
 	c.seen = append(c.seen[:0], theta...)
 	c.seenDots = c.seenDots[:0]
 	for i, g := range c.col {
@@ -64,10 +64,10 @@ func (c *columns) add(theta, acc []float64) float64 {
 			c.seenDots = c.seenDots[:0]
 			return math.Inf(-1)
 		}
-		ll += c.count[i] * (linalg.Log(m) + c.scale[i])
+		ll, comp = twoSum(ll, c.count[i]*(linalg.Log(m)+c.scale[i]), comp)
 		floats.AddScaled(acc, c.count[i]/(c.n*m), g)
 	}
-	return ll / c.n
+	return (ll + comp) / c.n
 }
 
 // operatorTerm is the EM term of the users of one symbol-output mechanism

@@ -243,20 +243,23 @@ func (t *hashTerm[T]) pass(v, acc []float64, weight func(r int, gv float64) (flo
 	return true
 }
 
-// add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·ln P(report).
+// add adds (1/n) Σ c·g/(θ·g) to acc and returns (1/n) Σ c·ln P(report),
+// its sum Σ c·ln(θ·g) apart from the constant ln kept · Σ c (see
+// setTerm.add).
 func (t *hashTerm[T]) add(theta, acc []float64) float64 {
-	ll, lk := 0.0, t.m.logKept()
+	ll, comp, users := 0.0, 0.0, 0.0
 	ok := t.pass(theta, acc, func(r int, dot float64) (float64, bool) {
 		if !(dot > 0) {
 			return 0, false
 		}
-		ll += t.counts[r] * (linalg.Log(dot) + lk)
+		ll, comp = twoSum(ll, t.counts[r]*linalg.Log(dot), comp)
+		users += t.counts[r]
 		return t.counts[r] / (t.n * dot), true
 	})
 	if !ok {
 		return math.Inf(-1)
 	}
-	return ll / t.n
+	return (ll + comp + t.m.logKept()*users) / t.n
 }
 
 // at keeps θ·g of every report at θ for curve and diagonal.

@@ -27,7 +27,7 @@ type setTerm struct {
 	low    float64
 	sets   []Bits
 	counts []float64
-	scales []float64
+	scaled float64   // Σ c·scale
 	dots   []float64 // θ·g of each report at the point of at
 	ones   int       // the set bits of all the reports
 	// dense: the reports are read by byteBits (denseSets), through
@@ -47,6 +47,7 @@ func setTerms(m setReports, groups []Group, n float64, parts int) []term {
 	for p := range parts {
 		part := groups[p*len(groups)/parts : (p+1)*len(groups)/parts]
 		t := &setTerm{k: m.Inputs(), n: n}
+		comp := 0.0
 		for _, gr := range part {
 			ones := gr.Report.Bits.Ones()
 			low, scale := m.setForm(ones)
@@ -54,8 +55,9 @@ func setTerms(m setReports, groups []Group, n float64, parts int) []term {
 			t.low = low
 			t.sets = append(t.sets, gr.Report.Bits)
 			t.counts = append(t.counts, float64(gr.Count))
-			t.scales = append(t.scales, scale)
+			t.scaled, comp = twoSum(t.scaled, float64(gr.Count)*scale, comp)
 		}
+		t.scaled += comp
 		if float64(t.ones) > denseSets*float64(len(part))*float64(t.k) {
 			t.dense = true
 			t.pad, t.accPad = make([]float64, 8*((t.k+7)/8)), make([]float64, 8*((t.k+7)/8))
@@ -290,19 +292,25 @@ func (t *setTerm) pass(v, acc []float64, weight func(i int, gv float64) (float64
 	return true
 }
 
+// add sums Σ c·ln(θ·g) apart from the constant Σ c·scale (hundreds of
+// nats a report on hundreds of symbols), each with Neumaier's
+// compensation: summed plainly, the rounding of a million reports'
+// log-likelihoods reached 6·10⁻¹⁰ nats a report, above what polish takes
+// for rounding, and the steps that would have certified the MLE were
+// refused (OUE, ε = 0.5, 384 symbols: stalled at a gap of 1.3·10⁻¹⁰).
 func (t *setTerm) add(theta, acc []float64) float64 {
-	ll := 0.0
+	ll, comp := 0.0, 0.0
 	ok := t.pass(theta, acc, func(i int, dot float64) (float64, bool) {
 		if !(dot > 0) {
 			return 0, false
 		}
-		ll += t.counts[i] * (linalg.Log(dot) + t.scales[i])
+		ll, comp = twoSum(ll, t.counts[i]*linalg.Log(dot), comp)
 		return t.counts[i] / (t.n * dot), true
 	})
 	if !ok {
 		return math.Inf(-1)
 	}
-	return ll / t.n
+	return (ll + comp + t.scaled) / t.n
 }
 
 func (t *setTerm) at(theta []float64) {
