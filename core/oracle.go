@@ -161,7 +161,7 @@ var (
 	oracleREstimator = Estimator{Method: MethodOracleR, Title: "[Oracle]_R", Help: "each oracle's own estimate, averaged",
 		PerMechanism: true, Needs: CapOracle, Refuses: CapPersonal, Cost: CostPass,
 		run: func(e *estimation) (*Estimate, error) { return closed(PerMechanism(e.g, e.oracle)) }}
-	ownREstimator = Estimator{Method: MethodOwnR, Title: "[Own]_R", Help: "each mechanism's own estimator (oracles: support counting; others: inversion), averaged",
+	ownREstimator = Estimator{Method: MethodOwnR, Title: "[Own]_R", Help: "each kind's own estimator per mechanism, averaged",
 		PerMechanism: true, Refuses: CapPersonal, Cost: CostInversionEach,
 		run: func(e *estimation) (*Estimate, error) { return closed(PerMechanism(e.g, e.own)) }}
 )

@@ -411,3 +411,14 @@ func TestShortcutsList(t *testing.T) {
 	u.win.Canvas().(interface{ OnTypedKey() func(*fyne.KeyEvent) }).OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	assert.Nil(t, u.help, "Escape left the shortcuts open")
 }
+
+// TestScreensFitSmallWindow: every screen fits the smallest window
+// privmap is looked at in, 1200 pixels wide. A line longer than its
+// column (the Run screen's [Own]_R once took 1,423 pixels) widens the
+// window past the screen and cuts off its right edge.
+func TestScreensFitSmallWindow(t *testing.T) {
+	_, u := newTestWindow(t)
+	for _, it := range u.tabs.Items {
+		assert.LessOrEqual(t, it.Content.MinSize().Width, float32(1200), "the %s screen", it.Text)
+	}
+}
