@@ -125,9 +125,13 @@ smoke: build
 ## screenshot: write $(SHOT), a screenshot of the GUI under Xvfb
 screenshot: smoke
 
-## bench: speed and memory benchmarks
+## bench: speed and memory benchmarks, all of them without a time limit
+## (hours: each of BenchmarkOracles' million-user rows on 4,096 symbols
+## takes minutes); BENCH selects, e.g.
+## make bench BENCH='BenchmarkOracles/olh/K=384/'
+BENCH ?= .
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -timeout 0 ./...
 
 ## package: the Linux packages in dist/ (a .deb checked by lintian and a
 ## .tar.xz, each with the .desktop file, icon, AppStream metainfo and man
