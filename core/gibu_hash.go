@@ -91,7 +91,7 @@ func hashTerms(m hasher, groups []Group, n float64, parts int) []term {
 // low = e^{−ε} and scale ln kept whatever |S|. The preimages take K/8
 // bytes a report, where hashTerm keeps K bytes a seed and reads them
 // twice a pass: with seeds nearly all distinct (32-bit seeds drawn by
-// each user), setTerm's byte tables read a report in K/4 look-ups, and
+// each user), setTerm's nibble tables read a report in K/4 look-ups, and
 // OLH at ε = 4 sets 1/56 of the bits, read one by one.
 type hashSets struct{ hasher }
 

@@ -218,7 +218,7 @@ func TestHashTerm(t *testing.T) {
 	wantH, wantD := make([]float64, k), cols.hessDiagonal()
 	cols.hessVec(v, wantH)
 	// cached: the hashes kept and OUE's users in columns; else not, and
-	// OUE's users in set terms, by byte tables when tabled.
+	// OUE's users in set terms, by nibble tables when tabled.
 	for _, tc := range []struct{ cached, tabled bool }{{true, false}, {false, false}, {false, true}} {
 		cached := tc.cached
 		budget := ColumnBudget
